@@ -1,0 +1,6 @@
+import type { ConfigInput } from './schema.js';
+
+/** Typed helper for digest.config.ts: `export default defineConfig({ ... })`. */
+export function defineConfig(config: ConfigInput): ConfigInput {
+  return config;
+}

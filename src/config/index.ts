@@ -1,0 +1,3 @@
+export { defineConfig } from './define-config.js';
+export { CONFIG_FILES, type LoadedConfig, loadConfig, parseConfig } from './load-config.js';
+export { type Config, type ConfigInput, configSchema, DEFAULT_SOURCES, type SourceConfig } from './schema.js';

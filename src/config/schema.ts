@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { llmSchema } from './llm-schema.js';
+import { publishSchema } from './publish-schema.js';
+import { selectionSchema } from './selection-schema.js';
+
+export const SOURCE_TYPES = ['hf-daily-papers', 'feed', 'manual'] as const;
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+
+export const sourceSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "rss-willison")'),
+    type: z.enum(SOURCE_TYPES),
+    /** For feeds, "{date}" in the URL is replaced by each day of the window (per-day archives). */
+    url: httpUrl.optional(),
+    weight: z.number().min(0).max(10).default(1),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((source, context) => {
+    if (source.type !== 'manual' && !source.url) {
+      context.addIssue({ code: 'custom', path: ['url'], message: `a "${source.type}" source needs a url` });
+    }
+  });
+
+export const httpSchema = z
+  .object({
+    timeoutMs: z.number().int().positive().default(20_000),
+    maxBytes: z.number().int().positive().default(20 * 1024 * 1024),
+    retries: z.number().int().min(0).max(10).default(3),
+    userAgent: z.string().min(1).optional(),
+    /** Lets untrusted URLs reach loopback addresses. For tests and local demos only. */
+    allowLoopback: z.boolean().default(false),
+  })
+  .default({ timeoutMs: 20_000, maxBytes: 20 * 1024 * 1024, retries: 3, allowLoopback: false });
+
+export const DEFAULT_SOURCES = [
+  { id: 'api-hf', type: 'hf-daily-papers', url: 'https://huggingface.co/api/daily_papers' },
+  { id: 'rss-openai', type: 'feed', url: 'https://openai.com/news/rss.xml' },
+  { id: 'rss-latentspace', type: 'feed', url: 'https://www.latent.space/feed' },
+  { id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/' },
+] as const;
+
+export const configSchema = z
+  .object({
+    name: z.string().min(1).default('LLM News Digest'),
+    audience: z.string().min(1).default('engineers building production AI systems'),
+    itemsPerEdition: z.number().int().min(1).max(100).default(12),
+    sources: z
+      .array(sourceSchema)
+      .default(DEFAULT_SOURCES.map((source) => ({ ...source, weight: 1, enabled: true })))
+      .superRefine((sources, context) => {
+        const seen = new Set<string>();
+        sources.forEach((source, index) => {
+          if (seen.has(source.id)) {
+            context.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate source id "${source.id}"` });
+          }
+          seen.add(source.id);
+        });
+      }),
+    http: httpSchema,
+    llm: llmSchema,
+    selection: selectionSchema,
+    publish: publishSchema,
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.infer<typeof configSchema>;
+export type SourceConfig = z.infer<typeof sourceSchema>;

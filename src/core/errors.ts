@@ -1,0 +1,58 @@
+// A few named errors. Messages say what to do next; only the CLI maps them to exit codes.
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly issues: { path: string; message: string }[] = [],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export class SourceError extends Error {
+  override name = 'SourceError';
+  constructor(
+    message: string,
+    readonly sourceId?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** Raised by the HTTP client: status is set for HTTP errors, undefined for network/timeout/guard errors. */
+export class FetchError extends Error {
+  override name = 'FetchError';
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A URL refused by the SSRF guard (non-public address, bad scheme). */
+export class BlockedUrlError extends FetchError {
+  override name = 'BlockedUrlError';
+}
+
+export class WriterError extends Error {
+  override name = 'WriterError';
+}
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+/** Nothing to build: every source failed, or the week has no candidates. */
+export class BuildError extends Error {
+  override name = 'BuildError';
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,86 @@
+// Canonical identities: the same paper or post reached through different links gets one key.
+
+// New-style ids (0704 onwards: YYMM.NNNN or YYMM.NNNNN) and old-style (cs/0112017, math.GT/0309136).
+const NEW_ID = /(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])/;
+const OLD_ID = /\b([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?\b/;
+const ARXIV_HOSTS = /^(?:www\.|export\.)?arxiv\.org$/;
+const ARXIV_PATH = /^\/(?:abs|pdf|html|format)\/(.+?)(?:\.pdf)?\/?$/;
+
+/** arXiv id (without version) from an arXiv or Hugging Face papers URL, else null. */
+export function arxivIdFromUrl(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const host = parsed.hostname.toLowerCase();
+  if (ARXIV_HOSTS.test(host)) {
+    const match = ARXIV_PATH.exec(parsed.pathname);
+    return match?.[1] ? normaliseArxivId(match[1]) : null;
+  }
+  if (host === 'huggingface.co' || host === 'www.huggingface.co') {
+    const match = /^\/papers\/([^/?#]+)/.exec(parsed.pathname);
+    return match?.[1] ? normaliseArxivId(match[1]) : null;
+  }
+  return null;
+}
+
+/** A bare arXiv id with its version stripped, or null when `value` is not one. */
+export function normaliseArxivId(value: string): string | null {
+  const trimmed = value.trim().replace(/^arxiv:/i, '');
+  const modern = /^(\d{4}\.\d{4,5})(?:v\d+)?$/.exec(trimmed);
+  if (modern?.[1]) return modern[1];
+  const old = /^([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?$/.exec(trimmed);
+  return old?.[1] ?? null;
+}
+
+/** First arXiv id found in free text ("arXiv:2604.24819", an arxiv.org link), else null. */
+export function arxivIdFromText(text: string): string | null {
+  const link = /https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\/([^\s"'<>)\]]+)/i.exec(text);
+  if (link?.[1]) {
+    const id = normaliseArxivId(link[1].replace(/\.pdf$/, ''));
+    if (id) return id;
+  }
+  const hf = /https?:\/\/(?:www\.)?huggingface\.co\/papers\/(\d{4}\.\d{4,5})/i.exec(text);
+  if (hf?.[1]) return hf[1];
+  const labelled = /\barXiv\s*[:/]?\s*(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?/i.exec(text);
+  if (labelled?.[1]) return normaliseArxivId(labelled[1]);
+  return null;
+}
+
+export const TRACKING_PARAMS = /^(?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|ref|ref_src|source|s|si|igshid|_hsenc|_hsmi|mkt_tok)$/i;
+
+/**
+ * Canonical form of a URL: https, lower-case host without "www.", no fragment, no tracking parameters,
+ * sorted query, no trailing slash; arXiv and HF paper links collapse to https://arxiv.org/abs/<id>.
+ */
+export function canonicalUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return url.trim();
+  }
+  const arxivId = arxivIdFromUrl(parsed.href);
+  if (arxivId) return `https://arxiv.org/abs/${arxivId}`;
+  if (parsed.protocol === 'http:') parsed.protocol = 'https:';
+  parsed.hostname = parsed.hostname.toLowerCase().replace(/^www\./, '');
+  parsed.hash = '';
+  parsed.port = parsed.port === '443' || parsed.port === '80' ? '' : parsed.port;
+  const kept = [...parsed.searchParams.entries()].filter(([name]) => !TRACKING_PARAMS.test(name));
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  parsed.search = kept.length ? `?${new URLSearchParams(kept).toString()}` : '';
+  let href = parsed.href;
+  if (parsed.pathname.length > 1 && parsed.pathname.endsWith('/')) {
+    href = href.replace(/\/(?=\?|$)/, '');
+  }
+  return href;
+}
+
+/** The store key of an item: its arXiv id when known, else its canonical URL. */
+export function itemKey(arxivId: string | null, url: string): string {
+  return arxivId ? `arxiv:${arxivId}` : `url:${canonicalUrl(url)}`;
+}
+
+export { NEW_ID as ARXIV_NEW_ID_PATTERN, OLD_ID as ARXIV_OLD_ID_PATTERN };

@@ -1,0 +1,116 @@
+// Domain types shared by every stage. No IO here, and nothing inside src is imported.
+
+export const LEVELS = ['Accessible', 'Intermediate', 'Advanced'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** An edition covers the 7 UTC days ending on its date, inclusive: start = date − 6 days. */
+export interface DateWindow {
+  /** YYYY-MM-DD, first day included */
+  start: string;
+  /** YYYY-MM-DD, last day included (the edition date) */
+  end: string;
+}
+
+/** What a source adapter yields: one item as the source described it, text already plain. */
+export interface SourceItem {
+  sourceId: string;
+  /** Absolute URL of the item as the source links it. */
+  url: string;
+  title: string;
+  /** Plain text (abstract, description or readable post text), whitespace-normalised. */
+  text: string;
+  authors: string[];
+  arxivId: string | null;
+  image: string | null;
+  /** ISO 8601 UTC. For daily lists (HF) this is the list day, which decides the window. */
+  publishedAt: string;
+  /** HF upvotes (or another source's popularity count) when known. */
+  upvotes: number | null;
+}
+
+export interface ItemSourceRef {
+  sourceId: string;
+  url: string;
+  upvotes: number | null;
+}
+
+/** An item as stored: one row per real-world thing, however many sources carried it. */
+export interface StoredItem {
+  /** Stable key: `arxiv:<id>` when an arXiv id is known, otherwise `url:<canonical url>`. */
+  key: string;
+  canonicalUrl: string;
+  url: string;
+  title: string;
+  text: string;
+  authors: string[];
+  arxivId: string | null;
+  image: string | null;
+  publishedAt: string;
+  /** Max upvotes over its sources. */
+  upvotes: number | null;
+  citations: number | null;
+  /** First source that carried it: shown in the footer as "via SOURCE". */
+  primarySource: string;
+  sources: ItemSourceRef[];
+  /** Set for items an editor added by hand; they are pinned into that edition. */
+  manual: { week: string; note: string | null } | null;
+  firstSeenAt: string;
+}
+
+export type SourceStatus = 'ok' | 'error';
+
+export interface SourceReport {
+  id: string;
+  status: SourceStatus;
+  items: number;
+  error?: string;
+  warnings?: string[];
+}
+
+export interface WrittenItem {
+  summary: string;
+  takeaways: [string, string, string];
+  level: Level;
+  /** One line kept in the store, not shown. */
+  levelReason: string;
+  /** Which writer produced it, e.g. "extractive" or "openai:gpt-4.1-mini". */
+  writer: string;
+}
+
+export interface EditionItem {
+  key: string;
+  title: string;
+  url: string;
+  level: Level;
+  authors: string[];
+  summary: string;
+  takeaways: [string, string, string];
+  /** Configured id of the primary source. */
+  source: string;
+  /** Every source id that carried the item. */
+  sources: string[];
+  arxivId: string | null;
+  citations: number | null;
+  image: string | null;
+  publishedAt: string;
+  writer: string;
+  /** Why selection chose it: the signals and the final score. */
+  why?: Record<string, number | string | boolean | null>;
+  /** Faithfulness verdicts, when a check ran. */
+  checks?: unknown;
+}
+
+export interface Edition {
+  /** YYYY-MM-DD */
+  date: string;
+  name: string;
+  title: string;
+  intro: string;
+  /** Writer of the edition title and intro (and of the items unless they say otherwise). */
+  writer: string;
+  items: EditionItem[];
+  sources: SourceReport[];
+  /** LLM usage totals when an LLM wrote any of it. */
+  usage?: unknown;
+  publishedAt?: string | null;
+}

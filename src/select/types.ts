@@ -1,0 +1,36 @@
+import type { DateWindow, StoredItem } from '../core/types.js';
+
+export interface SelectionPolicy {
+  itemsPerEdition: number;
+  /** Configured weight per source id (default 1). */
+  sourceWeights: Record<string, number>;
+  audience: string;
+  /** Topic keywords from config, used by the offline relevance signal. */
+  topics: string[];
+  /** Items featured in earlier published editions: not candidates again unless pinned. */
+  excludeKeys: Set<string>;
+  pinnedKeys: Set<string>;
+  skippedKeys: Set<string>;
+  /** Optional cap on picks per source id. */
+  maxPerSource?: number;
+  /** LLM triage scores (0–10) by item key, when an LLM triaged the week. */
+  relevance?: Map<string, number>;
+}
+
+export interface PlannedItem {
+  item: StoredItem;
+  score: number;
+  /** Each normalised signal and its contribution, for `digest list` and edition.json `why`. */
+  signals: Record<string, number>;
+  pinned: boolean;
+}
+
+export interface EditionPlan {
+  date: string;
+  window: DateWindow;
+  /** Chosen items in edition order. */
+  picks: PlannedItem[];
+  /** Every candidate, best first (after exclusions). */
+  ranked: PlannedItem[];
+  excluded: { key: string; reason: string }[];
+}

@@ -1,0 +1,54 @@
+// What the rest of the program needs from the store. One implementation over PGlite and PostgreSQL.
+
+import type { SourceState } from '../core/ports.js';
+import type { DateWindow, Edition, SourceItem, StoredItem } from '../core/types.js';
+
+export interface EditionSummary {
+  date: string;
+  name: string;
+  title: string;
+  itemCount: number;
+  publishedAt: string | null;
+}
+
+export type EditorDecision = 'pin' | 'skip';
+
+export interface UpsertResult {
+  /** New items stored. */
+  inserted: number;
+  /** Items that matched a stored one (same canonical URL or arXiv id) and were merged into it. */
+  merged: number;
+}
+
+export interface Store {
+  /** Stores source items in one transaction; an item already stored (by key or canonical URL) is merged, not duplicated. */
+  upsertItems(items: SourceItem[]): Promise<UpsertResult>;
+  /** Items published inside the window, plus manual items added for the window's edition (window.end). */
+  listCandidates(window: DateWindow): Promise<StoredItem[]>;
+  getItem(key: string): Promise<StoredItem | null>;
+  /** Stores (or re-pins) an item an editor added by hand for the edition dated `week`. */
+  addManualItem(item: SourceItem, week: string, note: string | null): Promise<StoredItem>;
+  /** Enrichment results: partial updates of item fields (citations, authors, text, image, arxivId). */
+  updateItem(key: string, patch: Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>): Promise<void>;
+
+  getSourceState(sourceId: string): Promise<SourceState>;
+  setSourceState(sourceId: string, state: SourceState): Promise<void>;
+
+  /** Saves (replaces) the edition for its date in one transaction. */
+  saveEdition(edition: Edition): Promise<void>;
+  getEdition(date: string): Promise<Edition | null>;
+  /** Newest first. */
+  listEditions(): Promise<EditionSummary[]>;
+  markPublished(date: string, at: string): Promise<void>;
+  /** Keys of items featured in editions published before `date`. */
+  featuredBefore(date: string): Promise<Set<string>>;
+
+  setDecision(week: string, itemKey: string, decision: EditorDecision | null): Promise<void>;
+  decisions(week: string): Promise<Map<string, EditorDecision>>;
+
+  /** A JSON cache (LLM responses, enrichment results). Expired entries read as null. */
+  cacheGet<T = unknown>(namespace: string, key: string): Promise<T | null>;
+  cachePut(namespace: string, key: string, value: unknown, ttlSeconds?: number): Promise<void>;
+
+  close(): Promise<void>;
+}
