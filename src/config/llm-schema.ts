@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 export const modelIdSchema = z
   .string()
-  .regex(/^(openai|anthropic|ollama|openai-compatible):.+$/, 'must be "provider:model" with provider openai, anthropic, ollama or openai-compatible');
+  .regex(
+    /^(openai|anthropic|ollama|openai-compatible):.+$/,
+    'must be "provider:model" with provider openai, anthropic, ollama or openai-compatible',
+  );
 
 export const llmSchema = z
   .object({

@@ -18,26 +18,37 @@ export interface LoadedConfig {
 export function parseConfig(input: unknown, origin = 'config'): Config {
   const result = configSchema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issueMessage(issue) }));
+  const issues = result.error.issues.map((issue) => ({
+    path: formatPath(issue.path),
+    message: issueMessage(issue),
+  }));
   const lines = issues.map((issue) => `  - ${issue.path || '(root)'}: ${issue.message}`);
-  throw new ConfigError(`Invalid ${origin}:\n${lines.join('\n')}\nFix the field(s) above and run again.`, issues);
+  throw new ConfigError(
+    `Invalid ${origin}:\n${lines.join('\n')}\nFix the field(s) above and run again.`,
+    issues,
+  );
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
   return issue.message;
 }
 
 function formatPath(path: PropertyKey[]): string {
   return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
+    )
     .join('');
 }
 
 /** Loads `file`, or the first digest.config.{ts,js,json} in `cwd`, or the defaults. */
 export async function loadConfig(options: { file?: string; cwd?: string } = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const file = options.file ? resolve(cwd, options.file) : CONFIG_FILES.map((name) => resolve(cwd, name)).find(existsSync);
+  const file = options.file
+    ? resolve(cwd, options.file)
+    : CONFIG_FILES.map((name) => resolve(cwd, name)).find(existsSync);
   if (!file) return { config: parseConfig({}), file: null };
   if (!existsSync(file)) throw new ConfigError(`Config file not found: ${file}. Check the --config path.`);
   const raw = file.endsWith('.json') ? await readJson(file) : await importModule(file);

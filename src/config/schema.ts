@@ -12,7 +12,9 @@ const httpUrl = z
 
 export const sourceSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "rss-willison")'),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "rss-willison")'),
     type: z.enum(SOURCE_TYPES),
     /** For feeds, "{date}" in the URL is replaced by each day of the window (per-day archives). */
     url: httpUrl.optional(),
@@ -28,7 +30,11 @@ export const sourceSchema = z
 export const httpSchema = z
   .object({
     timeoutMs: z.number().int().positive().default(20_000),
-    maxBytes: z.number().int().positive().default(20 * 1024 * 1024),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024),
     retries: z.number().int().min(0).max(10).default(3),
     userAgent: z.string().min(1).optional(),
     /** Lets untrusted URLs reach loopback addresses. For tests and local demos only. */
@@ -55,7 +61,11 @@ export const configSchema = z
         const seen = new Set<string>();
         sources.forEach((source, index) => {
           if (seen.has(source.id)) {
-            context.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate source id "${source.id}"` });
+            context.addIssue({
+              code: 'custom',
+              path: [index, 'id'],
+              message: `duplicate source id "${source.id}"`,
+            });
           }
           seen.add(source.id);
         });

@@ -49,7 +49,8 @@ export function arxivIdFromText(text: string): string | null {
   return null;
 }
 
-export const TRACKING_PARAMS = /^(?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|ref|ref_src|source|s|si|igshid|_hsenc|_hsmi|mkt_tok)$/i;
+export const TRACKING_PARAMS =
+  /^(?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|ref|ref_src|source|s|si|igshid|_hsenc|_hsmi|mkt_tok)$/i;
 
 /**
  * Canonical form of a URL: https, lower-case host without "www.", no fragment, no tracking parameters,

@@ -29,7 +29,10 @@ export interface Store {
   /** Stores (or re-pins) an item an editor added by hand for the edition dated `week`. */
   addManualItem(item: SourceItem, week: string, note: string | null): Promise<StoredItem>;
   /** Enrichment results: partial updates of item fields (citations, authors, text, image, arxivId). */
-  updateItem(key: string, patch: Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>): Promise<void>;
+  updateItem(
+    key: string,
+    patch: Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>,
+  ): Promise<void>;
 
   getSourceState(sourceId: string): Promise<SourceState>;
   setSourceState(sourceId: string, state: SourceState): Promise<void>;

@@ -11,10 +11,7 @@ export interface LoopbackRequest {
   body: string;
 }
 
-export type LoopbackHandler = (
-  request: LoopbackRequest,
-  response: ServerResponse,
-) => void | Promise<void>;
+export type LoopbackHandler = (request: LoopbackRequest, response: ServerResponse) => void | Promise<void>;
 
 export interface LoopbackServer {
   /** http://127.0.0.1:PORT */
@@ -63,7 +60,10 @@ export async function startLoopback(handler: LoopbackHandler): Promise<LoopbackS
 
 /** Serves fixed bodies by path: `{ '/feed.xml': { body, type } }`; anything else is 404. */
 export function staticRoutes(
-  routes: Record<string, { body: string | Buffer; type?: string; status?: number; headers?: Record<string, string> }>,
+  routes: Record<
+    string,
+    { body: string | Buffer; type?: string; status?: number; headers?: Record<string, string> }
+  >,
 ): LoopbackHandler {
   return (request, response) => {
     const route = routes[request.path];
@@ -72,7 +72,10 @@ export function staticRoutes(
       return;
     }
     response
-      .writeHead(route.status ?? 200, { 'content-type': route.type ?? 'application/octet-stream', ...route.headers })
+      .writeHead(route.status ?? 200, {
+        'content-type': route.type ?? 'application/octet-stream',
+        ...route.headers,
+      })
       .end(route.body);
   };
 }

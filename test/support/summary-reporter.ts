@@ -26,7 +26,9 @@ export default class SummaryReporter implements Reporter {
       for (const name of skippedNames.slice(0, 30)) process.stdout.write(`  - ${name}\n`);
     }
     if (skipped > 0 && process.env.DIGEST_FAIL_ON_SKIP === '1') {
-      process.stdout.write('DIGEST_FAIL_ON_SKIP=1: skipped tests count as failures here (is chromium/postgresql installed?)\n');
+      process.stdout.write(
+        'DIGEST_FAIL_ON_SKIP=1: skipped tests count as failures here (is chromium/postgresql installed?)\n',
+      );
       failed += skipped;
       process.exitCode = 1;
     }
