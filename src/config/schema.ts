@@ -3,7 +3,7 @@ import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { selectionSchema } from './selection-schema.js';
 
-export const SOURCE_TYPES = ['hf-daily-papers', 'feed', 'manual'] as const;
+export const SOURCE_TYPES = ['hf-daily-papers', 'hf-daily-papers-rss', 'feed', 'manual'] as const;
 
 const httpUrl = z
   .string()

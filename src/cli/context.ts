@@ -1,0 +1,7 @@
+// What every command gets from the CLI entry: output streams and a way to resolve shared options.
+export interface CliContext {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
