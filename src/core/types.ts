@@ -75,6 +75,8 @@ export interface WrittenItem {
   levelReason: string;
   /** Which writer produced it, e.g. "extractive" or "openai:gpt-4.1-mini". */
   writer: string;
+  /** Faithfulness verdicts, when a check ran. */
+  checks?: unknown;
 }
 
 export interface EditionItem {

@@ -1,0 +1,161 @@
+// Build one edition: candidates from the store → plan (pure) → write → saved edition.
+// Ingest and enrichment happen before, passed in as functions, so each can be left out (`--no-ingest`, tests).
+import type { Config } from '../config/schema.js';
+import { editionWindow } from '../core/dates.js';
+import { BuildError } from '../core/errors.js';
+import type { Logger } from '../core/ports.js';
+import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
+import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
+import type { Store } from '../store/types.js';
+import type { ItemForWriting, Writer } from '../write/types.js';
+
+export interface BuildEditionOptions {
+  date: string;
+  config: Config;
+  store: Store;
+  writer: Writer;
+  log: Logger;
+  planEdition: (candidates: StoredItem[], policy: SelectionPolicy, date: string) => EditionPlan;
+  /** Runs ingest and returns one report per source; omitted with --no-ingest. */
+  ingest?: () => Promise<SourceReport[]>;
+  /** Enriches candidates (arXiv, citations, page text); failures are warnings. */
+  enrich?: (items: StoredItem[]) => Promise<{ items: StoredItem[]; warnings: string[] }>;
+  /** LLM triage scores by item key, when configured. */
+  triage?: (items: StoredItem[]) => Promise<Map<string, number>>;
+  onStage?: (stage: BuildStage, detail: string) => void;
+  onItemWritten?: (done: number, total: number, key: string) => void;
+}
+
+export type BuildStage = 'ingest' | 'enrich' | 'select' | 'write' | 'save';
+
+export interface BuildResult {
+  edition: Edition;
+  plan: EditionPlan;
+  warnings: string[];
+}
+
+export async function buildEdition(options: BuildEditionOptions): Promise<BuildResult> {
+  const { date, config, store, log } = options;
+  const window = editionWindow(date);
+  const warnings: string[] = [];
+
+  let reports: SourceReport[] = [];
+  if (options.ingest) {
+    options.onStage?.('ingest', `${window.start} … ${window.end}`);
+    reports = await options.ingest();
+    for (const report of reports) {
+      if (report.error) warnings.push(`${report.id}: ${report.error}`);
+      for (const warning of report.warnings ?? []) warnings.push(`${report.id}: ${warning}`);
+    }
+    if (reports.length > 0 && reports.every((report) => report.status === 'error')) {
+      throw new BuildError(
+        `Every source failed, so there is nothing new to build from:\n${reports
+          .map((report) => `  - ${report.id}: ${report.error}`)
+          .join('\n')}\nCheck the network and the source URLs in your config, or build from what is stored with --no-ingest.`,
+      );
+    }
+  }
+
+  let candidates = await store.listCandidates(window);
+  if (candidates.length === 0) {
+    throw new BuildError(
+      `No candidates for the week ${window.start} … ${window.end}. Ingest sources for that week (digest build --week ${date}) or add items with "digest add".`,
+    );
+  }
+  if (options.enrich) {
+    options.onStage?.('enrich', `${candidates.length} candidates`);
+    const enriched = await options.enrich(candidates);
+    candidates = enriched.items;
+    warnings.push(...enriched.warnings);
+  }
+
+  options.onStage?.('select', `${candidates.length} candidates`);
+  const policy = await selectionPolicy(options, candidates);
+  const plan = options.planEdition(candidates, policy, date);
+  if (plan.picks.length === 0) {
+    throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
+  }
+
+  options.onStage?.('write', `${plan.picks.length} items with the ${options.writer.name} writer`);
+  const inputs = plan.picks.map(toWritingInput);
+  const written = await options.writer.writeItems(inputs, {
+    name: config.name,
+    audience: config.audience,
+    log,
+    ...(options.onItemWritten ? { onItemWritten: options.onItemWritten } : {}),
+  });
+  const header = await options.writer.writeEdition(
+    inputs.map((input, index) => ({ ...input, ...written[index]! })),
+    { name: config.name, audience: config.audience, log },
+  );
+
+  const edition: Edition = {
+    date,
+    name: config.name,
+    title: header.title,
+    intro: header.intro,
+    writer: header.writer,
+    items: plan.picks.map((pick, index) => toEditionItem(pick, written[index]!)),
+    sources: reports,
+  };
+  options.onStage?.('save', date);
+  await store.saveEdition(edition);
+  return { edition, plan, warnings };
+}
+
+async function selectionPolicy(options: BuildEditionOptions, candidates: StoredItem[]): Promise<SelectionPolicy> {
+  const { config, store, date } = options;
+  const decisions = await store.decisions(date);
+  const policy: SelectionPolicy = {
+    itemsPerEdition: config.itemsPerEdition,
+    sourceWeights: Object.fromEntries(config.sources.map((source) => [source.id, source.weight])),
+    audience: config.audience,
+    topics: config.selection.topics ?? [],
+    excludeKeys: await store.featuredBefore(date),
+    pinnedKeys: new Set([...decisions].filter(([, decision]) => decision === 'pin').map(([key]) => key)),
+    skippedKeys: new Set([...decisions].filter(([, decision]) => decision === 'skip').map(([key]) => key)),
+  };
+  if (config.selection.maxPerSource) policy.maxPerSource = config.selection.maxPerSource;
+  if (options.triage) policy.relevance = await options.triage(candidates);
+  return policy;
+}
+
+function toWritingInput({ item }: PlannedItem): ItemForWriting {
+  return {
+    key: item.key,
+    title: item.title,
+    url: item.url,
+    authors: item.authors,
+    text: item.text,
+    source: item.primarySource,
+    arxivId: item.arxivId,
+    publishedAt: item.publishedAt,
+    note: item.manual?.note ?? null,
+  };
+}
+
+function toEditionItem(pick: PlannedItem, written: WrittenItem): EditionItem {
+  const { item } = pick;
+  return {
+    key: item.key,
+    title: item.title,
+    url: item.url,
+    level: written.level,
+    authors: item.authors,
+    summary: written.summary,
+    takeaways: written.takeaways,
+    source: item.primarySource,
+    sources: [...new Set(item.sources.map((ref) => ref.sourceId))],
+    arxivId: item.arxivId,
+    citations: item.citations,
+    image: item.image,
+    publishedAt: item.publishedAt,
+    writer: written.writer,
+    why: { score: round(pick.score), pinned: pick.pinned, ...roundAll(pick.signals) },
+    ...(written.checks !== undefined ? { checks: written.checks } : {}),
+  };
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+const roundAll = (signals: Record<string, number>) =>
+  Object.fromEntries(Object.entries(signals).map(([name, value]) => [name, round(value)]));
