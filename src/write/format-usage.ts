@@ -1,0 +1,41 @@
+// The table `digest build` prints after an LLM build: one row per model, then the totals.
+import type { ModelUsage, UsageReport } from './usage.js';
+
+const HEADERS = ['model', 'calls', 'cache hits', 'tokens in', 'tokens out', 'cost (USD)'] as const;
+
+function row(
+  name: string,
+  usage: Pick<ModelUsage, 'calls' | 'cacheHits' | 'tokensIn' | 'tokensOut' | 'costUsd'>,
+) {
+  return [
+    name,
+    String(usage.calls),
+    String(usage.cacheHits),
+    usage.tokensIn.toLocaleString('en-US'),
+    usage.tokensOut.toLocaleString('en-US'),
+    `$${usage.costUsd.toFixed(4)}`,
+  ];
+}
+
+export function formatUsageTable(usage: UsageReport): string {
+  const rows = [
+    [...HEADERS],
+    ...Object.entries(usage.byModel)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, model]) => row(name, model)),
+    row('total', usage),
+  ];
+  const widths = HEADERS.map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  const rule = widths.map((width) => '─'.repeat(width)).join('  ');
+  const lines = [format(rows[0]!), rule, ...rows.slice(1, -1).map(format), rule, format(rows.at(-1)!)];
+  const notes = [`wall time ${(usage.wallMs / 1000).toFixed(1)} s`];
+  if (usage.failedCalls) notes.push(`${usage.failedCalls} failed call(s)`);
+  if (usage.fallbackItems) notes.push(`${usage.fallbackItems} item(s) fell back to the extractive writer`);
+  if (usage.flaggedItems) notes.push(`${usage.flaggedItems} item(s) flagged by the faithfulness check`);
+  if (usage.budgetExhausted) notes.push('cost limit reached: remaining work was written extractively');
+  return `\nLLM usage\n${lines.join('\n')}\n${notes.join(' · ')}`;
+}

@@ -1,0 +1,130 @@
+// LLM usage accounting: every call's tokens, latency and cost; cache hits; what fell back. edition.json `usage`.
+
+export interface ModelUsage {
+  calls: number;
+  cacheHits: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  /** Sum of per-call latencies (ms). */
+  latencyMs: number;
+}
+
+export interface UsageReport {
+  /** LLM requests that reached a provider (retries by the SDK count once). */
+  calls: number;
+  /** Answers served from the cache instead of a call. */
+  cacheHits: number;
+  /** Calls that ended in an error (timeout, HTTP error, unparseable output). */
+  failedCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  /** From the first to the last LLM activity of this run (ms). */
+  wallMs: number;
+  /** Items written by the extractive fallback instead of the model. */
+  fallbackItems: number;
+  /** Items whose faithfulness check left claims unsupported (or could not run). */
+  flaggedItems: number;
+  /** True when `maxCostUsd` was reached and the remaining work went to the extractive writer. */
+  budgetExhausted: boolean;
+  byModel: Record<string, ModelUsage>;
+}
+
+export interface CallRecord {
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+  costUsd: number;
+  failed?: boolean;
+}
+
+export function emptyUsage(): UsageReport {
+  return {
+    calls: 0,
+    cacheHits: 0,
+    failedCalls: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: 0,
+    wallMs: 0,
+    fallbackItems: 0,
+    flaggedItems: 0,
+    budgetExhausted: false,
+    byModel: {},
+  };
+}
+
+/** Collects usage for one run. Not shared between runs. */
+export class UsageMeter {
+  private readonly report = emptyUsage();
+  private firstAt: number | null = null;
+  private lastAt: number | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private model(id: string): ModelUsage {
+    this.report.byModel[id] ??= {
+      calls: 0,
+      cacheHits: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      latencyMs: 0,
+    };
+    return this.report.byModel[id];
+  }
+
+  /** Marks LLM activity starting, for wall time. */
+  touch(): void {
+    const now = this.now();
+    this.firstAt ??= now;
+    this.lastAt = now;
+  }
+
+  recordCall(call: CallRecord): void {
+    this.touch();
+    const model = this.model(call.model);
+    this.report.calls += 1;
+    model.calls += 1;
+    if (call.failed) this.report.failedCalls += 1;
+    for (const target of [this.report, model]) {
+      target.tokensIn += call.tokensIn;
+      target.tokensOut += call.tokensOut;
+      target.costUsd += call.costUsd;
+    }
+    model.latencyMs += call.latencyMs;
+  }
+
+  recordCacheHit(modelId: string): void {
+    this.touch();
+    this.report.cacheHits += 1;
+    this.model(modelId).cacheHits += 1;
+  }
+
+  recordFallback(): void {
+    this.report.fallbackItems += 1;
+  }
+
+  recordFlagged(): void {
+    this.report.flaggedItems += 1;
+  }
+
+  recordBudgetExhausted(): void {
+    this.report.budgetExhausted = true;
+  }
+
+  get costUsd(): number {
+    return this.report.costUsd;
+  }
+
+  snapshot(): UsageReport {
+    const wallMs = this.firstAt === null || this.lastAt === null ? 0 : this.lastAt - this.firstAt;
+    return structuredClone({ ...this.report, costUsd: roundCost(this.report.costUsd), wallMs });
+  }
+}
+
+function roundCost(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

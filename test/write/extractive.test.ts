@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/ports.js';
+import { createExtractiveWriter } from '../../src/write/extractive.js';
+import { fallbackFacts, scoreSentences } from '../../src/write/extractive-item.js';
+import { normaliseForMatch, normaliseText, splitSentences, wordCount } from '../../src/write/sentences.js';
+import { THEMES, themesOf } from '../../src/write/themes.js';
+import type { ItemForWriting, WriterContext } from '../../src/write/types.js';
+import { hfItems, openAiNewsItems } from './real-items.js';
+
+const context: WriterContext = { name: 'LLM News Digest', audience: 'engineers', log: silentLogger };
+const papers = [...hfItems('daily_papers_2026-07-31.json'), ...hfItems('daily_papers_2026-06-12.json')];
+
+describe('extractive writer on real abstracts', () => {
+  it('writes a ≤100-word summary and 3 distinct takeaways, all sentences of the source', async () => {
+    const written = await createExtractiveWriter().writeItems(papers, context);
+    expect(written).toHaveLength(papers.length);
+    written.forEach((item, index) => {
+      const source = normaliseText(papers[index]!.text);
+      expect(item.writer).toBe('extractive');
+      expect(wordCount(item.summary)).toBeLessThanOrEqual(100);
+      expect(wordCount(item.summary)).toBeGreaterThan(15);
+      for (const sentence of splitSentences(item.summary)) expect(source).toContain(sentence);
+      expect(item.takeaways).toHaveLength(3);
+      expect(new Set(item.takeaways.map(normaliseForMatch)).size).toBe(3);
+      for (const takeaway of item.takeaways) {
+        expect(source).toContain(takeaway);
+        expect(takeaway).not.toMatch(/https?:\/\/|github\.com/);
+      }
+    });
+  });
+
+  it('does not repeat summary sentences as takeaways when the abstract is long enough', async () => {
+    const long = papers.filter((paper) => scoreSentences(paper.title, paper.text).length >= 4);
+    expect(long.length).toBeGreaterThan(10);
+    const written = await createExtractiveWriter().writeItems(long, context);
+    for (const item of written) {
+      for (const takeaway of item.takeaways) expect(item.summary).not.toContain(takeaway);
+    }
+  });
+
+  it('is deterministic and reports progress', async () => {
+    const progress: number[] = [];
+    const first = await createExtractiveWriter().writeItems(papers.slice(0, 6), {
+      ...context,
+      onItemWritten: (done) => progress.push(done),
+    });
+    const second = await createExtractiveWriter().writeItems(papers.slice(0, 6), context);
+    expect(second).toEqual(first);
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('never quotes the "code is available at" boilerplate', async () => {
+    const withCode = papers.filter((paper) => /code is available at/i.test(paper.text));
+    expect(withCode.length).toBeGreaterThan(0);
+    const written = await createExtractiveWriter().writeItems(withCode, context);
+    for (const item of written) {
+      expect([item.summary, ...item.takeaways].join(' ')).not.toMatch(/available at/i);
+    }
+  });
+});
+
+describe('short texts', () => {
+  it('falls back to labelled facts, not invented claims, when the text is short (real OpenAI news)', async () => {
+    const posts = openAiNewsItems();
+    expect(posts.length).toBeGreaterThan(3);
+    const written = await createExtractiveWriter().writeItems(posts, context);
+    written.forEach((item, index) => {
+      const post = posts[index]!;
+      const allowed = [normaliseText(post.text), ...fallbackFacts(post)];
+      expect(new Set(item.takeaways).size).toBe(3);
+      for (const takeaway of item.takeaways) {
+        expect(allowed.some((text) => text.includes(takeaway))).toBe(true);
+      }
+      expect(item.takeaways.some((takeaway) => /^(Source|Published|Title): /.test(takeaway))).toBe(true);
+    });
+  });
+
+  it('still writes something for an item with no text at all', async () => {
+    const empty: ItemForWriting = { ...papers[0]!, text: '', authors: [] };
+    const [item] = await createExtractiveWriter().writeItems([empty], context);
+    expect(item!.summary).toMatch(/No description was available from api-hf/);
+    expect(item!.takeaways).toHaveLength(3);
+    expect(item!.takeaways[0]).toMatch(/^Source: api-hf \(arXiv:/);
+  });
+});
+
+describe('levels', () => {
+  it('calls theory-dense abstracts Advanced, announcements Accessible, applied papers Intermediate', async () => {
+    const writer = createExtractiveWriter();
+    const byTitle = (prefix: string) => papers.find((paper) => paper.title.startsWith(prefix))!;
+    const [opsd, omniscope] = await writer.writeItems([byTitle('β-OPSD'), byTitle('OmniScope')], context);
+    expect(opsd!.level).toBe('Advanced');
+    expect(opsd!.levelReason).toMatch(/formal/);
+    expect(omniscope!.level).toBe('Intermediate');
+    const launch = openAiNewsItems().find((post) => /launches/i.test(post.text))!;
+    const [announcement] = await writer.writeItems([launch], context);
+    expect(announcement!.level).toBe('Accessible');
+    expect(announcement!.levelReason).toMatch(/announcement/);
+  });
+});
+
+describe('edition title and intro', () => {
+  it('names two themes the items carry and only themes that are present', async () => {
+    const chosen = papers.slice(0, 12);
+    const writer = createExtractiveWriter();
+    const written = await writer.writeItems(chosen, context);
+    const header = await writer.writeEdition(
+      chosen.map((item, index) => ({ ...item, ...written[index]! })),
+      context,
+    );
+    expect(header.writer).toBe('extractive');
+    expect(header.title).toMatch(/^[^,]+, [^,]+$/);
+    expect(header.intro).toMatch(/^This week's 12 picks /);
+    expect(header.intro).toMatch(/12 papers/);
+    const present = new Set(chosen.flatMap(themesOf));
+    for (const theme of THEMES) {
+      if (header.intro.includes(`${theme.phrase} (`)) expect(present.has(theme.id)).toBe(true);
+      if (header.title.includes(theme.label)) expect(present.has(theme.id)).toBe(true);
+    }
+    const sentences = splitSentences(header.intro).length;
+    expect(sentences).toBeGreaterThanOrEqual(2);
+    expect(sentences).toBeLessThanOrEqual(3);
+  });
+
+  it('ranks a theme carried by every item first', async () => {
+    const agents = papers.filter((paper) => themesOf(paper).includes('agents')).slice(0, 3);
+    expect(agents.length).toBe(3);
+    const header = await createExtractiveWriter().writeEdition(
+      agents.map((item) => ({
+        ...item,
+        summary: '',
+        takeaways: ['', '', ''],
+        level: 'Intermediate',
+        levelReason: '',
+        writer: 'extractive',
+      })),
+      context,
+    );
+    expect(header.intro).toMatch(/agents \(3 items\)/);
+    expect(header.intro).toMatch(/^This week's 3 picks/);
+  });
+});

@@ -1,0 +1,51 @@
+// Real item texts for writer tests, read from recorded responses in test/fixtures/real (never edited).
+
+import type { ItemForWriting } from '../../src/write/types.js';
+import { readFixture } from '../support/fixtures.js';
+
+interface HfEntry {
+  publishedAt: string;
+  paper: { id: string; title: string; summary: string; authors: { name: string }[] };
+}
+
+/** Every paper of a recorded HF daily_papers answer, as the writer sees it. */
+export function hfItems(file = 'daily_papers_2026-07-31.json'): ItemForWriting[] {
+  const entries = JSON.parse(readFixture('real', 'hf-daily-papers', file).toString('utf8')) as HfEntry[];
+  return entries.map((entry) => ({
+    key: `arxiv:${entry.paper.id}`,
+    title: entry.paper.title,
+    url: `https://arxiv.org/abs/${entry.paper.id}`,
+    authors: entry.paper.authors.map((author) => author.name),
+    text: entry.paper.summary,
+    source: 'api-hf',
+    arxivId: entry.paper.id,
+    publishedAt: entry.publishedAt,
+  }));
+}
+
+function cdata(value: string): string {
+  return value
+    .replace(/^\s*<!\[CDATA\[/, '')
+    .replace(/\]\]>\s*$/, '')
+    .trim();
+}
+
+/** Items of the recorded OpenAI news feed (short product/announcement descriptions). */
+export function openAiNewsItems(): ItemForWriting[] {
+  const xml = readFixture('real', 'openai', 'openai_news_rss_2026-08-20_first6.xml').toString('utf8');
+  return [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((match, index) => {
+    const body = match[1] ?? '';
+    const field = (name: string) =>
+      cdata(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1] ?? '');
+    return {
+      key: `url:openai-${index}`,
+      title: field('title'),
+      url: field('link'),
+      authors: [],
+      text: field('description'),
+      source: 'rss-openai',
+      arxivId: null,
+      publishedAt: new Date(field('pubDate')).toISOString(),
+    };
+  });
+}
