@@ -1,0 +1,33 @@
+// Reads a response body with a size cap, so a huge or endless answer is cut off instead of buffered.
+import { FetchError } from '../core/errors.js';
+
+export async function readCappedBody(response: Response, url: string, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(url, maxBytes, declared);
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(url, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function tooLarge(url: string, maxBytes: number, declared?: number): FetchError {
+  const said = declared === undefined ? '' : ` (it announced ${declared} bytes)`;
+  return new FetchError(
+    `response larger than ${maxBytes} bytes from ${url}${said}; raise http.maxBytes if this source is meant to be that big`,
+    url,
+  );
+}

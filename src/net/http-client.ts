@@ -1,0 +1,233 @@
+// The one HTTP client: per-request timeout, body-size cap, retries on 429/5xx honouring Retry-After,
+// conditional GET, and an SSRF check on every hop of every untrusted request.
+import { errorMessage, FetchError } from '../core/errors.js';
+import {
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  type Logger,
+  silentLogger,
+} from '../core/ports.js';
+import { readCappedBody } from './_body.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './_retry.js';
+import { assertPublicUrl, type HostLookup } from './ssrf-guard.js';
+
+export const DEFAULT_USER_AGENT = 'llm-news-digest/0.1 (+https://github.com/llm-news-digest/llm-news-digest)';
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface HttpClientOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  retries: number;
+  userAgent?: string;
+  allowLoopback?: boolean;
+  log?: Logger;
+  /** Longest wait between attempts, whatever Retry-After asks (default 60 s). */
+  retryDelayCapMs?: number;
+  /** Injected by tests to observe waits instead of sleeping. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  lookup?: HostLookup;
+  random?: () => number;
+}
+
+interface Answer {
+  response: Response;
+  url: string;
+}
+
+/** A non-2xx answer, kept so the retry loop can decide. */
+interface Refusal {
+  retryStatus: number;
+  retryAfter: number | null;
+  answer: Answer;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const log = options.log ?? silentLogger;
+  const wait = options.sleep ?? sleep;
+  const capMs = options.retryDelayCapMs ?? 60_000;
+  // Errors worth another attempt (network failures, timeouts); everything else is final.
+  const transient = new WeakSet<Error>();
+
+  async function follow(request: HttpRequest, signal: AbortSignal): Promise<Answer> {
+    let url = parseUrl(request.url).href;
+    let trusted = request.trusted === true;
+    let method = request.method ?? 'GET';
+    let body = request.body;
+    const headers: Record<string, string> = {
+      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      ...lowerKeys(request.headers ?? {}),
+    };
+    if (request.etag) headers['if-none-match'] = request.etag;
+    if (request.lastModified) headers['if-modified-since'] = request.lastModified;
+    for (let hop = 0; ; hop++) {
+      if (trusted) assertHttp(url);
+      else {
+        await assertPublicUrl(url, {
+          allowLoopback: options.allowLoopback ?? false,
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+        });
+      }
+      let response: Response;
+      try {
+        response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+      } catch (error) {
+        throw networkError(error, url, signal, request);
+      }
+      const location = response.headers.get('location');
+      if (!REDIRECTS.has(response.status) || !location) return { response, url };
+      await response.body?.cancel().catch(() => {});
+      if (hop >= MAX_REDIRECTS) {
+        throw new FetchError(`more than ${MAX_REDIRECTS} redirects from ${request.url}; check the URL`, url);
+      }
+      const next = new URL(location, url);
+      if (next.origin !== new URL(url).origin) {
+        // Another origin was chosen by the server, not by the user: check it, and keep credentials home.
+        trusted = false;
+        delete headers.authorization;
+        delete headers.cookie;
+      }
+      if (response.status === 303 || (method === 'POST' && response.status <= 302)) {
+        method = 'GET';
+        body = undefined;
+      }
+      log.debug(`redirect ${response.status}: ${url} → ${next.href}`);
+      url = next.href;
+    }
+  }
+
+  function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
+    if (error instanceof FetchError) return error;
+    if (request.signal?.aborted) {
+      return new FetchError(`request to ${url} was cancelled`, url, undefined, { cause: error });
+    }
+    const timeoutMs = request.timeoutMs ?? options.timeoutMs;
+    const failure = signal.aborted
+      ? new FetchError(`no answer from ${url} within ${timeoutMs} ms; the server may be down or slow`, url)
+      : new FetchError(
+          `could not reach ${url} (${describeCause(error)}); check the URL and your network`,
+          url,
+          undefined,
+          { cause: error },
+        );
+    transient.add(failure);
+    return failure;
+  }
+
+  async function attempt(request: HttpRequest): Promise<HttpResponse | Refusal> {
+    const timeout = AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+    const answer = await follow(request, signal);
+    const { response, url } = answer;
+    if (response.status === 304) {
+      await response.body?.cancel().catch(() => {});
+      return toResponse(response, url, Buffer.alloc(0), request);
+    }
+    if (response.status < 200 || response.status >= 300) {
+      await response.body?.cancel().catch(() => {});
+      return {
+        retryStatus: response.status,
+        retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+        answer,
+      };
+    }
+    try {
+      const body = await readCappedBody(response, url, request.maxBytes ?? options.maxBytes);
+      return toResponse(response, url, body, request);
+    } catch (error) {
+      throw networkError(error, url, signal, request);
+    }
+  }
+
+  return {
+    async request(request) {
+      const method = request.method ?? 'GET';
+      for (let tries = 1; ; tries++) {
+        let delay: number;
+        let reason: string;
+        try {
+          const result = await attempt(request);
+          if (!('retryStatus' in result)) return result;
+          const { retryStatus, retryAfter, answer } = result;
+          if (!isRetryableStatus(retryStatus) || tries > options.retries) {
+            throw statusError(retryStatus, answer.url, tries);
+          }
+          delay =
+            retryAfter === null
+              ? backoffDelay(tries - 1, { capMs, ...random(options) })
+              : Math.min(retryAfter, capMs);
+          reason = `HTTP ${retryStatus}${retryAfter === null ? '' : `, Retry-After ${retryAfter / 1000} s`}`;
+        } catch (error) {
+          if (!(error instanceof Error) || !transient.has(error) || tries > options.retries) throw error;
+          delay = backoffDelay(tries - 1, { capMs, ...random(options) });
+          reason = error.message;
+        }
+        log.info(`retrying ${method} ${request.url} in ${delay} ms (${reason})`);
+        await wait(delay, request.signal);
+      }
+    },
+  };
+}
+
+function random(options: HttpClientOptions): { random?: () => number } {
+  return options.random ? { random: options.random } : {};
+}
+
+function toResponse(response: Response, url: string, body: Buffer, request: HttpRequest): HttpResponse {
+  const notModified = response.status === 304;
+  return {
+    url,
+    status: response.status,
+    headers: headerRecord(response.headers),
+    body,
+    notModified,
+    etag: response.headers.get('etag') ?? (notModified ? (request.etag ?? null) : null),
+    lastModified:
+      response.headers.get('last-modified') ?? (notModified ? (request.lastModified ?? null) : null),
+  };
+}
+
+function statusError(status: number, url: string, tries: number): FetchError {
+  const after = tries > 1 ? ` after ${tries} attempts` : '';
+  let advice = 'check the URL';
+  if (status === 429) advice = 'the server is rate-limiting us; try again later';
+  else if (status === 401 || status === 403)
+    advice = 'the server refused access; check the URL or whether it blocks bots';
+  else if (status === 404 || status === 410) advice = 'nothing is published there; check the URL';
+  else if (status >= 500) advice = 'the server is failing; try again later';
+  return new FetchError(`HTTP ${status} from ${url}${after}: ${advice}`, url, status);
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch (error) {
+    throw new FetchError(`not a valid URL: ${url}`, url, undefined, { cause: error });
+  }
+}
+
+function assertHttp(url: string): void {
+  const protocol = parseUrl(url).protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new FetchError(`only http and https URLs are fetched, not ${protocol} (${url})`, url);
+  }
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function describeCause(error: unknown): string {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? errorMessage(error);
+}
