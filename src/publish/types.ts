@@ -1,0 +1,12 @@
+// Options shared by the site renderers.
+
+export interface SiteOptions {
+  /** Absolute URL the site is served from (canonical links, Open Graph, feeds, sitemap). */
+  baseUrl?: string;
+  /** Newsletter name for the site header; defaults to the edition's own name. */
+  siteName?: string;
+  /** True when the site has feeds and search next to its pages (publishSite), false for a plain build. */
+  fullSite?: boolean;
+}
+
+export const DEFAULT_SITE_NAME = 'LLM News Digest';
