@@ -11,9 +11,9 @@ function documentOf(html: string) {
 /** The page's text as a reader of the reference sees it: image alt text included, one line per block. */
 function cardLines(card: Element): string[] {
   const lines: string[] = [];
-  for (const node of Array.from(card.querySelectorAll(
-    'img, .badge, h2, .authors, .summary, h3, .takeaways li, .meta > span',
-  ))) {
+  for (const node of Array.from(
+    card.querySelectorAll('img, .badge, h2, .authors, .summary, h3, .takeaways li, .meta > span'),
+  )) {
     const text = node.tagName === 'IMG' ? (node.getAttribute('alt') ?? '') : (node.textContent ?? '');
     lines.push(text.trim());
   }
