@@ -15,6 +15,10 @@ export interface SelectionPolicy {
   maxPerSource?: number;
   /** LLM triage scores (0–10) by item key, when an LLM triaged the week. */
   relevance?: Map<string, number>;
+  /** Topics this audience rarely acts on (lower offline relevance), added to the defaults. */
+  offTopics?: string[];
+  /** Use the product's default topic profile (src/select/default-topics.ts). Default true. */
+  defaultTopics?: boolean;
 }
 
 export interface PlannedItem {

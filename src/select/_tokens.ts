@@ -1,0 +1,66 @@
+// Tokens for the lexical parts of selection (relevance, topic vectors, near-duplicate titles).
+// Deliberately crude and deterministic: lower-case, accents folded, a light suffix stemmer, a small stop list.
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by can do does for from has have how in into is it its of on or our over than that the ' +
+    'their them then there these they this those to under up via we what when where which while who why will with ' +
+    'without you your yet not no also both each more most much such very only other some all any new using use ' +
+    'based toward towards through across between via us one two three first second show shows shown paper propose ' +
+    'proposed present presents introduce introduces approach method methods results result work study et al however ' +
+    'existing recent recently furthermore moreover while whereas across further still often may might could would should ' +
+    'achieve achieves achieving demonstrate demonstrates significantly significant novel state art sota extensive ' +
+    'experiments experiment outperform outperforms outperforming even well many across within among'
+  ).split(/\s+/),
+);
+
+/** A light stemmer: enough to make "agents" meet "agent" and "evaluating" meet "evaluation" roughly. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -5);
+  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('er')) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** Words of a text, folded and stemmed, stop words removed. Hyphenated words give their parts. */
+export function tokenize(text: string): string[] {
+  const folded = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  const tokens: string[] = [];
+  for (const raw of folded.split(/[^a-z0-9]+/)) {
+    if (!raw || raw.length < 2 || STOPWORDS.has(raw)) continue;
+    if (/^\d+$/.test(raw)) continue;
+    tokens.push(stem(raw));
+  }
+  return tokens;
+}
+
+/** Unigrams plus adjacent bigrams ("prompt injection" → "prompt_inject"), the feature space of relevance. */
+export function features(tokens: string[]): string[] {
+  const out = tokens.slice();
+  for (let index = 1; index < tokens.length; index++) out.push(`${tokens[index - 1]}_${tokens[index]}`);
+  return out;
+}
+
+/** Term counts of a token list. */
+export function termCounts(terms: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+/** A keyword or phrase from config or the default profile, in the same feature space as documents. */
+export function phraseFeature(phrase: string): string | null {
+  const tokens = tokenize(phrase);
+  if (tokens.length === 0) return null;
+  return tokens.join('_');
+}

@@ -1,0 +1,177 @@
+// One item per real-world thing: candidates sharing an arXiv id, a canonical URL or a near-identical title
+// become one, built on the paper (its metadata, its first source as primary) with the others as extra sources.
+import { canonicalUrl } from '../core/ids.js';
+import type { ItemSourceRef, StoredItem } from '../core/types.js';
+
+/** Jaccard similarity of title shingles at or above which two titles name the same thing. */
+export const TITLE_DUPLICATE_THRESHOLD = 0.8;
+/** Titles shorter than this (in words) only merge on identity, never on title likeness. */
+const MIN_TITLE_WORDS = 3;
+
+export interface DedupResult {
+  items: StoredItem[];
+  /** Key of every merged-away candidate → key of the item it now belongs to. */
+  aliases: Map<string, string>;
+}
+
+function titleWords(title: string): string[] {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\$[^$]*\$/g, ' ')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((word) =>
+      word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word,
+    );
+}
+
+/** Word bigrams of a normalised title (unigrams too, so word order changes still overlap). */
+export function titleShingles(title: string): Set<string> {
+  const words = titleWords(title);
+  const shingles = new Set<string>(words);
+  for (let index = 1; index < words.length; index++) shingles.add(`${words[index - 1]} ${words[index]}`);
+  return shingles;
+}
+
+export function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const value of a) if (b.has(value)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+function isPaper(item: StoredItem): boolean {
+  return item.arxivId !== null;
+}
+
+/** The member whose metadata the merged item keeps: a paper first, then the best-sourced, then the oldest. */
+function compareBase(a: StoredItem, b: StoredItem): number {
+  if (isPaper(a) !== isPaper(b)) return isPaper(a) ? -1 : 1;
+  if (a.sources.length !== b.sources.length) return b.sources.length - a.sources.length;
+  if (a.firstSeenAt !== b.firstSeenAt) return a.firstSeenAt < b.firstSeenAt ? -1 : 1;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+function maxOrNull(values: (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length ? Math.max(...known) : null;
+}
+
+export function mergeItems(group: StoredItem[]): StoredItem {
+  const [base, ...others] = [...group].sort(compareBase);
+  if (!base) throw new Error('mergeItems needs at least one item');
+  if (others.length === 0) return base;
+  const sources: ItemSourceRef[] = [...base.sources];
+  for (const other of others) {
+    const own = other.sources.length
+      ? other.sources
+      : [{ sourceId: other.primarySource, url: other.url, upvotes: other.upvotes }];
+    for (const ref of own) {
+      if (!sources.some((known) => known.sourceId === ref.sourceId && known.url === ref.url))
+        sources.push(ref);
+    }
+  }
+  const longestText = [...group].sort((a, b) => b.text.length - a.text.length)[0]?.text ?? '';
+  return {
+    ...base,
+    text: base.text || longestText,
+    authors: base.authors.length
+      ? base.authors
+      : (others.find((other) => other.authors.length)?.authors ?? []),
+    arxivId: base.arxivId ?? others.find((other) => other.arxivId)?.arxivId ?? null,
+    image: base.image ?? others.find((other) => other.image)?.image ?? null,
+    upvotes: maxOrNull(group.map((item) => item.upvotes)),
+    citations: maxOrNull(group.map((item) => item.citations)),
+    sources,
+    manual: base.manual ?? others.find((other) => other.manual)?.manual ?? null,
+    firstSeenAt: group.map((item) => item.firstSeenAt).sort()[0] ?? base.firstSeenAt,
+  };
+}
+
+class DisjointSets {
+  private readonly parent: number[];
+  constructor(size: number) {
+    this.parent = Array.from({ length: size }, (_, index) => index);
+  }
+  find(index: number): number {
+    let root = index;
+    while (this.parent[root] !== root) root = this.parent[root] ?? root;
+    this.parent[index] = root;
+    return root;
+  }
+  union(a: number, b: number): void {
+    const rootA = this.find(a);
+    const rootB = this.find(b);
+    if (rootA !== rootB) this.parent[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+  }
+}
+
+export function dedupCandidates(
+  candidates: StoredItem[],
+  options: { titleThreshold?: number } = {},
+): DedupResult {
+  const threshold = options.titleThreshold ?? TITLE_DUPLICATE_THRESHOLD;
+  const items = [...candidates].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const sets = new DisjointSets(items.length);
+  const byIdentity = new Map<string, number>();
+  const link = (identity: string, index: number) => {
+    const seen = byIdentity.get(identity);
+    if (seen === undefined) byIdentity.set(identity, index);
+    else sets.union(seen, index);
+  };
+  items.forEach((item, index) => {
+    if (item.arxivId) link(`arxiv:${item.arxivId}`, index);
+    link(`url:${item.canonicalUrl || canonicalUrl(item.url)}`, index);
+    link(`key:${item.key}`, index);
+  });
+  linkNearDuplicateTitles(items, sets, threshold);
+  const groups = new Map<number, StoredItem[]>();
+  items.forEach((item, index) => {
+    const root = sets.find(index);
+    groups.set(root, [...(groups.get(root) ?? []), item]);
+  });
+  const aliases = new Map<string, string>();
+  const merged: StoredItem[] = [];
+  for (const group of groups.values()) {
+    const item = mergeItems(group);
+    for (const member of group) if (member.key !== item.key) aliases.set(member.key, item.key);
+    merged.push(item);
+  }
+  return { items: merged, aliases };
+}
+
+// Prefix filtering: with shingles ordered rarest first, two sets with Jaccard ≥ t must share one of the first
+// |s| − ⌈t·|s|⌉ + 1 shingles of each, so only those are indexed and probed (linear-ish instead of all pairs).
+function linkNearDuplicateTitles(items: StoredItem[], sets: DisjointSets, threshold: number): void {
+  const shingles = items.map((item) => titleShingles(item.title));
+  const frequency = new Map<string, number>();
+  for (const set of shingles)
+    for (const shingle of set) frequency.set(shingle, (frequency.get(shingle) ?? 0) + 1);
+  const index = new Map<string, number[]>();
+  shingles.forEach((set, position) => {
+    const item = items[position];
+    if (!item || titleWords(item.title).length < MIN_TITLE_WORDS) return;
+    const ordered = [...set].sort(
+      (a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1),
+    );
+    const prefix = ordered.slice(0, ordered.length - Math.ceil(threshold * ordered.length) + 1);
+    const seen = new Set<number>();
+    for (const shingle of prefix) {
+      for (const other of index.get(shingle) ?? []) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        const otherItem = items[other];
+        // Two different arXiv ids are two papers, however alike their titles.
+        if (item.arxivId && otherItem?.arxivId && item.arxivId !== otherItem.arxivId) continue;
+        if (jaccard(set, shingles[other] ?? new Set()) >= threshold) sets.union(other, position);
+      }
+    }
+    for (const shingle of prefix) {
+      const list = index.get(shingle);
+      if (list) list.push(position);
+      else index.set(shingle, [position]);
+    }
+  });
+}

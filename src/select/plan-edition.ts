@@ -1,0 +1,108 @@
+// planEdition: the week's candidates + the editor's policy → which items go in, in what order, and why.
+// Pure and deterministic (ties broken by key): no IO, no clock, no randomness. See docs/selection.md.
+import { editionWindow } from '../core/dates.js';
+import type { StoredItem } from '../core/types.js';
+import { dedupCandidates } from './dedup.js';
+import { keywordVectors, selectDiverse } from './diversity.js';
+import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
+import { scoreCandidates } from './score.js';
+import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
+
+const byKey = (a: StoredItem, b: StoredItem) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byScore = (a: PlannedItem, b: PlannedItem) => b.score - a.score || byKey(a.item, b.item);
+
+interface Membership {
+  pinned: boolean;
+  skipped: boolean;
+  featured: boolean;
+}
+
+/** A merged item answers to every key it was merged from (pins and skips name store keys). */
+function membership(key: string, memberKeys: string[], policy: SelectionPolicy): Membership {
+  const keys = [key, ...memberKeys];
+  return {
+    pinned: keys.some((member) => policy.pinnedKeys.has(member)),
+    skipped: keys.some((member) => policy.skippedKeys.has(member)),
+    featured: keys.some((member) => policy.excludeKeys.has(member)),
+  };
+}
+
+export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, date: string): EditionPlan {
+  const window = editionWindow(date);
+  const { items: merged, aliases } = dedupCandidates(candidates);
+  const members = new Map<string, string[]>();
+  for (const [alias, key] of aliases) members.set(key, [...(members.get(key) ?? []), alias]);
+
+  const excluded: EditionPlan['excluded'] = [];
+  const kept: { item: StoredItem; forced: boolean }[] = [];
+  for (const item of merged.sort(byKey)) {
+    const state = membership(item.key, members.get(item.key) ?? [], policy);
+    const manual = item.manual?.week === date;
+    if (state.skipped) excluded.push({ key: item.key, reason: 'skipped by the editor for this week' });
+    else if (state.featured && !state.pinned && !manual) {
+      excluded.push({ key: item.key, reason: 'featured in an earlier published edition' });
+    } else kept.push({ item, forced: state.pinned || manual });
+  }
+  for (const [alias, key] of [...aliases].sort()) excluded.push({ key: alias, reason: `merged into ${key}` });
+
+  const profile = buildProfile({
+    audience: policy.audience,
+    topics: policy.topics,
+    offTopics: policy.offTopics,
+    defaults: policy.defaultTopics,
+  });
+  const documents = kept.map(({ item }) => documentTerms(item.title, item.text));
+  const relevance = scoreRelevance(documents, profile);
+  const scored = scoreCandidates(
+    kept.map(({ item }) => item),
+    relevance,
+    profile.groups.length,
+    policy,
+    window,
+  );
+  const planned: PlannedItem[] = kept.map(({ item, forced }, index) => ({
+    item,
+    score: scored[index]?.score ?? 0,
+    signals: { ...scored[index]?.signals },
+    pinned: forced,
+  }));
+
+  // Manual items first, then pinned ones, then the diverse best of the rest.
+  const forcedIndexes = planned
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry.pinned)
+    .sort(
+      (a, b) => Number(!!b.entry.item.manual) - Number(!!a.entry.item.manual) || byScore(a.entry, b.entry),
+    )
+    .map(({ index }) => index);
+  const perSource = new Map<string, number>();
+  const countSource = (index: number) => {
+    const source = planned[index]?.item.primarySource ?? '';
+    perSource.set(source, (perSource.get(source) ?? 0) + 1);
+  };
+  forcedIndexes.forEach(countSource);
+  const cap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
+  const picks = selectDiverse(
+    planned.map((entry) => entry.score),
+    { keywords: keywordVectors(documents), topics: relevance.map((result) => result.topics) },
+    {
+      count: Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
+      chosen: forcedIndexes,
+      eligible: (index) => (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < cap,
+      onPick: countSource,
+    },
+  );
+  for (const pick of picks) {
+    const entry = planned[pick.index];
+    if (!entry) continue;
+    entry.signals.diversityPenalty = Math.round(pick.penalty * 10_000) / 10_000;
+  }
+  const chosen = [...forcedIndexes, ...picks.map((pick) => pick.index)];
+  return {
+    date,
+    window,
+    picks: chosen.map((index) => planned[index]).filter((entry): entry is PlannedItem => !!entry),
+    ranked: [...planned].sort(byScore),
+    excluded,
+  };
+}

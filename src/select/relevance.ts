@@ -1,0 +1,133 @@
+// Offline relevance: a BM25-style lexical match of each candidate against the audience profile.
+// Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
+
+import { features, termCounts, tokenize } from './_tokens.js';
+import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
+
+/** Title words count this many times as often as body words (a BM25F-like field boost). */
+const TITLE_BOOST = 3;
+const BM25_K1 = 1.2;
+const BM25_B = 0.5;
+/** A group's summed match strength at which it reads as 63% present. */
+const GROUP_SCALE = 1.5;
+
+interface CompiledPhrase {
+  /** Every feature must be present; the phrase counts min(tf) times. */
+  features: string[];
+}
+
+export interface CompiledGroup {
+  name: string;
+  weight: number;
+  phrases: CompiledPhrase[];
+}
+
+export interface AudienceProfile {
+  groups: CompiledGroup[];
+  offGroups: CompiledGroup[];
+}
+
+export interface ProfileOptions {
+  audience: string;
+  topics: string[];
+  offTopics?: string[];
+  /** Include the product defaults (DEFAULT_TOPICS, DEFAULT_OFF_TOPICS). Default true. */
+  defaults?: boolean;
+}
+
+function compilePhrase(phrase: string): CompiledPhrase | null {
+  const tokens = tokenize(phrase);
+  if (tokens.length === 0) return null;
+  if (tokens.length === 1) return { features: tokens };
+  const bigrams: string[] = [];
+  for (let index = 1; index < tokens.length; index++) bigrams.push(`${tokens[index - 1]}_${tokens[index]}`);
+  return { features: bigrams };
+}
+
+function compileGroup(group: TopicGroup): CompiledGroup {
+  const phrases = group.terms
+    .map(compilePhrase)
+    .filter((phrase): phrase is CompiledPhrase => phrase !== null);
+  const unique = new Map(phrases.map((phrase) => [phrase.features.join(' '), phrase]));
+  return { name: group.name, weight: group.weight, phrases: [...unique.values()] };
+}
+
+export function buildProfile(options: ProfileOptions): AudienceProfile {
+  const useDefaults = options.defaults ?? true;
+  const groups: TopicGroup[] = useDefaults ? [...DEFAULT_TOPICS] : [];
+  const offGroups: TopicGroup[] = useDefaults ? [...DEFAULT_OFF_TOPICS] : [];
+  if (options.audience.trim())
+    groups.push({ name: 'audience', weight: 0.5, terms: options.audience.split(/\s+/) });
+  if (options.topics.length) groups.push({ name: 'configured', weight: 1.2, terms: options.topics });
+  if (options.offTopics?.length)
+    offGroups.push({ name: 'configured-off', weight: 1, terms: options.offTopics });
+  return {
+    groups: groups.map(compileGroup).filter((group) => group.phrases.length > 0),
+    offGroups: offGroups.map(compileGroup).filter((group) => group.phrases.length > 0),
+  };
+}
+
+export interface DocumentTerms {
+  counts: Map<string, number>;
+  length: number;
+}
+
+export function documentTerms(title: string, text: string): DocumentTerms {
+  const titleFeatures = features(tokenize(title));
+  const textFeatures = features(tokenize(text));
+  const counts = termCounts(textFeatures);
+  for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
+  return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
+}
+
+export interface RelevanceResult {
+  /** Weighted sum of in-scope group activations. */
+  positive: number;
+  /** Weighted sum of out-of-scope group activations. */
+  negative: number;
+  /** Activation (0–1) of every group, in-scope then out-of-scope: the topic vector for diversity. */
+  topics: number[];
+}
+
+function phraseCount(phrase: CompiledPhrase, counts: Map<string, number>): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const feature of phrase.features) min = Math.min(min, counts.get(feature) ?? 0);
+  return min;
+}
+
+/** Scores every document against the profile. IDF comes from the candidates themselves. */
+export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProfile): RelevanceResult[] {
+  const total = documents.length;
+  const averageLength = documents.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, total) || 1;
+  const allGroups = [...profile.groups, ...profile.offGroups];
+  const idf = new Map<CompiledPhrase, number>();
+  const maxIdf = Math.log(1 + (total + 1) / 0.5);
+  for (const group of allGroups) {
+    for (const phrase of group.phrases) {
+      let frequency = 0;
+      for (const doc of documents) if (phraseCount(phrase, doc.counts) > 0) frequency++;
+      // Common terms keep at least 40% of their weight: the profile chose them, the week only tempers them.
+      idf.set(phrase, 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf);
+    }
+  }
+  return documents.map((doc) => {
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / averageLength);
+    const activation = (group: CompiledGroup): number => {
+      let sum = 0;
+      for (const phrase of group.phrases) {
+        const tf = phraseCount(phrase, doc.counts);
+        if (tf > 0) sum += ((idf.get(phrase) ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
+      }
+      return 1 - Math.exp(-sum / GROUP_SCALE);
+    };
+    const topics = allGroups.map(activation);
+    let positive = 0;
+    let negative = 0;
+    allGroups.forEach((group, index) => {
+      const value = (topics[index] ?? 0) * group.weight;
+      if (index < profile.groups.length) positive += value;
+      else negative += value;
+    });
+    return { positive, negative, topics };
+  });
+}

@@ -1,0 +1,107 @@
+// The score: a documented linear sum of normalised signals (each 0–1) and penalties (0 or 1).
+// docs/selection.md explains every term; `digest list` and edition.json show them per item.
+import type { DateWindow, StoredItem } from '../core/types.js';
+import type { RelevanceResult } from './relevance.js';
+import type { SelectionPolicy } from './types.js';
+
+export const SCORE_WEIGHTS = {
+  /** Match to the audience profile (offline) blended with LLM triage when present. */
+  relevance: 0.5,
+  /** HF upvotes, log-scaled, relative to the week's best. */
+  upvotes: 0.15,
+  /** Citation count, log-scaled (0 is a real value; unknown counts as 0). */
+  citations: 0.05,
+  /** Configured source weight relative to the heaviest source among the candidates. */
+  source: 0.1,
+  /** Position of the publication day in the window: 0 on its first day, 1 on the edition date. */
+  recency: 0.05,
+  /** Penalty: no audience topic clearly present, or out-of-scope topics dominate (or triage < 3). */
+  offTopic: -0.2,
+  /** Penalty: text shorter than TOO_SHORT_CHARS, too thin to summarise. */
+  tooShort: -0.1,
+  /** Penalty: no text at all. */
+  noText: -0.2,
+} as const;
+
+/** With triage, relevance = TRIAGE_SHARE × triage/10 + (1 − TRIAGE_SHARE) × offline relevance. */
+export const TRIAGE_SHARE = 0.65;
+export const TOO_SHORT_CHARS = 200;
+/** Citations at which the citation signal saturates at 1 when the week's best has fewer. */
+const CITATION_FLOOR = 20;
+/** Strongest in-scope topic activation below which an item reads as off-topic offline. */
+const ON_TOPIC_ACTIVATION = 0.35;
+
+export interface ScoredCandidate {
+  score: number;
+  signals: Record<string, number>;
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function dayIndex(day: string): number {
+  return Math.floor(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) / 86_400_000);
+}
+
+function sourceWeight(item: StoredItem, weights: Record<string, number>): number {
+  const ids = new Set([item.primarySource, ...item.sources.map((ref) => ref.sourceId)]);
+  return Math.max(...[...ids].map((id) => weights[id] ?? 1));
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+export function scoreCandidates(
+  items: StoredItem[],
+  relevance: RelevanceResult[],
+  profileSize: number,
+  policy: SelectionPolicy,
+  window: DateWindow,
+): ScoredCandidate[] {
+  const maxUpvotes = Math.max(0, ...items.map((item) => item.upvotes ?? 0));
+  const upvoteSignal = (votes: number) => (maxUpvotes > 0 ? Math.log1p(votes) / Math.log1p(maxUpvotes) : 0);
+  // Unknown popularity (posts carry no votes) reads as the week's median, neither rewarded nor punished.
+  const neutralUpvotes = median(
+    items.filter((item) => item.upvotes !== null).map((item) => upvoteSignal(item.upvotes ?? 0)),
+  );
+  const maxCitations = Math.max(CITATION_FLOOR, ...items.map((item) => item.citations ?? 0));
+  const maxSource = Math.max(...items.map((item) => sourceWeight(item, policy.sourceWeights)), 0) || 1;
+  const nets = relevance.map((result) => Math.max(0, result.positive - 0.6 * result.negative));
+  const maxNet = Math.max(...nets, 1e-9);
+  const start = dayIndex(window.start);
+  const span = Math.max(1, dayIndex(window.end) - start);
+
+  return items.map((item, index) => {
+    const result = relevance[index] ?? { positive: 0, negative: 0, topics: [] };
+    const lexical = (nets[index] ?? 0) / maxNet;
+    const triageRaw = policy.relevance?.get(item.key);
+    const triage = triageRaw === undefined ? null : Math.min(10, Math.max(0, triageRaw)) / 10;
+    const strongest = Math.max(0, ...result.topics.slice(0, profileSize));
+    const offTopic =
+      triage !== null ? triage < 0.3 : strongest < ON_TOPIC_ACTIVATION || result.negative > result.positive;
+    const text = item.text.trim();
+    const signals: Record<string, number> = {
+      relevance: triage === null ? lexical : TRIAGE_SHARE * triage + (1 - TRIAGE_SHARE) * lexical,
+      upvotes: item.upvotes === null ? neutralUpvotes : upvoteSignal(item.upvotes),
+      citations: Math.log1p(item.citations ?? 0) / Math.log1p(maxCitations),
+      source: sourceWeight(item, policy.sourceWeights) / maxSource,
+      recency: Math.min(1, Math.max(0, (dayIndex(item.publishedAt) - start) / span)),
+      offTopic: offTopic ? 1 : 0,
+      tooShort: text.length > 0 && text.length < TOO_SHORT_CHARS ? 1 : 0,
+      noText: text.length === 0 ? 1 : 0,
+    };
+    let score = 0;
+    const recorded: Record<string, number> = { lexicalRelevance: round(lexical) };
+    if (triage !== null) recorded.triage = round(triage * 10);
+    for (const [name, weight] of Object.entries(SCORE_WEIGHTS)) {
+      const value = signals[name] ?? 0;
+      score += weight * value;
+      recorded[name] = round(value);
+      recorded[`${name}Points`] = round(weight * value);
+    }
+    return { score: round(score), signals: recorded };
+  });
+}

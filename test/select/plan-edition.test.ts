@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { planEdition } from '../../src/select/plan-edition.js';
+import { SCORE_WEIGHTS } from '../../src/select/score.js';
+import { policy, storedItem } from './_items.js';
+
+const DATE = '2026-05-04';
+
+function week(count: number) {
+  return Array.from({ length: count }, (_, index) =>
+    storedItem({
+      key: `arxiv:2604.${String(20000 + index)}`,
+      title: `Paper number ${index} on topic ${index % 7}`,
+      upvotes: index,
+    }),
+  );
+}
+
+describe('planEdition', () => {
+  it('picks itemsPerEdition items and ranks every remaining candidate', () => {
+    const plan = planEdition(week(30), policy(), DATE);
+    expect(plan.picks).toHaveLength(12);
+    expect(plan.ranked).toHaveLength(30);
+    expect(plan.window).toEqual({ start: '2026-04-28', end: DATE });
+    for (let index = 1; index < plan.ranked.length; index++) {
+      expect(plan.ranked[index - 1]!.score).toBeGreaterThanOrEqual(plan.ranked[index]!.score);
+    }
+  });
+
+  it('is deterministic whatever the input order', () => {
+    const items = week(25);
+    const a = planEdition(items, policy(), DATE);
+    const b = planEdition([...items].reverse(), policy(), DATE);
+    expect(b.picks.map((pick) => pick.item.key)).toEqual(a.picks.map((pick) => pick.item.key));
+    expect(b.ranked.map((row) => row.score)).toEqual(a.ranked.map((row) => row.score));
+  });
+
+  it('always includes manual and pinned items, first, and drops skipped ones', () => {
+    const items = week(20);
+    items.push(
+      storedItem({
+        key: 'url:https://example.com/manual',
+        title: 'A note',
+        text: '',
+        manual: { week: DATE, note: null },
+      }),
+    );
+    const lowest = items[0]!.key;
+    const skipped = items[19]!.key;
+    const plan = planEdition(
+      items,
+      policy({ pinnedKeys: new Set([lowest]), skippedKeys: new Set([skipped]) }),
+      DATE,
+    );
+    expect(plan.picks[0]!.item.key).toBe('url:https://example.com/manual');
+    expect(plan.picks[1]!.item.key).toBe(lowest);
+    expect(plan.picks.slice(0, 2).every((pick) => pick.pinned)).toBe(true);
+    expect(plan.picks.map((pick) => pick.item.key)).not.toContain(skipped);
+    expect(plan.excluded).toContainEqual({ key: skipped, reason: 'skipped by the editor for this week' });
+  });
+
+  it('leaves out items featured in earlier editions unless pinned', () => {
+    const items = week(14);
+    const featured = items.slice(0, 3).map((item) => item.key);
+    const plan = planEdition(
+      items,
+      policy({ excludeKeys: new Set(featured), pinnedKeys: new Set([featured[0]!]) }),
+      DATE,
+    );
+    const keys = plan.ranked.map((row) => row.item.key);
+    expect(keys).toContain(featured[0]);
+    expect(keys).not.toContain(featured[1]);
+    expect(plan.excluded.filter((entry) => entry.reason.includes('earlier published edition'))).toHaveLength(
+      2,
+    );
+  });
+
+  it('caps picks per source', () => {
+    const items = week(20).map((item, index) => (index < 15 ? item : { ...item, primarySource: 'rss-blog' }));
+    const plan = planEdition(items, policy({ maxPerSource: 4, itemsPerEdition: 8 }), DATE);
+    const counts = new Map<string, number>();
+    for (const pick of plan.picks)
+      counts.set(pick.item.primarySource, (counts.get(pick.item.primarySource) ?? 0) + 1);
+    expect(counts.get('api-hf')).toBe(4);
+    expect(counts.get('rss-blog')).toBe(4);
+  });
+
+  it('records every signal and its contribution, summing to the score', () => {
+    const plan = planEdition(week(5), policy(), DATE);
+    for (const row of plan.ranked) {
+      const total = Object.keys(SCORE_WEIGHTS).reduce(
+        (sum, name) => sum + (row.signals[`${name}Points`] ?? 0),
+        0,
+      );
+      expect(total).toBeCloseTo(row.score, 3);
+      for (const name of Object.keys(SCORE_WEIGHTS)) expect(row.signals[name]).toBeTypeOf('number');
+    }
+  });
+});
