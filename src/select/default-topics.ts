@@ -15,7 +15,7 @@ export interface TopicGroup {
 export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   {
     name: 'agents',
-    weight: 1,
+    weight: 0.9,
     terms: [
       'agent',
       'agentic',
@@ -38,7 +38,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'evaluation',
-    weight: 1,
+    weight: 1.1,
     terms: [
       'evaluation',
       'benchmark',
@@ -81,7 +81,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'inference',
-    weight: 0.9,
+    weight: 0.8,
     terms: [
       'inference',
       'serving',
@@ -106,7 +106,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'training',
-    weight: 0.8,
+    weight: 0.7,
     terms: [
       'fine-tuning',
       'finetuning',
@@ -128,7 +128,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'safety',
-    weight: 1,
+    weight: 1.2,
     terms: [
       'safety',
       'security',
@@ -174,7 +174,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'reliability',
-    weight: 1,
+    weight: 1.1,
     terms: [
       'reliability',
       'reliable',
@@ -219,7 +219,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'language-models',
-    weight: 0.6,
+    weight: 0.5,
     terms: [
       'llm',
       'language model',

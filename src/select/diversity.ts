@@ -54,6 +54,20 @@ export function denseCosine(a: number[], b: number[]): number {
   return normA && normB ? dot / Math.sqrt(normA * normB) : 0;
 }
 
+/**
+ * Topic vectors relative to the week: each group's activation minus its mean over the candidates, floored at 0,
+ * so groups every paper brushes (e.g. "language models") do not make everything look alike.
+ */
+export function distinctiveTopics(topics: number[][]): number[][] {
+  const size = topics[0]?.length ?? 0;
+  const mean = Array.from({ length: size }, (_, group) => {
+    let sum = 0;
+    for (const vector of topics) sum += vector[group] ?? 0;
+    return sum / Math.max(1, topics.length);
+  });
+  return topics.map((vector) => vector.map((value, group) => Math.max(0, value - (mean[group] ?? 0))));
+}
+
 export interface DiversityInput {
   keywords: SparseVector[];
   topics: number[][];

@@ -3,7 +3,7 @@
 import { editionWindow } from '../core/dates.js';
 import type { StoredItem } from '../core/types.js';
 import { dedupCandidates } from './dedup.js';
-import { keywordVectors, selectDiverse } from './diversity.js';
+import { distinctiveTopics, keywordVectors, selectDiverse } from './diversity.js';
 import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
@@ -84,7 +84,10 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
   const cap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
   const picks = selectDiverse(
     planned.map((entry) => entry.score),
-    { keywords: keywordVectors(documents), topics: relevance.map((result) => result.topics) },
+    {
+      keywords: keywordVectors(documents),
+      topics: distinctiveTopics(relevance.map((result) => result.topics)),
+    },
     {
       count: Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
       chosen: forcedIndexes,

@@ -95,6 +95,19 @@ function phraseCount(phrase: CompiledPhrase, counts: Map<string, number>): numbe
   return min;
 }
 
+/**
+ * What a paper is mainly about counts most: the strongest group in full, the next ones with decaying weight
+ * (1, 1/2, 1/4, …), so a long abstract that brushes every topic does not beat a focused one.
+ */
+function focusedSum(values: number[]): number {
+  const sorted = [...values].sort((a, b) => b - a);
+  let sum = 0;
+  sorted.forEach((value, rank) => {
+    sum += value / 2 ** rank;
+  });
+  return sum;
+}
+
 /** Scores every document against the profile. IDF comes from the candidates themselves. */
 export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProfile): RelevanceResult[] {
   const total = documents.length;
@@ -121,13 +134,10 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
       return 1 - Math.exp(-sum / GROUP_SCALE);
     };
     const topics = allGroups.map(activation);
-    let positive = 0;
-    let negative = 0;
-    allGroups.forEach((group, index) => {
-      const value = (topics[index] ?? 0) * group.weight;
-      if (index < profile.groups.length) positive += value;
-      else negative += value;
-    });
+    const weighted = (from: number, to: number) =>
+      allGroups.slice(from, to).map((group, offset) => (topics[from + offset] ?? 0) * group.weight);
+    const positive = focusedSum(weighted(0, profile.groups.length));
+    const negative = focusedSum(weighted(profile.groups.length, allGroups.length));
     return { positive, negative, topics };
   });
 }

@@ -30,6 +30,8 @@ export const TOO_SHORT_CHARS = 200;
 const CITATION_FLOOR = 20;
 /** Strongest in-scope topic activation below which an item reads as off-topic offline. */
 const ON_TOPIC_ACTIVATION = 0.35;
+/** How much out-of-scope evidence subtracts from in-scope evidence. */
+const OFF_TOPIC_FACTOR = 1;
 
 export interface ScoredCandidate {
   score: number;
@@ -69,7 +71,7 @@ export function scoreCandidates(
   );
   const maxCitations = Math.max(CITATION_FLOOR, ...items.map((item) => item.citations ?? 0));
   const maxSource = Math.max(...items.map((item) => sourceWeight(item, policy.sourceWeights)), 0) || 1;
-  const nets = relevance.map((result) => Math.max(0, result.positive - 0.6 * result.negative));
+  const nets = relevance.map((result) => Math.max(0, result.positive - OFF_TOPIC_FACTOR * result.negative));
   const maxNet = Math.max(...nets, 1e-9);
   const start = dayIndex(window.start);
   const span = Math.max(1, dayIndex(window.end) - start);
