@@ -12,6 +12,7 @@ body{margin:0;background:var(--bg);color:var(--text);font:17px/1.6 system-ui,-ap
 a{color:var(--link)}
 a:focus-visible{outline:3px solid var(--link);outline-offset:2px}
 .skip{position:absolute;left:-999px}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .skip:focus{left:1rem;top:1rem;background:var(--card);padding:.5rem}
 .wrap{max-width:46rem;margin:0 auto;padding:1.5rem 1rem 3rem}
 .site{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:baseline;justify-content:space-between;

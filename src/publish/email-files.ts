@@ -1,0 +1,59 @@
+// The email of one edition as files: email.html, email.txt and the complete edition.eml, in the edition's folder.
+import type { EmailConfig } from '../config/publish-schema.js';
+import type { FileSystem } from '../core/ports.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl } from './_html.js';
+import { renderEmailHtml } from './email-html.js';
+import { renderEditionEml } from './email-message.js';
+import { renderEmailText } from './email-text.js';
+import { assertEditionDate, type SiteFiles, writeFiles } from './write-site.js';
+
+export interface EmailFilesOptions {
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  baseUrl?: string;
+}
+
+export interface RenderedEmail {
+  html: string;
+  text: string;
+  eml: string;
+}
+
+export async function renderEmail(edition: Edition, options: EmailFilesOptions): Promise<RenderedEmail> {
+  const pageUrl = absoluteUrl(options.baseUrl, `${edition.date}/`);
+  const emailOptions = { pageUrl, unsubscribeUrl: options.email.unsubscribeUrl };
+  const html = await renderEmailHtml(edition, emailOptions);
+  const text = renderEmailText(edition, emailOptions);
+  const host = pageUrl ? new URL(pageUrl).hostname : undefined;
+  const eml = await renderEditionEml(edition, {
+    from: options.email.from,
+    // The composed file needs a To; mailing tools replace it, and --send uses the configured list as the envelope.
+    to: options.email.to.join(', ') || 'subscribers@example.com',
+    html,
+    text,
+    unsubscribeUrl: options.email.unsubscribeUrl,
+    ...(host ? { messageIdDomain: host } : {}),
+  });
+  return { html, text, eml };
+}
+
+export const EMAIL_FILES = { html: 'email.html', text: 'email.txt', eml: 'edition.eml' } as const;
+
+export function emailFiles(edition: Edition, email: RenderedEmail): SiteFiles {
+  assertEditionDate(edition.date);
+  return new Map([
+    [`${edition.date}/${EMAIL_FILES.html}`, email.html],
+    [`${edition.date}/${EMAIL_FILES.text}`, email.text],
+    [`${edition.date}/${EMAIL_FILES.eml}`, email.eml],
+  ]);
+}
+
+export async function writeEmailFiles(
+  fs: FileSystem,
+  outDir: string,
+  edition: Edition,
+  options: EmailFilesOptions,
+): Promise<{ files: string[]; email: RenderedEmail }> {
+  const email = await renderEmail(edition, options);
+  return { files: await writeFiles(fs, outDir, emailFiles(edition, email)), email };
+}

@@ -1,0 +1,100 @@
+// The HTML email: MJML compiled to table markup with styles inlined, one section per item.
+import mjml2html from 'mjml';
+import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
+import { formatLongDate } from '../core/dates.js';
+import type { Edition, EditionItem } from '../core/types.js';
+import { escapeHtml, plural, safeImageUrl, safeUrl } from './_html.js';
+import { renderFooter } from './edition-html.js';
+import { PublishError } from './errors.js';
+
+export { DEFAULT_UNSUBSCRIBE_URL };
+
+export interface EmailOptions {
+  /** The edition's web page, for "View in your browser" and permalinks. */
+  pageUrl?: string | null;
+  /** Where readers unsubscribe; a placeholder the sending tool fills in per subscriber. */
+  unsubscribeUrl?: string;
+}
+
+/** Content width of the email body; images get exactly this width so clients never scale them unpredictably. */
+export const EMAIL_IMAGE_WIDTH = 528;
+
+// Mid-tone colours that keep their contrast when a client inverts them, plus an explicit dark palette for clients
+// that honour prefers-color-scheme (Apple Mail, iOS, Outlook.com). Classes are inlined by MJML; the media query stays.
+const STYLES = `
+<mj-style inline="inline">
+  .t a { color: #0b57b0; text-decoration: none; }
+  .f a { color: #0b57b0; }
+</mj-style>
+<mj-style>
+  :root { color-scheme: light dark; supported-color-schemes: light dark; }
+  @media (prefers-color-scheme: dark) {
+    .bg, .bg > table, body { background: #121316 !important; }
+    .card, .card > table, .card td { background: #1c1e22 !important; }
+    .card div, .bg div { color: #e9e9ec !important; }
+    .card a, .bg a { color: #8cb8ff !important; }
+  }
+</mj-style>`;
+
+export async function renderEmailHtml(edition: Edition, options: EmailOptions = {}): Promise<string> {
+  const pageUrl = safeUrl(options.pageUrl);
+  const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
+  const date = formatLongDate(edition.date);
+  const source = `<mjml lang="en">
+<mj-head>
+<mj-title>${escapeHtml(`${edition.title} — ${edition.name}`)}</mj-title>
+<mj-preview>${escapeHtml(edition.intro.slice(0, 140))}</mj-preview>
+<mj-attributes>
+<mj-all font-family="-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif" />
+<mj-text font-size="16px" line-height="1.55" color="#1b1b1f" padding="0 24px" />
+<mj-section padding="0" />
+<mj-image padding="0 24px 12px" />
+</mj-attributes>
+${STYLES}
+</mj-head>
+<mj-body background-color="#f1f1ee" width="600px" css-class="bg">
+<mj-section padding="24px 0 8px"><mj-column>
+<mj-text font-size="14px" color="#55585e">${escapeHtml(edition.name)}${pageUrl ? ` · <a href="${escapeHtml(pageUrl)}" style="color:#0b57b0">View in your browser</a>` : ''}</mj-text>
+<mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${escapeHtml(edition.title)}</h1></mj-text>
+<mj-text font-size="14px" color="#55585e" padding="0 24px 8px">${escapeHtml(date)} · ${plural(edition.items.length, 'paper')}</mj-text>
+<mj-text padding="0 24px 16px">${escapeHtml(edition.intro)}</mj-text>
+</mj-column></mj-section>
+${edition.items.map((item) => renderItem(item)).join('\n')}
+<mj-section padding="16px 0 32px"><mj-column>
+<mj-text font-size="13px" color="#55585e" css-class="f">You receive ${escapeHtml(edition.name)} because you subscribed.${unsubscribe ? ` <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a>.` : ''}</mj-text>
+</mj-column></mj-section>
+</mj-body>
+</mjml>`;
+  const result = await mjml2html(source, {
+    validationLevel: 'strict',
+    keepComments: false,
+    ignoreIncludes: true,
+  });
+  if (result.errors.length) {
+    throw new PublishError(
+      `MJML rejected the email template: ${result.errors.map((error) => error.formattedMessage).join('; ')}`,
+    );
+  }
+  return result.html;
+}
+
+function renderItem(item: EditionItem): string {
+  const title = escapeHtml(item.title);
+  const url = safeUrl(item.url);
+  const image = safeImageUrl(item.image);
+  const authors = item.authors.length
+    ? `<p style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(item.authors.join(', '))}</p>`
+    : '';
+  return `<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
+${image ? `<mj-image src="${escapeHtml(image)}" alt="${title}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${url ? ` href="${escapeHtml(url)}"` : ''} />` : ''}
+<mj-text css-class="t">
+<p style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${escapeHtml(item.level)}</p>
+<h2 style="margin:0 0 8px;font-size:20px;line-height:1.3">${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>
+${authors}
+<p style="margin:0 0 10px">${escapeHtml(item.summary)}</p>
+<p style="margin:0 0 4px;font-weight:700">Takeaways</p>
+<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+<p style="margin:0;font-size:13px;color:#55585e" class="f">${renderFooter(item)}</p>
+</mj-text>
+</mj-column></mj-section>`;
+}

@@ -1,0 +1,103 @@
+// edition.eml: a complete RFC 5322 message (multipart/alternative) built by nodemailer's composer, and SMTP sending.
+import { createHash } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { formatLongDate } from '../core/dates.js';
+import type { Edition } from '../core/types.js';
+import { safeUrl } from './_html.js';
+import { DEFAULT_UNSUBSCRIBE_URL } from './email-html.js';
+import { PublishError } from './errors.js';
+
+export interface MessageOptions {
+  from: string;
+  to: string;
+  html: string;
+  text: string;
+  unsubscribeUrl?: string;
+  /** Domain for the Message-ID; the site's host when a base URL is known. */
+  messageIdDomain?: string;
+}
+
+export function emailSubject(edition: Edition): string {
+  return `${edition.name}: ${edition.title} (${formatLongDate(edition.date)})`.replace(/[\r\n]+/g, ' ');
+}
+
+/**
+ * Message-ID, Date and MIME boundaries come from the edition, not the clock or a random source, so writing the
+ * same edition twice gives the same bytes.
+ */
+export async function renderEditionEml(edition: Edition, options: MessageOptions): Promise<string> {
+  const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
+  if (!unsubscribe)
+    throw new PublishError('The unsubscribe URL must be an http(s) URL (publish.email.unsubscribeUrl).');
+  const domain =
+    (options.messageIdDomain ?? 'llm-news-digest.invalid').replace(/[^a-z0-9.-]/gi, '') || 'localhost';
+  const seed = createHash('sha256').update(`${edition.date}\n${edition.title}`).digest('hex');
+  const composer = new MailComposer({
+    from: options.from,
+    to: options.to,
+    subject: emailSubject(edition),
+    date: new Date(`${edition.date}T00:00:00Z`),
+    messageId: `<edition-${edition.date}@${domain}>`,
+    text: options.text,
+    html: options.html,
+    textEncoding: 'quoted-printable',
+    baseBoundary: seed.slice(0, 16),
+    headers: {
+      // RFC 2369 / 8058: a placeholder URL the sending tool replaces per subscriber, and one-click unsubscribe.
+      'List-Unsubscribe': `<${unsubscribe}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  });
+  const message = await composer.compile().build();
+  return message.toString('utf8');
+}
+
+/** The part of a nodemailer transport we use, so a test can hand in a transport pointed at a loopback SMTP server. */
+export interface Mailer {
+  sendMail(message: {
+    envelope: { from: string; to: string[] };
+    raw: string;
+  }): Promise<{ accepted: unknown[] }>;
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  password?: string;
+  /** Refuse to send without STARTTLS unless explicitly allowed (loopback test servers). */
+  requireTls?: boolean;
+}
+
+export function createSmtpMailer(settings: SmtpSettings): Mailer {
+  return nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls ?? !settings.secure,
+    ignoreTLS: settings.requireTls === false,
+    ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
+  });
+}
+
+/** Sends exactly the bytes of edition.eml to the given recipients. */
+export async function sendEditionEml(
+  mailer: Mailer,
+  eml: string,
+  envelope: { from: string; to: string[] },
+): Promise<{ accepted: number }> {
+  if (!envelope.to.length) throw new PublishError('No recipients: set publish.email.to or pass --to.');
+  try {
+    const info = await mailer.sendMail({ envelope, raw: eml });
+    return { accepted: info.accepted.length };
+  } catch (error) {
+    throw new PublishError(
+      `Sending the email failed: ${(error as Error).message}. Check the SMTP settings.`,
+      {
+        cause: error,
+      },
+    );
+  }
+}

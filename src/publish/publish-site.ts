@@ -1,0 +1,79 @@
+// The whole static site from the published editions: pages, archive, feeds, search, sitemap — same input, same bytes.
+import type { FileSystem } from '../core/ports.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl } from './_html.js';
+import { FAVICON_SVG } from './_layout.js';
+import { renderArchiveHtml } from './archive-html.js';
+import { renderEditionHtml } from './edition-html.js';
+import { renderEditionJson } from './edition-json.js';
+import { PublishError } from './errors.js';
+import { FEED_FILES, renderFeeds } from './feeds.js';
+import { renderEditionMarkdown } from './markdown.js';
+import { renderSearchHtml, renderSearchIndex, SEARCH_FILES, SEARCH_SCRIPT } from './search.js';
+import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js';
+import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+import { assertEditionDate, type SiteFiles, summaryOf, writeFiles } from './write-site.js';
+
+export interface PublishSiteInput {
+  fs: FileSystem;
+  outDir: string;
+  /** Every edition the site shows (the published ones), any order. */
+  editions: Edition[];
+  /** Absolute URL of the site: feeds, sitemap, canonical and Open Graph links need it. */
+  baseUrl: string;
+  siteName?: string;
+  feedLimit?: number;
+}
+
+export interface PublishSiteResult {
+  files: string[];
+  bytes: number;
+}
+
+export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteFiles {
+  const home = absoluteUrl(input.baseUrl, '');
+  if (!home)
+    throw new PublishError(
+      `The site needs an absolute http(s) base URL (got "${input.baseUrl}"): pass --base-url.`,
+    );
+  const editions = [...input.editions].sort((a, b) => b.date.localeCompare(a.date));
+  const siteName = input.siteName ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
+  const options: SiteOptions = { baseUrl: home, siteName, fullSite: true };
+  const files: SiteFiles = new Map();
+  for (const edition of editions) {
+    assertEditionDate(edition.date);
+    files.set(`${edition.date}/index.html`, renderEditionHtml(edition, options));
+    files.set(`${edition.date}/edition.json`, renderEditionJson(edition));
+    files.set(
+      `${edition.date}/edition.md`,
+      renderEditionMarkdown(edition, { pageUrl: `${home}${edition.date}/` }),
+    );
+  }
+  const summaries = editions.map(summaryOf);
+  files.set('index.html', renderArchiveHtml(summaries, editions[0] ?? null, options));
+  files.set('404.html', renderNotFoundHtml(options));
+  files.set('robots.txt', renderRobots(home));
+  files.set('sitemap.xml', renderSitemap(summaries, home) ?? '');
+  files.set('favicon.svg', `${FAVICON_SVG}\n`);
+  const feeds = renderFeeds(editions, {
+    baseUrl: home,
+    siteName,
+    ...(input.feedLimit ? { limit: input.feedLimit } : {}),
+  });
+  files.set(FEED_FILES.rss, feeds.rss);
+  files.set(FEED_FILES.atom, feeds.atom);
+  files.set(FEED_FILES.json, feeds.json);
+  files.set(SEARCH_FILES.page, renderSearchHtml(options));
+  files.set(SEARCH_FILES.script, SEARCH_SCRIPT);
+  files.set(SEARCH_FILES.index, renderSearchIndex(editions));
+  return files;
+}
+
+export async function publishSite(input: PublishSiteInput): Promise<PublishSiteResult> {
+  const files = siteFiles(input);
+  const written = await writeFiles(input.fs, input.outDir, files);
+  let bytes = 0;
+  for (const data of files.values())
+    bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  return { files: written, bytes };
+}

@@ -1,0 +1,51 @@
+// The small fixed files of a static site: sitemap.xml, robots.txt and the 404 page.
+import type { EditionSummary } from '../store/types.js';
+import { absoluteUrl, escapeHtml } from './_html.js';
+import { renderPage } from './_layout.js';
+import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+
+/** sitemap.xml: the front page and every edition page; null without a base URL (sitemaps need absolute URLs). */
+export function renderSitemap(editions: EditionSummary[], baseUrl: string | undefined): string | null {
+  const home = absoluteUrl(baseUrl, '');
+  if (!home) return null;
+  const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
+  const entry = (loc: string, lastmod: string | undefined) =>
+    `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>`;
+  const urls = [
+    entry(home, newestFirst[0] ? lastModified(newestFirst[0]) : undefined),
+    ...newestFirst.map((edition) => entry(`${home}${edition.date}/`, lastModified(edition))),
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${urls.join('\n')}
+</urlset>
+`;
+}
+
+function lastModified(edition: EditionSummary): string {
+  const published = edition.publishedAt?.slice(0, 10);
+  return published && /^\d{4}-\d{2}-\d{2}$/.test(published) && published > edition.date
+    ? published
+    : edition.date;
+}
+
+export function renderRobots(baseUrl: string | undefined): string {
+  const sitemap = absoluteUrl(baseUrl, 'sitemap.xml');
+  return `User-agent: *\nAllow: /\n${sitemap ? `Sitemap: ${sitemap}\n` : ''}`;
+}
+
+/** Served for any missing path, so its links are absolute (base URL) or root-relative. */
+export function renderNotFoundHtml(options: SiteOptions = {}): string {
+  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const root = absoluteUrl(options.baseUrl, '') ?? '/';
+  return renderPage({
+    title: `Page not found — ${siteName}`,
+    description: `This page of ${siteName} does not exist.`,
+    siteName,
+    root,
+    canonical: null,
+    fullSite: options.fullSite,
+    body: `<h1>Page not found</h1>
+<p>There is no page at this address. Every edition is listed in the <a href="${escapeHtml(root)}index.html#archive">archive</a>${options.fullSite ? `, and you can <a href="${escapeHtml(root)}search/index.html">search</a> them` : ''}.</p>`,
+  });
+}
