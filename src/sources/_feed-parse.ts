@@ -1,0 +1,60 @@
+// Bytes of a feed → RawFeed. feedsmith first; when it refuses the document, the tolerant salvage reader; when
+// neither finds a feed, a FeedFormatError that says what the bytes looked like.
+import { parseFeed } from 'feedsmith';
+import { errorMessage } from '../core/errors.js';
+import { decodeFeedBytes } from './_decode.js';
+import { fromFeedsmith, type RawFeed } from './_feed-entries.js';
+import { salvageFeed } from './_feed-salvage.js';
+import { collapse } from './_html-text.js';
+
+export class FeedFormatError extends Error {
+  override name = 'FeedFormatError';
+}
+
+export interface ParsedFeed {
+  feed: RawFeed;
+  encoding: string;
+  warnings: string[];
+}
+
+export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): ParsedFeed {
+  const decoded = decodeFeedBytes(bytes, contentType);
+  const warnings: string[] = [];
+  if (decoded.via === 'sniffed' || decoded.via === 'fallback') {
+    warnings.push(`no usable encoding declared; read as ${decoded.encoding}`);
+  }
+  const text = decoded.text.replace(/^\uFEFF/, '');
+  let failure: unknown;
+  try {
+    const feed = fromFeedsmith(parseFeed(text));
+    return { feed, encoding: decoded.encoding, warnings };
+  } catch (error) {
+    failure = error;
+  }
+  const salvaged = salvageFeed(text);
+  if (salvaged && salvaged.entries.length > 0) {
+    warnings.push(
+      `not a well-formed feed (${reason(failure)}); read ${salvaged.entries.length} entries with the tolerant reader`,
+    );
+    return { feed: salvaged, encoding: decoded.encoding, warnings };
+  }
+  throw new FeedFormatError(`not a feed (${describe(text, failure)}); check the URL`, { cause: failure });
+}
+
+function reason(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${errorMessage(error)}${cause}`;
+}
+
+function describe(text: string, failure: unknown): string {
+  const trimmed = text.replace(/<!--[\s\S]*?-->/g, '').trim();
+  if (!trimmed) return 'the document is empty';
+  const html = /<html\b|<!doctype html|<head\b|<body\b/i.test(trimmed.slice(0, 2000));
+  if (html) {
+    const title = collapse(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1] ?? '').slice(0, 80);
+    return `got an HTML page${title ? ` "${title}"` : ''}, not RSS/Atom/JSON Feed`;
+  }
+  if (/^[[{]/.test(trimmed)) return 'JSON, but not a JSON Feed';
+  if (/^</.test(trimmed)) return `XML that is not RSS, Atom or RDF, or is broken: ${reason(failure)}`;
+  return `starts with "${collapse(trimmed.slice(0, 40))}"`;
+}

@@ -1,0 +1,75 @@
+// RSS 2.0, RSS 1.0/RDF, Atom and JSON Feed (feedsmith), read as bytes with encoding detection, salvaged when
+// not well-formed. "{date}" in the URL fetches one capture per day of the window (per-day archives).
+
+import { daysOf } from '../core/dates.js';
+import { errorMessage } from '../core/errors.js';
+import { canonicalUrl } from '../core/ids.js';
+import type { HttpResponse, Source, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
+import type { DateWindow, SourceItem } from '../core/types.js';
+import { conditionalGet, dayProblems, fetchDays } from './_daily.js';
+import { feedItems } from './_feed-items.js';
+import { parseFeedBytes } from './_feed-parse.js';
+import { urlForDay } from './_urls.js';
+
+const ACCEPT =
+  'application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1';
+
+interface Capture {
+  items: SourceItem[];
+  warnings: string[];
+}
+
+export function feedSource(options: { id: string; url: string }): Source {
+  const read = (window: DateWindow) => (response: HttpResponse) => readFeed(response, options.id, window);
+  return {
+    id: options.id,
+    kind: 'feed',
+    async fetch(context: SourceContext): Promise<SourceFetchResult> {
+      if (options.url.includes('{date}')) return fetchPerDay(context, options.url, read(context.window));
+      const state: SourceState = { ...context.state };
+      try {
+        const response = await conditionalGet(context, options.url, ACCEPT, state);
+        if (response.notModified) return { items: [], warnings: [], state };
+        const { items, warnings } = read(context.window)(response);
+        return { items, warnings, state };
+      } catch (error) {
+        return { items: [], warnings: [], state, error: errorMessage(error) };
+      }
+    },
+  };
+}
+
+async function fetchPerDay(
+  context: SourceContext,
+  template: string,
+  read: (response: HttpResponse) => Capture,
+): Promise<SourceFetchResult> {
+  const { results, state } = await fetchDays(
+    context,
+    daysOf(context.window),
+    (day) => urlForDay(template, day),
+    ACCEPT,
+    read,
+  );
+  const { warnings, error } = dayProblems(results);
+  const items = new Map<string, SourceItem>();
+  for (const result of results) {
+    if (result.kind !== 'ok') continue;
+    warnings.push(...result.value.warnings.map((warning) => `${result.day}: ${warning}`));
+    for (const item of result.value.items) {
+      const key = canonicalUrl(item.url);
+      if (!items.has(key)) items.set(key, item);
+    }
+  }
+  return { items: [...items.values()], warnings, state, ...(error ? { error } : {}) };
+}
+
+function readFeed(response: HttpResponse, sourceId: string, window: DateWindow): Capture {
+  const parsed = parseFeedBytes(response.body, response.headers['content-type']);
+  const result = feedItems(parsed.feed, { sourceId, feedUrl: response.url, window });
+  const warnings = [...parsed.warnings];
+  for (const [reason, count] of result.skipped) {
+    warnings.push(`skipped ${count} ${count === 1 ? 'entry' : 'entries'}: ${reason}`);
+  }
+  return { items: result.items, warnings };
+}
