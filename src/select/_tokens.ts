@@ -14,13 +14,29 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
+const stems = new Map<string, string>();
+
 /** A light stemmer: enough to make "agents" meet "agent" and "evaluating" meet "evaluation" roughly. */
 export function stem(word: string): string {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  const result = stemUncached(word);
+  // The vocabulary is bounded in practice; the cap keeps a pathological input from growing it forever.
+  if (stems.size < 200_000) stems.set(word, result);
+  return result;
+}
+
+function stemUncached(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(?:ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  else if (
+    w.endsWith('s') &&
+    !(w.endsWith('ss') || w.endsWith('us') || w.endsWith('is') || w.endsWith('ys'))
+  ) {
+    w = w.slice(0, -1);
+  }
   if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -5);
   else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 5 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
@@ -31,23 +47,28 @@ export function stem(word: string): string {
 
 /** Words of a text, folded and stemmed, stop words removed. Hyphenated words give their parts. */
 export function tokenize(text: string): string[] {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
+  // Folding accents is only needed (and only paid for) when the text has non-ASCII characters.
+  const ascii = !/[^\x00-\x7f]/.test(text);
+  const folded = (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
   const tokens: string[] = [];
   for (const raw of folded.split(/[^a-z0-9]+/)) {
     if (!raw || raw.length < 2 || STOPWORDS.has(raw)) continue;
-    if (/^\d+$/.test(raw)) continue;
+    if (raw.charCodeAt(0) < 58 && /^\d+$/.test(raw)) continue;
     tokens.push(stem(raw));
   }
   return tokens;
 }
 
-/** Unigrams plus adjacent bigrams ("prompt injection" → "prompt_inject"), the feature space of relevance. */
-export function features(tokens: string[]): string[] {
+/**
+ * Unigrams plus adjacent bigrams ("prompt injection" → "prompt_inject"), the feature space of relevance.
+ * With `bigrams`, only those bigrams are kept (the ones a profile can match), which saves most of the work.
+ */
+export function features(tokens: string[], bigrams?: ReadonlySet<string>): string[] {
   const out = tokens.slice();
-  for (let index = 1; index < tokens.length; index++) out.push(`${tokens[index - 1]}_${tokens[index]}`);
+  for (let index = 1; index < tokens.length; index++) {
+    const bigram = `${tokens[index - 1]}_${tokens[index]}`;
+    if (!bigrams || bigrams.has(bigram)) out.push(bigram);
+  }
   return out;
 }
 

@@ -9,7 +9,10 @@ const TOPIC_SHARE = 0.5;
 
 export type SparseVector = Map<string, number>;
 
-/** L2-normalised TF-IDF keyword vector (unigrams only) of each document. */
+/** Keywords kept per document: the strongest ones carry the topic, and short vectors keep MMR fast. */
+const KEYWORDS_PER_DOCUMENT = 40;
+
+/** L2-normalised TF-IDF keyword vector (unigrams only, the strongest KEYWORDS_PER_DOCUMENT) of each document. */
 export function keywordVectors(documents: DocumentTerms[]): SparseVector[] {
   const frequency = new Map<string, number>();
   for (const doc of documents) {
@@ -18,18 +21,16 @@ export function keywordVectors(documents: DocumentTerms[]): SparseVector[] {
   }
   const total = documents.length;
   return documents.map((doc) => {
-    const vector: SparseVector = new Map();
-    let norm = 0;
+    const weights: [string, number][] = [];
     for (const [term, count] of doc.counts) {
       if (term.includes('_')) continue;
       const weight = (1 + Math.log(count)) * Math.log((total + 1) / (frequency.get(term) ?? 1));
-      if (weight <= 0) continue;
-      vector.set(term, weight);
-      norm += weight * weight;
+      if (weight > 0) weights.push([term, weight]);
     }
-    norm = Math.sqrt(norm) || 1;
-    for (const [term, weight] of vector) vector.set(term, weight / norm);
-    return vector;
+    weights.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const kept = weights.slice(0, KEYWORDS_PER_DOCUMENT);
+    const norm = Math.sqrt(kept.reduce((sum, [, weight]) => sum + weight * weight, 0)) || 1;
+    return new Map(kept.map(([term, weight]) => [term, weight / norm]));
   });
 }
 
@@ -87,7 +88,9 @@ export interface MmrPick {
 
 /**
  * Greedy MMR. `chosen` are indexes already in the edition (manual, pinned); `eligible` lets the caller apply
- * caps and `onPick` tells it what was taken. Ties go to the lower index (callers order candidates by key).
+ * caps and `onPick` tells it what was taken. Lazy: candidates are visited best score first and the visit stops
+ * once no remaining score can beat the best penalised value (a penalty only ever lowers a score), so similarity
+ * is computed for the top of the list only. Ties go to the candidate met first (higher score, then lower index).
  */
 export function selectDiverse(
   scores: number[],
@@ -100,23 +103,26 @@ export function selectDiverse(
   },
 ): MmrPick[] {
   const { count, chosen, eligible = () => true, onPick } = options;
-  const maxSimilarity = scores.map(() => 0);
+  const order = scores.map((_, index) => index).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+  const inEdition = [...chosen];
   const taken = new Set(chosen);
-  const update = (pickedIndex: number) => {
-    for (let index = 0; index < scores.length; index++) {
-      if (taken.has(index)) continue;
-      const value = similarity(input, index, pickedIndex);
-      if (value > (maxSimilarity[index] ?? 0)) maxSimilarity[index] = value;
-    }
-  };
-  for (const index of chosen) update(index);
+  const maxSimilarity = new Float64Array(scores.length);
+  /** How many of `inEdition` each candidate's maxSimilarity already accounts for. */
+  const accounted = new Int32Array(scores.length);
   const picks: MmrPick[] = [];
   while (picks.length < count) {
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
-    for (let index = 0; index < scores.length; index++) {
+    for (const index of order) {
+      const score = scores[index] ?? 0;
+      if (score <= bestValue) break;
       if (taken.has(index) || !eligible(index)) continue;
-      const value = (scores[index] ?? 0) - DIVERSITY_PENALTY * (maxSimilarity[index] ?? 0);
+      for (let at = accounted[index] ?? 0; at < inEdition.length; at++) {
+        const value = similarity(input, index, inEdition[at] ?? 0);
+        if (value > (maxSimilarity[index] ?? 0)) maxSimilarity[index] = value;
+      }
+      accounted[index] = inEdition.length;
+      const value = score - DIVERSITY_PENALTY * (maxSimilarity[index] ?? 0);
       if (value > bestValue) {
         bestValue = value;
         best = index;
@@ -125,8 +131,8 @@ export function selectDiverse(
     if (best < 0) break;
     picks.push({ index: best, penalty: DIVERSITY_PENALTY * (maxSimilarity[best] ?? 0), value: bestValue });
     taken.add(best);
+    inEdition.push(best);
     onPick?.(best);
-    update(best);
   }
   return picks;
 }

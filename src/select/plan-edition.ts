@@ -51,7 +51,7 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     offTopics: policy.offTopics,
     defaults: policy.defaultTopics,
   });
-  const documents = kept.map(({ item }) => documentTerms(item.title, item.text));
+  const documents = kept.map(({ item }) => documentTerms(item.title, item.text, profile.bigrams));
   const relevance = scoreRelevance(documents, profile);
   const scored = scoreCandidates(
     kept.map(({ item }) => item),

@@ -25,6 +25,8 @@ export interface CompiledGroup {
 export interface AudienceProfile {
   groups: CompiledGroup[];
   offGroups: CompiledGroup[];
+  /** Every bigram a phrase needs: documents only keep these. */
+  bigrams: Set<string>;
 }
 
 export interface ProfileOptions {
@@ -61,10 +63,14 @@ export function buildProfile(options: ProfileOptions): AudienceProfile {
   if (options.topics.length) groups.push({ name: 'configured', weight: 1.2, terms: options.topics });
   if (options.offTopics?.length)
     offGroups.push({ name: 'configured-off', weight: 1, terms: options.offTopics });
-  return {
-    groups: groups.map(compileGroup).filter((group) => group.phrases.length > 0),
-    offGroups: offGroups.map(compileGroup).filter((group) => group.phrases.length > 0),
-  };
+  const compiled = groups.map(compileGroup).filter((group) => group.phrases.length > 0);
+  const compiledOff = offGroups.map(compileGroup).filter((group) => group.phrases.length > 0);
+  const bigrams = new Set<string>();
+  for (const group of [...compiled, ...compiledOff]) {
+    for (const phrase of group.phrases)
+      for (const feature of phrase.features) if (feature.includes('_')) bigrams.add(feature);
+  }
+  return { groups: compiled, offGroups: compiledOff, bigrams };
 }
 
 export interface DocumentTerms {
@@ -72,9 +78,9 @@ export interface DocumentTerms {
   length: number;
 }
 
-export function documentTerms(title: string, text: string): DocumentTerms {
-  const titleFeatures = features(tokenize(title));
-  const textFeatures = features(tokenize(text));
+export function documentTerms(title: string, text: string, bigrams?: ReadonlySet<string>): DocumentTerms {
+  const titleFeatures = features(tokenize(title), bigrams);
+  const textFeatures = features(tokenize(text), bigrams);
   const counts = termCounts(textFeatures);
   for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
   return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
@@ -113,29 +119,31 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
   const total = documents.length;
   const averageLength = documents.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, total) || 1;
   const allGroups = [...profile.groups, ...profile.offGroups];
-  const idf = new Map<CompiledPhrase, number>();
+  const phrases = allGroups.flatMap((group) => group.phrases);
+  // Term frequency of every phrase in every document, computed once.
+  const frequencies = documents.map((doc) => phrases.map((phrase) => phraseCount(phrase, doc.counts)));
   const maxIdf = Math.log(1 + (total + 1) / 0.5);
-  for (const group of allGroups) {
-    for (const phrase of group.phrases) {
-      let frequency = 0;
-      for (const doc of documents) if (phraseCount(phrase, doc.counts) > 0) frequency++;
-      // Common terms keep at least 40% of their weight: the profile chose them, the week only tempers them.
-      idf.set(phrase, 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf);
-    }
-  }
-  return documents.map((doc) => {
+  const idf = phrases.map((_, index) => {
+    let frequency = 0;
+    for (const row of frequencies) if ((row[index] ?? 0) > 0) frequency++;
+    // Common terms keep at least 40% of their weight: the profile chose them, the week only tempers them.
+    return 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf;
+  });
+  return documents.map((doc, docIndex) => {
+    const row = frequencies[docIndex] ?? [];
     const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / averageLength);
-    const activation = (group: CompiledGroup): number => {
+    let offset = 0;
+    const topics = allGroups.map((group) => {
       let sum = 0;
-      for (const phrase of group.phrases) {
-        const tf = phraseCount(phrase, doc.counts);
-        if (tf > 0) sum += ((idf.get(phrase) ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
+      for (let index = offset; index < offset + group.phrases.length; index++) {
+        const tf = row[index] ?? 0;
+        if (tf > 0) sum += ((idf[index] ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
       }
+      offset += group.phrases.length;
       return 1 - Math.exp(-sum / GROUP_SCALE);
-    };
-    const topics = allGroups.map(activation);
+    });
     const weighted = (from: number, to: number) =>
-      allGroups.slice(from, to).map((group, offset) => (topics[from + offset] ?? 0) * group.weight);
+      allGroups.slice(from, to).map((group, index) => (topics[from + index] ?? 0) * group.weight);
     const positive = focusedSum(weighted(0, profile.groups.length));
     const negative = focusedSum(weighted(profile.groups.length, allGroups.length));
     return { positive, negative, topics };
