@@ -22,6 +22,7 @@ export const EMAIL_IMAGE_WIDTH = 528;
 // Mid-tone colours that keep their contrast when a client inverts them, plus an explicit dark palette for clients
 // that honour prefers-color-scheme (Apple Mail, iOS, Outlook.com). Classes are inlined by MJML; the media query stays.
 const STYLES = `
+<mj-raw><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"></mj-raw>
 <mj-style inline="inline">
   .t a { color: #0b57b0; text-decoration: none; }
   .f a { color: #0b57b0; }

@@ -39,8 +39,9 @@ export async function renderEditionEml(edition: Edition, options: MessageOptions
     subject: emailSubject(edition),
     date: new Date(`${edition.date}T00:00:00Z`),
     messageId: `<edition-${edition.date}@${domain}>`,
-    text: options.text,
-    html: options.html,
+    // RFC 5322 lines end in CRLF; the composer keeps the content's own line ends, so give it CRLF.
+    text: crlf(options.text),
+    html: crlf(options.html),
     textEncoding: 'quoted-printable',
     baseBoundary: seed.slice(0, 16),
     headers: {
@@ -51,6 +52,10 @@ export async function renderEditionEml(edition: Edition, options: MessageOptions
   });
   const message = await composer.compile().build();
   return message.toString('utf8');
+}
+
+function crlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
 }
 
 /** The part of a nodemailer transport we use, so a test can hand in a transport pointed at a loopback SMTP server. */
