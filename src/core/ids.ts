@@ -23,6 +23,10 @@ export function arxivIdFromUrl(url: string): string | null {
     const match = /^\/papers\/([^/?#]+)/.exec(parsed.pathname);
     return match?.[1] ? normaliseArxivId(match[1]) : null;
   }
+  // Paper mirrors and readers (alphaxiv, tldr.takara.ai/p/<id>, …) end their paths with the bare arXiv id.
+  const last = parsed.pathname.split('/').filter(Boolean).pop() ?? '';
+  const bare = /^(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$/.exec(last);
+  if (bare && Number(bare[2]) >= 1 && Number(bare[2]) <= 12) return normaliseArxivId(last);
   return null;
 }
 
@@ -39,7 +43,7 @@ export function normaliseArxivId(value: string): string | null {
 export function arxivIdFromText(text: string): string | null {
   const link = /https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\/([^\s"'<>)\]]+)/i.exec(text);
   if (link?.[1]) {
-    const id = normaliseArxivId(link[1].replace(/\.pdf$/, ''));
+    const id = normaliseArxivId(link[1].replace(/[.,;:!?]+$/, '').replace(/\.pdf$/, ''));
     if (id) return id;
   }
   const hf = /https?:\/\/(?:www\.)?huggingface\.co\/papers\/(\d{4}\.\d{4,5})/i.exec(text);
