@@ -1,5 +1,8 @@
-// LLM settings (issue 3 grows this). Model ids are "provider:model".
+// LLM settings. Model ids are "provider:model"; secrets stay in the environment and are read when a call is made.
 import { z } from 'zod';
+
+export const PROVIDERS = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
 
 export const modelIdSchema = z
   .string()
@@ -8,13 +11,66 @@ export const modelIdSchema = z
     'must be "provider:model" with provider openai, anthropic, ollama or openai-compatible',
   );
 
+const priceSchema = z.object({
+  /** USD per 1M input tokens. */
+  input: z.number().min(0),
+  /** USD per 1M output tokens. */
+  output: z.number().min(0),
+});
+
 export const llmSchema = z
   .object({
     /** Model that writes items, title and intro. Unset → extractive writer. */
     write: modelIdSchema.optional(),
-    /** Model that checks faithfulness (defaults to `write`). */
+    /** Model that checks faithfulness (defaults to `write`); a cheaper model is fine. */
     check: modelIdSchema.optional(),
+    /** Run the faithfulness check (`--no-check` turns it off for one build). */
+    checkEnabled: z.boolean().default(true),
+    /** Server for `openai-compatible:` ids (vLLM, llama.cpp server, LM Studio, OpenRouter). */
+    openaiCompatible: z
+      .object({
+        baseURL: z
+          .string()
+          .url()
+          .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL'),
+        /** Name of the environment variable holding the API key (none sent when unset). */
+        apiKeyEnv: z
+          .string()
+          .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name like OPENROUTER_API_KEY')
+          .optional(),
+      })
+      .optional(),
+    /** Which OpenAI API `openai:` ids use: "responses" (default) or "chat" for gateways that only speak chat completions. */
+    openaiApi: z.enum(['responses', 'chat']).default('responses'),
+    /** Items written at the same time. */
+    concurrency: z.number().int().min(1).max(32).default(4),
+    /** Requests per minute, per provider (unset: no limit beyond concurrency). */
+    requestsPerMinute: z.partialRecord(z.enum(PROVIDERS), z.number().int().positive()).default({}),
+    /** Per-call timeout, retries included (ms). */
+    timeoutMs: z.number().int().positive().default(90_000),
+    /** Retries on 429/5xx (the SDK honours Retry-After). */
+    maxRetries: z.number().int().min(0).max(10).default(2),
+    /** Source text sent per item is cut to about this many tokens. */
+    maxInputTokens: z.number().int().min(200).max(100_000).default(3_000),
+    temperature: z.number().min(0).max(2).default(0.2),
+    /** Price overrides by model id ("openai:gpt-4.1-mini") or bare model name, USD per 1M tokens. */
+    prices: z.record(z.string(), priceSchema).default({}),
+    /** Stop spending at this many USD: the rest is written extractively and flagged. */
+    maxCostUsd: z.number().positive().optional(),
   })
-  .default({});
+  .superRefine((llm, context) => {
+    for (const field of ['write', 'check'] as const) {
+      if (llm[field]?.startsWith('openai-compatible:') && !llm.openaiCompatible) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'an "openai-compatible:" model needs llm.openaiCompatible.baseURL',
+        });
+      }
+    }
+  })
+  .prefault({});
 
 export type LlmConfig = z.infer<typeof llmSchema>;
+export type LlmConfigInput = z.input<typeof llmSchema>;
+export type PriceTable = Record<string, z.infer<typeof priceSchema>>;

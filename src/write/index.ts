@@ -1,18 +1,26 @@
 // The one factory the pipeline calls: picks the LLM writer when a model is configured, else the extractive one.
-import type { LlmConfig } from '../config/llm-schema.js';
+import { type LlmConfigInput, llmSchema, modelIdSchema } from '../config/llm-schema.js';
+import { ConfigError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Store } from '../store/types.js';
+import { createCallLimiter } from './call-limiter.js';
 import { createExtractiveWriter } from './extractive.js';
+import { createLlmWriter } from './llm-writer.js';
+import { credentialProblem, resolveModel } from './providers.js';
 import type { Writer } from './types.js';
-import { emptyUsage, type UsageReport } from './usage.js';
+import { emptyUsage, UsageMeter, type UsageReport } from './usage.js';
 
 export { createExtractiveWriter } from './extractive.js';
+export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
 export { formatUsageTable } from './format-usage.js';
+export { createLlmWriter, type LlmWriterOptions } from './llm-writer.js';
+export { createModelRegistry, credentialProblem, providerOf, resolveModel } from './providers.js';
 export type { ItemForWriting, Writer, WriterContext } from './types.js';
 export type { UsageReport } from './usage.js';
 
 export interface CreateWriterOptions {
-  llm: LlmConfig;
+  /** `config.llm` (defaults are applied here too, so a partial object is fine). */
+  llm: LlmConfigInput;
   /** `--model provider:model`: replaces `llm.write`. */
   modelOverride?: string;
   store: Store;
@@ -42,18 +50,54 @@ export const NO_MODEL_NOTICE =
   'environment, or pass --model provider:model.';
 
 export function createWriter(options: CreateWriterOptions): WriterSetup {
-  const modelId = options.modelOverride ?? options.llm.write;
-  if (options.offline || !modelId) {
-    return {
-      writer: createExtractiveWriter(),
-      notice: options.offline ? null : NO_MODEL_NOTICE,
-      usage: emptyUsage,
-    };
-  }
-  // The LLM writer lands in the next step; until then every build is extractive and says why.
-  return {
+  const extractive = (notice: string | null): WriterSetup => ({
     writer: createExtractiveWriter(),
-    notice: `LLM writer not available yet: "${modelId}" ignored, writing with the extractive writer.`,
+    notice,
     usage: emptyUsage,
+  });
+  if (options.offline) return extractive('Offline: writing with the extractive writer, no LLM calls.');
+  const llm = llmSchema.parse(options.llm);
+  const modelId = options.modelOverride ?? llm.write;
+  if (!modelId) return extractive(NO_MODEL_NOTICE);
+  const parsed = modelIdSchema.safeParse(modelId);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid model "${modelId}": ${parsed.error.issues[0]?.message ?? 'bad id'}.`, [
+      { path: options.modelOverride ? '--model' : 'llm.write', message: 'must be "provider:model"' },
+    ]);
+  }
+  const resolveOptions = {
+    llm,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   };
+  const problem = credentialProblem(modelId, resolveOptions);
+  if (problem)
+    return extractive(`Cannot use the LLM writer: ${problem}. Writing with the extractive writer instead.`);
+
+  const notices: string[] = [];
+  const checkId = llm.check ?? modelId;
+  let checkOn = options.check ?? llm.checkEnabled;
+  const checkProblem = checkOn ? credentialProblem(checkId, resolveOptions) : null;
+  if (checkProblem) {
+    notices.push(`Faithfulness check off: ${checkProblem}.`);
+    checkOn = false;
+  }
+  const meter = new UsageMeter();
+  const maxCostUsd = options.maxCostUsd ?? llm.maxCostUsd;
+  const writer = createLlmWriter({
+    write: { model: resolveModel(modelId, resolveOptions), modelId },
+    check: checkOn ? { model: resolveModel(checkId, resolveOptions), modelId: checkId } : null,
+    store: options.store,
+    log: options.log,
+    meter,
+    limiter: createCallLimiter({ concurrency: llm.concurrency, requestsPerMinute: llm.requestsPerMinute }),
+    refresh: options.refresh ?? false,
+    prices: llm.prices,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    timeoutMs: llm.timeoutMs,
+    maxRetries: llm.maxRetries,
+    temperature: llm.temperature,
+    maxInputTokens: llm.maxInputTokens,
+  });
+  return { writer, notice: notices.length ? notices.join(' ') : null, usage: () => meter.snapshot() };
 }

@@ -1,0 +1,149 @@
+// The faithfulness check: every takeaway and every factual summary sentence, judged against the item's own text by
+// the `check` model, with a supporting quote that must be found verbatim (whitespace/case/quote-style folded).
+import type { LanguageModel } from 'ai';
+import type { CallEnvironment } from './llm-call.js';
+import { callStructured } from './llm-call.js';
+import { type CheckOutput, checkOutputSchema, type ItemOutput } from './output-schema.js';
+import { asPromptData, renderPrompt } from './prompts.js';
+import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
+
+export interface ClaimVerdict {
+  kind: 'takeaway' | 'summary';
+  claim: string;
+  /** False for a summary sentence the judge called a judgement of relevance, which is not checked. */
+  factual: boolean;
+  verdict: 'supported' | 'unsupported';
+  /** The supporting passage of the source, as the judge quoted it. */
+  quote: string | null;
+  /** Why an unsupported claim counts as unsupported. */
+  reason?: string;
+}
+
+/** edition.json `checks` on each item written by an LLM writer. */
+export interface ItemChecks {
+  /**
+   * passed: every factual claim supported · flagged: claims still unsupported after one regeneration ·
+   * unchecked: the check was turned off · check-failed: the judge call failed · fallback: written extractively.
+   */
+  status: 'passed' | 'flagged' | 'unchecked' | 'check-failed' | 'fallback';
+  /** True when an editor should look at the item before publishing. */
+  flagged: boolean;
+  /** The model that judged, or null. */
+  model: string | null;
+  /** Output failed validation once and was repaired. */
+  repaired: boolean;
+  /** Unsupported claims led to one regeneration. */
+  regenerated: boolean;
+  claims: ClaimVerdict[];
+  /** Human-readable notes: fallback reasons, failures. */
+  notes: string[];
+}
+
+export interface CheckResult {
+  ok: boolean;
+  claims: ClaimVerdict[];
+  unsupported: ClaimVerdict[];
+  error?: string;
+}
+
+/** True when every "..."-separated part of the quote occurs in the source, and the quote has ≥ 4 words. */
+export function quoteFound(quote: string, source: string): boolean {
+  const fold = (text: string) =>
+    normaliseForMatch(text.replace(/‹/g, '<').replace(/›/g, '>'))
+      .replace(/^["'\s]+|["'\s]+$/g, '')
+      .trim();
+  const haystack = fold(source);
+  const parts = fold(quote)
+    .split(/\.\.\.|…/)
+    .map((part) => part.trim().replace(/[.,;:!?]+$/, ''))
+    .filter(Boolean);
+  if (parts.length === 0 || wordCount(parts.join(' ')) < 4) return false;
+  return parts.every((part) => haystack.includes(part));
+}
+
+export function claimsOf(output: ItemOutput): Pick<ClaimVerdict, 'kind' | 'claim'>[] {
+  return [
+    ...output.takeaways.map((claim) => ({ kind: 'takeaway' as const, claim })),
+    ...splitSentences(output.summary).map((claim) => ({ kind: 'summary' as const, claim })),
+  ];
+}
+
+export function judgeClaims(
+  claims: Pick<ClaimVerdict, 'kind' | 'claim'>[],
+  answer: CheckOutput,
+  source: string,
+): ClaimVerdict[] {
+  return claims.map((claim, index) => {
+    const verdict = answer.claims.find((entry) => entry.id === index + 1);
+    if (!verdict) {
+      return {
+        ...claim,
+        factual: true,
+        verdict: 'unsupported',
+        quote: null,
+        reason: 'the checker gave no verdict',
+      };
+    }
+    const factual = claim.kind === 'takeaway' || verdict.factual;
+    const quote = verdict.quote.trim() || null;
+    if (!factual) return { ...claim, factual, verdict: verdict.verdict, quote };
+    if (verdict.verdict === 'unsupported') {
+      return { ...claim, factual, verdict: 'unsupported', quote, reason: 'the checker found no support' };
+    }
+    if (!quote || !quoteFound(quote, source)) {
+      return {
+        ...claim,
+        factual,
+        verdict: 'unsupported',
+        quote,
+        reason: 'supporting quote not found in the source',
+      };
+    }
+    return { ...claim, factual, verdict: 'supported', quote };
+  });
+}
+
+export async function checkFaithfulness(
+  output: ItemOutput,
+  source: string,
+  model: { model: LanguageModel; modelId: string },
+  env: CallEnvironment,
+): Promise<CheckResult> {
+  const claims = claimsOf(output);
+  const prompt = renderPrompt('check', {
+    text: asPromptData(source),
+    claims: claims.map((claim, index) => `${index + 1}. ${asPromptData(claim.claim)}`).join('\n'),
+  });
+  const outcome = await callStructured(
+    {
+      ...model,
+      schema: checkOutputSchema,
+      schemaName: 'faithfulness_verdicts',
+      promptVersion: prompt.version,
+      system: prompt.system,
+      messages: [{ role: 'user', content: prompt.user }],
+    },
+    env,
+  );
+  if (outcome.kind !== 'ok') {
+    const error =
+      outcome.kind === 'failed' ? outcome.error : `unusable verdicts: ${outcome.errors.join('; ')}`;
+    return { ok: false, claims: [], unsupported: [], error };
+  }
+  const verdicts = judgeClaims(claims, outcome.value, source);
+  return {
+    ok: true,
+    claims: verdicts,
+    unsupported: verdicts.filter((claim) => claim.factual && claim.verdict === 'unsupported'),
+  };
+}
+
+export function feedbackFor(unsupported: ClaimVerdict[]): string {
+  const lines = unsupported.map((claim) => `- "${claim.claim}" (${claim.reason ?? 'unsupported'})`);
+  return [
+    'A fact check against the source text found these statements unsupported:',
+    ...lines,
+    'Write the entry again. Keep every statement to what the source text itself says; drop or rephrase the ones above.',
+    'Answer with the JSON object only.',
+  ].join('\n');
+}

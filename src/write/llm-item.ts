@@ -1,0 +1,207 @@
+// One item through the model: write → validate (one repair) → check (one regeneration) → flag; any dead end falls
+// back to the extractive writer for that item alone, and says why in `checks`.
+import type { LanguageModel, ModelMessage } from 'ai';
+import type { WrittenItem } from '../core/types.js';
+import { writeItemExtractively } from './extractive-item.js';
+import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } from './faithfulness.js';
+import { type CallEnvironment, callStructured } from './llm-call.js';
+import { type ItemOutput, itemOutputSchema } from './output-schema.js';
+import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
+import type { ItemForWriting } from './types.js';
+import { validateItemOutput } from './validate-output.js';
+
+export interface ModelRef {
+  model: LanguageModel;
+  modelId: string;
+}
+
+export interface ItemWriterOptions {
+  write: ModelRef;
+  /** Null: the faithfulness check is off. */
+  check: ModelRef | null;
+  env: CallEnvironment;
+  name: string;
+  audience: string;
+  maxInputTokens: number;
+}
+
+type Generated =
+  | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean }
+  | { ok: false; reason: string; budget: boolean };
+
+export function buildItemPrompt(
+  item: ItemForWriting,
+  options: Pick<ItemWriterOptions, 'name' | 'audience'>,
+  text: string,
+) {
+  return renderPrompt('item', {
+    name: asPromptData(options.name),
+    audience: asPromptData(options.audience),
+    title: asPromptData(item.title),
+    authors: asPromptData(item.authors.slice(0, 12).join(', ') || 'unknown'),
+    source: asPromptData(item.source),
+    text: asPromptData(text) || '(no text available: describe only what the title says)',
+  });
+}
+
+function repairMessage(errors: string[]): string {
+  return [
+    'Your answer broke these rules:',
+    ...errors.map((error) => `- ${error}`),
+    'Answer again with the corrected JSON object only.',
+  ].join('\n');
+}
+
+async function generate(
+  messages: ModelMessage[],
+  system: string,
+  version: string,
+  options: ItemWriterOptions,
+): Promise<Generated> {
+  const request = {
+    ...options.write,
+    schema: itemOutputSchema,
+    schemaName: 'digest_item',
+    promptVersion: version,
+    system,
+  };
+  let conversation = messages;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const outcome = await callStructured({ ...request, messages: conversation }, options.env);
+    if (outcome.kind === 'failed') return { ok: false, reason: outcome.error, budget: outcome.budget };
+    const errors = outcome.kind === 'ok' ? validateItemOutput(outcome.value) : outcome.errors;
+    const answered: ModelMessage[] = [
+      ...conversation,
+      { role: 'assistant', content: outcome.text || '(empty)' },
+    ];
+    if (outcome.kind === 'ok' && errors.length === 0) {
+      return { ok: true, output: outcome.value, conversation: answered, repaired: attempt > 0 };
+    }
+    if (attempt === 1) {
+      return {
+        ok: false,
+        reason: `output still broke the rules after one repair: ${errors.join('; ')}`,
+        budget: false,
+      };
+    }
+    conversation = [...answered, { role: 'user', content: repairMessage(errors) }];
+  }
+  return { ok: false, reason: 'unreachable', budget: false };
+}
+
+function fallback(
+  item: ItemForWriting,
+  reason: string,
+  options: ItemWriterOptions,
+  budget: boolean,
+): WrittenItem {
+  options.env.meter.recordFallback();
+  options.env.meter.recordFlagged();
+  const checks: ItemChecks = {
+    status: 'fallback',
+    flagged: true,
+    model: null,
+    repaired: false,
+    regenerated: false,
+    claims: [],
+    notes: [
+      `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
+    ],
+  };
+  if (budget) checks.notes.push('cost limit reached: no more LLM calls this run.');
+  return { ...writeItemExtractively(item), checks };
+}
+
+function written(output: ItemOutput, modelId: string, checks: ItemChecks): WrittenItem {
+  return {
+    summary: output.summary.trim(),
+    takeaways: output.takeaways.map((takeaway) => takeaway.trim()) as [string, string, string],
+    level: output.level,
+    levelReason: output.levelReason.trim(),
+    writer: modelId,
+    checks,
+  };
+}
+
+export async function writeItemWithModel(
+  item: ItemForWriting,
+  options: ItemWriterOptions,
+): Promise<WrittenItem> {
+  const { text: source } = truncateToTokens(item.text, options.maxInputTokens);
+  const prompt = buildItemPrompt(item, options, source);
+  const first = await generate(
+    [{ role: 'user', content: prompt.user }],
+    prompt.system,
+    prompt.version,
+    options,
+  );
+  if (!first.ok) return fallback(item, first.reason, options, first.budget);
+  const base = {
+    model: options.check?.modelId ?? null,
+    repaired: first.repaired,
+    regenerated: false,
+    notes: [],
+  };
+  if (!options.check) {
+    return written(first.output, options.write.modelId, {
+      ...base,
+      status: 'unchecked',
+      flagged: false,
+      claims: [],
+    });
+  }
+  const verdict = await checkFaithfulness(first.output, source, options.check, options.env);
+  if (!verdict.ok) return checkFailed(first.output, verdict, base, options);
+  if (verdict.unsupported.length === 0) {
+    return written(first.output, options.write.modelId, {
+      ...base,
+      status: 'passed',
+      flagged: false,
+      claims: verdict.claims,
+    });
+  }
+
+  const retryMessages: ModelMessage[] = [
+    ...first.conversation,
+    { role: 'user', content: feedbackFor(verdict.unsupported) },
+  ];
+  const second = await generate(retryMessages, prompt.system, prompt.version, options);
+  if (!second.ok) {
+    options.env.meter.recordFlagged();
+    return written(first.output, options.write.modelId, {
+      ...base,
+      status: 'flagged',
+      flagged: true,
+      claims: verdict.claims,
+      notes: [`regeneration after the fact check failed: ${second.reason}`],
+    });
+  }
+  const recheck = await checkFaithfulness(second.output, source, options.check, options.env);
+  const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
+  if (!recheck.ok) return checkFailed(second.output, recheck, regenerated, options);
+  const passed = recheck.unsupported.length === 0;
+  if (!passed) options.env.meter.recordFlagged();
+  return written(second.output, options.write.modelId, {
+    ...regenerated,
+    status: passed ? 'passed' : 'flagged',
+    flagged: !passed,
+    claims: recheck.claims,
+    notes: passed ? [] : [`${recheck.unsupported.length} claim(s) still unsupported after one regeneration`],
+  });
+}
+
+function checkFailed(
+  output: ItemOutput,
+  verdict: CheckResult,
+  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
+  options: ItemWriterOptions,
+): WrittenItem {
+  options.env.meter.recordFlagged();
+  return written(output, options.write.modelId, {
+    ...base,
+    status: 'check-failed',
+    flagged: true,
+    claims: [],
+    notes: [`the faithfulness check could not run: ${verdict.error ?? 'unknown error'}`],
+  });
+}

@@ -1,0 +1,30 @@
+// Structured-output schemas sent to the model (as JSON schema) and checked on the way back.
+// Length and plain-text rules are not expressible in JSON schema; validate-output.ts applies them.
+import { z } from 'zod';
+import { LEVELS } from '../core/types.js';
+
+export const itemOutputSchema = z.object({
+  summary: z.string().describe('One paragraph, 50–110 words, plain text.'),
+  takeaways: z.array(z.string()).length(3).describe('Exactly 3 one-sentence takeaways.'),
+  level: z.enum(LEVELS),
+  levelReason: z.string().describe('One short line.'),
+});
+export type ItemOutput = z.infer<typeof itemOutputSchema>;
+
+export const editionOutputSchema = z.object({
+  title: z.string().describe('Two short themes joined by a comma.'),
+  intro: z.string().describe('2–4 sentences naming only themes present.'),
+});
+export type EditionOutput = z.infer<typeof editionOutputSchema>;
+
+export const checkOutputSchema = z.object({
+  claims: z.array(
+    z.object({
+      id: z.number().int(),
+      factual: z.boolean(),
+      verdict: z.enum(['supported', 'unsupported']),
+      quote: z.string(),
+    }),
+  ),
+});
+export type CheckOutput = z.infer<typeof checkOutputSchema>;

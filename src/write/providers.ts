@@ -1,0 +1,103 @@
+// "provider:model" ids → AI SDK language models through the SDK's provider registry. Reusable (triage uses it).
+// Every provider is given the JSON schema of structured output: OpenAI and Anthropic natively, and the
+// OpenAI-compatible ones (Ollama, vLLM, llama.cpp, LM Studio) with `supportsStructuredOutputs`, which sends
+// `response_format: { type: "json_schema" }` instead of schema-less JSON mode.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createProviderRegistry, type LanguageModel } from 'ai';
+import type { LlmConfig, ProviderName } from '../config/llm-schema.js';
+import { ConfigError } from '../core/errors.js';
+
+export const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  ollama: 'http://localhost:11434/v1',
+} as const;
+
+export interface ResolveModelOptions {
+  llm: Pick<LlmConfig, 'openaiCompatible'> & Partial<Pick<LlmConfig, 'openaiApi'>>;
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+}
+
+export function providerOf(modelId: string): ProviderName {
+  const provider = modelId.slice(0, modelId.indexOf(':'));
+  if (
+    provider === 'openai' ||
+    provider === 'anthropic' ||
+    provider === 'ollama' ||
+    provider === 'openai-compatible'
+  ) {
+    return provider;
+  }
+  throw new ConfigError(
+    `Unknown model provider in "${modelId}": use openai:, anthropic:, ollama: or openai-compatible: (e.g. openai:gpt-4.1-mini).`,
+  );
+}
+
+/** Why a model cannot be called with this environment (missing key or server), or null when it can. */
+export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
+  const env = options.env ?? process.env;
+  switch (providerOf(modelId)) {
+    case 'openai':
+      return env.OPENAI_API_KEY ? null : `"${modelId}" needs OPENAI_API_KEY in the environment`;
+    case 'anthropic':
+      return env.ANTHROPIC_API_KEY ? null : `"${modelId}" needs ANTHROPIC_API_KEY in the environment`;
+    case 'ollama':
+      return null;
+    case 'openai-compatible': {
+      const server = options.llm.openaiCompatible;
+      if (!server) return `"${modelId}" needs llm.openaiCompatible.baseURL in the config`;
+      if (server.apiKeyEnv && !env[server.apiKeyEnv]) {
+        return `"${modelId}" needs ${server.apiKeyEnv} in the environment (llm.openaiCompatible.apiKeyEnv)`;
+      }
+      return null;
+    }
+  }
+}
+
+/** The registry for one environment. Providers are created lazily by the SDK's call, not at import time. */
+export function createModelRegistry(options: ResolveModelOptions) {
+  const env = options.env ?? process.env;
+  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+  const server = options.llm.openaiCompatible;
+  const openai = createOpenAI({
+    baseURL: env.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai,
+    apiKey: env.OPENAI_API_KEY ?? '',
+    ...fetchOption,
+  });
+  return createProviderRegistry({
+    // Gateways that only speak chat completions: set llm.openaiApi to "chat".
+    openai:
+      options.llm.openaiApi === 'chat'
+        ? { ...openai, languageModel: (id: string) => openai.chat(id) }
+        : openai,
+    anthropic: createAnthropic({
+      baseURL: env.ANTHROPIC_BASE_URL || DEFAULT_BASE_URLS.anthropic,
+      apiKey: env.ANTHROPIC_API_KEY ?? '',
+      ...fetchOption,
+    }),
+    ollama: createOpenAICompatible({
+      name: 'ollama',
+      baseURL: env.OLLAMA_BASE_URL || DEFAULT_BASE_URLS.ollama,
+      supportsStructuredOutputs: true,
+      includeUsage: true,
+      ...fetchOption,
+    }),
+    'openai-compatible': createOpenAICompatible({
+      name: 'openai-compatible',
+      baseURL: server?.baseURL ?? 'http://localhost:8000/v1',
+      ...(server?.apiKeyEnv && env[server.apiKeyEnv] ? { apiKey: env[server.apiKeyEnv] } : {}),
+      supportsStructuredOutputs: true,
+      includeUsage: true,
+      ...fetchOption,
+    }),
+  });
+}
+
+/** `resolveModel("openai:gpt-4.1-mini", { llm, env })` → a model for generateText. */
+export function resolveModel(modelId: string, options: ResolveModelOptions): LanguageModel {
+  providerOf(modelId);
+  return createModelRegistry(options).languageModel(modelId as `openai:${string}`);
+}

@@ -1,0 +1,72 @@
+// Rules a model's output must meet before it reaches a page. Each error is a sentence the model can act on
+// in the repair attempt.
+import type { EditionOutput, ItemOutput } from './output-schema.js';
+import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
+
+export const SUMMARY_WORDS = { min: 50, max: 110 } as const;
+export const TAKEAWAY_WORDS = { min: 4, max: 40 } as const;
+
+const PLAIN_TEXT_RULES: [RegExp, string][] = [
+  [/<\/?[a-z!][^>]*>|&(?:lt|gt|amp|quot|#\d+);/i, 'contains HTML'],
+  [/\[[^\]]*\]\([^)]*\)/, 'contains a Markdown link'],
+  [/\b(?:https?|ftp):\/\/|\bwww\.|\b[\w-]+\.(?:com|org|net|io|dev|gov|edu)\b(?:\/\S*)?/i, 'contains a URL'],
+  [/\b[\w.+-]+@[\w-]+\.[\w.]+/, 'contains an email address'],
+  [/\*\*|__|`|^\s*(?:#{1,6}\s|[-*•]\s|\d+\.\s)/m, 'contains Markdown formatting'],
+  [/[\u0000-\u0008\u000B-\u001F\u007F]/, 'contains control characters'],
+];
+
+/** Problems that make text unfit to show as plain text, e.g. ["contains HTML"]. */
+export function plainTextProblems(text: string): string[] {
+  return PLAIN_TEXT_RULES.filter(([pattern]) => pattern.test(text)).map(([, message]) => message);
+}
+
+export function validateItemOutput(output: ItemOutput): string[] {
+  const errors: string[] = [];
+  const summaryWords = wordCount(output.summary);
+  if (summaryWords < SUMMARY_WORDS.min || summaryWords > SUMMARY_WORDS.max) {
+    errors.push(
+      `summary has ${summaryWords} words; it must have ${SUMMARY_WORDS.min} to ${SUMMARY_WORDS.max} words`,
+    );
+  }
+  for (const problem of plainTextProblems(output.summary))
+    errors.push(`summary ${problem}; use plain text only`);
+  if (output.takeaways.length !== 3) errors.push(`give exactly 3 takeaways, not ${output.takeaways.length}`);
+  output.takeaways.forEach((takeaway, index) => {
+    const label = `takeaway ${index + 1}`;
+    const words = wordCount(takeaway);
+    if (words < TAKEAWAY_WORDS.min || words > TAKEAWAY_WORDS.max) {
+      errors.push(
+        `${label} has ${words} words; use one sentence of ${TAKEAWAY_WORDS.min} to ${TAKEAWAY_WORDS.max}`,
+      );
+    }
+    if (splitSentences(takeaway).length > 1) errors.push(`${label} has more than one sentence`);
+    for (const problem of plainTextProblems(takeaway))
+      errors.push(`${label} ${problem}; use plain text only`);
+  });
+  if (new Set(output.takeaways.map(normaliseForMatch)).size !== output.takeaways.length) {
+    errors.push('the takeaways repeat each other; give 3 distinct points');
+  }
+  const reason = output.levelReason.trim();
+  if (!reason || wordCount(reason) > 30 || /\n/.test(reason)) {
+    errors.push('levelReason must be one short line (at most 30 words)');
+  }
+  for (const problem of plainTextProblems(reason)) errors.push(`levelReason ${problem}`);
+  return errors;
+}
+
+export function validateEditionOutput(output: EditionOutput): string[] {
+  const errors: string[] = [];
+  const title = output.title.trim();
+  const parts = title.split(', ');
+  if (parts.length !== 2 || parts.some((part) => wordCount(part) < 1 || wordCount(part) > 6)) {
+    errors.push('title must be two short themes (1–6 words each) joined by ", "');
+  }
+  if (/[.!?:;]$/.test(title)) errors.push('title must not end with punctuation');
+  for (const problem of plainTextProblems(title)) errors.push(`title ${problem}`);
+  const sentences = splitSentences(output.intro).length;
+  const words = wordCount(output.intro);
+  if (sentences < 2 || sentences > 4) errors.push(`intro has ${sentences} sentence(s); write 2 to 4`);
+  if (words < 20 || words > 130) errors.push(`intro has ${words} words; write 20 to 130`);
+  for (const problem of plainTextProblems(output.intro)) errors.push(`intro ${problem}`);
+  return errors;
+}

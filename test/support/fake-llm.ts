@@ -1,0 +1,189 @@
+// A loopback fake LLM speaking OpenAI chat completions (POST /v1/chat/completions, also what Ollama and
+// OpenAI-compatible servers speak), OpenAI responses (POST /v1/responses, the openai provider's default) and
+// Anthropic messages (POST /v1/messages). Scriptable per request, fixed latency, reports token usage, counts requests.
+import type { ServerResponse } from 'node:http';
+import { answerFor, type FakeBehaviour, kindOf, type PromptKind, tokensOf } from './fake-llm-answers.js';
+import { type LoopbackRequest, startLoopback } from './loopback.js';
+
+export type { FakeBehaviour, PromptKind } from './fake-llm-answers.js';
+
+export type FakeApi = 'chat' | 'responses' | 'anthropic';
+
+export interface FakeLlmRequest {
+  api: FakeApi;
+  kind: PromptKind;
+  model: string;
+  system: string;
+  /** Every user message, joined. */
+  user: string;
+  /** The last user message (the repair or feedback message on a second attempt). */
+  lastUser: string;
+  /** The JSON body as sent (to assert the schema reached the server). */
+  body: Record<string, unknown>;
+}
+
+export interface FakeLlmOptions {
+  /** Delay before each answer (ms). */
+  latencyMs?: number;
+  /** Behaviour of each request; `index` counts requests of the same kind, from 0. Default: always 'valid'. */
+  script?: (request: FakeLlmRequest, index: number) => FakeBehaviour;
+}
+
+export interface FakeLlm {
+  origin: string;
+  /** For OPENAI_BASE_URL, OLLAMA_BASE_URL and llm.openaiCompatible.baseURL. */
+  baseURL: string;
+  requests: FakeLlmRequest[];
+  count(kind?: PromptKind): number;
+  close(): Promise<void>;
+}
+
+type Message = { role?: string; content?: unknown };
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: { text?: unknown; type?: string }) => (typeof part?.text === 'string' ? part.text : ''))
+      .join('');
+  }
+  return '';
+}
+
+function parseRequest(api: FakeApi, body: Record<string, unknown>): FakeLlmRequest {
+  const messages = ((api === 'responses' ? body.input : body.messages) ?? []) as Message[];
+  const systemParts = messages.filter((message) => message.role === 'system' || message.role === 'developer');
+  const system = [
+    textOf(body.system),
+    textOf(body.instructions),
+    ...systemParts.map((m) => textOf(m.content)),
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const users = messages
+    .filter((message) => message.role === 'user')
+    .map((message) => textOf(message.content));
+  return {
+    api,
+    kind: kindOf(system),
+    model: String(body.model ?? ''),
+    system,
+    user: users.join('\n'),
+    lastUser: users.at(-1) ?? '',
+    body,
+  };
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+}
+
+function answerBody(request: FakeLlmRequest, text: string) {
+  const tokensIn = tokensOf(request.system + request.user);
+  const tokensOut = tokensOf(text);
+  if (request.api === 'chat') {
+    return {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1_777_000_000,
+      model: request.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: tokensIn, completion_tokens: tokensOut, total_tokens: tokensIn + tokensOut },
+    };
+  }
+  if (request.api === 'responses') {
+    return {
+      id: 'resp_fake',
+      object: 'response',
+      created_at: 1_777_000_000,
+      status: 'completed',
+      model: request.model,
+      output: [
+        {
+          type: 'message',
+          id: 'msg_fake',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text, annotations: [] }],
+        },
+      ],
+      usage: { input_tokens: tokensIn, output_tokens: tokensOut, total_tokens: tokensIn + tokensOut },
+    };
+  }
+  const tools = (request.body.tools ?? []) as { name?: string }[];
+  const viaTool = tools.some((tool) => tool.name === 'json');
+  let input: unknown = null;
+  if (viaTool) {
+    try {
+      input = JSON.parse(text);
+    } catch {
+      input = { raw: text };
+    }
+  }
+  return {
+    type: 'message',
+    id: 'msg_fake',
+    role: 'assistant',
+    model: request.model,
+    content: viaTool
+      ? [{ type: 'tool_use', id: 'toolu_fake', name: 'json', input }]
+      : [{ type: 'text', text }],
+    stop_reason: viaTool ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: tokensIn, output_tokens: tokensOut },
+  };
+}
+
+function errorBody(api: FakeApi, status: number) {
+  const type = status === 429 ? 'rate_limit_error' : 'server_error';
+  return api === 'anthropic'
+    ? { type: 'error', error: { type, message: `fake ${status}` } }
+    : { error: { message: `fake ${status}`, type, code: String(status) } };
+}
+
+const ROUTES: Record<string, FakeApi> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/responses': 'responses',
+  '/v1/messages': 'anthropic',
+};
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const requests: FakeLlmRequest[] = [];
+  const perKind = new Map<PromptKind, number>();
+  const server = await startLoopback(async (incoming: LoopbackRequest, response) => {
+    const api = ROUTES[incoming.path];
+    if (!api || incoming.method !== 'POST') {
+      send(response, 404, {
+        error: { message: `no route ${incoming.path}`, type: 'not_found', code: '404' },
+      });
+      return;
+    }
+    const request = parseRequest(api, JSON.parse(incoming.body) as Record<string, unknown>);
+    requests.push(request);
+    const index = perKind.get(request.kind) ?? 0;
+    perKind.set(request.kind, index + 1);
+    const behaviour = options.script?.(request, index) ?? 'valid';
+    if (behaviour === 'hang') return new Promise<void>((resolve) => response.on('close', resolve));
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+    if (typeof behaviour === 'object') {
+      const headers: Record<string, string> = behaviour.retryAfter
+        ? { 'retry-after': behaviour.retryAfter }
+        : {};
+      send(response, behaviour.status, errorBody(api, behaviour.status), headers);
+      return;
+    }
+    send(response, 200, answerBody(request, answerFor(request.kind, request.user, behaviour)));
+  });
+  return {
+    origin: server.origin,
+    baseURL: `${server.origin}/v1`,
+    requests,
+    count: (kind) => (kind ? requests.filter((request) => request.kind === kind).length : requests.length),
+    close: () => server.close(),
+  };
+}
