@@ -32,6 +32,8 @@ export interface RawFeed {
 const present = (values: (string | null | undefined)[]): string[] =>
   values.filter((value): value is string => typeof value === 'string' && value.trim() !== '');
 
+const orElse = (values: string[], fallback: string[]): string[] => (values.length ? values : fallback);
+
 export function fromFeedsmith(parsed: AnyFeed): RawFeed {
   switch (parsed.format) {
     case 'rss':
@@ -99,6 +101,8 @@ function atomText(text: AtomFeed.Text | undefined): { value: string; isHtml: boo
 }
 
 function fromAtom(feed: AtomFeed.Feed<string>): RawFeed {
+  // Atom lets authors sit on the feed only (simonwillison.net does): entries inherit them.
+  const feedAuthors = present((feed.authors ?? []).map((author) => author.name));
   const alternate = (links: AtomFeed.Link<string>[] | undefined) =>
     links?.find((link) => (!link.rel || link.rel === 'alternate') && link.href)?.href ?? null;
   return {
@@ -119,10 +123,10 @@ function fromAtom(feed: AtomFeed.Feed<string>): RawFeed {
         html: content?.value ?? '',
         htmlIsText: contentType === 'text' || contentType === 'text/plain',
         dates: present([entry.published, entry.updated, ...(entry.dc?.dates ?? [])]),
-        authors: present([
-          ...(entry.authors ?? []).map((author) => author.name),
-          ...(entry.dc?.creators ?? []),
-        ]),
+        authors: orElse(
+          present([...(entry.authors ?? []).map((author) => author.name), ...(entry.dc?.creators ?? [])]),
+          feedAuthors,
+        ),
         images: present([
           ...mediaImages(entry.media),
           ...(entry.links ?? [])
