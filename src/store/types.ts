@@ -1,7 +1,7 @@
 // What the rest of the program needs from the store. One implementation over PGlite and PostgreSQL.
 
 import type { SourceState } from '../core/ports.js';
-import type { DateWindow, Edition, SourceItem, StoredItem } from '../core/types.js';
+import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
 
 export interface EditionSummary {
   date: string;
@@ -16,8 +16,20 @@ export type EditorDecision = 'pin' | 'skip';
 export interface UpsertResult {
   /** New items stored. */
   inserted: number;
-  /** Items that matched a stored one (same canonical URL or arXiv id) and were merged into it. */
+  /**
+   * Items that matched a stored one (same canonical URL or arXiv id) and were merged into it, or matched an
+   * earlier item of the same call. inserted + merged + skipped = the number of items given.
+   */
   merged: number;
+  /** Items that could not be stored (no http(s) URL nor arXiv id, or no valid date); each is logged. */
+  skipped?: number;
+}
+
+/** One ingest as it ran: when, and what each source reported. */
+export interface IngestRun {
+  startedAt: string;
+  finishedAt: string;
+  sources: SourceReport[];
 }
 
 export interface Store {
@@ -52,6 +64,11 @@ export interface Store {
   /** A JSON cache (LLM responses, enrichment results). Expired entries read as null. */
   cacheGet<T = unknown>(namespace: string, key: string): Promise<T | null>;
   cachePut(namespace: string, key: string, value: unknown, ttlSeconds?: number): Promise<void>;
+
+  /** Keeps a record of an ingest run (for status pages and "when did we last fetch"). */
+  recordIngestRun(run: IngestRun): Promise<void>;
+  /** The most recently finished ingest run, or null. */
+  lastIngestRun(): Promise<IngestRun | null>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,10 @@
 // Global test setup. Helpers may extend it (e.g. to start PostgreSQL); keep each part in its own module.
-export default async function setup(): Promise<() => Promise<void>> {
+import type { TestProject } from 'vitest/node';
+import { setupPostgres } from './postgres.js';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const teardowns: (() => Promise<void>)[] = [];
+  teardowns.push(await setupPostgres(project));
   return async () => {
     for (const teardown of teardowns.reverse()) await teardown();
   };

@@ -1,0 +1,2 @@
+export { type OpenStoreOptions, openStore, openStoreFromPglite } from './open-store.js';
+export type { EditionSummary, EditorDecision, IngestRun, Store, UpsertResult } from './types.js';
