@@ -20,6 +20,9 @@ export interface FakeLlmRequest {
   lastUser: string;
   /** The JSON body as sent (to assert the schema reached the server). */
   body: Record<string, unknown>;
+  headers: LoopbackRequest['headers'];
+  /** Date.now() when the request arrived. */
+  at: number;
 }
 
 export interface FakeLlmOptions {
@@ -50,7 +53,8 @@ function textOf(content: unknown): string {
   return '';
 }
 
-function parseRequest(api: FakeApi, body: Record<string, unknown>): FakeLlmRequest {
+function parseRequest(api: FakeApi, incoming: LoopbackRequest): FakeLlmRequest {
+  const body = JSON.parse(incoming.body) as Record<string, unknown>;
   const messages = ((api === 'responses' ? body.input : body.messages) ?? []) as Message[];
   const systemParts = messages.filter((message) => message.role === 'system' || message.role === 'developer');
   const system = [
@@ -71,6 +75,8 @@ function parseRequest(api: FakeApi, body: Record<string, unknown>): FakeLlmReque
     user: users.join('\n'),
     lastUser: users.at(-1) ?? '',
     body,
+    headers: incoming.headers,
+    at: Date.now(),
   };
 }
 
@@ -163,7 +169,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       });
       return;
     }
-    const request = parseRequest(api, JSON.parse(incoming.body) as Record<string, unknown>);
+    const request = parseRequest(api, incoming);
     requests.push(request);
     const index = perKind.get(request.kind) ?? 0;
     perKind.set(request.kind, index + 1);
