@@ -37,6 +37,8 @@ export function contentSecurityPolicy(scripts = false): string {
 
 export interface PageOptions {
   title: string;
+  /** Appended to the <title> after " — " while the whole stays within MAX_TITLE characters. */
+  titleSuffix?: string;
   description: string;
   siteName: string;
   /** Relative path from the page to the site root: "" or "../". */
@@ -61,7 +63,7 @@ export function renderPage(options: PageOptions): string {
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(!!options.scripts?.length)}">`,
     '<meta name="referrer" content="strict-origin-when-cross-origin">',
     '<meta name="color-scheme" content="light dark">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeHtml(documentTitle(title, options.titleSuffix))}</title>`,
     `<meta name="description" content="${escapeHtml(description)}">`,
     canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : '',
     `<link rel="icon" href="${FAVICON}" type="image/svg+xml">`,
@@ -79,7 +81,7 @@ export function renderPage(options: PageOptions): string {
     `<style>${SITE_CSS}</style>`,
     ...(options.scripts ?? []).map((src) => `<script src="${root}${escapeHtml(src)}" defer></script>`),
   ].filter(Boolean);
-  return `<!doctype html>
+  return `<!DOCTYPE html>
 <html lang="en">
 <head>
 ${meta.join('\n')}
@@ -99,6 +101,20 @@ ${options.fullSite ? siteFooter(siteName, root) : ''}
 </body>
 </html>
 `;
+}
+
+/** Browsers, tabs and search results cut long titles; html-validate's long-title rule holds us to 70. */
+export const MAX_TITLE = 70;
+
+export function documentTitle(title: string, suffix?: string): string {
+  // Measured as written in the file (entities included), which is what the validator counts.
+  const fits = (text: string) => escapeHtml(text).length <= MAX_TITLE;
+  const full = suffix ? `${title} — ${suffix}` : title;
+  if (fits(full)) return full;
+  if (fits(title)) return title;
+  const characters = Array.from(title);
+  while (characters.length > 1 && !fits(`${characters.join('')}…`)) characters.pop();
+  return `${characters.join('').trimEnd()}…`;
 }
 
 function feedLinks(siteName: string, root: string): string[] {

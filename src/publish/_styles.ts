@@ -37,7 +37,7 @@ margin:0 0 1rem;background:var(--line)}
 .authors{color:var(--muted);font-size:.92rem;margin:0 0 .75rem}
 .summary{margin:0 0 .75rem}
 .card h3{font-size:1rem;margin:0 0 .25rem}
-.takeaways{margin:0 0 .75rem;padding-left:1.25rem}
+.takeaways{margin:0 0 .75rem;padding-left:1.25rem;list-style:disc}
 .takeaways li{margin:.2rem 0}
 .meta{color:var(--muted);font-size:.9rem;margin:0;display:flex;flex-wrap:wrap;gap:.25rem .75rem;justify-content:space-between}
 .permalink{color:var(--muted)}

@@ -23,7 +23,8 @@ export function renderArchiveHtml(
     renderArchiveList(newestFirst),
   ].join('\n');
   return renderPage({
-    title: latest ? `${siteName} — ${latest.title}` : siteName,
+    title: siteName,
+    ...(latest ? { titleSuffix: latest.title } : {}),
     description: latest?.intro ?? `Every edition of ${siteName}.`,
     siteName,
     root: '',

@@ -21,7 +21,8 @@ ${cards.join('\n')}
 </ol>
 </article>`;
   return renderPage({
-    title: `${edition.title} — ${siteName}, ${formatLongDate(edition.date)}`,
+    title: edition.title,
+    titleSuffix: siteName,
     description: edition.intro,
     siteName,
     root: '../',

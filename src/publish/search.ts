@@ -49,7 +49,8 @@ export function renderSearchHtml(options: SiteOptions = {}): string {
 <p id="search-status" role="status">Search runs in your browser. Without JavaScript, the <a href="../index.html#archive">archive</a> lists every edition.</p>
 <ol id="search-results" class="archive"></ol>`;
   return renderPage({
-    title: `Search — ${siteName}`,
+    title: 'Search',
+    titleSuffix: siteName,
     description: `Search every edition of ${siteName}.`,
     siteName,
     root: '../',

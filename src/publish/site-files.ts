@@ -39,7 +39,8 @@ export function renderNotFoundHtml(options: SiteOptions = {}): string {
   const siteName = options.siteName ?? DEFAULT_SITE_NAME;
   const root = absoluteUrl(options.baseUrl, '') ?? '/';
   return renderPage({
-    title: `Page not found — ${siteName}`,
+    title: 'Page not found',
+    titleSuffix: siteName,
     description: `This page of ${siteName} does not exist.`,
     siteName,
     root,

@@ -1,0 +1,40 @@
+// html-validate (recommended rules) on every kind of site page, with real and with hostile content.
+import { HtmlValidate } from 'html-validate';
+import { describe, expect, it } from 'vitest';
+import { siteFiles } from '../../src/publish/publish-site.js';
+import { weeklyEditions } from './_editions.js';
+import { xssEdition } from './_xss-edition.js';
+
+const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
+
+async function errorsOf(html: string): Promise<string[]> {
+  const report = await validator.validateString(html);
+  return report.results.flatMap((result) =>
+    result.messages.map(
+      (message) => `${message.ruleId} (${message.line}:${message.column}): ${message.message}`,
+    ),
+  );
+}
+
+describe('html-validate', () => {
+  const hostile = { ...xssEdition(), date: '2026-05-11' };
+  const files = siteFiles({
+    editions: [...weeklyEditions(2), hostile],
+    baseUrl: 'https://digest.example.org/',
+  });
+  const pages = [
+    '2026-05-04/index.html',
+    '2026-05-11/index.html',
+    'index.html',
+    '404.html',
+    'search/index.html',
+  ];
+
+  for (const path of pages) {
+    it(`reports 0 errors on ${path}`, async () => {
+      const html = files.get(path);
+      expect(typeof html).toBe('string');
+      expect(await errorsOf(html as string)).toEqual([]);
+    });
+  }
+});
