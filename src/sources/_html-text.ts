@@ -11,29 +11,39 @@ const HIDDEN_BLOCK = new RegExp(
 const COMMENT = /<!--[\s\S]*?(?:--!?>|$)/g;
 const DECLARATION = /<![^>]*>?|<\?[\s\S]*?(?:\?>|$)/g;
 const TAG = /<\/?([a-zA-Z][a-zA-Z0-9:-]*)(?:[^>"']|"[^"]*"|'[^']*')*(?:>|$)/g;
-const BLOCK =
-  /^(?:p|div|br|hr|li|ul|ol|dl|dt|dd|h[1-6]|table|tr|td|th|thead|tbody|tfoot|section|article|aside|header|footer|nav|main|blockquote|pre|figure|figcaption|address|details|summary|body|html|title|img)$/i;
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/g;
+const BLOCK = new Set(
+  'p div br hr li ul ol dl dt dd h1 h2 h3 h4 h5 h6 table tr td th thead tbody tfoot section article aside header footer nav main blockquote pre figure figcaption address details summary body html title img'.split(
+    ' ',
+  ),
+);
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/;
+const OTHER_SPACE = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 
 /** Visible text of an HTML fragment: tags, scripts, styles and comments removed, entities decoded, whitespace collapsed. */
 export function htmlToText(html: string): string {
   if (!html) return '';
-  const text = html
-    .replace(COMMENT, ' ')
-    .replace(HIDDEN_BLOCK, ' ')
-    .replace(DECLARATION, ' ')
-    .replace(TAG, (_, name: string) => (BLOCK.test(name) ? ' ' : ''));
-  return collapse(decodeHTML(text));
+  let text = html;
+  if (text.includes('<')) {
+    if (text.includes('<!--')) text = text.replace(COMMENT, ' ');
+    text = text
+      .replace(HIDDEN_BLOCK, ' ')
+      .replace(DECLARATION, ' ')
+      .replace(TAG, (_, name: string) => (BLOCK.has(name.toLowerCase()) ? ' ' : ''));
+  }
+  return collapse(text.includes('&') ? decodeHTML(text) : text);
 }
 
 /** Collapses runs of whitespace and drops control and zero-width characters. */
 export function collapse(text: string): string {
-  return text.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const visible = INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text;
+  // Two narrow passes instead of /\s+/g, which matches (and rewrites) every single space between words.
+  return visible.replace(OTHER_SPACE, ' ').replace(/ {2,}/g, ' ').trim();
 }
 
 /** The first <img> source, resolved against `baseUrl`; null when none is http(s). */
 export function firstImageSrc(html: string, baseUrl?: string): string | null {
-  if (!html) return null;
+  if (!html || !/<img\b/i.test(html)) return null;
   const visible = html.replace(COMMENT, ' ').replace(HIDDEN_BLOCK, ' ');
   const images = visible.matchAll(/<img\b((?:[^>"']|"[^"]*"|'[^']*')*)>?/gi);
   for (const [, attributes = ''] of images) {
