@@ -4,7 +4,7 @@ import { parseFeed } from 'feedsmith';
 import { errorMessage } from '../core/errors.js';
 import { decodeFeedBytes } from './_decode.js';
 import { fromFeedsmith, type RawFeed } from './_feed-entries.js';
-import { salvageFeed } from './_feed-salvage.js';
+import { rootXmlBase, salvageFeed } from './_feed-salvage.js';
 import { collapse } from './_html-text.js';
 
 export class FeedFormatError extends Error {
@@ -27,6 +27,7 @@ export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): 
   let failure: unknown;
   try {
     const feed = fromFeedsmith(parseFeed(text));
+    feed.base ??= rootXmlBase(text);
     return { feed, encoding: decoded.encoding, warnings };
   } catch (error) {
     failure = error;

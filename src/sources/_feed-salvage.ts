@@ -33,6 +33,12 @@ export function salvageFeed(text: string): RawFeed | null {
   };
 }
 
+/** xml:base on the root element (feedsmith reads it on <feed> and <channel>, not on <rss>). */
+export function rootXmlBase(text: string): string | null {
+  const root = ROOT.exec(text.slice(0, 4096));
+  return root ? attribute(root[2] ?? '', 'xml:base') : null;
+}
+
 function readEntry(block: string, startTag: string): RawEntry {
   const creators = fields(block, ['creator', 'author']).map((author) => field(author, ['name']) ?? author);
   return {

@@ -134,6 +134,28 @@ describe('feed source on bad and hostile input', () => {
     expect(result.warnings).toEqual(['skipped 2 entries: no http(s) link']);
   });
 
+  it('resolves relative links through xml:base (root, feed and entry level)', async () => {
+    // synthetic: xml:base chains as feedparser's tests describe them, with entries that have dates and titles
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://base.example/blog/"><title>t</title><id>x</id><updated>2026-05-04T00:00:00Z</updated>
+      <entry><title>one</title><id>1</id><link href="posts/1"/><updated>2026-05-04T00:00:00Z</updated></entry>
+      <entry xml:base="https://other.example/"><title>two</title><id>2</id><link href="x/2"/><updated>2026-05-04T00:00:00Z</updated></entry></feed>`;
+    const rss = `<rss version="2.0" xml:base="https://rss.example/news/"><channel><title>t</title><link>/</link>
+      <item><title>three</title><link>3.html</link><pubDate>Mon, 04 May 2026 10:00:00 GMT</pubDate></item></channel></rss>`;
+    const s = await serveFeed((request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(request.path === '/atom' ? atom : rss);
+    });
+    const window = editionWindow('2026-05-04');
+    expect((await fetchFeed(s.url('/atom'), window)).items.map((i) => i.url)).toEqual([
+      'https://base.example/blog/posts/1',
+      'https://other.example/x/2',
+    ]);
+    expect((await fetchFeed(s.url('/rss'), window)).items.map((i) => i.url)).toEqual([
+      'https://rss.example/news/3.html',
+    ]);
+  });
+
   it('decodes by the HTTP charset when the document says nothing', async () => {
     // synthetic: windows-1251 bytes without a declaration, labelled by the server
     const body = Buffer.from(
