@@ -9,12 +9,11 @@ import {
   silentLogger,
 } from '../core/ports.js';
 import { readCappedBody } from './_body.js';
+import { type Answer, followRedirects } from './_redirects.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './_retry.js';
-import { assertPublicUrl, type HostLookup } from './ssrf-guard.js';
+import type { HostLookup } from './ssrf-guard.js';
 
 export const DEFAULT_USER_AGENT = 'llm-news-digest/0.1 (+https://github.com/llm-news-digest/llm-news-digest)';
-const MAX_REDIRECTS = 5;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface HttpClientOptions {
   timeoutMs: number;
@@ -31,11 +30,6 @@ export interface HttpClientOptions {
   random?: () => number;
 }
 
-interface Answer {
-  response: Response;
-  url: string;
-}
-
 /** A non-2xx answer, kept so the retry loop can decide. */
 interface Refusal {
   retryStatus: number;
@@ -49,53 +43,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const capMs = options.retryDelayCapMs ?? 60_000;
   // Errors worth another attempt (network failures, timeouts); everything else is final.
   const transient = new WeakSet<Error>();
-
-  async function follow(request: HttpRequest, signal: AbortSignal): Promise<Answer> {
-    let url = parseUrl(request.url).href;
-    let trusted = request.trusted === true;
-    let method = request.method ?? 'GET';
-    let body = request.body;
-    const headers: Record<string, string> = {
-      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
-      ...lowerKeys(request.headers ?? {}),
-    };
-    if (request.etag) headers['if-none-match'] = request.etag;
-    if (request.lastModified) headers['if-modified-since'] = request.lastModified;
-    for (let hop = 0; ; hop++) {
-      if (trusted) assertHttp(url);
-      else {
-        await assertPublicUrl(url, {
-          allowLoopback: options.allowLoopback ?? false,
-          ...(options.lookup ? { lookup: options.lookup } : {}),
-        });
-      }
-      let response: Response;
-      try {
-        response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
-      } catch (error) {
-        throw networkError(error, url, signal, request);
-      }
-      const location = response.headers.get('location');
-      if (!REDIRECTS.has(response.status) || !location) return { response, url };
-      await response.body?.cancel().catch(() => {});
-      if (hop >= MAX_REDIRECTS) {
-        throw new FetchError(`more than ${MAX_REDIRECTS} redirects from ${request.url}; check the URL`, url);
-      }
-      const next = new URL(location, url);
-      if (next.origin !== new URL(url).origin) {
-        // Another origin was chosen by the server, not by the user: check it, and keep credentials home.
-        trusted = false;
-        delete headers.authorization;
-        delete headers.cookie;
-      }
-      if (response.status === 303 || (method === 'POST' && response.status <= 302)) {
-        method = 'GET';
-        body = undefined;
-      }
-      log.debug(`redirect ${response.status}: ${url} → ${next.href}`);
-      url = next.href;
-    }
-  }
+  const hops = {
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    allowLoopback: options.allowLoopback ?? false,
+    log,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  };
 
   function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
     if (error instanceof FetchError) return error;
@@ -118,7 +71,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   async function attempt(request: HttpRequest): Promise<HttpResponse | Refusal> {
     const timeout = AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    const answer = await follow(request, signal);
+    let answer: Answer;
+    try {
+      answer = await followRedirects(request, signal, hops);
+    } catch (error) {
+      throw networkError(error, request.url, signal, request);
+    }
     const { response, url } = answer;
     if (response.status === 304) {
       await response.body?.cancel().catch(() => {});
@@ -199,31 +157,12 @@ function statusError(status: number, url: string, tries: number): FetchError {
   return new FetchError(`HTTP ${status} from ${url}${after}: ${advice}`, url, status);
 }
 
-function parseUrl(url: string): URL {
-  try {
-    return new URL(url);
-  } catch (error) {
-    throw new FetchError(`not a valid URL: ${url}`, url, undefined, { cause: error });
-  }
-}
-
-function assertHttp(url: string): void {
-  const protocol = parseUrl(url).protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new FetchError(`only http and https URLs are fetched, not ${protocol} (${url})`, url);
-  }
-}
-
 function headerRecord(headers: Headers): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
     record[name] = value;
   });
   return record;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function describeCause(error: unknown): string {
