@@ -1,6 +1,6 @@
 // One item per real-world thing: candidates sharing an arXiv id, a canonical URL or a near-identical title
 // become one, built on the paper (its metadata, its first source as primary) with the others as extra sources.
-import { canonicalUrl } from '../core/ids.js';
+import { arxivIdFromUrl, canonicalUrl } from '../core/ids.js';
 import type { ItemSourceRef, StoredItem } from '../core/types.js';
 
 /** Jaccard similarity of title shingles at or above which two titles name the same thing. */
@@ -42,13 +42,15 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-function isPaper(item: StoredItem): boolean {
-  return item.arxivId !== null;
+/** 2: the paper's own page (arXiv, HF papers, a mirror); 1: a post that names a paper; 0: anything else. */
+function paperRank(item: StoredItem): number {
+  if (arxivIdFromUrl(item.url) !== null) return 2;
+  return item.arxivId !== null ? 1 : 0;
 }
 
-/** The member whose metadata the merged item keeps: a paper first, then the best-sourced, then the oldest. */
+/** The member whose metadata the merged item keeps: the paper first, then the best-sourced, then the oldest. */
 function compareBase(a: StoredItem, b: StoredItem): number {
-  if (isPaper(a) !== isPaper(b)) return isPaper(a) ? -1 : 1;
+  if (paperRank(a) !== paperRank(b)) return paperRank(b) - paperRank(a);
   if (a.sources.length !== b.sources.length) return b.sources.length - a.sources.length;
   if (a.firstSeenAt !== b.firstSeenAt) return a.firstSeenAt < b.firstSeenAt ? -1 : 1;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;

@@ -55,18 +55,29 @@ export function denseCosine(a: number[], b: number[]): number {
   return normA && normB ? dot / Math.sqrt(normA * normB) : 0;
 }
 
+/** Activations below this are brushes, not themes: they are dropped from the topic vectors. */
+const TOPIC_FLOOR = 0.3;
+
 /**
- * Topic vectors relative to the week: each group's activation minus its mean over the candidates, floored at 0,
- * so groups every paper brushes (e.g. "language models") do not make everything look alike.
+ * Topic vectors for similarity: each group's activation above TOPIC_FLOOR. Deliberately not relative to the
+ * week: when a theme dominates the week it must still count as the same theme for every paper that carries it.
  */
-export function distinctiveTopics(topics: number[][]): number[][] {
-  const size = topics[0]?.length ?? 0;
-  const mean = Array.from({ length: size }, (_, group) => {
-    let sum = 0;
-    for (const vector of topics) sum += vector[group] ?? 0;
-    return sum / Math.max(1, topics.length);
-  });
-  return topics.map((vector) => vector.map((value, group) => Math.max(0, value - (mean[group] ?? 0))));
+export function themeVectors(topics: number[][]): number[][] {
+  return topics.map((vector) => vector.map((value) => Math.max(0, value - TOPIC_FLOOR)));
+}
+
+/** The group an item is mainly about (strongest in-scope activation ≥ 0.5), or null. */
+export function mainTheme(topics: number[], inScopeGroups: number): number | null {
+  let best = -1;
+  let bestValue = 0.5;
+  for (let group = 0; group < inScopeGroups; group++) {
+    const value = topics[group] ?? 0;
+    if (value >= bestValue) {
+      best = group;
+      bestValue = value;
+    }
+  }
+  return best < 0 ? null : best;
 }
 
 export interface DiversityInput {

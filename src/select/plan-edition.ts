@@ -3,10 +3,13 @@
 import { editionWindow } from '../core/dates.js';
 import type { StoredItem } from '../core/types.js';
 import { dedupCandidates } from './dedup.js';
-import { distinctiveTopics, keywordVectors, selectDiverse } from './diversity.js';
+import { keywordVectors, mainTheme, selectDiverse, themeVectors } from './diversity.js';
 import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
+
+/** At most this share of the edition (rounded up) may share one main theme, while other items are left. */
+export const MAX_THEME_SHARE = 0.5;
 
 const byKey = (a: StoredItem, b: StoredItem) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 const byScore = (a: PlannedItem, b: PlannedItem) => b.score - a.score || byKey(a.item, b.item);
@@ -75,26 +78,48 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
       (a, b) => Number(!!b.entry.item.manual) - Number(!!a.entry.item.manual) || byScore(a.entry, b.entry),
     )
     .map(({ index }) => index);
+  // Caps: per source (config) and per main theme (half the edition), so one theme cannot fill it. The theme
+  // cap gives way only when nothing else is left to pick.
+  const themes = relevance.map((result) => mainTheme(result.topics, profile.groups.length));
+  const themeCap = Math.max(1, Math.ceil(policy.itemsPerEdition * MAX_THEME_SHARE));
   const perSource = new Map<string, number>();
-  const countSource = (index: number) => {
+  const perTheme = new Map<number, number>();
+  const count = (index: number) => {
     const source = planned[index]?.item.primarySource ?? '';
     perSource.set(source, (perSource.get(source) ?? 0) + 1);
+    const theme = themes[index];
+    if (theme !== null && theme !== undefined) perTheme.set(theme, (perTheme.get(theme) ?? 0) + 1);
   };
-  forcedIndexes.forEach(countSource);
-  const cap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
-  const picks = selectDiverse(
-    planned.map((entry) => entry.score),
-    {
-      keywords: keywordVectors(documents),
-      topics: distinctiveTopics(relevance.map((result) => result.topics)),
-    },
-    {
-      count: Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
-      chosen: forcedIndexes,
-      eligible: (index) => (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < cap,
-      onPick: countSource,
-    },
-  );
+  forcedIndexes.forEach(count);
+  const sourceCap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
+  const underSourceCap = (index: number) =>
+    (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < sourceCap;
+  const underThemeCap = (index: number) => {
+    const theme = themes[index];
+    return theme === null || theme === undefined || (perTheme.get(theme) ?? 0) < themeCap;
+  };
+  const input = {
+    keywords: keywordVectors(documents),
+    topics: themeVectors(relevance.map((result) => result.topics)),
+  };
+  const wanted = Math.max(0, policy.itemsPerEdition - forcedIndexes.length);
+  const scores = planned.map((entry) => entry.score);
+  const picks = selectDiverse(scores, input, {
+    count: wanted,
+    chosen: forcedIndexes,
+    eligible: (index) => underSourceCap(index) && underThemeCap(index),
+    onPick: count,
+  });
+  if (picks.length < wanted) {
+    picks.push(
+      ...selectDiverse(scores, input, {
+        count: wanted - picks.length,
+        chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
+        eligible: underSourceCap,
+        onPick: count,
+      }),
+    );
+  }
   for (const pick of picks) {
     const entry = planned[pick.index];
     if (!entry) continue;

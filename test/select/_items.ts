@@ -1,5 +1,6 @@
 // Synthetic StoredItems for selection tests (built here, not recorded: selection is pure and needs no IO).
-import type { StoredItem } from '../../src/core/types.js';
+import { canonicalUrl, itemKey } from '../../src/core/ids.js';
+import type { SourceItem, StoredItem } from '../../src/core/types.js';
 import type { SelectionPolicy } from '../../src/select/types.js';
 
 export function storedItem(overrides: Partial<StoredItem> & { key: string }): StoredItem {
@@ -37,6 +38,29 @@ export function policy(overrides: Partial<SelectionPolicy> = {}): SelectionPolic
     excludeKeys: new Set(),
     pinnedKeys: new Set(),
     skippedKeys: new Set(),
+    ...overrides,
+  };
+}
+
+/** A source item as the store would hold it on its own (one source, keyed by arXiv id or canonical URL). */
+export function storedFrom(item: SourceItem, overrides: Partial<StoredItem> = {}): StoredItem {
+  const arxivId = overrides.arxivId === undefined ? item.arxivId : overrides.arxivId;
+  return {
+    key: itemKey(arxivId, item.url),
+    canonicalUrl: canonicalUrl(item.url),
+    url: item.url,
+    title: item.title,
+    text: item.text,
+    authors: item.authors,
+    arxivId,
+    image: item.image,
+    publishedAt: item.publishedAt,
+    upvotes: item.upvotes,
+    citations: null,
+    primarySource: item.sourceId,
+    sources: [{ sourceId: item.sourceId, url: item.url, upvotes: item.upvotes }],
+    manual: null,
+    firstSeenAt: item.publishedAt,
     ...overrides,
   };
 }
