@@ -52,6 +52,8 @@ export const llmSchema = z
     maxRetries: z.number().int().min(0).max(10).default(2),
     /** Source text sent per item is cut to about this many tokens. */
     maxInputTokens: z.number().int().min(200).max(100_000).default(3_000),
+    /** Output cap per call; raise it for reasoning models, whose hidden reasoning counts against it. */
+    maxOutputTokens: z.number().int().min(256).max(64_000).default(2_000),
     temperature: z.number().min(0).max(2).default(0.2),
     /** Price overrides by model id ("openai:gpt-4.1-mini") or bare model name, USD per 1M tokens. */
     prices: z.record(z.string(), priceSchema).default({}),

@@ -10,6 +10,8 @@ export interface CallLimiter {
 export function createCallLimiter(options: {
   concurrency: number;
   requestsPerMinute?: Partial<Record<ProviderName, number>>;
+  /** The rate window (ms); a minute unless a test shortens it. */
+  intervalMs?: number;
 }): CallLimiter {
   const slots = new PQueue({ concurrency: options.concurrency });
   const perProvider = new Map<ProviderName, PQueue>();
@@ -18,7 +20,7 @@ export function createCallLimiter(options: {
     if (!limit) return null;
     let queue = perProvider.get(provider);
     if (!queue) {
-      queue = new PQueue({ intervalCap: limit, interval: 60_000, strict: true });
+      queue = new PQueue({ intervalCap: limit, interval: options.intervalMs ?? 60_000, strict: true });
       perProvider.set(provider, queue);
     }
     return queue;

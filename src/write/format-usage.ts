@@ -37,5 +37,34 @@ export function formatUsageTable(usage: UsageReport): string {
   if (usage.fallbackItems) notes.push(`${usage.fallbackItems} item(s) fell back to the extractive writer`);
   if (usage.flaggedItems) notes.push(`${usage.flaggedItems} item(s) flagged by the faithfulness check`);
   if (usage.budgetExhausted) notes.push('cost limit reached: remaining work was written extractively');
+  const unpriced = usage.unpricedModels.filter((model) => !model.startsWith('ollama:'));
+  if (unpriced.length)
+    notes.push(`no price known for ${unpriced.join(', ')} (counted as $0; set llm.prices)`);
   return `\nLLM usage\n${lines.join('\n')}\n${notes.join(' · ')}`;
+}
+
+/** Lines naming the items an editor should look at (flagged by the check, or written by the fallback), or null. */
+export function formatFlaggedItems(
+  items: { title: string; writer: string; checks?: unknown }[],
+): string | null {
+  const lines: string[] = [];
+  for (const item of items) {
+    const checks = item.checks as
+      | {
+          flagged?: boolean;
+          status?: string;
+          notes?: string[];
+          claims?: { verdict: string; factual: boolean; claim: string }[];
+        }
+      | undefined;
+    if (!checks?.flagged) continue;
+    const unsupported = (checks.claims ?? []).filter(
+      (claim) => claim.factual && claim.verdict === 'unsupported',
+    );
+    const detail = unsupported.length
+      ? `${unsupported.length} unsupported claim(s): ${unsupported.map((claim) => `"${claim.claim}"`).join('; ')}`
+      : (checks.notes ?? []).join(' ');
+    lines.push(`  ! ${item.title} [${checks.status ?? 'flagged'}, ${item.writer}] ${detail}`.trimEnd());
+  }
+  return lines.length ? `${lines.length} item(s) need a look:\n${lines.join('\n')}` : null;
 }

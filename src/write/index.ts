@@ -12,7 +12,7 @@ import { emptyUsage, UsageMeter, type UsageReport } from './usage.js';
 
 export { createExtractiveWriter } from './extractive.js';
 export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
-export { formatUsageTable } from './format-usage.js';
+export { formatFlaggedItems, formatUsageTable } from './format-usage.js';
 export { createLlmWriter, type LlmWriterOptions } from './llm-writer.js';
 export { createModelRegistry, credentialProblem, providerOf, resolveModel } from './providers.js';
 export type { ItemForWriting, Writer, WriterContext } from './types.js';
@@ -98,6 +98,7 @@ export function createWriter(options: CreateWriterOptions): WriterSetup {
     maxRetries: llm.maxRetries,
     temperature: llm.temperature,
     maxInputTokens: llm.maxInputTokens,
+    maxOutputTokens: llm.maxOutputTokens,
   });
   return { writer, notice: notices.length ? notices.join(' ') : null, usage: () => meter.snapshot() };
 }

@@ -129,6 +129,7 @@ async function callModel<T>(
       tokensOut,
       latencyMs: Date.now() - startedAt,
       costUsd: costOf(price, tokensIn, tokensOut),
+      priced: price.known,
     });
   };
   try {

@@ -45,7 +45,7 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
     timeoutMs: options.timeoutMs ?? 90_000,
     maxRetries: options.maxRetries ?? 2,
     temperature: options.temperature ?? 0.2,
-    maxOutputTokens: options.maxOutputTokens ?? 1_200,
+    maxOutputTokens: options.maxOutputTokens ?? 2_000,
     ...(context.signal ? { signal: context.signal } : {}),
   });
 

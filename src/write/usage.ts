@@ -28,6 +28,8 @@ export interface UsageReport {
   flaggedItems: number;
   /** True when `maxCostUsd` was reached and the remaining work went to the extractive writer. */
   budgetExhausted: boolean;
+  /** Models called that are in no price table (their cost counts as 0; set llm.prices). */
+  unpricedModels: string[];
   byModel: Record<string, ModelUsage>;
 }
 
@@ -38,6 +40,8 @@ export interface CallRecord {
   latencyMs: number;
   costUsd: number;
   failed?: boolean;
+  /** False when the model has no known price. */
+  priced?: boolean;
 }
 
 export function emptyUsage(): UsageReport {
@@ -52,6 +56,7 @@ export function emptyUsage(): UsageReport {
     fallbackItems: 0,
     flaggedItems: 0,
     budgetExhausted: false,
+    unpricedModels: [],
     byModel: {},
   };
 }
@@ -89,6 +94,9 @@ export class UsageMeter {
     this.report.calls += 1;
     model.calls += 1;
     if (call.failed) this.report.failedCalls += 1;
+    if (call.priced === false && !this.report.unpricedModels.includes(call.model)) {
+      this.report.unpricedModels.push(call.model);
+    }
     for (const target of [this.report, model]) {
       target.tokensIn += call.tokensIn;
       target.tokensOut += call.tokensOut;

@@ -72,6 +72,16 @@ describe('each provider gets the JSON schema and writes the items', () => {
     expect(usage().costUsd).toBeGreaterThan(0);
   });
 
+  it('openai: with openaiApi "chat" for gateways that only speak chat completions', async () => {
+    const server = await start();
+    const model = `openai:gpt-4.1-mini-${++unique}`;
+    const { writer } = writerFor(server, model, { llm: { write: model, maxRetries: 0, openaiApi: 'chat' } });
+    const [item] = await writer.writeItems(items.slice(0, 1), context);
+    expect(item!.writer).toBe(model);
+    expect(server.requests.every((request) => request.api === 'chat')).toBe(true);
+    expect(server.requests[0]!.body.response_format).toMatchObject({ type: 'json_schema' });
+  });
+
   it('anthropic: with ANTHROPIC_BASE_URL', async () => {
     const server = await start();
     const model = `anthropic:claude-sonnet-4-5-${++unique}`;

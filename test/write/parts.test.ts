@@ -1,0 +1,165 @@
+// The LLM writer's small parts: limiter, prices, quotes, prompts, usage table.
+import { describe, expect, it } from 'vitest';
+import { createCallLimiter } from '../../src/write/call-limiter.js';
+import { judgeClaims, quoteFound } from '../../src/write/faithfulness.js';
+import { formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
+import { costOf, priceOf } from '../../src/write/pricing.js';
+import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
+import { UsageMeter } from '../../src/write/usage.js';
+
+describe('call limiter', () => {
+  it('keeps at most `concurrency` calls in flight', async () => {
+    const limiter = createCallLimiter({ concurrency: 2 });
+    let inFlight = 0;
+    let peak = 0;
+    const releases: (() => void)[] = [];
+    const tasks = Array.from({ length: 5 }, () =>
+      limiter.run('openai', async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        inFlight -= 1;
+      }),
+    );
+    let finished = 0;
+    while (finished < 5) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(inFlight).toBeLessThanOrEqual(2);
+      const release = releases.shift();
+      if (release) {
+        release();
+        finished += 1;
+      }
+    }
+    await Promise.all(tasks);
+    expect(peak).toBe(2);
+  });
+
+  it('starts at most `requestsPerMinute` calls per provider per window, other providers unaffected', async () => {
+    const limiter = createCallLimiter({ concurrency: 8, requestsPerMinute: { openai: 2 }, intervalMs: 400 });
+    const started: Record<string, number[]> = { openai: [], anthropic: [] };
+    const t0 = Date.now();
+    await Promise.all([
+      ...Array.from({ length: 3 }, () =>
+        limiter.run('openai', async () => started.openai!.push(Date.now() - t0)),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        limiter.run('anthropic', async () => started.anthropic!.push(Date.now() - t0)),
+      ),
+    ]);
+    expect(started.openai!.sort((a, b) => a - b)[2]).toBeGreaterThanOrEqual(350);
+    expect(Math.max(...started.anthropic!)).toBeLessThan(200);
+  });
+});
+
+describe('prices', () => {
+  it('uses overrides, then the longest matching default, ollama free, unknown unpriced', () => {
+    expect(priceOf('openai:gpt-4.1-mini-2025-04-14')).toMatchObject({ input: 0.4, output: 1.6, known: true });
+    expect(priceOf('openai:gpt-4.1')).toMatchObject({ input: 2, output: 8 });
+    expect(priceOf('anthropic:claude-sonnet-4-5-20250929')).toMatchObject({ input: 3, output: 15 });
+    expect(priceOf('openai:gpt-4.1', { 'gpt-4.1': { input: 1, output: 2 } })).toMatchObject({
+      input: 1,
+      output: 2,
+    });
+    expect(priceOf('ollama:llama3.1:8b')).toMatchObject({ input: 0, known: true });
+    expect(priceOf('openai-compatible:qwen')).toMatchObject({ input: 0, known: false });
+    expect(costOf({ input: 0.4, output: 1.6, known: true }, 1_000_000, 500_000)).toBeCloseTo(1.2);
+  });
+});
+
+describe('verbatim quotes', () => {
+  const source = 'We show that  agents fail on long tasks. Memory helps them “recover” in 4.5 hours.';
+  it('folds case, whitespace and quote styles, and accepts elided quotes', () => {
+    expect(quoteFound('we show that agents FAIL on long tasks', source)).toBe(true);
+    expect(quoteFound('"Memory helps them "recover" in 4.5 hours."', source)).toBe(true);
+    expect(quoteFound('We show that agents ... in 4.5 hours', source)).toBe(true);
+  });
+  it('rejects invented, partly invented and too short quotes', () => {
+    expect(quoteFound('agents succeed on long tasks', source)).toBe(false);
+    expect(quoteFound('We show that agents ... in 9 hours', source)).toBe(false);
+    expect(quoteFound('agents fail', source)).toBe(false);
+  });
+  it('counts a supported verdict with a missing quote as unsupported, and skips non-factual summary sentences', () => {
+    const verdicts = judgeClaims(
+      [
+        { kind: 'takeaway', claim: 'Agents fail on long tasks.' },
+        { kind: 'takeaway', claim: 'Memory is magic.' },
+        { kind: 'summary', claim: 'A must-read for agent builders.' },
+      ],
+      {
+        claims: [
+          { id: 1, factual: true, verdict: 'supported', quote: 'agents fail on long tasks' },
+          { id: 2, factual: false, verdict: 'supported', quote: 'memory is magic and more' },
+          { id: 3, factual: false, verdict: 'unsupported', quote: '' },
+        ],
+      },
+      source,
+    );
+    expect(verdicts.map((verdict) => [verdict.verdict, verdict.factual])).toEqual([
+      ['supported', true],
+      ['unsupported', true],
+      ['unsupported', false],
+    ]);
+    expect(verdicts[1]!.reason).toMatch(/not found/);
+  });
+});
+
+describe('prompts', () => {
+  it('are versioned by their declared version and content', () => {
+    for (const name of ['item', 'edition', 'check'] as const) {
+      expect(loadPrompt(name).version).toMatch(new RegExp(`^${name}-\\d+#[0-9a-f]{8}$`));
+    }
+  });
+  it('neutralise angle brackets and cut long text at a sentence end', () => {
+    expect(asPromptData('a </source_text>\n b')).toBe('a ‹/source_text› b');
+    const long = 'This is one sentence of text. '.repeat(200);
+    const cut = truncateToTokens(long, 200);
+    expect(cut.truncated).toBe(true);
+    expect(cut.text.length).toBeLessThanOrEqual(800);
+    expect(cut.text.endsWith('text.')).toBe(true);
+  });
+});
+
+describe('usage table', () => {
+  it('prints calls, cache hits, tokens, cost and wall time, and names flagged items', () => {
+    let now = 1_000;
+    const meter = new UsageMeter(() => now);
+    meter.recordCall({
+      model: 'openai:gpt-4.1-mini',
+      tokensIn: 12_000,
+      tokensOut: 3_000,
+      latencyMs: 300,
+      costUsd: 0.0096,
+    });
+    now = 3_500;
+    meter.recordCacheHit('openai:gpt-4.1-mini');
+    meter.recordCall({
+      model: 'openai-compatible:qwen',
+      tokensIn: 10,
+      tokensOut: 5,
+      latencyMs: 1,
+      costUsd: 0,
+      priced: false,
+    });
+    const table = formatUsageTable(meter.snapshot());
+    expect(table).toMatch(/openai:gpt-4\.1-mini\s+1\s+1\s+12,000\s+3,000\s+\$0\.0096/);
+    expect(table).toMatch(/total\s+2\s+1\s+12,010\s+3,005\s+\$0\.0096/);
+    expect(table).toMatch(/wall time 2\.5 s/);
+    expect(table).toMatch(/no price known for openai-compatible:qwen/);
+    const flagged = formatFlaggedItems([
+      { title: 'Good', writer: 'openai:x', checks: { flagged: false } },
+      {
+        title: 'Shaky',
+        writer: 'openai:x',
+        checks: {
+          flagged: true,
+          status: 'flagged',
+          claims: [{ claim: 'Cures all.', verdict: 'unsupported', factual: true }],
+        },
+      },
+    ]);
+    expect(flagged).toMatch(/1 item\(s\) need a look/);
+    expect(flagged).toMatch(/Shaky \[flagged, openai:x\] 1 unsupported claim\(s\): "Cures all\."/);
+    expect(formatFlaggedItems([{ title: 'Good', writer: 'extractive' }])).toBeNull();
+  });
+});
