@@ -30,12 +30,18 @@ const STYLES = `
 <mj-style>
   :root { color-scheme: light dark; supported-color-schemes: light dark; }
   @media (prefers-color-scheme: dark) {
-    .bg, .bg > table, body { background: #121316 !important; }
+    .bg, .bg > div { background: #121316 !important; }
     .card, .card > table, .card td { background: #1c1e22 !important; }
-    .card div, .bg div { color: #e9e9ec !important; }
-    .card a, .bg a { color: #8cb8ff !important; }
+    .bg div, .bg p, .bg h1, .bg h2, .bg li { color: #e9e9ec !important; }
+    .bg .m { color: #b4b8bf !important; }
+    .bg .lv { color: #b7d0ff !important; }
+    .bg a { color: #8cb8ff !important; }
   }
 </mj-style>`;
+
+// Web-mail shows the message inside its own page; opened on its own (or by a screen reader) it is one main region.
+const LANDMARK = `<mj-html-attributes><mj-selector path="div[aria-roledescription=email]">
+<mj-html-attribute name="role">main</mj-html-attribute></mj-selector></mj-html-attributes>`;
 
 export async function renderEmailHtml(edition: Edition, options: EmailOptions = {}): Promise<string> {
   const pageUrl = safeUrl(options.pageUrl);
@@ -52,17 +58,18 @@ export async function renderEmailHtml(edition: Edition, options: EmailOptions = 
 <mj-image padding="0 24px 12px" />
 </mj-attributes>
 ${STYLES}
+${LANDMARK}
 </mj-head>
 <mj-body background-color="#f1f1ee" width="600px" css-class="bg">
 <mj-section padding="24px 0 8px"><mj-column>
-<mj-text font-size="14px" color="#55585e">${escapeHtml(edition.name)}${pageUrl ? ` · <a href="${escapeHtml(pageUrl)}" style="color:#0b57b0">View in your browser</a>` : ''}</mj-text>
+<mj-text font-size="14px" color="#55585e" css-class="m">${escapeHtml(edition.name)}${pageUrl ? ` · <a href="${escapeHtml(pageUrl)}" style="color:#0b57b0">View in your browser</a>` : ''}</mj-text>
 <mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${escapeHtml(edition.title)}</h1></mj-text>
-<mj-text font-size="14px" color="#55585e" padding="0 24px 8px">${escapeHtml(date)} · ${plural(edition.items.length, 'paper')}</mj-text>
+<mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${escapeHtml(date)} · ${plural(edition.items.length, 'paper')}</mj-text>
 <mj-text padding="0 24px 16px">${escapeHtml(edition.intro)}</mj-text>
 </mj-column></mj-section>
 ${edition.items.map((item) => renderItem(item)).join('\n')}
 <mj-section padding="16px 0 32px"><mj-column>
-<mj-text font-size="13px" color="#55585e" css-class="f">You receive ${escapeHtml(edition.name)} because you subscribed.${unsubscribe ? ` <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a>.` : ''}</mj-text>
+<mj-text font-size="13px" color="#55585e" css-class="f m">You receive ${escapeHtml(edition.name)} because you subscribed.${unsubscribe ? ` <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a>.` : ''}</mj-text>
 </mj-column></mj-section>
 </mj-body>
 </mjml>`;
@@ -84,18 +91,18 @@ function renderItem(item: EditionItem): string {
   const url = safeUrl(item.url);
   const image = safeImageUrl(item.image);
   const authors = item.authors.length
-    ? `<p style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(item.authors.join(', '))}</p>`
+    ? `<p class="m" style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(item.authors.join(', '))}</p>`
     : '';
   return `<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
 ${image ? `<mj-image src="${escapeHtml(image)}" alt="${title}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${url ? ` href="${escapeHtml(url)}"` : ''} />` : ''}
 <mj-text css-class="t">
-<p style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${escapeHtml(item.level)}</p>
+<p class="lv" style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${escapeHtml(item.level)}</p>
 <h2 style="margin:0 0 8px;font-size:20px;line-height:1.3">${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>
 ${authors}
 <p style="margin:0 0 10px">${escapeHtml(item.summary)}</p>
 <p style="margin:0 0 4px;font-weight:700">Takeaways</p>
 <ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-<p style="margin:0;font-size:13px;color:#55585e" class="f">${renderFooter(item)}</p>
+<p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
 </mj-text>
 </mj-column></mj-section>`;
 }
