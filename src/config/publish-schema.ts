@@ -12,8 +12,10 @@ export const smtpSchema = z
   .object({
     host: z.string().min(1),
     port: z.number().int().min(1).max(65_535).default(587),
-    /** true: TLS from the first byte (port 465); false: STARTTLS, which is then required. */
+    /** true: TLS from the first byte (port 465); false: STARTTLS. */
     secure: z.boolean().default(false),
+    /** Refuse to send unencrypted when the server offers no STARTTLS. Turn off only for a local test server. */
+    requireTls: z.boolean().default(true),
     user: z.string().min(1).optional(),
     /** Name of the environment variable holding the SMTP password (secrets never live in the config file). */
     passwordEnv: z.string().min(1).default('DIGEST_SMTP_PASSWORD'),

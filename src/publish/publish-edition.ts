@@ -1,0 +1,77 @@
+// `digest publish` and `digest email` without the CLI: read editions from the store, render, write through the port.
+import type { EmailConfig } from '../config/publish-schema.js';
+import type { FileSystem } from '../core/ports.js';
+import type { Edition } from '../core/types.js';
+import type { Store } from '../store/types.js';
+import { type RenderedEmail, writeEmailFiles } from './email-files.js';
+import { PublishError } from './errors.js';
+import { publishSite } from './publish-site.js';
+
+export interface PublishEditionInput {
+  store: Store;
+  fs: FileSystem;
+  outDir: string;
+  date: string;
+  baseUrl: string;
+  siteName?: string;
+  feedLimit?: number;
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  /** When the edition is marked published, if it is not yet; later runs keep that first time. */
+  now: Date;
+}
+
+export interface PublishEditionResult {
+  edition: Edition;
+  /** True when this run marked it published (false: it already was). */
+  newlyPublished: boolean;
+  /** Published editions the site was built from. */
+  editions: number;
+  files: string[];
+  bytes: number;
+  email: RenderedEmail;
+}
+
+export async function loadEdition(store: Store, date: string): Promise<Edition> {
+  const edition = await store.getEdition(date);
+  if (!edition)
+    throw new PublishError(`There is no edition for ${date}. Build it first: digest build --week ${date}`);
+  return edition;
+}
+
+/**
+ * Marks the edition published (once: a rerun keeps the first time, so it rewrites the same bytes), then writes the
+ * whole site from every published edition in the store, and the edition's email files.
+ */
+export async function publishEdition(input: PublishEditionInput): Promise<PublishEditionResult> {
+  let edition = await loadEdition(input.store, input.date);
+  const newlyPublished = !edition.publishedAt;
+  if (newlyPublished) {
+    await input.store.markPublished(input.date, input.now.toISOString());
+    edition = await loadEdition(input.store, input.date);
+  }
+  const summaries = (await input.store.listEditions()).filter((summary) => summary.publishedAt);
+  const editions: Edition[] = [];
+  for (const summary of summaries) {
+    editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));
+  }
+  const site = await publishSite({
+    fs: input.fs,
+    outDir: input.outDir,
+    editions,
+    baseUrl: input.baseUrl,
+    ...(input.siteName ? { siteName: input.siteName } : {}),
+    ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
+  });
+  const email = await writeEmailFiles(input.fs, input.outDir, edition, {
+    email: input.email,
+    baseUrl: input.baseUrl,
+  });
+  return {
+    edition,
+    newlyPublished,
+    editions: editions.length,
+    files: [...site.files, ...email.files],
+    bytes: site.bytes,
+    email: email.email,
+  };
+}
