@@ -29,7 +29,7 @@ export interface CreateWriterOptions {
   offline?: boolean;
   /** `--refresh`: ignore cached LLM answers (new answers are still cached). */
   refresh?: boolean;
-  /** `--no-check` sets false; default: `llm.check.enabled`. */
+  /** false (`--no-check`) turns the faithfulness check off; it is also off when `llm.checkEnabled` is false. */
   check?: boolean;
   /** `--max-cost`: overrides `llm.maxCostUsd`. */
   maxCostUsd?: number;
@@ -76,7 +76,8 @@ export function createWriter(options: CreateWriterOptions): WriterSetup {
 
   const notices: string[] = [];
   const checkId = llm.check ?? modelId;
-  let checkOn = options.check ?? llm.checkEnabled;
+  // Off when either says so: `--no-check` for one build, `llm.checkEnabled: false` for every build.
+  let checkOn = options.check !== false && llm.checkEnabled;
   const checkProblem = checkOn ? credentialProblem(checkId, resolveOptions) : null;
   if (checkProblem) {
     notices.push(`Faithfulness check off: ${checkProblem}.`);

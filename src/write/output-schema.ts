@@ -5,7 +5,8 @@ import { LEVELS } from '../core/types.js';
 
 export const itemOutputSchema = z.object({
   summary: z.string().describe('One paragraph, 50–110 words, plain text.'),
-  takeaways: z.array(z.string()).length(3).describe('Exactly 3 one-sentence takeaways.'),
+  // "Exactly 3" is checked by validate-output.ts: minItems/maxItems are not accepted by every provider's strict mode.
+  takeaways: z.array(z.string()).describe('Exactly 3 one-sentence takeaways.'),
   level: z.enum(LEVELS),
   levelReason: z.string().describe('One short line.'),
 });

@@ -62,6 +62,9 @@ export function validateEditionOutput(output: EditionOutput): string[] {
     errors.push('title must be two short themes (1–6 words each) joined by ", "');
   }
   if (/[.!?:;]$/.test(title)) errors.push('title must not end with punctuation');
+  if (parts.some((part) => !/^[\p{L}\p{N}][\p{L}\p{N} '’&+/-]*$/u.test(part))) {
+    errors.push('title themes may use only words, digits, spaces, hyphens, apostrophes and "&"');
+  }
   for (const problem of plainTextProblems(title)) errors.push(`title ${problem}`);
   const sentences = splitSentences(output.intro).length;
   const words = wordCount(output.intro);

@@ -1,6 +1,6 @@
 // The "brain" of the fake LLM: answers our three prompts (item, check, edition) from the data in the prompt, so
 // a valid answer is faithful to the source and a scripted bad answer is bad in a known way. Synthetic by design.
-import { splitSentences, wordCount } from '../../src/write/sentences.js';
+import { rejectReason, splitSentences, wordCount } from '../../src/write/sentences.js';
 
 export type PromptKind = 'item' | 'check' | 'edition' | 'unknown';
 
@@ -40,7 +40,10 @@ function clip(sentence: string, maxWords: number): string {
 
 export function itemAnswer(user: string, behaviour: FakeBehaviour): string {
   const source = between(user, '<source_text>', '</source_text>');
-  const sentences = splitSentences(source).filter((sentence) => wordCount(sentence) >= 5);
+  // A well-behaved model: it drops sentences it may not repeat (URLs, boilerplate), as the prompt asks.
+  const sentences = splitSentences(source).filter(
+    (sentence) => wordCount(sentence) >= 5 && !rejectReason(sentence)?.match(/URL|boilerplate|markup/),
+  );
   const summaryParts: string[] = [];
   let words = 0;
   for (const sentence of sentences) {
@@ -101,7 +104,7 @@ function titleCase(phrase: string): string {
 
 export function editionAnswer(user: string): string {
   const count = /This edition has (\d+) items/.exec(user)?.[1] ?? 'several';
-  const themes = (/Themes carried by the items[^:]*: (.*)/.exec(user)?.[1] ?? '')
+  const themes = (/Themes carried by the items \(theme: number of items\): (.*)/.exec(user)?.[1] ?? '')
     .split('; ')
     .map((entry) => entry.split(':')[0]?.trim() ?? '')
     .filter(Boolean);

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createCallLimiter } from '../../src/write/call-limiter.js';
 import { judgeClaims, quoteFound } from '../../src/write/faithfulness.js';
 import { formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
+import { absentThemes } from '../../src/write/llm-edition.js';
 import { costOf, priceOf } from '../../src/write/pricing.js';
 import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
 import { UsageMeter } from '../../src/write/usage.js';
+import { validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
+import { hfItems } from './real-items.js';
 
 describe('call limiter', () => {
   it('keeps at most `concurrency` calls in flight', async () => {
@@ -161,5 +164,78 @@ describe('usage table', () => {
     expect(flagged).toMatch(/1 item\(s\) need a look/);
     expect(flagged).toMatch(/Shaky \[flagged, openai:x\] 1 unsupported claim\(s\): "Cures all\."/);
     expect(formatFlaggedItems([{ title: 'Good', writer: 'extractive' }])).toBeNull();
+  });
+});
+
+describe('edition output rules', () => {
+  const intro =
+    'This edition brings together 12 items for engineers. The strongest threads are agents and evaluation, with several entries on each.';
+  it('wants two short themes joined by a comma, and a 2–4 sentence intro', () => {
+    expect(validateEditionOutput({ title: 'Agents in Production, Safety Under Pressure', intro })).toEqual(
+      [],
+    );
+    expect(validateEditionOutput({ title: 'Number of Items), Benchmarks', intro }).join(' ')).toMatch(
+      /only words/,
+    );
+    expect(validateEditionOutput({ title: 'Agents', intro }).join(' ')).toMatch(/two short themes/);
+    expect(validateEditionOutput({ title: 'Agents, Safety.', intro }).join(' ')).toMatch(/punctuation/);
+    expect(
+      validateEditionOutput({ title: 'Agents, Safety', intro: 'One sentence only here.' }).join(' '),
+    ).toMatch(/1 sentence/);
+  });
+
+  it('rejects a header naming a theme no item is about', () => {
+    const item = {
+      ...hfItems()[0]!,
+      title: 'Token compression for audio-video models',
+      text: 'We compress tokens for faster inference.',
+      summary: 'A compression method.',
+      takeaways: ['a', 'b', 'c'] as [string, string, string],
+      level: 'Intermediate' as const,
+      levelReason: '',
+      writer: 'x',
+    };
+    expect(absentThemes({ title: 'Efficient Inference, Robot Manipulation', intro }, [item])).toEqual(
+      expect.arrayContaining(['robotics and embodied AI']),
+    );
+    expect(
+      absentThemes({ title: 'Efficient Inference, Video Models', intro: 'Compression this week.' }, [item]),
+    ).toEqual([]);
+  });
+});
+
+describe('item output rules', () => {
+  it('wants exactly 3 distinct one-sentence takeaways and a 50–110 word summary', () => {
+    const summary = Array.from(
+      { length: 6 },
+      () => 'This paper studies how agents behave in long tasks.',
+    ).join(' ');
+    const base = { summary, level: 'Advanced' as const, levelReason: 'Formal analysis.' };
+    const two = validateItemOutput({
+      ...base,
+      takeaways: ['Agents fail on long tasks.', 'Memory helps them recover.'],
+    });
+    expect(two.join(' ')).toMatch(/exactly 3 takeaways/);
+    const repeated = validateItemOutput({
+      ...base,
+      takeaways: ['Agents fail often.', 'agents  fail often.', 'Memory helps.'],
+    });
+    expect(repeated.join(' ')).toMatch(/repeat each other/);
+    const twoSentences = validateItemOutput({
+      ...base,
+      takeaways: [
+        'Agents fail on long tasks. Memory helps them.',
+        'A second distinct point here.',
+        'A third distinct point here.',
+      ],
+    });
+    expect(twoSentences.join(' ')).toMatch(/more than one sentence/);
+    expect(
+      validateItemOutput({
+        ...base,
+        summary: 'Too short.',
+        takeaways: ['Aa bb cc dd.', 'Ee ff gg hh.', 'Ii jj kk ll.'],
+      }).join(' '),
+    ).toMatch(/summary has 2 words/);
   });
 });
