@@ -8,6 +8,7 @@ import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { createStore } from './create-store.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { pgliteClient } from './pglite-client.js';
 import { postgresClient } from './postgres-client.js';
@@ -24,13 +25,24 @@ export interface OpenStoreOptions {
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.databaseUrl) return openPostgresStore(options.databaseUrl, options.log);
-  const dataDir = options.dataDir ?? './data';
-  const pglite = await openPglite(dataDir);
-  return openStoreOnClient(
-    pgliteClient(pglite),
-    options.log,
-    `the PGlite database in ${pgliteLocation(dataDir)}`,
-  );
+  const location = pgliteLocation(options.dataDir ?? './data');
+  if (location.startsWith('memory://')) {
+    return openStoreOnClient(pgliteClient(await openPglite(location)), options.log, `PGlite ${location}`);
+  }
+  await mkdir(location, { recursive: true }).catch((error: unknown) => {
+    throw new StoreError(`Could not create the data folder ${location}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  });
+  const lock = await lockDataDir(location);
+  try {
+    const client = pgliteClient(await openPglite(location));
+    const locked: SqlClient = { ...client, close: () => client.close().finally(() => lock.release()) };
+    return await openStoreOnClient(locked, options.log, `the PGlite database in ${location}`);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /**
@@ -49,16 +61,13 @@ function pgliteLocation(dataDir: string): string {
   return dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
 }
 
-async function openPglite(dataDir: string): Promise<PGlite> {
-  const inMemory = dataDir.startsWith('memory://');
-  const location = pgliteLocation(dataDir);
+async function openPglite(location: string): Promise<PGlite> {
   try {
-    if (!inMemory) await mkdir(location, { recursive: true });
     return await PGlite.create({ dataDir: location });
   } catch (error) {
     throw new StoreError(
       `Could not open the PGlite database in ${location}: ${errorMessage(error)}. ` +
-        'Check the folder is writable and not used by another digest process, or pass --data-dir.',
+        'Check the folder is writable and holds a digest database, or pass another --data-dir.',
       { cause: error },
     );
   }

@@ -155,34 +155,40 @@ async function buildTemplate(wasm: WebAssembly.Module): Promise<Blob> {
 
 let databases = 0;
 
-async function createPostgresTestStore(): Promise<Store> {
+/** An empty database on the run's PostgreSQL server (no schema yet); `drop()` removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = testDatabaseUrl();
   if (!serverUrl) throw new Error('no PostgreSQL server for this test run: use storeDatabases() to skip');
   const name = `digest_test_${process.pid}_${++databases}_${Date.now().toString(36)}`;
   await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => dropDatabase(serverUrl, name) };
+}
+
+async function createPostgresTestStore(): Promise<Store> {
+  const database = await createPostgresDatabase();
   let store: Store;
   try {
-    store = await openStore({ databaseUrl: url.toString() });
+    store = await openStore({ databaseUrl: database.url });
   } catch (error) {
-    await dropDatabase(serverUrl, name);
+    await database.drop();
     throw error;
   }
   return {
     ...store,
     async close() {
       await store.close();
-      await dropDatabase(serverUrl, name);
+      await database.drop();
     },
   };
 }
 
-function dropDatabase(serverUrl: string, name: string): Promise<unknown> {
-  return onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
-async function onServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function onServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
