@@ -13,6 +13,8 @@ export const selectionSchema = z
     maxPerSource: z.number().int().positive().optional(),
     /** LLM triage: candidates per call (titles and first lines only). */
     triageBatchSize: z.number().int().min(1).max(200).default(40),
+    /** LLM triage: how many of the best offline candidates are triaged (unset: 5 per edition slot). */
+    triageLimit: z.number().int().min(0).max(2000).optional(),
   })
   .default({ defaultTopics: true, triageBatchSize: 40 });
 

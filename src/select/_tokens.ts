@@ -59,15 +59,31 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
+/** Wanted bigrams indexed by their first word, so a document only builds the bigram strings it can use. */
+export type BigramIndex = ReadonlyMap<string, ReadonlySet<string>>;
+
+export function bigramIndex(bigrams: Iterable<string>): BigramIndex {
+  const index = new Map<string, Set<string>>();
+  for (const bigram of bigrams) {
+    const [first, second] = bigram.split('_');
+    if (!first || !second) continue;
+    const seconds = index.get(first) ?? new Set<string>();
+    seconds.add(second);
+    index.set(first, seconds);
+  }
+  return index;
+}
+
 /**
  * Unigrams plus adjacent bigrams ("prompt injection" → "prompt_inject"), the feature space of relevance.
- * With `bigrams`, only those bigrams are kept (the ones a profile can match), which saves most of the work.
+ * With `wanted`, only those bigrams are kept (the ones a profile can match), which saves most of the work.
  */
-export function features(tokens: string[], bigrams?: ReadonlySet<string>): string[] {
+export function features(tokens: string[], wanted?: BigramIndex): string[] {
   const out = tokens.slice();
   for (let index = 1; index < tokens.length; index++) {
-    const bigram = `${tokens[index - 1]}_${tokens[index]}`;
-    if (!bigrams || bigrams.has(bigram)) out.push(bigram);
+    const first = tokens[index - 1] ?? '';
+    const second = tokens[index] ?? '';
+    if (!wanted || wanted.get(first)?.has(second)) out.push(`${first}_${second}`);
   }
   return out;
 }

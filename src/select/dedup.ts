@@ -42,6 +42,21 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+/** jaccard(a, b) ≥ threshold, stopping as soon as too many misses make it impossible. */
+function jaccardAtLeast(a: Set<string>, b: Set<string>, threshold: number): boolean {
+  // J ≥ t ⇔ shared ≥ t(|a| + |b|) / (1 + t)
+  const needed = Math.ceil((threshold * (a.size + b.size)) / (1 + threshold) - 1e-9);
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  let left = small.size;
+  for (const value of small) {
+    left--;
+    if (large.has(value)) shared++;
+    else if (shared + left < needed) return false;
+  }
+  return shared >= needed;
+}
+
 /** 2: the paper's own page (arXiv, HF papers, a mirror); 1: a post that names a paper; 0: anything else. */
 function paperRank(item: StoredItem): number {
   if (arxivIdFromUrl(item.url) !== null) return 2;
@@ -167,7 +182,10 @@ function linkNearDuplicateTitles(items: StoredItem[], sets: DisjointSets, thresh
         const otherItem = items[other];
         // Two different arXiv ids are two papers, however alike their titles.
         if (item.arxivId && otherItem?.arxivId && item.arxivId !== otherItem.arxivId) continue;
-        if (jaccard(set, shingles[other] ?? new Set()) >= threshold) sets.union(other, position);
+        const otherSet = shingles[other] ?? new Set<string>();
+        // Jaccard can reach the threshold only when the smaller set is at least threshold × the larger.
+        if (Math.min(set.size, otherSet.size) < threshold * Math.max(set.size, otherSet.size)) continue;
+        if (jaccardAtLeast(set, otherSet, threshold)) sets.union(other, position);
       }
     }
     for (const shingle of prefix) {

@@ -20,15 +20,17 @@ export function keywordVectors(documents: DocumentTerms[]): SparseVector[] {
       if (!term.includes('_')) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   }
   const total = documents.length;
+  const idf = new Map<string, number>();
+  for (const [term, count] of frequency) idf.set(term, Math.log((total + 1) / count));
   return documents.map((doc) => {
     const weights: [string, number][] = [];
     for (const [term, count] of doc.counts) {
-      if (term.includes('_')) continue;
-      const weight = (1 + Math.log(count)) * Math.log((total + 1) / (frequency.get(term) ?? 1));
-      if (weight > 0) weights.push([term, weight]);
+      const inverse = idf.get(term);
+      if (inverse === undefined || inverse <= 0) continue;
+      weights.push([term, (count === 1 ? 1 : 1 + Math.log(count)) * inverse]);
     }
     weights.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const kept = weights.slice(0, KEYWORDS_PER_DOCUMENT);
+    const kept = weights.length > KEYWORDS_PER_DOCUMENT ? weights.slice(0, KEYWORDS_PER_DOCUMENT) : weights;
     const norm = Math.sqrt(kept.reduce((sum, [, weight]) => sum + weight * weight, 0)) || 1;
     return new Map(kept.map(([term, weight]) => [term, weight / norm]));
   });

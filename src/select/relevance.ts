@@ -1,7 +1,7 @@
 // Offline relevance: a BM25-style lexical match of each candidate against the audience profile.
 // Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
 
-import { features, termCounts, tokenize } from './_tokens.js';
+import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './_tokens.js';
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
 
 /** Title words count this many times as often as body words (a BM25F-like field boost). */
@@ -26,7 +26,7 @@ export interface AudienceProfile {
   groups: CompiledGroup[];
   offGroups: CompiledGroup[];
   /** Every bigram a phrase needs: documents only keep these. */
-  bigrams: Set<string>;
+  bigrams: BigramIndex;
 }
 
 export interface ProfileOptions {
@@ -70,7 +70,7 @@ export function buildProfile(options: ProfileOptions): AudienceProfile {
     for (const phrase of group.phrases)
       for (const feature of phrase.features) if (feature.includes('_')) bigrams.add(feature);
   }
-  return { groups: compiled, offGroups: compiledOff, bigrams };
+  return { groups: compiled, offGroups: compiledOff, bigrams: bigramIndex(bigrams) };
 }
 
 export interface DocumentTerms {
@@ -78,9 +78,15 @@ export interface DocumentTerms {
   length: number;
 }
 
-export function documentTerms(title: string, text: string, bigrams?: ReadonlySet<string>): DocumentTerms {
+/**
+ * Characters of an item's text that relevance and keywords read: an abstract fits whole; of a long post, the
+ * lede says what it is about, and reading 20,000 characters of it would only make long posts look broad.
+ */
+export const RELEVANCE_TEXT_CHARS = 2_000;
+
+export function documentTerms(title: string, text: string, bigrams?: BigramIndex): DocumentTerms {
   const titleFeatures = features(tokenize(title), bigrams);
-  const textFeatures = features(tokenize(text), bigrams);
+  const textFeatures = features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams);
   const counts = termCounts(textFeatures);
   for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
   return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
