@@ -42,6 +42,22 @@ export const httpSchema = z
   })
   .default({ timeoutMs: 20_000, maxBytes: 20 * 1024 * 1024, retries: 3, allowLoopback: false });
 
+export const enrichSchema = z
+  .object({
+    /** Look up arXiv metadata, citation counts and page text/images for candidates. */
+    enabled: z.boolean().default(true),
+    arxivApiUrl: httpUrl.default('http://export.arxiv.org/api/query'),
+    semanticScholarUrl: httpUrl.default('https://api.semanticscholar.org/graph/v1'),
+    /** Cached enrichment results older than this are fetched again. */
+    refreshAgeHours: z.number().positive().default(72),
+  })
+  .default({
+    enabled: true,
+    arxivApiUrl: 'http://export.arxiv.org/api/query',
+    semanticScholarUrl: 'https://api.semanticscholar.org/graph/v1',
+    refreshAgeHours: 72,
+  });
+
 export const DEFAULT_SOURCES = [
   { id: 'api-hf', type: 'hf-daily-papers', url: 'https://huggingface.co/api/daily_papers' },
   { id: 'rss-openai', type: 'feed', url: 'https://openai.com/news/rss.xml' },
@@ -71,6 +87,7 @@ export const configSchema = z
         });
       }),
     http: httpSchema,
+    enrich: enrichSchema,
     llm: llmSchema,
     selection: selectionSchema,
     publish: publishSchema,

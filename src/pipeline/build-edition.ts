@@ -51,7 +51,9 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
       throw new BuildError(
         `Every source failed, so there is nothing new to build from:\n${reports
           .map((report) => `  - ${report.id}: ${report.error}`)
-          .join('\n')}\nCheck the network and the source URLs in your config, or build from what is stored with --no-ingest.`,
+          .join(
+            '\n',
+          )}\nCheck the network and the source URLs in your config, or build from what is stored with --no-ingest.`,
       );
     }
   }
@@ -70,7 +72,8 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   }
 
   options.onStage?.('select', `${candidates.length} candidates`);
-  const policy = await selectionPolicy(options, candidates);
+  const relevance = options.triage ? await options.triage(candidates) : undefined;
+  const policy = await selectionPolicy(config, store, date, relevance);
   const plan = options.planEdition(candidates, policy, date);
   if (plan.picks.length === 0) {
     throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
@@ -103,8 +106,13 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   return { edition, plan, warnings };
 }
 
-async function selectionPolicy(options: BuildEditionOptions, candidates: StoredItem[]): Promise<SelectionPolicy> {
-  const { config, store, date } = options;
+/** The selection policy for one week: config weights, editor decisions, earlier editions' items. */
+export async function selectionPolicy(
+  config: Config,
+  store: Store,
+  date: string,
+  relevance?: Map<string, number>,
+): Promise<SelectionPolicy> {
   const decisions = await store.decisions(date);
   const policy: SelectionPolicy = {
     itemsPerEdition: config.itemsPerEdition,
@@ -116,7 +124,7 @@ async function selectionPolicy(options: BuildEditionOptions, candidates: StoredI
     skippedKeys: new Set([...decisions].filter(([, decision]) => decision === 'skip').map(([key]) => key)),
   };
   if (config.selection.maxPerSource) policy.maxPerSource = config.selection.maxPerSource;
-  if (options.triage) policy.relevance = await options.triage(candidates);
+  if (relevance) policy.relevance = relevance;
   return policy;
 }
 

@@ -1,8 +1,9 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
+import PQueue from 'p-queue';
 import type { SourceConfig } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
-import type { HttpClient, Logger, Source } from '../core/ports.js';
+import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';
 import type { Store } from '../store/types.js';
 
@@ -21,34 +22,47 @@ export interface IngestOptions {
 
 export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
   const enabled = options.sources.filter((source) => source.enabled && source.type !== 'manual');
-  const reports: SourceReport[] = new Array(enabled.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < enabled.length) {
-      const index = next++;
-      const config = enabled[index]!;
-      const report = await ingestOne(config, options);
-      reports[index] = report;
-      options.onSourceDone?.(report);
-    }
-  };
-  const workers = Array.from({ length: Math.min(options.concurrency ?? 4, enabled.length) }, worker);
-  await Promise.all(workers);
+  // Fetch concurrently, store in config order: when two sources carry the same item, the first configured one
+  // is its primary source, whichever answered first.
+  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
+  const fetches = enabled.map((config) => queue.add(() => fetchOne(config, options)));
+  const reports: SourceReport[] = [];
+  for (let index = 0; index < enabled.length; index++) {
+    const report = await storeOne(enabled[index]!, (await fetches[index])!, options);
+    reports.push(report);
+    options.onSourceDone?.(report);
+  }
   return reports;
 }
 
-async function ingestOne(config: SourceConfig, options: IngestOptions): Promise<SourceReport> {
-  const { store, log } = options;
+type Fetched = { result: SourceFetchResult } | { error: unknown };
+
+async function fetchOne(config: SourceConfig, options: IngestOptions): Promise<Fetched> {
   try {
     const source = options.createSource(config);
-    const state = await store.getSourceState(config.id);
+    const state = await options.store.getSourceState(config.id);
     const result = await source.fetch({
       window: options.window,
       http: options.http,
       state,
-      log,
+      log: options.log,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    return { result };
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function storeOne(
+  config: SourceConfig,
+  fetched: Fetched,
+  options: IngestOptions,
+): Promise<SourceReport> {
+  const { store, log } = options;
+  try {
+    if ('error' in fetched) throw fetched.error;
+    const { result } = fetched;
     // Items first, validators after: a crash in between only costs a re-fetch, never a lost item.
     if (result.items.length) await store.upsertItems(result.items);
     if (result.state) await store.setSourceState(config.id, result.state);

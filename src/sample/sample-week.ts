@@ -8,7 +8,13 @@ import type { ConfigInput } from '../config/schema.js';
 import { addDays, isIsoDay } from '../core/dates.js';
 
 export const SAMPLE_WEEK = '2026-05-04';
-export const SAMPLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sample', 'week-2026-05-04');
+export const SAMPLE_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'sample',
+  'week-2026-05-04',
+);
 
 const FEEDS: Record<string, string> = {
   '/feeds/rss-openai.xml': 'rss-openai.xml',
@@ -54,7 +60,8 @@ function resolveSampleFile(path: string, directory: string): string | null {
   if (feed) return join(directory, 'feeds', feed);
   const day = /^\/hf-daily\/(\d{4}-\d{2}-\d{2})\.xml$/.exec(path)?.[1];
   // The capture taken just after midnight of day D+1 holds HF's list of day D.
-  if (day && isIsoDay(day)) return join(directory, 'hf-daily', `hf-daily-rss-huangboming_${addDays(day, 1)}.xml`);
+  if (day && isIsoDay(day))
+    return join(directory, 'hf-daily', `hf-daily-rss-huangboming_${addDays(day, 1)}.xml`);
   return null;
 }
 

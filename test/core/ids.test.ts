@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { arxivIdFromText, arxivIdFromUrl, canonicalUrl, itemKey, normaliseArxivId } from '../../src/core/ids.js';
+import {
+  arxivIdFromText,
+  arxivIdFromUrl,
+  canonicalUrl,
+  itemKey,
+  normaliseArxivId,
+} from '../../src/core/ids.js';
 
 describe('arXiv ids', () => {
   it('reads every arXiv link variant and HF paper pages', () => {
@@ -32,11 +38,15 @@ describe('arXiv ids', () => {
 
 describe('canonical URLs', () => {
   it('drops tracking, fragments, www, default ports and trailing slashes, keeps real parameters sorted', () => {
-    expect(canonicalUrl('http://WWW.Example.com:80/post/?utm_source=x&b=2&a=1#top')).toBe('https://example.com/post?a=1&b=2');
+    expect(canonicalUrl('http://WWW.Example.com:80/post/?utm_source=x&b=2&a=1#top')).toBe(
+      'https://example.com/post?a=1&b=2',
+    );
     expect(canonicalUrl('https://example.com/')).toBe('https://example.com/');
   });
   it('collapses paper links to one key', () => {
-    expect(itemKey(null, 'https://arxiv.org/pdf/2604.24819v2.pdf')).toBe('url:https://arxiv.org/abs/2604.24819');
+    expect(itemKey(null, 'https://arxiv.org/pdf/2604.24819v2.pdf')).toBe(
+      'url:https://arxiv.org/abs/2604.24819',
+    );
     expect(itemKey('2604.24819', 'https://example.com')).toBe('arxiv:2604.24819');
   });
 });

@@ -16,7 +16,10 @@ class Capture extends Writable {
   }
 }
 
-export async function runDigest(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+export async function runDigest(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<CliRun> {
   const stdout = new Capture();
   const stderr = new Capture();
   const env = { ...process.env, ...options.env };

@@ -1,7 +1,14 @@
 // Every CLI command, one file each. A command file exports `register(program, context)`.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { register as add } from './add.js';
+import { register as build } from './build.js';
+import { register as decide } from './decide.js';
+import { register as demo } from './demo.js';
+import { register as email } from './email.js';
+import { register as list } from './list.js';
+import { register as publish } from './publish.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
-export const COMMANDS: RegisterCommand[] = [];
+export const COMMANDS: RegisterCommand[] = [demo, build, list, add, decide, publish, email];

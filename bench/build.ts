@@ -1,0 +1,56 @@
+// Build of an edition from 2,000 stored candidates with the extractive writer: select + write + render.
+import { parseConfig } from '../src/config/index.js';
+import { editionWindow } from '../src/core/dates.js';
+import { silentLogger } from '../src/core/ports.js';
+import type { SourceItem } from '../src/core/types.js';
+import { buildEdition } from '../src/pipeline/build-edition.js';
+import { renderEditionHtml } from '../src/publish/edition-html.js';
+import { planEdition } from '../src/select/plan-edition.js';
+import { openStore } from '../src/store/open-store.js';
+import { createExtractiveWriter } from '../src/write/extractive.js';
+import { seedWeekItems } from './_seed-week.js';
+
+const CANDIDATES = 2_000;
+const WEEK = '2026-05-04';
+
+export async function benchBuild(): Promise<Record<string, number | string>> {
+  const real = await seedWeekItems();
+  const window = editionWindow(WEEK);
+  const items: SourceItem[] = Array.from({ length: CANDIDATES }, (_, index) => {
+    const base = real[index % real.length]!;
+    const copy = Math.floor(index / real.length);
+    return copy === 0
+      ? base
+      : {
+          ...base,
+          arxivId: null,
+          url: `${base.url}?copy=${copy}`,
+          title: `${base.title} [${copy}]`,
+          publishedAt: `${window.start}T00:00:00.000Z`,
+        };
+  });
+  const store = await openStore({ dataDir: 'memory://' });
+  try {
+    await store.upsertItems(items);
+    const config = parseConfig({});
+    const started = performance.now();
+    const { edition } = await buildEdition({
+      date: WEEK,
+      config,
+      store,
+      writer: createExtractiveWriter(),
+      log: silentLogger,
+      planEdition,
+    });
+    const html = renderEditionHtml(edition);
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      candidates: (await store.listCandidates(window)).length,
+      'build wall s (2,000 candidates)': Math.round(seconds * 1000) / 1000,
+      'edition items': edition.items.length,
+      'page KB': Math.round(Buffer.byteLength(html) / 102.4) / 10,
+    };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,97 @@
+// `npm run bench`: every benchmark in its own process (so peak RSS is its own), then one table of figures.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+interface Benchmark {
+  name: string;
+  file: string;
+  exportName: string;
+  /** Target per figure: [comparison, value]. */
+  targets?: Record<string, ['<=' | '>=', number]>;
+}
+
+const BENCHMARKS: Benchmark[] = [
+  {
+    name: 'ingest',
+    file: 'ingest.ts',
+    exportName: 'benchIngest',
+    targets: {
+      'stored items/s': ['>=', 3000],
+      'overhead ratio (parse / stored)': ['<=', 3],
+      'peak RSS MB': ['<=', 700],
+    },
+  },
+  {
+    name: 'build',
+    file: 'build.ts',
+    exportName: 'benchBuild',
+    targets: { 'build wall s (2,000 candidates)': ['<=', 3], 'peak RSS MB': ['<=', 700] },
+  },
+  { name: 'select', file: 'select.ts', exportName: 'benchSelect' },
+  { name: 'write', file: 'write.ts', exportName: 'benchWrite' },
+  { name: 'publish', file: 'publish.ts', exportName: 'benchPublish' },
+];
+
+const only = process.argv.slice(2);
+const rows: string[][] = [];
+let failed = false;
+for (const bench of BENCHMARKS) {
+  if (only.length && !only.includes(bench.name)) continue;
+  const file = join(here, bench.file);
+  if (!existsSync(file)) continue;
+  process.stderr.write(`› ${bench.name} …\n`);
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(here, '_child.ts'), file, bench.exportName],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
+  const line = child.stdout.split('\n').find((text) => text.startsWith('@@BENCH '));
+  if (child.status !== 0 || !line) {
+    failed = true;
+    rows.push([
+      bench.name,
+      'FAILED',
+      (child.stderr || child.stdout).trim().split('\n').slice(-3).join(' | '),
+      '',
+      '',
+    ]);
+    continue;
+  }
+  const { figures, peakRssMb } = JSON.parse(line.slice('@@BENCH '.length)) as {
+    figures: Record<string, number | string>;
+    peakRssMb: number;
+  };
+  for (const [figure, value] of Object.entries({ ...figures, 'peak RSS MB': peakRssMb })) {
+    const target = bench.targets?.[figure];
+    let verdict = '';
+    if (target && typeof value === 'number') {
+      const ok = target[0] === '<=' ? value <= target[1] : value >= target[1];
+      verdict = ok ? 'ok' : 'MISSED';
+    }
+    rows.push([bench.name, figure, formatValue(value), target ? `${target[0]} ${target[1]}` : '', verdict]);
+  }
+}
+
+function formatValue(value: number | string): string {
+  if (typeof value === 'string') return value;
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  return value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+}
+
+const header = ['benchmark', 'figure', 'value', 'target', ''];
+const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
+const format = (cells: string[]) =>
+  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+process.stdout.write(
+  `${[format(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(format)].join('\n')}\n`,
+);
+process.stdout.write(`\nmachine: ${process.platform} ${process.arch}, node ${process.version}\n`);
+if (failed) process.exitCode = 1;
