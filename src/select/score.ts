@@ -8,7 +8,7 @@ export const SCORE_WEIGHTS = {
   /** Match to the audience profile (offline) blended with LLM triage when present. */
   relevance: 0.5,
   /** HF upvotes, log-scaled, relative to the week's best. */
-  upvotes: 0.15,
+  upvotes: 0.1,
   /** Citation count, log-scaled (0 is a real value; unknown counts as 0). */
   citations: 0.05,
   /** Configured source weight relative to the heaviest source among the candidates. */
