@@ -75,9 +75,7 @@ export function renderPage(options: PageOptions): string {
     canonical ? `<meta property="og:url" content="${escapeHtml(canonical)}">` : '',
     ogImage ? `<meta property="og:image" content="${escapeHtml(ogImage)}">` : '',
     `<meta name="twitter:card" content="${ogImage ? 'summary_large_image' : 'summary'}">`,
-    `<meta name="twitter:title" content="${escapeHtml(title)}">`,
-    `<meta name="twitter:description" content="${escapeHtml(description)}">`,
-    ogImage ? `<meta name="twitter:image" content="${escapeHtml(ogImage)}">` : '',
+    // X/Twitter reads title, description and image from the Open Graph tags; only the card type is its own.
     `<style>${SITE_CSS}</style>`,
     ...(options.scripts ?? []).map((src) => `<script src="${root}${escapeHtml(src)}" defer></script>`),
   ].filter(Boolean);

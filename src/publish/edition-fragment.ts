@@ -2,7 +2,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { formatLongDate } from '../core/dates.js';
 import type { Edition } from '../core/types.js';
-import { escapeHtml, itemAnchors, plural, safeImageUrl, safeUrl } from './_html.js';
+import { authorLine, escapeHtml, itemAnchors, plural, safeImageUrl, safeUrl } from './_html.js';
 import { CARD_IMAGE, renderFooter } from './edition-html.js';
 
 export function renderEditionFragment(edition: Edition, pageUrl: string | null): string {
@@ -19,7 +19,7 @@ export function renderEditionFragment(edition: Edition, pageUrl: string | null):
         ? `<p><img src="${escapeHtml(image)}" alt="${title}" width="${CARD_IMAGE.width}" height="${CARD_IMAGE.height}"></p>`
         : '',
       `<h2>${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>`,
-      `<p><strong>${escapeHtml(item.level)}</strong>${item.authors.length ? ` · ${escapeHtml(item.authors.join(', '))}` : ''}</p>`,
+      `<p><strong>${escapeHtml(item.level)}</strong>${item.authors.length ? ` · ${escapeHtml(authorLine(item.authors))}` : ''}</p>`,
       `<p>${escapeHtml(item.summary)}</p>`,
       '<h3>Takeaways</h3>',
       `<ul>${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,

@@ -1,17 +1,42 @@
 // The edition page: the newsletter's web form, one card per item, shaped like the reference edition.
 import { formatLongDate } from '../core/dates.js';
 import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
-import { absoluteUrl, escapeHtml, itemAnchors, plural, safeImageUrl, safeUrl } from './_html.js';
+import {
+  absoluteUrl,
+  authorLine,
+  escapeHtml,
+  itemAnchors,
+  MAX_AUTHORS,
+  plural,
+  safeImageUrl,
+  safeUrl,
+} from './_html.js';
 import { renderPage } from './_layout.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 
 /** Image box the card reserves (the HF thumbnails' shape), so the page does not jump while images load. */
 export const CARD_IMAGE = { width: 600, height: 324 } as const;
 
+/** The page budget (HTML + CSS, images excluded). */
+export const PAGE_BUDGET_BYTES = 40 * 1024;
+/** Author caps tried in turn until the page fits its budget: full lists (as the reference) first. */
+const AUTHOR_CAPS = [MAX_AUTHORS, 20, 8];
+
 export function renderEditionHtml(edition: Edition, options: SiteOptions = {}): string {
+  let html = '';
+  for (const cap of AUTHOR_CAPS) {
+    html = renderWithAuthorCap(edition, options, cap);
+    if (Buffer.byteLength(html) <= PAGE_BUDGET_BYTES) break;
+  }
+  return html;
+}
+
+function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors: number): string {
   const siteName = options.siteName ?? edition.name ?? DEFAULT_SITE_NAME;
   const anchors = itemAnchors(edition.items.map((item) => item.title));
-  const cards = edition.items.map((item, index) => renderCard(item, anchors[index] ?? `item-${index + 1}`));
+  const cards = edition.items.map((item, index) =>
+    renderCard(item, anchors[index] ?? `item-${index + 1}`, index + 1, maxAuthors),
+  );
   const body = `<article class="edition">
 <h1>${escapeHtml(edition.title)}</h1>
 <p class="dateline"><time datetime="${escapeHtml(edition.date)}">${escapeHtml(formatLongDate(edition.date))}</time> · ${plural(edition.items.length, 'paper')}</p>
@@ -34,7 +59,12 @@ ${cards.join('\n')}
   });
 }
 
-export function renderCard(item: EditionItem, anchor: string): string {
+export function renderCard(
+  item: EditionItem,
+  anchor: string,
+  number: number,
+  maxAuthors = MAX_AUTHORS,
+): string {
   const title = escapeHtml(item.title);
   const url = safeUrl(item.url);
   const image = safeImageUrl(item.image);
@@ -50,11 +80,11 @@ export function renderCard(item: EditionItem, anchor: string): string {
     // The reference reads image, level, title: the badge sits between the picture and the heading.
     `<p class="badge level-${levelClass}">${level}</p>`,
     `<h2>${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>`,
-    item.authors.length ? `<p class="authors">${escapeHtml(item.authors.join(', '))}</p>` : '',
+    item.authors.length ? `<p class="authors">${escapeHtml(authorLine(item.authors, maxAuthors))}</p>` : '',
     `<p class="summary">${escapeHtml(item.summary)}</p>`,
     '<h3>Takeaways</h3>',
     `<ul class="takeaways">${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
-    `<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="#${anchor}" aria-label="Permalink: ${title}">#</a></p>`,
+    `<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="#${anchor}" aria-label="Permalink to item ${number}">#</a></p>`,
     '</li>',
   ];
   return parts.filter(Boolean).join('\n');

@@ -3,7 +3,7 @@ import mjml2html from 'mjml';
 import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
 import { formatLongDate } from '../core/dates.js';
 import type { Edition, EditionItem } from '../core/types.js';
-import { escapeHtml, plural, safeImageUrl, safeUrl } from './_html.js';
+import { authorLine, escapeHtml, plural, safeImageUrl, safeUrl } from './_html.js';
 import { renderFooter } from './edition-html.js';
 import { PublishError } from './errors.js';
 
@@ -91,7 +91,7 @@ function renderItem(item: EditionItem): string {
   const url = safeUrl(item.url);
   const image = safeImageUrl(item.image);
   const authors = item.authors.length
-    ? `<p class="m" style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(item.authors.join(', '))}</p>`
+    ? `<p class="m" style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(authorLine(item.authors))}</p>`
     : '';
   return `<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
 ${image ? `<mj-image src="${escapeHtml(image)}" alt="${title}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${url ? ` href="${escapeHtml(url)}"` : ''} />` : ''}

@@ -1,7 +1,7 @@
 // The plain-text alternative of the email: the same edition, readable in any client and by screen readers.
 import { formatLongDate } from '../core/dates.js';
 import type { Edition, EditionItem } from '../core/types.js';
-import { plural, safeUrl } from './_html.js';
+import { authorLine, plural, safeUrl } from './_html.js';
 import { DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
 
 const WIDTH = 72;
@@ -63,7 +63,7 @@ function renderItem(item: EditionItem, number: number): string[] {
   return [
     ...heading.map((line, index) => (index === 0 ? line : indent + line)),
     ...(url ? [`${indent}${url}`] : []),
-    ...wrap(`${item.level}${item.authors.length ? ` · ${item.authors.join(', ')}` : ''}`, indent),
+    ...wrap(`${item.level}${item.authors.length ? ` · ${authorLine(item.authors)}` : ''}`, indent),
     '',
     ...wrap(item.summary, indent),
     '',

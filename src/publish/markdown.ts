@@ -1,7 +1,7 @@
 // edition.md: the edition as Markdown to paste into Substack, Buttondown or GitHub.
 import { formatLongDate } from '../core/dates.js';
 import type { Edition, EditionItem } from '../core/types.js';
-import { plural, safeImageUrl, safeUrl } from './_html.js';
+import { authorLine, plural, safeImageUrl, safeUrl } from './_html.js';
 
 /**
  * Source text stays text: characters that open Markdown or inline HTML anywhere (emphasis, code, links, raw HTML,
@@ -51,7 +51,7 @@ function renderItem(item: EditionItem): string[] {
     `## ${link(item.title, safeUrl(item.url))}`,
     '',
     ...(image ? [`![${escapeMarkdown(item.title)}](<${image}>)`, ''] : []),
-    `**${escapeMarkdown(item.level)}**${item.authors.length ? ` · ${escapeMarkdown(item.authors.join(', '))}` : ''}`,
+    `**${escapeMarkdown(item.level)}**${item.authors.length ? ` · ${escapeMarkdown(authorLine(item.authors))}` : ''}`,
     '',
     escapeMarkdown(item.summary),
     '',

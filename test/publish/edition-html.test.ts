@@ -2,6 +2,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, safeUrl } from '../../src/publish/_html.js';
 import { renderEditionHtml, renderFooter } from '../../src/publish/edition-html.js';
+import { largeEdition } from './_large-edition.js';
 import { referenceEdition } from './_reference-edition.js';
 
 function documentOf(html: string) {
@@ -99,6 +100,19 @@ describe('renderEditionHtml', () => {
   it('stays under 40 KB and is byte-for-byte deterministic', () => {
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(40 * 1024);
     expect(renderEditionHtml(referenceEdition(), { baseUrl: 'https://digest.example.org/' })).toBe(html);
+  });
+
+  it('keeps an author-heavy edition within 40 KB by shortening only the author lists', () => {
+    const large = renderEditionHtml(largeEdition(), {
+      baseUrl: 'https://digest.example.org/',
+      fullSite: true,
+    });
+    expect(Buffer.byteLength(large)).toBeLessThanOrEqual(40 * 1024);
+    const page = documentOf(large);
+    expect(page.querySelector('.authors')?.textContent).toMatch(/, Author7 Surname-0 and 242 more$/);
+    expect(page.querySelector('.summary')?.textContent).toBe(largeEdition().items[0]!.summary);
+    // The reference's longest list (47 authors) is shown whole.
+    expect(document.querySelectorAll('.authors')[3]?.textContent).toBe(edition.items[5]!.authors.join(', '));
   });
 
   it('omits the canonical link without a base URL and says "1 paper" for one item', () => {

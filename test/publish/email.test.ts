@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { createSmtpMailer, sendEditionEml } from '../../src/publish/email-message.js';
+import { largeEdition } from './_large-edition.js';
 import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
@@ -60,6 +61,11 @@ describe('email', async () => {
     expect(document.querySelector('a[href="https://digest.example.org/2026-05-04/"]')?.textContent).toBe(
       'View in your browser',
     );
+  });
+
+  it('stays under 90 KB for an author-heavy edition too', async () => {
+    const large = await renderEmail(largeEdition(), OPTIONS);
+    expect(Buffer.byteLength(large.html)).toBeLessThanOrEqual(90 * 1024);
   });
 
   it('text: every item with its link, takeaways and footer, and the unsubscribe URL', () => {
