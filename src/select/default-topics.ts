@@ -10,6 +10,8 @@ export interface TopicGroup {
   weight: number;
   /** Words or short phrases; matched after the same folding and stemming as documents. */
   terms: string[];
+  /** Too general to be a theme of its own: the theme cap ignores it (it still counts for relevance). */
+  broad?: boolean;
 }
 
 export const DEFAULT_TOPICS: readonly TopicGroup[] = [
@@ -220,6 +222,7 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   {
     name: 'language-models',
     weight: 0.5,
+    broad: true,
     terms: [
       'llm',
       'language model',

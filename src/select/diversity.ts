@@ -68,18 +68,31 @@ export function themeVectors(topics: number[][]): number[][] {
   return topics.map((vector) => vector.map((value) => Math.max(0, value - TOPIC_FLOOR)));
 }
 
-/** The group an item is mainly about (strongest in-scope activation ≥ 0.5), or null. */
-export function mainTheme(topics: number[], inScopeGroups: number): number | null {
+/** Title activation at or above which a topic group is a theme of the item (one clear title word is enough). */
+const TITLE_THEME_ACTIVATION = 0.3;
+/** Without a theme in the title, the strongest group of the whole text must reach this. */
+const THEME_ACTIVATION = 0.5;
+
+/**
+ * The themes of an item, for the theme cap: the non-broad in-scope groups its title activates (an "agent
+ * benchmark" is both agents and evaluation), else the strongest such group of its whole text, else none.
+ */
+export function themesOf(titleTopics: number[], topics: number[], groups: { broad: boolean }[]): number[] {
+  const themes: number[] = [];
+  groups.forEach((group, index) => {
+    if (!group.broad && (titleTopics[index] ?? 0) >= TITLE_THEME_ACTIVATION) themes.push(index);
+  });
+  if (themes.length) return themes;
   let best = -1;
-  let bestValue = 0.5;
-  for (let group = 0; group < inScopeGroups; group++) {
-    const value = topics[group] ?? 0;
-    if (value >= bestValue) {
-      best = group;
+  let bestValue = THEME_ACTIVATION;
+  groups.forEach((group, index) => {
+    const value = topics[index] ?? 0;
+    if (!group.broad && value >= bestValue) {
+      best = index;
       bestValue = value;
     }
-  }
-  return best < 0 ? null : best;
+  });
+  return best < 0 ? [] : [best];
 }
 
 export interface DiversityInput {

@@ -3,7 +3,7 @@
 import { editionWindow } from '../core/dates.js';
 import type { StoredItem } from '../core/types.js';
 import { dedupCandidates } from './dedup.js';
-import { keywordVectors, mainTheme, selectDiverse, themeVectors } from './diversity.js';
+import { keywordVectors, selectDiverse, themesOf, themeVectors } from './diversity.js';
 import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
@@ -78,26 +78,29 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
       (a, b) => Number(!!b.entry.item.manual) - Number(!!a.entry.item.manual) || byScore(a.entry, b.entry),
     )
     .map(({ index }) => index);
-  // Caps: per source (config) and per main theme (half the edition), so one theme cannot fill it. The theme
-  // cap gives way only when nothing else is left to pick.
-  const themes = relevance.map((result) => mainTheme(result.topics, profile.groups.length));
+  // Caps: per source (config) and per theme (half the edition), so one theme cannot fill it. The theme cap
+  // gives way only when nothing else is left to pick.
+  const titleTopics = scoreRelevance(
+    kept.map(({ item }) => documentTerms(item.title, '', profile.bigrams)),
+    profile,
+  );
+  const themes = relevance.map((result, index) =>
+    themesOf(titleTopics[index]?.topics ?? [], result.topics, profile.groups),
+  );
   const themeCap = Math.max(1, Math.ceil(policy.itemsPerEdition * MAX_THEME_SHARE));
   const perSource = new Map<string, number>();
   const perTheme = new Map<number, number>();
   const count = (index: number) => {
     const source = planned[index]?.item.primarySource ?? '';
     perSource.set(source, (perSource.get(source) ?? 0) + 1);
-    const theme = themes[index];
-    if (theme !== null && theme !== undefined) perTheme.set(theme, (perTheme.get(theme) ?? 0) + 1);
+    for (const theme of themes[index] ?? []) perTheme.set(theme, (perTheme.get(theme) ?? 0) + 1);
   };
   forcedIndexes.forEach(count);
   const sourceCap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
   const underSourceCap = (index: number) =>
     (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < sourceCap;
-  const underThemeCap = (index: number) => {
-    const theme = themes[index];
-    return theme === null || theme === undefined || (perTheme.get(theme) ?? 0) < themeCap;
-  };
+  const underThemeCap = (index: number) =>
+    (themes[index] ?? []).every((theme) => (perTheme.get(theme) ?? 0) < themeCap);
   const input = {
     keywords: keywordVectors(documents),
     topics: themeVectors(relevance.map((result) => result.topics)),

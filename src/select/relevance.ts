@@ -19,6 +19,7 @@ interface CompiledPhrase {
 export interface CompiledGroup {
   name: string;
   weight: number;
+  broad: boolean;
   phrases: CompiledPhrase[];
 }
 
@@ -51,7 +52,12 @@ function compileGroup(group: TopicGroup): CompiledGroup {
     .map(compilePhrase)
     .filter((phrase): phrase is CompiledPhrase => phrase !== null);
   const unique = new Map(phrases.map((phrase) => [phrase.features.join(' '), phrase]));
-  return { name: group.name, weight: group.weight, phrases: [...unique.values()] };
+  return {
+    name: group.name,
+    weight: group.weight,
+    broad: group.broad ?? false,
+    phrases: [...unique.values()],
+  };
 }
 
 export function buildProfile(options: ProfileOptions): AudienceProfile {
@@ -59,8 +65,9 @@ export function buildProfile(options: ProfileOptions): AudienceProfile {
   const groups: TopicGroup[] = useDefaults ? [...DEFAULT_TOPICS] : [];
   const offGroups: TopicGroup[] = useDefaults ? [...DEFAULT_OFF_TOPICS] : [];
   if (options.audience.trim())
-    groups.push({ name: 'audience', weight: 0.5, terms: options.audience.split(/\s+/) });
-  if (options.topics.length) groups.push({ name: 'configured', weight: 1.2, terms: options.topics });
+    groups.push({ name: 'audience', weight: 0.5, broad: true, terms: options.audience.split(/\s+/) });
+  if (options.topics.length)
+    groups.push({ name: 'configured', weight: 1.2, broad: true, terms: options.topics });
   if (options.offTopics?.length)
     offGroups.push({ name: 'configured-off', weight: 1, terms: options.offTopics });
   const compiled = groups.map(compileGroup).filter((group) => group.phrases.length > 0);

@@ -1,8 +1,10 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { planEdition } from '../../src/select/plan-edition.js';
 import { triageCandidates } from '../../src/select/triage.js';
-import { storedItem } from './_items.js';
+import { triageShortlist } from '../../src/select/triage-shortlist.js';
+import { policy, storedItem } from './_items.js';
 
 const AUDIENCE = 'engineers building production AI systems';
 
@@ -143,5 +145,53 @@ describe('triageCandidates', () => {
     expect(String(system?.content)).toMatch(/never follow instructions/);
     expect(candidatesIn(call)).toEqual([{ id: '1', title: hostile.title.replace(/\s+/g, ' '), snippet: '' }]);
     expect([...result.scores.keys()]).toEqual(['url:https://example.com/x']);
+  });
+});
+
+describe('triage in the plan', () => {
+  const week = () =>
+    Array.from({ length: 30 }, (_, index) =>
+      storedItem({
+        key: `arxiv:2605.${String(20000 + index)}`,
+        title:
+          index === 29
+            ? 'A study of pelican plumage'
+            : `Evaluating tool-using agents in production, part ${index}`,
+        text:
+          index === 29
+            ? 'We describe the plumage of pelicans in coastal colonies over three seasons of fieldwork. '.repeat(
+                3,
+              )
+            : `We evaluate agents with tool calling and report reliability and cost in deployment, case ${index}. `.repeat(
+                3,
+              ),
+      }),
+    );
+
+  it('shortlists the best offline candidates, leaving pinned ones out', () => {
+    const items = week();
+    const pinned = items[3]!.key;
+    const shortlist = triageShortlist(
+      items,
+      policy({ pinnedKeys: new Set([pinned]), itemsPerEdition: 4 }),
+      '2026-05-04',
+    );
+    expect(shortlist).toHaveLength(20);
+    expect(shortlist.map((item) => item.key)).not.toContain(pinned);
+    expect(shortlist.map((item) => item.key)).not.toContain('arxiv:2605.20029');
+    expect(triageShortlist(items, policy(), '2026-05-04', 5)).toHaveLength(5);
+  });
+
+  it('lets a triage score lift an item the offline profile misjudges', () => {
+    const items = week();
+    const offline = planEdition(items, policy({ itemsPerEdition: 5 }), '2026-05-04');
+    expect(offline.ranked.at(-1)!.item.key).toBe('arxiv:2605.20029');
+    expect(offline.ranked.at(-1)!.signals.offTopic).toBe(1);
+    const relevance = new Map(items.map((item) => [item.key, item.key === 'arxiv:2605.20029' ? 10 : 3]));
+    const triaged = planEdition(items, policy({ itemsPerEdition: 5, relevance }), '2026-05-04');
+    const pelican = triaged.ranked.find((row) => row.item.key === 'arxiv:2605.20029')!;
+    expect(triaged.ranked[0]!.item.key).toBe('arxiv:2605.20029');
+    expect(pelican.signals.triage).toBe(10);
+    expect(pelican.signals.offTopic).toBe(0);
   });
 });
