@@ -1,7 +1,8 @@
 // Whole-site render for ten years of weekly editions (520, generated from the reference edition), plus email sizes.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { addDays } from '../src/core/dates.js';
 import type { Edition } from '../src/core/types.js';
 import { renderEmail } from '../src/publish/email-files.js';
@@ -21,7 +22,10 @@ function archive(): Edition[] {
       date,
       publishedAt: `${date}T09:00:00.000Z`,
       title: week ? `${edition.title} · week ${EDITIONS - week}` : edition.title,
-      items: edition.items.map((item, index) => ({ ...item, title: week ? `${item.title} (${week}.${index})` : item.title })),
+      items: edition.items.map((item, index) => ({
+        ...item,
+        title: week ? `${item.title} (${week}.${index})` : item.title,
+      })),
     };
   });
 }
@@ -36,18 +40,23 @@ export async function benchPublish(): Promise<Record<string, number | string>> {
     const emailStarted = performance.now();
     const email = await renderEmail(editions[0]!, {
       baseUrl: BASE_URL,
-      email: { from: 'LLM News Digest <digest@example.org>', to: [], unsubscribeUrl: `${BASE_URL}unsubscribe` },
+      email: {
+        from: 'LLM News Digest <digest@example.org>',
+        to: [],
+        unsubscribeUrl: `${BASE_URL}unsubscribe`,
+      },
     });
     const emailMs = performance.now() - emailStarted;
-    const { readFile } = await import('node:fs/promises');
     const size = async (path: string) => (await readFile(join(dir, path))).byteLength;
+    const searchIndex = await readFile(join(dir, 'search-index.json'));
     return {
       'site wall s (520 editions)': Number(wall.toFixed(2)),
       'site files': result.files.length,
       'site MB': Number((result.bytes / 1024 / 1024).toFixed(1)),
       'edition page KB': Number(((await size('2026-05-04/index.html')) / 1024).toFixed(1)),
       'front page KB': Number(((await size('index.html')) / 1024).toFixed(1)),
-      'search index KB': Number(((await size('search-index.json')) / 1024).toFixed(1)),
+      'search index KB': Number((searchIndex.byteLength / 1024).toFixed(1)),
+      'search index KB gzipped': Number((gzipSync(searchIndex).byteLength / 1024).toFixed(1)),
       'RSS feed KB (20 editions)': Number(((await size('feed.xml')) / 1024).toFixed(1)),
       'email HTML KB': Number((Buffer.byteLength(email.html) / 1024).toFixed(1)),
       'email text KB': Number((Buffer.byteLength(email.text) / 1024).toFixed(1)),
