@@ -55,6 +55,8 @@ function sourceWeight(item: StoredItem, weights: Record<string, number>): number
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
+/** 0–1, and 0 for what cannot be computed (an unreadable date). */
+const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0);
 
 export function scoreCandidates(
   items: StoredItem[],
@@ -90,7 +92,7 @@ export function scoreCandidates(
       upvotes: item.upvotes === null ? neutralUpvotes : upvoteSignal(item.upvotes),
       citations: Math.log1p(item.citations ?? 0) / Math.log1p(maxCitations),
       source: sourceWeight(item, policy.sourceWeights) / maxSource,
-      recency: Math.min(1, Math.max(0, (dayIndex(item.publishedAt) - start) / span)),
+      recency: clamp01((dayIndex(item.publishedAt) - start) / span),
       offTopic: offTopic ? 1 : 0,
       tooShort: text.length > 0 && text.length < TOO_SHORT_CHARS ? 1 : 0,
       noText: text.length === 0 ? 1 : 0,
@@ -99,7 +101,7 @@ export function scoreCandidates(
     const recorded: Record<string, number> = { lexicalRelevance: round(lexical) };
     if (triage !== null) recorded.triage = round(triage * 10);
     for (const [name, weight] of Object.entries(SCORE_WEIGHTS)) {
-      const value = signals[name] ?? 0;
+      const value = Number.isFinite(signals[name]) ? (signals[name] ?? 0) : 0;
       score += weight * value;
       recorded[name] = round(value);
       recorded[`${name}Points`] = round(weight * value);

@@ -95,4 +95,19 @@ describe('planEdition', () => {
       for (const name of Object.keys(SCORE_WEIGHTS)) expect(row.signals[name]).toBeTypeOf('number');
     }
   });
+
+  it('plans an empty week, and still picks items with no text or an unreadable date', () => {
+    expect(planEdition([], policy(), DATE).picks).toEqual([]);
+    const odd = [
+      storedItem({ key: 'url:https://example.com/a', title: '', text: '', publishedAt: 'not a date' }),
+      storedItem({ key: 'url:https://example.com/b', title: 'B', text: '', publishedAt: '' }),
+    ];
+    const plan = planEdition(odd, policy(), DATE);
+    expect(plan.picks).toHaveLength(2);
+    for (const pick of plan.picks) {
+      expect(Number.isFinite(pick.score)).toBe(true);
+      expect(pick.signals.noText).toBe(1);
+      expect(pick.signals.recency).toBe(0);
+    }
+  });
 });
