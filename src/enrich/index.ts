@@ -94,6 +94,7 @@ export async function enrichItems(items: StoredItem[], context: EnrichContext): 
     }
   }
   log.debug(`enrich: ${updated} item(s) updated, ${warnings.length} warning(s)`);
-  for (const warning of warnings) log.warn(warning);
+  // The caller reports the warnings (the build prints them once, at the end).
+  for (const warning of warnings) log.debug(warning);
   return { items: enriched, warnings };
 }
