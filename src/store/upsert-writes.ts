@@ -1,6 +1,7 @@
 // The writes of an upsert plan, set-based: a JSON array per statement, unpacked by jsonb_to_recordset.
+// Plain JSON.stringify: every string in a planned row already went through storableText (item-merge).
 import type { StoredItem } from '../core/types.js';
-import { chunks, toJson } from './_values.js';
+import { chunks } from './_values.js';
 import type { SqlExecutor } from './sql-client.js';
 import type { UpsertPlan } from './upsert-plan.js';
 
@@ -44,14 +45,16 @@ export async function writePlan(tx: SqlExecutor, plan: UpsertPlan): Promise<void
   if (plan.deletes.length) await tx.query('DELETE FROM items WHERE key = ANY($1::text[])', [plan.deletes]);
   for (const part of chunks(plan.updates, CHUNK)) {
     await tx.query(UPDATE_ITEMS, [
-      toJson(part.map(({ oldKey, row }) => ({ old_key: oldKey, ...itemRecord(row) }))),
+      JSON.stringify(part.map(({ oldKey, row }) => ({ old_key: oldKey, ...itemRecord(row) }))),
     ]);
   }
   for (const part of chunks(plan.inserts, CHUNK)) {
-    await tx.query(INSERT_ITEMS, [toJson(part.map(itemRecord))]);
+    await tx.query(INSERT_ITEMS, [JSON.stringify(part.map(itemRecord))]);
   }
   if (plan.rekeys.length) {
-    const mapping = toJson(plan.rekeys.map(({ oldKey, newKey }) => ({ old_key: oldKey, new_key: newKey })));
+    const mapping = JSON.stringify(
+      plan.rekeys.map(({ oldKey, newKey }) => ({ old_key: oldKey, new_key: newKey })),
+    );
     await tx.query(REKEY_EDITION_ITEMS, [mapping]);
     await tx.query(REKEY_DECISIONS, [mapping]);
   }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { openStore } from '../../src/store/open-store.js';
+import { seedPgliteDataDir } from '../support/database.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'crash-child.ts');
 const BATCHES = 8;
@@ -22,6 +23,7 @@ describe('crash safety on PGlite', () => {
   it('keeps whole batches only after SIGKILL, reopens, and a rerun stores each item once', async () => {
     dir = await mkdtemp(join(tmpdir(), 'digest-crash-'));
     const dataDir = join(dir, 'data');
+    await seedPgliteDataDir(dataDir);
 
     const killed = startChild(dataDir);
     await untilLine(killed, `start ${KILL_AT}`);

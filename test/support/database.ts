@@ -112,6 +112,13 @@ export async function freshPglite(): Promise<PGlite> {
   return PGlite.create({ loadDataDir: dump, pgliteWasmModule: wasm });
 }
 
+/** Seeds `dataDir` (a new folder) with an empty, migrated database, without initdb's ~4 s. */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const { dump, wasm } = await pgliteTemplate();
+  const pglite = await PGlite.create({ dataDir, loadDataDir: dump, pgliteWasmModule: wasm });
+  await pglite.close();
+}
+
 let template: Promise<{ dump: Blob; wasm: WebAssembly.Module }> | undefined;
 
 function pgliteTemplate() {
