@@ -8,7 +8,7 @@ import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { createStore } from './create-store.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { assertDataDir, lockDataDir } from './data-dir.js';
 import { migrate } from './migrate.js';
 import { pgliteClient } from './pglite-client.js';
 import { postgresClient } from './postgres-client.js';
@@ -34,6 +34,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       cause: error,
     });
   });
+  await assertDataDir(location);
   const lock = await lockDataDir(location);
   try {
     const client = pgliteClient(await openPglite(location));

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { StoreError } from '../../src/core/errors.js';
-import { LOCK_FILE } from '../../src/store/data-dir-lock.js';
+import { LOCK_FILE } from '../../src/store/data-dir.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
 import { createPostgresDatabase, freshPglite, storeDatabases } from '../support/database.js';
@@ -45,6 +45,15 @@ describe('openStore on PGlite', () => {
     const second = await openStore({ dataDir });
     cleanups.push(() => second.close());
     expect(await second.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+  });
+
+  it('refuses a folder that holds other files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'digest-store-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    await expect(openStore({ dataDir: dir })).rejects.toThrow(
+      /is not a digest data folder \(it holds notes\.txt\)/,
+    );
   });
 
   it('applies pending migrations and records each version once', async () => {

@@ -1,6 +1,7 @@
-// One process at a time per PGlite folder. PGlite has no server to arbitrate: two processes writing one
-// folder silently lose each other's writes (measured: two concurrent ingests of 4,000 items each left 4,000).
-import { readFile, rm, writeFile } from 'node:fs/promises';
+// Guards for a PGlite data folder. One process at a time: PGlite has no server to arbitrate, and two processes
+// writing one folder silently lose each other's writes (measured: two concurrent ingests of 4,000 items each left
+// 4,000). And only a folder that is, or is becoming, a database: PGlite would otherwise write in among other files.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreError } from '../core/errors.js';
@@ -65,5 +66,20 @@ function stillHeld(holder: Holder): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// What a PostgreSQL data folder holds (also while PGlite is still writing a new one), plus our lock.
+const DATA_DIR_ENTRY =
+  /^(?:PG_VERSION|base|global|pg_[a-z_]+|pg_(?:hba|ident)\.conf|postgresql(?:\.auto)?\.conf|postmaster\.(?:pid|opts))$/;
+
+/** Refuses a folder that already holds other files: PGlite would write a database in among them. */
+export async function assertDataDir(dir: string): Promise<void> {
+  const foreign = (await readdir(dir)).filter((entry) => entry !== LOCK_FILE && !DATA_DIR_ENTRY.test(entry));
+  if (foreign.length) {
+    throw new StoreError(
+      `${dir} is not a digest data folder (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}). ` +
+        'Pass --data-dir with an empty or new folder.',
+    );
   }
 }
