@@ -1,14 +1,17 @@
-// Upsert throughput, outside the test run: node --import tsx test/store/measure-upsert.ts [postgres-url]
+// Upsert throughput, outside the test run:
+//   node --import tsx test/store/measure-upsert.ts [postgres://… | PGLITE_DATA_DIR]   (default: PGlite in memory)
 // 10,000 synthetic feed items (built here, not recorded) stored in one call, then stored again (all merges).
 import { openStore } from '../../src/store/open-store.js';
 import { syntheticItems } from './synthetic-items.js';
 
 const COUNT = 10_000;
-const databaseUrl = process.argv[2];
+const target = process.argv[2];
+const databaseUrl = target?.startsWith('postgres') ? target : undefined;
+const dataDir = databaseUrl ? undefined : (target ?? 'memory://');
 const items = syntheticItems(COUNT, '2026-06-22');
 
 let started = performance.now();
-const store = await openStore(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' });
+const store = await openStore(databaseUrl ? { databaseUrl } : { dataDir });
 const openMs = performance.now() - started;
 try {
   started = performance.now();
@@ -21,7 +24,7 @@ try {
   console.log(
     JSON.stringify(
       {
-        database: databaseUrl ? 'postgresql' : 'pglite (memory)',
+        database: databaseUrl ? 'postgresql' : `pglite (${dataDir})`,
         openMs: Math.round(openMs),
         insertItemsPerSecond: Math.round(COUNT / firstSeconds),
         rerunItemsPerSecond: Math.round(COUNT / secondSeconds),
