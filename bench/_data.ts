@@ -10,7 +10,7 @@ const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fi
  * An Atom feed of `count` entries made by replicating the entries of a real capture of simonwillison.net's feed:
  * each copy gets its own id, link and title suffix and a date spread over the 7 days ending on `lastDay`.
  */
-export function replicatedAtomFeed(count: number, lastDay: string): string {
+export function replicatedAtomFeed(count: number, lastDay: string, offset = 0): string {
   const xml = readFileSync(join(FIXTURES, 'simonwillison', 'atom_everything_2026-06-25.xml'), 'utf8');
   const first = xml.indexOf('<entry');
   const head = xml.slice(0, first);
@@ -18,17 +18,18 @@ export function replicatedAtomFeed(count: number, lastDay: string): string {
     xml.slice(first, xml.lastIndexOf('</entry>') + '</entry>'.length).match(/<entry[\s\S]*?<\/entry>/g) ?? [];
   if (entries.length === 0) throw new Error('no entries in the recorded feed');
   const parts: string[] = [head];
-  for (let index = 0; index < count; index++) {
+  for (let index = offset; index < offset + count; index++) {
     const day = addDays(lastDay, -(index % 7));
     const entry = entries[index % entries.length]!.replace(
       /<id>([^<]*)<\/id>/,
       (_, id: string) => `<id>${id}#copy-${index}</id>`,
     )
-      .replace(
-        /(<link[^>]*href=")([^"]*)(")/,
-        (_, before: string, href: string, after: string) =>
-          `${before}${href.replace(/\/?$/, '')}/copy-${index}/${after}`,
-      )
+      .replace(/(<link[^>]*href=")([^"]*)(")/, (_, before: string, href: string, after: string) => {
+        // Before any #fragment, so each copy has its own canonical URL.
+        const link = new URL(href.replace(/&amp;/g, '&'));
+        link.pathname = `${link.pathname.replace(/\/?$/, '/')}copy-${index}/`;
+        return `${before}${link.href.replace(/&/g, '&amp;')}${after}`;
+      })
       .replace(/<title>([^<]*)<\/title>/, (_, title: string) => `<title>${title} (${index})</title>`)
       .replace(/<updated>[^<]*<\/updated>/, `<updated>${day}T12:00:00+00:00</updated>`)
       .replace(/<published>[^<]*<\/published>/, `<published>${day}T12:00:00+00:00</published>`);

@@ -6,9 +6,9 @@ import type { SourceItem } from '../src/core/types.js';
 import { buildEdition } from '../src/pipeline/build-edition.js';
 import { renderEditionHtml } from '../src/publish/edition-html.js';
 import { planEdition } from '../src/select/plan-edition.js';
-import { openStore } from '../src/store/open-store.js';
 import { createExtractiveWriter } from '../src/write/extractive.js';
 import { seedWeekItems } from './_seed-week.js';
+import { withPreparedStore } from './_store.js';
 
 const CANDIDATES = 2_000;
 const WEEK = '2026-05-04';
@@ -24,13 +24,13 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
       : {
           ...base,
           arxivId: null,
-          url: `${base.url}?copy=${copy}`,
-          title: `${base.title} [${copy}]`,
+          url: `https://replica.example/copy-${copy}/item-${index}`,
+          // Two real titles joined, so copies are distinct candidates (not near-duplicates that dedup merges).
+          title: `${base.title}: ${real[(index * 7 + copy) % real.length]!.title}`,
           publishedAt: `${window.start}T00:00:00.000Z`,
         };
   });
-  const store = await openStore({ dataDir: 'memory://' });
-  try {
+  return withPreparedStore(async (store) => {
     await store.upsertItems(items);
     const config = parseConfig({});
     const started = performance.now();
@@ -50,7 +50,5 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
       'edition items': edition.items.length,
       'page KB': Math.round(Buffer.byteLength(html) / 102.4) / 10,
     };
-  } finally {
-    await store.close();
-  }
+  });
 }

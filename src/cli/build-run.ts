@@ -2,14 +2,18 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
-import type { SourceReport } from '../core/types.js';
+import type { SourceReport, StoredItem } from '../core/types.js';
 import { enrichItems } from '../enrich/index.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { ingest } from '../pipeline/ingest.js';
 import { nodeFileSystem, writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
+import { triageCandidates } from '../select/triage.js';
+import { triageShortlist } from '../select/triage-shortlist.js';
+import type { SelectionPolicy } from '../select/types.js';
 import { createSource } from '../sources/index.js';
-import { createWriter, formatUsageTable } from '../write/index.js';
+import { createWriter, formatFlaggedItems, formatUsageTable, type UsageReport } from '../write/index.js';
+import { credentialProblem, resolveModel } from '../write/providers.js';
 import type { CliContext } from './context.js';
 import type { Runtime } from './runtime.js';
 
@@ -28,6 +32,8 @@ export interface BuildFlags {
 export interface BuildOutcome {
   result: BuildResult;
   pagePath: string;
+  /** True when an LLM was asked and some item fell back, failed its check, or a call failed. */
+  degraded: boolean;
 }
 
 export async function runBuild(
@@ -51,6 +57,7 @@ export async function runBuild(
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(flags.week);
+  const triage = createTriage(runtime, flags, context);
   const result = await buildEdition({
     date: flags.week,
     config,
@@ -72,6 +79,7 @@ export async function runBuild(
             }),
         }
       : {}),
+    ...(triage ? { triage } : {}),
     ...(flags.enrich && config.enrich.enabled
       ? {
           enrich: (items) =>
@@ -90,6 +98,9 @@ export async function runBuild(
   await writeEditionFiles(nodeFileSystem, outDir, result.edition, editions, siteOptions(config));
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
+  const flagged = formatFlaggedItems(result.edition.items);
+  if (flagged) log.info(`\n${flagged}`);
+  const degraded = isDegraded(usage);
   if (result.warnings.length) {
     log.info(`\n${result.warnings.length} warning(s):`);
     for (const warning of result.warnings) log.info(`  - ${warning}`);
@@ -97,7 +108,45 @@ export async function runBuild(
   log.info(
     `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${((Date.now() - startedAt) / 1000).toFixed(1)} s, writer: ${result.edition.writer}`,
   );
-  return { result, pagePath: resolve(outDir, flags.week, 'index.html') };
+  if (degraded) {
+    log.info(
+      `Some of the edition was not written as asked: ${usage.fallbackItems} item(s) fell back to the extractive writer, ` +
+        `${usage.flaggedItems} flagged by the faithfulness check, ${usage.failedCalls} failed call(s)` +
+        `${usage.budgetExhausted ? ', the --max-cost budget ran out' : ''}. See edition.json (writer, checks) for each item.`,
+    );
+  }
+  return { result, pagePath: resolve(outDir, flags.week, 'index.html'), degraded };
+}
+
+/** LLM triage with the cheap (check) model when an LLM writes this build; null offline or without credentials. */
+function createTriage(runtime: Runtime, flags: BuildFlags, context: CliContext) {
+  const { config, store, log } = runtime;
+  const modelId = config.llm.check ?? flags.model ?? config.llm.write;
+  if (flags.offline || !modelId) return null;
+  const options = { llm: config.llm, env: context.env };
+  if (credentialProblem(modelId, options)) return null;
+  const model = resolveModel(modelId, options);
+  return async (items: StoredItem[], policy: SelectionPolicy) => {
+    const shortlist = triageShortlist(items, policy, flags.week, config.selection.triageLimit);
+    const result = await triageCandidates(shortlist, {
+      model,
+      audience: config.audience,
+      batchSize: config.selection.triageBatchSize,
+      store,
+      log,
+      refresh: flags.refresh,
+    });
+    for (const warning of result.warnings) log.warn(`triage: ${warning}`);
+    log.info(
+      `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +
+        `${result.usage.cacheHits} cached, ${result.usage.inputTokens} tokens in / ${result.usage.outputTokens} out`,
+    );
+    return result.scores;
+  };
+}
+
+function isDegraded(usage: UsageReport): boolean {
+  return usage.fallbackItems > 0 || usage.flaggedItems > 0 || usage.failedCalls > 0 || usage.budgetExhausted;
 }
 
 const STAGE_LABELS = {

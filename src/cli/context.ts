@@ -4,4 +4,6 @@ export interface CliContext {
   stderr: NodeJS.WritableStream;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Set by a command that finished but wants a non-zero status (e.g. 3: edition built with degraded items). */
+  exitCode?: number;
 }

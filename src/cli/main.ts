@@ -27,11 +27,12 @@ export function createProgram(context: CliContext): Command {
   return program;
 }
 
-export async function runCli(argv: string[], context: CliContext): Promise<number> {
+export async function runCli(argv: string[], outside: CliContext): Promise<number> {
+  const context: CliContext = { ...outside, exitCode: 0 };
   const program = createProgram(context);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return context.exitCode ?? 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof ConfigError) {

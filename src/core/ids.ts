@@ -4,6 +4,8 @@
 const NEW_ID = /(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])/;
 const OLD_ID = /\b([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?\b/;
 const ARXIV_HOSTS = /^(?:www\.|export\.)?arxiv\.org$/;
+const PAPER_MIRRORS =
+  /^(?:www\.)?(?:alphaxiv\.org|ar5iv\.(?:labs\.arxiv\.)?org|ar5iv\.org|tldr\.takara\.ai|papers\.takara\.ai|paperswithcode\.com|arxiv-sanity-lite\.com|scholar-chat\.com|semanticscholar\.org|chatpaper\.com)$/;
 const ARXIV_PATH = /^\/(?:abs|pdf|html|format)\/(.+?)(?:\.pdf)?\/?$/;
 
 /** arXiv id (without version) from an arXiv or Hugging Face papers URL, else null. */
@@ -23,10 +25,12 @@ export function arxivIdFromUrl(url: string): string | null {
     const match = /^\/papers\/([^/?#]+)/.exec(parsed.pathname);
     return match?.[1] ? normaliseArxivId(match[1]) : null;
   }
-  // Paper mirrors and readers (alphaxiv, tldr.takara.ai/p/<id>, …) end their paths with the bare arXiv id.
-  const last = parsed.pathname.split('/').filter(Boolean).pop() ?? '';
-  const bare = /^(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$/.exec(last);
-  if (bare && Number(bare[2]) >= 1 && Number(bare[2]) <= 12) return normaliseArxivId(last);
+  // Known paper mirrors and readers end their paths with the bare arXiv id; other hosts are not trusted to.
+  if (PAPER_MIRRORS.test(host)) {
+    const last = parsed.pathname.split('/').filter(Boolean).pop() ?? '';
+    const bare = /^(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$/.exec(last);
+    if (bare && Number(bare[2]) >= 1 && Number(bare[2]) <= 12) return normaliseArxivId(last);
+  }
   return null;
 }
 

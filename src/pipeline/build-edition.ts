@@ -20,8 +20,8 @@ export interface BuildEditionOptions {
   ingest?: () => Promise<SourceReport[]>;
   /** Enriches candidates (arXiv, citations, page text); failures are warnings. */
   enrich?: (items: StoredItem[]) => Promise<{ items: StoredItem[]; warnings: string[] }>;
-  /** LLM triage scores by item key, when configured. */
-  triage?: (items: StoredItem[]) => Promise<Map<string, number>>;
+  /** LLM triage scores (0–10) by item key, when a model is configured; given the offline policy. */
+  triage?: (items: StoredItem[], policy: SelectionPolicy) => Promise<Map<string, number>>;
   onStage?: (stage: BuildStage, detail: string) => void;
   onItemWritten?: (done: number, total: number, key: string) => void;
 }
@@ -72,8 +72,8 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   }
 
   options.onStage?.('select', `${candidates.length} candidates`);
-  const relevance = options.triage ? await options.triage(candidates) : undefined;
-  const policy = await selectionPolicy(config, store, date, relevance);
+  const policy = await selectionPolicy(config, store, date);
+  if (options.triage) policy.relevance = await options.triage(candidates, policy);
   const plan = options.planEdition(candidates, policy, date);
   if (plan.picks.length === 0) {
     throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
@@ -124,6 +124,8 @@ export async function selectionPolicy(
     skippedKeys: new Set([...decisions].filter(([, decision]) => decision === 'skip').map(([key]) => key)),
   };
   if (config.selection.maxPerSource) policy.maxPerSource = config.selection.maxPerSource;
+  if (config.selection.offTopics) policy.offTopics = config.selection.offTopics;
+  policy.defaultTopics = config.selection.defaultTopics;
   if (relevance) policy.relevance = relevance;
   return policy;
 }

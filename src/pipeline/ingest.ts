@@ -1,6 +1,5 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
-import PQueue from 'p-queue';
 import type { SourceConfig } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
@@ -22,13 +21,20 @@ export interface IngestOptions {
 
 export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
   const enabled = options.sources.filter((source) => source.enabled && source.type !== 'manual');
-  // Fetch concurrently, store in config order: when two sources carry the same item, the first configured one
-  // is its primary source, whichever answered first.
-  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
-  const fetches = enabled.map((config) => queue.add(() => fetchOne(config, options)));
+  // Fetch a few sources ahead, store in config order: when two sources carry the same item, the first configured
+  // one is its primary source whichever answered first, and at most `concurrency` fetched results wait in memory.
+  const ahead = Math.max(1, options.concurrency ?? 4);
+  const fetches: Promise<Fetched>[] = [];
+  const start = (index: number) => {
+    if (index < enabled.length) fetches[index] = fetchOne(enabled[index]!, options);
+  };
+  for (let index = 0; index < ahead; index++) start(index);
   const reports: SourceReport[] = [];
   for (let index = 0; index < enabled.length; index++) {
-    const report = await storeOne(enabled[index]!, (await fetches[index])!, options);
+    const fetched = await fetches[index]!;
+    delete fetches[index];
+    start(index + ahead);
+    const report = await storeOne(enabled[index]!, fetched, options);
     reports.push(report);
     options.onSourceDone?.(report);
   }

@@ -68,7 +68,7 @@ export function toItem(entry: RawEntry, feedBase: string | null, sourceId: strin
     title,
     text,
     authors: authorNames(entry.authors),
-    arxivId: arxivIdFromUrl(url) ?? arxivIdFromText(`${title} ${text}`),
+    arxivId: arxivIdFromUrl(url) ?? arxivIdFromText(`${title} ${text} ${paperLinks(entry.html)}`),
     image,
     publishedAt,
     upvotes: null,
@@ -96,4 +96,18 @@ export function authorNames(raw: string[]): string[] {
     })
     .filter((value) => value && !/^\S+@\S+$/.test(value));
   return [...new Set(names)];
+}
+
+/**
+ * The paper link of a post that links exactly one arXiv paper (a post about that paper names it in a link,
+ * not in its text). A post linking several papers is about none of them in particular: no id.
+ */
+function paperLinks(html: string | undefined): string {
+  if (!html) return '';
+  const ids = new Set<string>();
+  for (const match of html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)) {
+    const id = match[1] ? arxivIdFromUrl(match[1].replace(/&amp;/g, '&')) : null;
+    if (id) ids.add(id);
+  }
+  return ids.size === 1 ? `https://arxiv.org/abs/${[...ids][0]}` : '';
 }

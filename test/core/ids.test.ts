@@ -25,6 +25,7 @@ describe('arXiv ids', () => {
   });
   it('does not take version numbers or non-paper paths for ids', () => {
     expect(arxivIdFromUrl('https://example.com/releases/2613.1234')).toBeNull();
+    expect(arxivIdFromUrl('https://example.org/x/2604.12345')).toBeNull();
     expect(arxivIdFromUrl('https://openai.com/index/where-the-goblins-came-from/')).toBeNull();
     expect(arxivIdFromUrl('not a url')).toBeNull();
   });

@@ -38,6 +38,11 @@ export function register(program: Command, context: CliContext): void {
     .option('--refresh', 'ignore cached LLM responses')
     .option('--max-cost <usd>', 'stop LLM spending at this amount (rest: extractive)', parseUsd)
     .option('--verbose', 'more log lines')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 built; 1 nothing could be built (every source failed, no candidates); 2 invalid config or flags;\n' +
+        '3 built, but some LLM-written items fell back to the extractive writer or failed the faithfulness check.',
+    )
     .action(async (options: BuildCommandOptions) => {
       const week = resolveWeek(options.week);
       await withRuntime(options, context, async (runtime) => {
@@ -57,6 +62,8 @@ export function register(program: Command, context: CliContext): void {
           context,
         );
         context.stdout.write(`${outcome.pagePath}\n`);
+        // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
+        if (outcome.degraded) context.exitCode = 3;
       });
     });
 }
