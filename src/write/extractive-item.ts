@@ -7,6 +7,8 @@
 //              (outperform, improve, achieve, reduce, surpass, state-of-the-art, faster)
 //   title      +2.0 × share of the title's content words the sentence contains
 //   length     −0.5 under 10 words, −1.0 over 45 words
+//   context    −1.5 opens with a connective that needs the sentence before it ("However,", "Yet", "To this end"),
+//              −0.5 opens with an anaphor ("This", "These", "It", "They", "Such")
 // Summary: highest-scoring sentences (ties: earlier first) while the total stays ≤ 100 words, shown in source order;
 // with 4+ usable sentences, 3 are always left over for the takeaways.
 // Takeaways: the 3 best remaining sentences, in source order; when fewer than 3 remain, summary sentences are reused;
@@ -31,6 +33,11 @@ const STOPWORDS = new Set(
     ' ',
   ),
 );
+
+// Out of context these read as fragments of an argument the reader never saw.
+const CONNECTIVE_OPENER =
+  /^(?:however|yet|but|moreover|furthermore|in addition|additionally|besides|thus|therefore|hence|consequently|nevertheless|nonetheless|meanwhile|instead|still|also|then|finally|first(?:ly)?|second(?:ly)?|third(?:ly)?|to (?:address|tackle|solve|overcome|fill|bridge) (?:this|these|that|those|the)\b[^,]*|to this end|despite (?:this|these)|in (?:this|that) (?:case|setting|way)|as a result|on the other hand|in contrast|by contrast|specifically|concretely|notably|importantly)\b[,\s]/i;
+const ANAPHOR_OPENER = /^(?:this|these|those|it|they|such|that)\s/i;
 
 export interface ScoredSentence {
   index: number;
@@ -65,6 +72,8 @@ export function scoreSentences(title: string, text: string): ScoredSentence[] {
       const shared = [...titleWords].filter((word) => own.has(word)).length;
       score += (2 * shared) / titleWords.size;
     }
+    if (CONNECTIVE_OPENER.test(sentence)) score -= 1.5;
+    else if (ANAPHOR_OPENER.test(sentence)) score -= 0.5;
     if (words < 10) score -= 0.5;
     if (words > 45) score -= 1;
     scored.push({ index, text: sentence, words, score });
