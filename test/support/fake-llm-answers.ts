@@ -2,7 +2,7 @@
 // a valid answer is faithful to the source and a scripted bad answer is bad in a known way. Synthetic by design.
 import { rejectReason, splitSentences, wordCount } from '../../src/write/sentences.js';
 
-export type PromptKind = 'item' | 'check' | 'edition' | 'unknown';
+export type PromptKind = 'item' | 'check' | 'edition' | 'triage' | 'unknown';
 
 /** How the fake answers one request. Content behaviours shape the JSON; the others are HTTP-level failures. */
 export type FakeBehaviour =
@@ -22,6 +22,7 @@ export function kindOf(system: string): PromptKind {
   if (/strict fact checker/i.test(system)) return 'check';
   if (/headline and introduction/i.test(system)) return 'edition';
   if (/write one entry/i.test(system)) return 'item';
+  if (/rate each candidate from 0 to 10/i.test(system)) return 'triage';
   return 'unknown';
 }
 
@@ -118,10 +119,21 @@ export function editionAnswer(user: string): string {
 export function answerFor(kind: PromptKind, user: string, behaviour: FakeBehaviour): string {
   if (kind === 'check') return checkAnswer(user);
   if (kind === 'edition') return behaviour === 'invalid-json' ? '{"title": ' : editionAnswer(user);
+  if (kind === 'triage') return triageAnswer(user);
   return itemAnswer(user, behaviour);
 }
 
 /** ≈ 4 characters a token, like the real tokenisers on English. */
 export function tokensOf(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Triage: a score for every candidate line, derived from its title so it is stable across runs. */
+export function triageAnswer(user: string): string {
+  const scores = user
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { id: string; title: string })
+    .map((candidate) => ({ id: candidate.id, score: candidate.title.length % 11 }));
+  return JSON.stringify({ scores });
 }

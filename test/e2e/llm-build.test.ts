@@ -1,0 +1,105 @@
+// `digest build` with an LLM, end to end over HTTP: the real CLI, the AI SDK's OpenAI provider, a loopback fake
+// OpenAI server. A rebuild makes no call; a failing provider still yields an edition, and the exit status says so.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Edition } from '../../src/core/types.js';
+import { runDigest } from '../support/cli.js';
+import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
+import { readFixture } from '../support/fixtures.js';
+import { type LoopbackServer, startLoopback } from '../support/loopback.js';
+
+const WEEK = '2026-06-22';
+const MODEL = 'openai:gpt-4.1-mini';
+
+describe('digest build with an LLM', () => {
+  let feeds: LoopbackServer;
+
+  beforeAll(async () => {
+    const feed = readFixture('real', 'simonwillison', 'atom_everything_2026-06-25.xml');
+    feeds = await startLoopback((_, response) =>
+      response.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed),
+    );
+  });
+  afterAll(() => feeds.close());
+
+  function project(extra: Record<string, unknown> = {}): string {
+    const cwd = mkdtempSync(join(tmpdir(), 'digest-llm-'));
+    writeFileSync(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        itemsPerEdition: 4,
+        sources: [{ id: 'rss-willison', type: 'feed', url: feeds.url('/feed.xml') }],
+        llm: { write: MODEL, ...extra },
+      }),
+    );
+    return cwd;
+  }
+  const envFor = (fake: FakeLlm) => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL });
+
+  it('writes with the model, reports usage, and rebuilds from the cache with 0 calls', async () => {
+    const fake = await startFakeLlm();
+    const cwd = project();
+    try {
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd, env: envFor(fake) });
+      expect(run.code, run.stderr).toBe(0);
+      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      expect(edition.writer).toBe(MODEL);
+      expect(edition.items).toHaveLength(4);
+      for (const item of edition.items) expect(item.writer).toBe(MODEL);
+      expect(edition.usage).toMatchObject({ calls: expect.any(Number) });
+      expect(fake.count('item')).toBeGreaterThanOrEqual(4);
+      expect(fake.requests.every((request) => request.headers.authorization === 'Bearer test-key')).toBe(
+        true,
+      );
+      expect(run.stderr).toMatch(/calls/i);
+
+      const calls = fake.requests.length;
+      const again = await runDigest(['build', '--week', WEEK, '--no-enrich', '--no-ingest'], {
+        cwd,
+        env: envFor(fake),
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(fake.requests.length).toBe(calls);
+      const rebuilt = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      expect(rebuilt.items.map((item) => item.summary)).toEqual(edition.items.map((item) => item.summary));
+    } finally {
+      await fake.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('still builds the edition when the provider fails, and exits 3 naming the fallback', async () => {
+    const fake = await startFakeLlm({ script: () => ({ status: 500 }) });
+    const cwd = project({ maxRetries: 0 });
+    try {
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd, env: envFor(fake) });
+      expect(run.code, run.stderr).toBe(3);
+      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      expect(edition.items).toHaveLength(4);
+      for (const item of edition.items) expect(item.writer).toBe('extractive');
+      expect(run.stderr).toMatch(/fell back to the extractive writer/);
+      expect(fake.requests.length).toBeGreaterThan(0);
+    } finally {
+      await fake.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('says once how to configure a provider when none is set up', async () => {
+    const cwd = project();
+    try {
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], {
+        cwd,
+        env: { OPENAI_API_KEY: '' },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.match(/OPENAI_API_KEY/g)?.length).toBe(1);
+      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      expect(edition.writer).toBe('extractive');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
