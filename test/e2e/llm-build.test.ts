@@ -18,9 +18,9 @@ describe('digest build with an LLM', () => {
 
   beforeAll(async () => {
     const feed = readFixture('real', 'simonwillison', 'atom_everything_2026-06-25.xml');
-    feeds = await startLoopback((_, response) =>
-      response.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed),
-    );
+    feeds = await startLoopback((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed);
+    });
   });
   afterAll(() => feeds.close());
 
