@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from '../../src/config/index.js';
+import { ConfigError } from '../../src/core/errors.js';
+
+const CONFIG_MODULE = new URL('../../src/config/index.ts', import.meta.url).href;
+
+describe('loadConfig', () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('defaults reproduce the reference newsletter', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
+    const { config, file } = await loadConfig({ cwd: dir });
+    expect(file).toBeNull();
+    expect(config.name).toBe('LLM News Digest');
+    expect(config.audience).toBe('engineers building production AI systems');
+    expect(config.itemsPerEdition).toBe(12);
+    expect(config.sources.map((source) => [source.id, source.type])).toEqual([
+      ['api-hf', 'hf-daily-papers'],
+      ['rss-openai', 'feed'],
+      ['rss-latentspace', 'feed'],
+      ['rss-willison', 'feed'],
+    ]);
+  });
+
+  it('reads digest.config.ts written with defineConfig', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
+    writeFileSync(
+      join(dir, 'digest.config.ts'),
+      `import { defineConfig } from ${JSON.stringify(CONFIG_MODULE)};
+export default defineConfig({ name: 'Weekly Agents', sources: [{ id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/', weight: 1.5 }] });`,
+    );
+    const { config, file } = await loadConfig({ cwd: dir });
+    expect(file).toBe(join(dir, 'digest.config.ts'));
+    expect(config.name).toBe('Weekly Agents');
+    expect(config.sources[0]).toMatchObject({ id: 'rss-willison', weight: 1.5, enabled: true });
+  });
+
+  it('names every invalid field, unknown ones included', () => {
+    dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
+    const attempt = () =>
+      parseConfig({
+        itemsPerEdition: 0,
+        sources: [
+          { id: 'a', type: 'feed' },
+          { id: 'a', type: 'rss', url: 'https://example.com' },
+        ],
+        colour: 'blue',
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const paths = (error as ConfigError).issues.map((issue) => issue.path);
+      expect(paths).toEqual(expect.arrayContaining(['itemsPerEdition', 'sources[0].url', 'sources[1].type']));
+      expect((error as ConfigError).message).toMatch(/unknown field\(s\) "colour"/);
+    }
+    const duplicate = { id: 'rss-a', type: 'feed', url: 'https://example.com/feed' };
+    expect(() => parseConfig({ sources: [duplicate, duplicate] })).toThrow(
+      /sources\[1\]\.id: duplicate source id "rss-a"/,
+    );
+  });
+
+  it('says which file is missing or not JSON', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
+    await expect(loadConfig({ cwd: dir, file: 'nope.json' })).rejects.toThrow(/not found/);
+    writeFileSync(join(dir, 'digest.config.json'), '{ "name": ');
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/not valid JSON/);
+  });
+});
