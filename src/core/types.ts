@@ -84,6 +84,8 @@ export interface EditionItem {
   title: string;
   url: string;
   level: Level;
+  /** Why that level: kept in the store with the edition, not shown and not in edition.json. */
+  levelReason?: string;
   authors: string[];
   summary: string;
   takeaways: [string, string, string];

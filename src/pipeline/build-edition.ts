@@ -151,6 +151,7 @@ function toEditionItem(pick: PlannedItem, written: WrittenItem): EditionItem {
     title: item.title,
     url: item.url,
     level: written.level,
+    levelReason: written.levelReason,
     authors: item.authors,
     summary: written.summary,
     takeaways: written.takeaways,
