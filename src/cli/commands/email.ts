@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { loadEdition } from '../../pipeline/publish-edition.js';
 import { EMAIL_FILES, writeEmailFiles } from '../../publish/email-files.js';
 import { createSmtpMailer, sendEditionEml } from '../../publish/email-message.js';
-import { loadEdition } from '../../publish/publish-edition.js';
 import { nodeFileSystem } from '../../publish/write-site.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, resolveWeek, withRuntime } from '../runtime.js';

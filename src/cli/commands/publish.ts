@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { publishEdition } from '../../pipeline/publish-edition.js';
 import { safeUrl } from '../../publish/_html.js';
-import { publishEdition } from '../../publish/publish-edition.js';
 import { nodeFileSystem } from '../../publish/write-site.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, resolveWeek, withRuntime } from '../runtime.js';

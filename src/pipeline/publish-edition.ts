@@ -2,10 +2,10 @@
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
+import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
+import { PublishError } from '../publish/errors.js';
+import { publishSite } from '../publish/publish-site.js';
 import type { Store } from '../store/types.js';
-import { type RenderedEmail, writeEmailFiles } from './email-files.js';
-import { PublishError } from './errors.js';
-import { publishSite } from './publish-site.js';
 
 export interface PublishEditionInput {
   store: Store;
