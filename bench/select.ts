@@ -7,7 +7,7 @@ import { parseConfig } from '../src/config/index.js';
 import { canonicalUrl, itemKey } from '../src/core/ids.js';
 import { silentLogger } from '../src/core/ports.js';
 import type { SourceItem, StoredItem } from '../src/core/types.js';
-import { selectionPolicy } from '../src/pipeline/build-edition.js';
+import { selectionPolicy, toWritingInput } from '../src/pipeline/build-edition.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { triageCandidates } from '../src/select/triage.js';
 import { triageShortlist } from '../src/select/triage-shortlist.js';
@@ -15,7 +15,6 @@ import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
 import { createWriter } from '../src/write/index.js';
 import { resolveModel } from '../src/write/providers.js';
-import type { ItemForWriting } from '../src/write/types.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
 import { seedWeekItems } from './_seed-week.js';
 
@@ -115,17 +114,7 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
       log: silentLogger,
       env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: writeFake.baseURL },
     });
-    const inputs: ItemForWriting[] = triaged.picks.map(({ item }) => ({
-      key: item.key,
-      title: item.title,
-      url: item.url,
-      authors: item.authors,
-      text: item.text,
-      source: item.primarySource,
-      arxivId: item.arxivId,
-      publishedAt: item.publishedAt,
-      note: null,
-    }));
+    const inputs = triaged.picks.map(toWritingInput);
     const context = { name: config.name, audience: config.audience, log: silentLogger };
     const written = await writer.writer.writeItems(inputs, context);
     await writer.writer.writeEdition(

@@ -130,7 +130,7 @@ export async function selectionPolicy(
   return policy;
 }
 
-function toWritingInput({ item }: PlannedItem): ItemForWriting {
+export function toWritingInput({ item }: PlannedItem): ItemForWriting {
   return {
     key: item.key,
     title: item.title,

@@ -8,6 +8,7 @@ import { type CallEnvironment, callStructured } from './llm-call.js';
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
 import type { ItemForWriting } from './types.js';
+import type { UsageMeter } from './usage.js';
 import { validateItemOutput } from './validate-output.js';
 
 export interface ModelRef {
@@ -95,8 +96,17 @@ function fallback(
   options: ItemWriterOptions,
   budget: boolean,
 ): WrittenItem {
-  options.env.meter.recordFallback();
-  options.env.meter.recordFlagged();
+  const notes = [
+    `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
+  ];
+  if (budget) notes.push('cost limit reached: no more LLM calls this run.');
+  return writeFallback(item, options.env.meter, notes);
+}
+
+/** The item written by the extractive writer instead, flagged, with the reason in its checks. */
+export function writeFallback(item: ItemForWriting, meter: UsageMeter, notes: string[]): WrittenItem {
+  meter.recordFallback();
+  meter.recordFlagged();
   const checks: ItemChecks = {
     status: 'fallback',
     flagged: true,
@@ -104,11 +114,8 @@ function fallback(
     repaired: false,
     regenerated: false,
     claims: [],
-    notes: [
-      `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
-    ],
+    notes,
   };
-  if (budget) checks.notes.push('cost limit reached: no more LLM calls this run.');
   return { ...writeItemExtractively(item), checks };
 }
 

@@ -7,11 +7,9 @@ import type { Logger } from '../core/ports.js';
 import type { WrittenItem } from '../core/types.js';
 import type { Store } from '../store/types.js';
 import type { CallLimiter } from './call-limiter.js';
-import { writeItemExtractively } from './extractive-item.js';
-import type { ItemChecks } from './faithfulness.js';
 import type { CallEnvironment } from './llm-call.js';
 import { writeEditionWithModel } from './llm-edition.js';
-import { type ModelRef, writeItemWithModel } from './llm-item.js';
+import { type ModelRef, writeFallback, writeItemWithModel } from './llm-item.js';
 import type { ItemForWriting, Writer, WriterContext } from './types.js';
 import type { UsageMeter } from './usage.js';
 
@@ -96,18 +94,9 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
       context.log.warn(
         `Writing "${item.title}" failed: ${errorMessage(error)}; using the extractive writer.`,
       );
-      options.meter.recordFallback();
-      options.meter.recordFlagged();
-      const checks: ItemChecks = {
-        status: 'fallback',
-        flagged: true,
-        model: null,
-        repaired: false,
-        regenerated: false,
-        claims: [],
-        notes: [`unexpected error: ${errorMessage(error)}; written by the extractive writer.`],
-      };
-      return { ...writeItemExtractively(item), checks };
+      return writeFallback(item, options.meter, [
+        `unexpected error: ${errorMessage(error)}; written by the extractive writer.`,
+      ]);
     }
   }
 }
