@@ -87,7 +87,10 @@ export async function runBuild(
         }
       : {}),
     onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
-    onItemWritten: (done, total) => log.info(`  written ${done}/${total}`),
+    // The extractive writer takes milliseconds; per-item progress is for model calls.
+    ...(writerSetup.writer.name === 'extractive'
+      ? {}
+      : { onItemWritten: (done: number, total: number) => log.info(`  written ${done}/${total}`) }),
   });
 
   const usage = writerSetup.usage();

@@ -8,13 +8,15 @@ export function createProgram(context: CliContext): Command {
   const program = new Command()
     .name('digest')
     .description(
-      'LLM News Digest — turns a week of AI papers and posts into one short edition (web page, email, feeds).\n\n' +
+      'LLM News Digest: a week of AI papers and posts, as one short edition.\n\n' +
         'Quick start:\n' +
-        '  digest demo                 build the bundled sample week into ./out (offline)\n' +
-        '  digest build                ingest the configured sources and build the latest Monday edition\n' +
-        '  digest build --week 2026-05-04 --offline\n\n' +
-        'Config: digest.config.ts / digest.config.json in the current folder, or --config FILE.\n' +
-        'Store: PGlite in ./data (--data-dir, DIGEST_DATA_DIR), or PostgreSQL when DATABASE_URL is set.',
+        '  digest demo             build the bundled sample week (offline)\n' +
+        '  digest build            build the latest Monday edition\n' +
+        '  digest list             ranked candidates of the week\n' +
+        '  digest publish          site, feeds, email and Markdown\n\n' +
+        'Config: ./digest.config.ts or .json, or --config FILE.\n' +
+        'Store: PGlite in ./data (--data-dir), or DATABASE_URL.\n' +
+        'Run "digest <command> --help" for its options.',
     )
     .version('0.1.0')
     .showHelpAfterError('(run "digest --help" for usage)')
