@@ -121,7 +121,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           delay = backoffDelay(tries - 1, { capMs, ...random(options) });
           reason = error.message;
         }
-        log.info(`retrying ${method} ${request.url} in ${delay} ms (${reason})`);
+        log.debug(`retrying ${method} ${request.url} in ${delay} ms (${reason})`);
         await wait(delay, request.signal);
       }
     },
