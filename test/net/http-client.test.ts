@@ -19,7 +19,7 @@ async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
 function recordingClient(overrides: Partial<HttpClientOptions> = {}) {
   const waits: number[] = [];
   const lines: string[] = [];
-  const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), debug: () => {} };
+  const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), debug: (m) => lines.push(m) };
   const client = createHttpClient({
     timeoutMs: 2000,
     maxBytes: 1024 * 1024,
