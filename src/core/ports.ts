@@ -47,8 +47,14 @@ export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
 }
 
-/** Per-source state kept between runs (conditional GET validators, keyed by URL). */
-export type SourceState = Record<string, { etag: string | null; lastModified: string | null }>;
+/**
+ * Per-source state kept between runs (conditional GET validators, keyed by URL), with the window whose items
+ * were read from that response: a 304 stands in only for a fetch that covered the window asked for now.
+ */
+export type SourceState = Record<
+  string,
+  { etag: string | null; lastModified: string | null; window?: DateWindow }
+>;
 
 export interface SourceContext {
   window: DateWindow;

@@ -2,33 +2,47 @@
 // naming the day and the reason; only a source whose every day failed is an error.
 import { errorMessage, FetchError } from '../core/errors.js';
 import type { HttpResponse, SourceContext, SourceState } from '../core/ports.js';
-import type { SourceItem } from '../core/types.js';
+import type { DateWindow, SourceItem } from '../core/types.js';
 
 export type DayResult<T> =
   | { day: string; url: string; kind: 'ok'; value: T }
   | { day: string; url: string; kind: 'not-modified' }
   | { day: string; url: string; kind: 'failed'; reason: string; status?: number };
 
-/** GET a configured (trusted) URL with the validators kept for it; `state` receives the new ones. */
+/**
+ * GET a configured (trusted) URL, sending the validators kept for it only when they were kept for a window that
+ * covers this one: a 304 means "nothing new since", and entries outside that earlier window were never stored.
+ */
 export async function conditionalGet(
   context: SourceContext,
   url: string,
   accept: string,
-  state: SourceState,
 ): Promise<HttpResponse> {
   const previous = context.state[url];
-  const response = await context.http.request({
+  const usable = previous?.window && covers(previous.window, context.window) ? previous : null;
+  return context.http.request({
     url,
     trusted: true,
     headers: { accept },
-    etag: previous?.etag ?? null,
-    lastModified: previous?.lastModified ?? null,
+    etag: usable?.etag ?? null,
+    lastModified: usable?.lastModified ?? null,
     ...(context.signal ? { signal: context.signal } : {}),
   });
-  if (response.etag || response.lastModified) {
-    state[url] = { etag: response.etag, lastModified: response.lastModified };
-  }
-  return response;
+}
+
+/** Keeps the validators of a response whose body was read for `window` (never of one that failed to read). */
+export function keepValidators(
+  state: SourceState,
+  url: string,
+  response: HttpResponse,
+  window: DateWindow,
+): void {
+  if (response.notModified || !(response.etag || response.lastModified)) return;
+  state[url] = { etag: response.etag, lastModified: response.lastModified, window: { ...window } };
+}
+
+function covers(outer: DateWindow, inner: DateWindow): boolean {
+  return outer.start <= inner.start && inner.end <= outer.end;
 }
 
 export async function fetchDays<T>(
@@ -43,9 +57,12 @@ export async function fetchDays<T>(
   for (const day of days) {
     const url = urlFor(day);
     try {
-      const response = await conditionalGet(context, url, accept, state);
+      const response = await conditionalGet(context, url, accept);
       if (response.notModified) results.push({ day, url, kind: 'not-modified' });
-      else results.push({ day, url, kind: 'ok', value: read(response, day) });
+      else {
+        results.push({ day, url, kind: 'ok', value: read(response, day) });
+        keepValidators(state, url, response, context.window);
+      }
     } catch (error) {
       if (context.signal?.aborted) throw error;
       const status = error instanceof FetchError ? error.status : undefined;

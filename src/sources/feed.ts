@@ -6,7 +6,7 @@ import { errorMessage } from '../core/errors.js';
 import { canonicalUrl } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
-import { conditionalGet, dayProblems, fetchDays } from './_daily.js';
+import { conditionalGet, dayProblems, fetchDays, keepValidators } from './_daily.js';
 import { feedItems } from './_feed-items.js';
 import { parseFeedBytes } from './_feed-parse.js';
 import { urlForDay } from './_urls.js';
@@ -28,9 +28,10 @@ export function feedSource(options: { id: string; url: string }): Source {
       if (options.url.includes('{date}')) return fetchPerDay(context, options.url, read(context.window));
       const state: SourceState = { ...context.state };
       try {
-        const response = await conditionalGet(context, options.url, ACCEPT, state);
+        const response = await conditionalGet(context, options.url, ACCEPT);
         if (response.notModified) return { items: [], warnings: [], state };
         const { items, warnings } = read(context.window)(response);
+        keepValidators(state, options.url, response, context.window);
         return { items, warnings, state };
       } catch (error) {
         return { items: [], warnings: [], state, error: errorMessage(error) };

@@ -229,7 +229,9 @@ describe('feed source on bad and hostile input', () => {
     const url = s.url('/rss.xml');
     const first = await fetchFeed(url, WIDE);
     expect(first.items).toHaveLength(6);
-    expect(first.state).toEqual({ [url]: { etag: null, lastModified: 'Thu, 20 Aug 2026 10:00:00 GMT' } });
+    expect(first.state).toEqual({
+      [url]: { etag: null, lastModified: 'Thu, 20 Aug 2026 10:00:00 GMT', window: WIDE },
+    });
     const second = await fetchFeed(url, WIDE, first.state);
     expect(s.requests).toHaveLength(2);
     expect(second).toEqual({ items: [], warnings: [], state: first.state });

@@ -230,7 +230,7 @@ describe('hf-daily-papers', () => {
     };
     const first = await fetchHf(handler, ONE_DAY);
     const url = server!.url('/api/daily_papers?date=2026-06-12');
-    expect(first.state?.[url]).toEqual({ etag: '"june-12"', lastModified: null });
+    expect(first.state?.[url]).toEqual({ etag: '"june-12"', lastModified: null, window: ONE_DAY });
     await server?.close();
     server = undefined;
     const again = await fetchHf(handler, ONE_DAY, { state: first.state ?? {} });
