@@ -1,11 +1,21 @@
 // Sentence splitting for the extractive writer and the faithfulness check.
 // Every sentence returned is a verbatim substring of normaliseText(text), so callers can prove where it came from.
 
-/** Collapses whitespace (including non-breaking and zero-width spaces) and trims. */
+/**
+ * Collapses whitespace (including non-breaking and zero-width spaces), trims, and undoes the LaTeX that abstracts
+ * carry verbatim so no reader sees it: escapes ("96.86\\%"), ties ("(i)~the"), "--"/"---" dashes, and the ×/≈ macros
+ * HF's plain-text abstracts leave as "1.2times" or "{approx}5{times}".
+ */
 export function normaliseText(text: string): string {
   return text
     .replace(/[\u200B-\u200D\uFEFF]/g, '')
     .replace(/[\s\u00A0]+/g, ' ')
+    .replace(/\\([%&$#_])/g, '$1')
+    .replace(/(?<=[\w).,:;])~(?=[A-Za-z(])/g, ' ')
+    .replace(/(?<=\w)---(?=\w)/g, '\u2014')
+    .replace(/(?<=\w)--(?=\w)/g, '\u2013')
+    .replace(/(?<=\d)times\b|\{times\}/g, '\u00D7')
+    .replace(/\{approx\}/g, '~')
     .trim();
 }
 
@@ -140,6 +150,7 @@ export function rejectReason(sentence: string): string | null {
   if (URL_PATTERN.test(sentence)) return 'contains a URL';
   if (BOILERPLATE.some((pattern) => pattern.test(sentence))) return 'boilerplate';
   if (!/[a-z]{3}/i.test(sentence)) return 'no words';
-  if (/[<>]/.test(sentence)) return 'markup';
+  // HTML, LaTeX macros, inline math with a sub/superscript or a single variable ("$k$"); "$20M-$30M" is prose.
+  if (/[<>]|\\[A-Za-z]+|[_^]\{|\$[^$]*[\\^_][^$]*\$|\$[A-Za-z]\$/.test(sentence)) return 'markup';
   return null;
 }
