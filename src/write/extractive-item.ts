@@ -10,12 +10,16 @@
 //   context    −1.5 opens with a connective that needs the sentence before it ("However,", "Yet", "To this end"),
 //              −0.5 opens with an anaphor ("This", "These", "It", "They", "Such")
 // Summary: highest-scoring sentences (ties: earlier first) while the total stays ≤ 100 words, shown in source order;
-// with 4+ usable sentences, 3 are always left over for the takeaways.
-// Takeaways: the 3 best remaining sentences, in source order; when fewer than 3 remain, summary sentences are reused;
+// with 4+ usable sentences, 3 are always left over for the takeaways, self-contained ones when the text has them.
+// A sentence that refers back ("These results …") joins the summary only with the sentence before it; a leading
+// link phrase ("However,", "To address this issue,") is trimmed when that sentence is not shown (extractive-context.ts).
+// Takeaways: the 3 best remaining sentences, self-contained ones first, in source order; when fewer than 3 remain,
+// summary sentences are reused;
 // when the text has fewer than 3 usable sentences in all, labelled facts fill in ("Authors: …", "Source: …",
 // "Published: …", "Title: …", "Details: …") — never an invented claim.
 
 import type { WrittenItem } from '../core/types.js';
+import { standaloneForm } from './extractive-context.js';
 import { judgeLevel } from './level.js';
 import { normaliseForMatch, rejectReason, splitSentences, wordCount } from './sentences.js';
 import type { ItemForWriting } from './types.js';
@@ -44,6 +48,8 @@ export interface ScoredSentence {
   text: string;
   words: number;
   score: number;
+  /** The text to show without the sentence before it (a leading link phrase trimmed), or null when it needs it. */
+  standalone: string | null;
 }
 
 function contentWords(text: string): Set<string> {
@@ -76,7 +82,7 @@ export function scoreSentences(title: string, text: string): ScoredSentence[] {
     else if (ANAPHOR_OPENER.test(sentence)) score -= 0.5;
     if (words < 10) score -= 0.5;
     if (words > 45) score -= 1;
-    scored.push({ index, text: sentence, words, score });
+    scored.push({ index, text: sentence, words, score, standalone: standaloneForm(sentence) });
   });
   return scored;
 }
@@ -103,27 +109,54 @@ export function fallbackFacts(item: ItemForWriting): string[] {
   return facts;
 }
 
+function pickSummary(scored: ScoredSentence[]): ScoredSentence[] {
+  const byIndex = new Map(scored.map((sentence) => [sentence.index, sentence]));
+  const picked = new Map<number, ScoredSentence>();
+  // Leave 3 sentences for the takeaways whenever the text has at least 4 usable ones, self-contained if it can.
+  const limit = scored.length >= 4 ? scored.length - 3 : scored.length;
+  const selfContained = scored.filter((sentence) => sentence.standalone !== null).length;
+  const keepFree = scored.length >= 4 ? Math.min(3, selfContained - 1) : 0;
+  let free = selfContained;
+  let words = 0;
+  for (const sentence of [...scored].sort(byScore)) {
+    if (picked.size === limit) break;
+    if (picked.has(sentence.index)) continue;
+    const group = [sentence];
+    if (sentence.standalone === null && !picked.has(sentence.index - 1)) {
+      const before = byIndex.get(sentence.index - 1);
+      if (!before || before.standalone === null) continue;
+      group.unshift(before);
+    }
+    const cost = group.reduce((total, member) => total + member.words, 0);
+    const taken = group.filter((member) => member.standalone !== null).length;
+    if (words + cost > SUMMARY_MAX_WORDS || picked.size + group.length > limit) continue;
+    if (picked.size > 0 && taken > 0 && free - taken < keepFree) continue;
+    for (const member of group) picked.set(member.index, member);
+    words += cost;
+    free -= taken;
+  }
+  return [...picked.values()].sort(byPosition);
+}
+
 export function writeItemExtractively(item: ItemForWriting): WrittenItem {
   const scored = scoreSentences(item.title, item.text);
-  const summaryPicks: ScoredSentence[] = [];
-  let words = 0;
-  // Leave 3 sentences for the takeaways whenever the text has at least 4 usable ones.
-  const summaryLimit = scored.length >= 4 ? scored.length - 3 : scored.length;
-  for (const sentence of [...scored].sort(byScore)) {
-    if (summaryPicks.length === summaryLimit) break;
-    if (words + sentence.words > SUMMARY_MAX_WORDS) continue;
-    summaryPicks.push(sentence);
-    words += sentence.words;
-  }
-  summaryPicks.sort(byPosition);
-  const summary =
-    summaryPicks.map((sentence) => sentence.text).join(' ') ||
-    `No description was available from ${item.source}; see the original for details.`;
-
+  const summaryPicks = pickSummary(scored);
   const inSummary = new Set(summaryPicks.map((sentence) => sentence.index));
-  const rest = scored.filter((sentence) => !inSummary.has(sentence.index)).sort(byScore);
+  // Right after its predecessor a sentence keeps its link phrase; elsewhere it is shown in its stand-alone form.
+  const summary =
+    summaryPicks
+      .map((sentence) =>
+        inSummary.has(sentence.index - 1) ? sentence.text : (sentence.standalone ?? sentence.text),
+      )
+      .join(' ') || `No description was available from ${item.source}; see the original for details.`;
+
+  const rest = scored
+    .filter((sentence) => !inSummary.has(sentence.index))
+    .sort((a, b) => Number(a.standalone === null) - Number(b.standalone === null) || byScore(a, b));
   const reused = summaryPicks.slice().sort(byScore);
-  const candidates = [...rest.slice(0, 3).sort(byPosition), ...reused].map((sentence) => sentence.text);
+  const candidates = [...rest.slice(0, 3).sort(byPosition), ...reused].map(
+    (sentence) => sentence.standalone ?? sentence.text,
+  );
   const takeaways: string[] = [];
   const seen = new Set<string>();
   for (const candidate of [...candidates, ...fallbackFacts(item)]) {
