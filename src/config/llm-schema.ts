@@ -11,12 +11,14 @@ export const modelIdSchema = z
     'must be "provider:model" with provider openai, anthropic, ollama or openai-compatible',
   );
 
-const priceSchema = z.object({
-  /** USD per 1M input tokens. */
-  input: z.number().min(0),
-  /** USD per 1M output tokens. */
-  output: z.number().min(0),
-});
+const priceSchema = z
+  .object({
+    /** USD per 1M input tokens. */
+    input: z.number().min(0),
+    /** USD per 1M output tokens. */
+    output: z.number().min(0),
+  })
+  .strict();
 
 export const llmSchema = z
   .object({
@@ -39,6 +41,7 @@ export const llmSchema = z
           .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name like OPENROUTER_API_KEY')
           .optional(),
       })
+      .strict()
       .optional(),
     /** Which OpenAI API `openai:` ids use: "responses" (default) or "chat" for gateways that only speak chat completions. */
     openaiApi: z.enum(['responses', 'chat']).default('responses'),
@@ -60,6 +63,7 @@ export const llmSchema = z
     /** Stop spending at this many USD: the rest is written extractively and flagged. */
     maxCostUsd: z.number().positive().optional(),
   })
+  .strict()
   .superRefine((llm, context) => {
     for (const field of ['write', 'check'] as const) {
       if (llm[field]?.startsWith('openai-compatible:') && !llm.openaiCompatible) {

@@ -21,6 +21,7 @@ export const sourceSchema = z
     weight: z.number().min(0).max(10).default(1),
     enabled: z.boolean().default(true),
   })
+  .strict()
   .superRefine((source, context) => {
     if (source.type !== 'manual' && !source.url) {
       context.addIssue({ code: 'custom', path: ['url'], message: `a "${source.type}" source needs a url` });
@@ -40,6 +41,7 @@ export const httpSchema = z
     /** Lets untrusted URLs reach loopback addresses. For tests and local demos only. */
     allowLoopback: z.boolean().default(false),
   })
+  .strict()
   .default({ timeoutMs: 20_000, maxBytes: 20 * 1024 * 1024, retries: 3, allowLoopback: false });
 
 export const enrichSchema = z
@@ -51,6 +53,7 @@ export const enrichSchema = z
     /** Cached enrichment results older than this are fetched again. */
     refreshAgeHours: z.number().positive().default(72),
   })
+  .strict()
   .default({
     enabled: true,
     arxivApiUrl: 'http://export.arxiv.org/api/query',

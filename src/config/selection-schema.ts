@@ -16,6 +16,7 @@ export const selectionSchema = z
     /** LLM triage: how many of the best offline candidates are triaged (unset: 5 per edition slot). */
     triageLimit: z.number().int().min(0).max(2000).optional(),
   })
+  .strict()
   .default({ defaultTopics: true, triageBatchSize: 40 });
 
 export type SelectionConfig = z.infer<typeof selectionSchema>;

@@ -64,6 +64,33 @@ export default defineConfig({ name: 'Weekly Agents', sources: [{ id: 'rss-willis
     );
   });
 
+  it('names unknown fields inside sections and source entries (a typo is never silently ignored)', () => {
+    const attempt = () =>
+      parseConfig({
+        sources: [{ id: 'rss-a', type: 'feed', url: 'https://example.com/feed', wieght: 2 }],
+        http: { timeout: 5000 },
+        enrich: { enable: false },
+        llm: { model: 'openai:gpt-4.1-mini', prices: { 'openai:x': { input: 1, output: 2, cached: 0 } } },
+        selection: { topic: ['agents'] },
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const issues = (error as ConfigError).issues;
+      expect(issues).toEqual(
+        expect.arrayContaining([
+          { path: 'sources[0]', message: 'unknown field(s) "wieght"' },
+          { path: 'http', message: 'unknown field(s) "timeout"' },
+          { path: 'enrich', message: 'unknown field(s) "enable"' },
+          { path: 'llm', message: 'unknown field(s) "model"' },
+          { path: 'llm.prices.openai:x', message: 'unknown field(s) "cached"' },
+          { path: 'selection', message: 'unknown field(s) "topic"' },
+        ]),
+      );
+    }
+  });
+
   it('says which file is missing or not JSON', async () => {
     dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
     await expect(loadConfig({ cwd: dir, file: 'nope.json' })).rejects.toThrow(/not found/);
