@@ -33,7 +33,7 @@ export function editionIntro(ranked: ThemeCount[], items: HeaderInput[]): string
   const sentences: string[] = [];
   const lead = ranked.slice(0, 2);
   if (lead.length === 0) {
-    sentences.push(`${opening} span a mix of topics.`);
+    sentences.push(`${opening} ${total === 1 ? 'spans' : 'span'} a mix of topics.`);
   } else {
     const described = lead.map(
       ({ theme, items: count }) => `${theme.phrase} (${plural(count, 'item', 'items')})`,
@@ -50,7 +50,11 @@ export function editionIntro(ranked: ThemeCount[], items: HeaderInput[]): string
       : papers
         ? plural(papers, 'paper', 'papers')
         : plural(posts, 'post', 'posts');
-  sentences.push(`There are ${mix}, each summarised from its own text.`);
+  sentences.push(
+    total === 1
+      ? `There is ${mix}, summarised from its own text.`
+      : `There are ${mix}, each summarised from its own text.`,
+  );
   return sentences.join(' ');
 }
 

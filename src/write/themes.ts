@@ -1,5 +1,8 @@
 // Keyword → theme table for edition titles and intros. An item carries a theme when a keyword appears in its
-// title, or at least twice in its text. Themes are ranked by how many items carry them (ties: table order).
+// title, or at least twice in its text (boilerplate and link sentences left out). Themes are ranked by how many
+// items carry them (ties: table order).
+
+import { rejectReason, splitSentences } from './sentences.js';
 
 export interface Theme {
   id: string;
@@ -100,8 +103,12 @@ function countMatches(pattern: RegExp, text: string): number {
 
 /** Theme ids an item carries, in table order. */
 export function themesOf(item: { title: string; text: string }): string[] {
+  // "Code and data are available at https://…" says nothing about the item's topic.
+  const text = splitSentences(item.text)
+    .filter((sentence) => !['boilerplate', 'contains a URL'].includes(rejectReason(sentence) ?? ''))
+    .join(' ');
   return THEMES.filter(
-    (theme) => countMatches(theme.keywords, item.title) > 0 || countMatches(theme.keywords, item.text) >= 2,
+    (theme) => countMatches(theme.keywords, item.title) > 0 || countMatches(theme.keywords, text) >= 2,
   ).map((theme) => theme.id);
 }
 

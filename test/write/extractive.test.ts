@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
 import { createExtractiveWriter } from '../../src/write/extractive.js';
+import { editionIntro } from '../../src/write/extractive-edition.js';
 import { fallbackFacts, scoreSentences } from '../../src/write/extractive-item.js';
 import { normaliseForMatch, normaliseText, splitSentences, wordCount } from '../../src/write/sentences.js';
-import { THEMES, themesOf } from '../../src/write/themes.js';
+import { rankThemes, THEMES, themesOf } from '../../src/write/themes.js';
 import type { ItemForWriting, WriterContext } from '../../src/write/types.js';
-import { hfItems, openAiNewsItems } from './real-items.js';
+import { hfItems, openAiNewsItems, seedWeekItem } from './real-items.js';
 
 // A sentence that only makes sense after the one before it in the source.
 const LINK_OPENER =
@@ -164,6 +165,27 @@ describe('edition title and intro', () => {
     const sentences = splitSentences(header.intro).length;
     expect(sentences).toBeGreaterThanOrEqual(2);
     expect(sentences).toBeLessThanOrEqual(3);
+  });
+
+  it('reads as English for a one-item edition and for one without themes', () => {
+    const paper = papers[0]!;
+    const single = editionIntro(rankThemes([paper]), [paper]);
+    expect(single).toMatch(/^This week's pick centres on /);
+    expect(single).toMatch(/There is 1 paper, summarised from its own text\.$/);
+    const plain = { title: 'A note', text: 'Nothing to see.', arxivId: null };
+    expect(editionIntro([], [plain])).toBe(
+      "This week's pick spans a mix of topics. There is 1 post, summarised from its own text.",
+    );
+    expect(editionIntro([], [plain, paper])).toMatch(
+      /picks span a mix of topics\. There are 1 paper and 1 post, each /,
+    );
+  });
+
+  it('does not take a theme from "Code and Data are provided in https://…" (real abstract)', () => {
+    const paper = seedWeekItem('hf-daily-rss-huangboming_2026-04-30.xml', 'Recursive Multi-Agent Systems');
+    expect(paper.text).toMatch(/code generation\. .*Code and Data are provided in https:/);
+    expect(themesOf(paper)).toContain('agents');
+    expect(themesOf(paper)).not.toContain('code');
   });
 
   it('ranks a theme carried by every item first', async () => {

@@ -49,3 +49,29 @@ export function openAiNewsItems(): ItemForWriting[] {
     };
   });
 }
+
+/** One paper of a recorded HF daily-papers RSS mirror (seed week), by title: its "Summary:" paragraph as text. */
+export function seedWeekItem(file: string, title: string): ItemForWriting {
+  const xml = readFixture('real', 'seed-week-2026-05-04', file).toString('utf8');
+  const item = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)]
+    .map((match) => match[1] ?? '')
+    .find((body) => body.includes(`<title>${title}</title>`));
+  if (!item) throw new Error(`${title} is not in ${file}`);
+  const description = (/<description>([\s\S]*?)<\/description>/.exec(item)?.[1] ?? '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+  const summary = /<b>Summary:<\/b>\s*([\s\S]*?)<\/p>/.exec(description)?.[1] ?? '';
+  const id = /arxiv\.org\/abs\/([\d.]+)/.exec(item)?.[1] ?? '';
+  return {
+    key: `arxiv:${id}`,
+    title,
+    url: `https://arxiv.org/abs/${id}`,
+    authors: [],
+    text: summary.trim(),
+    source: 'api-hf',
+    arxivId: id,
+    publishedAt: '2026-04-30T00:00:00.000Z',
+  };
+}
