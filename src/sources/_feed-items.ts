@@ -86,16 +86,32 @@ function stripArxivListingPrefix(text: string): string {
   return text.replace(/^arXiv:\S+\s+Announce Type:\s*\S+\s+Abstract:\s*/i, '');
 }
 
-/** "jane@example.com (Jane Doe)" → "Jane Doe"; duplicates and blanks dropped. */
+/**
+ * "jane@example.com (Jane Doe)" → "Jane Doe"; a list in one field ("Hao Zhang, Chen Li, Basura Fernando", as in
+ * arXiv's dc:creator) → one name each; duplicates and blanks dropped.
+ */
 export function authorNames(raw: string[]): string[] {
   const names = raw
     .map((value) => htmlToText(value))
+    .flatMap(splitNameList)
     .map((value) => {
       const inParentheses = /^\S+@\S+\s*\(([^)]+)\)$/.exec(value);
       return collapse(inParentheses?.[1] ?? value);
     })
     .filter((value) => value && !/^\S+@\S+$/.test(value));
   return [...new Set(names)];
+}
+
+/** Splits on commas when the value is a list: three or more parts, or two full names ("Doe, Jane" stays whole). */
+function splitNameList(value: string): string[] {
+  if (!value.includes(',')) return [value];
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const fullName = (part: string) => /\S\s+\S/.test(part);
+  if (parts.length >= 3 || (parts.length === 2 && parts.every(fullName))) return parts;
+  return [value];
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { type SourceState, silentLogger } from '../../src/core/ports.js';
 import type { DateWindow } from '../../src/core/types.js';
+import { authorNames } from '../../src/sources/_feed-items.js';
 import { createSource } from '../../src/sources/index.js';
 import { readFixture } from '../support/fixtures.js';
 import { type LoopbackHandler, type LoopbackServer, startLoopback } from '../support/loopback.js';
@@ -98,6 +99,33 @@ describe('feed source on real feeds', () => {
     );
     expect(result.items[0]?.text).not.toMatch(/^arXiv:|Announce Type/);
     expect(result.items[0]?.authors.length).toBeGreaterThan(0);
+  });
+
+  it('splits the comma-separated author list of an arXiv listing into one name per author', async () => {
+    server = await startFixtureFolderServer('arxiv-rss');
+    const rss = await fetchFeed(
+      server.url('/rss.arxiv.org_rss_cs.CL_2026-04-27_3items_reserialized.xml'),
+      WIDE,
+    );
+    const paper = rss.items.find((item) => item.arxivId === '2604.22002');
+    // <dc:creator>Anamta Khan, Ratna Kandala, Deepti, Sheza Munir, Joyojeet Pal</dc:creator>
+    expect(paper?.authors).toEqual(['Anamta Khan', 'Ratna Kandala', 'Deepti', 'Sheza Munir', 'Joyojeet Pal']);
+    const atom = await fetchFeed(
+      server.url('/rss.arxiv.org_atom_cs.AI_2025-08-20_7entries_trimmed.xml'),
+      WIDE,
+    );
+    expect(atom.items.find((item) => item.arxivId === '2508.13428')?.authors).toEqual([
+      'Hao Zhang',
+      'Chen Li',
+      'Basura Fernando',
+    ]);
+    expect(atom.items.find((item) => item.arxivId === '2508.13435')?.authors).toEqual(['Some Author']);
+  });
+
+  it('keeps one author written "Last, First" whole', () => {
+    expect(authorNames(['Doe, Jane'])).toEqual(['Doe, Jane']);
+    expect(authorNames(['Smith, J.'])).toEqual(['Smith, J.']);
+    expect(authorNames(['Jane Doe, Bob Roe'])).toEqual(['Jane Doe', 'Bob Roe']);
   });
 
   it('reads Substack content:encoded, dc:creator and images', async () => {
