@@ -1,5 +1,6 @@
 // Reads a response body with a size cap, so a huge or endless answer is cut off instead of buffered.
 import { FetchError } from '../core/errors.js';
+import { displayUrl } from './_display.js';
 
 export async function readCappedBody(response: Response, url: string, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -27,7 +28,7 @@ export async function readCappedBody(response: Response, url: string, maxBytes: 
 function tooLarge(url: string, maxBytes: number, declared?: number): FetchError {
   const said = declared === undefined ? '' : ` (it announced ${declared} bytes)`;
   return new FetchError(
-    `response larger than ${maxBytes} bytes from ${url}${said}; raise http.maxBytes if this source is meant to be that big`,
+    `response larger than ${maxBytes} bytes from ${displayUrl(url)}${said}; raise http.maxBytes if this source is meant to be that big`,
     url,
   );
 }

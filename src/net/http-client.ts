@@ -9,6 +9,7 @@ import {
   silentLogger,
 } from '../core/ports.js';
 import { readCappedBody } from './_body.js';
+import { displayUrl } from './_display.js';
 import { type Answer, followRedirects } from './_redirects.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './_retry.js';
 import type { HostLookup } from './ssrf-guard.js';
@@ -53,13 +54,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
     if (error instanceof FetchError) return error;
     if (request.signal?.aborted) {
-      return new FetchError(`request to ${url} was cancelled`, url, undefined, { cause: error });
+      return new FetchError(`request to ${displayUrl(url)} was cancelled`, url, undefined, { cause: error });
     }
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
     const failure = signal.aborted
-      ? new FetchError(`no answer from ${url} within ${timeoutMs} ms; the server may be down or slow`, url)
+      ? new FetchError(
+          `no answer from ${displayUrl(url)} within ${timeoutMs} ms; the server may be down or slow`,
+          url,
+        )
       : new FetchError(
-          `could not reach ${url} (${describeCause(error)}); check the URL and your network`,
+          `could not reach ${displayUrl(url)} (${describeCause(error)}); check the URL and your network`,
           url,
           undefined,
           { cause: error },
@@ -121,7 +125,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           delay = backoffDelay(tries - 1, { capMs, ...random(options) });
           reason = error.message;
         }
-        log.debug(`retrying ${method} ${request.url} in ${delay} ms (${reason})`);
+        log.debug(`retrying ${method} ${displayUrl(request.url)} in ${delay} ms (${reason})`);
         await wait(delay, request.signal);
       }
     },
@@ -154,7 +158,7 @@ function statusError(status: number, url: string, tries: number): FetchError {
     advice = 'the server refused access; check the URL or whether it blocks bots';
   else if (status === 404 || status === 410) advice = 'nothing is published there; check the URL';
   else if (status >= 500) advice = 'the server is failing; try again later';
-  return new FetchError(`HTTP ${status} from ${url}${after}: ${advice}`, url, status);
+  return new FetchError(`HTTP ${status} from ${displayUrl(url)}${after}: ${advice}`, url, status);
 }
 
 function headerRecord(headers: Headers): Record<string, string> {

@@ -60,8 +60,11 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
 
   let candidates = await store.listCandidates(window);
   if (candidates.length === 0) {
+    const future = window.start > new Date().toISOString().slice(0, 10);
     throw new BuildError(
-      `No candidates for the week ${window.start} … ${window.end}. Ingest sources for that week (digest build --week ${date}) or add items with "digest add".`,
+      future
+        ? `No candidates for the week ${window.start} … ${window.end}: that week has not begun yet. Leave out --week to build the most recent Monday.`
+        : `No candidates for the week ${window.start} … ${window.end}. Ingest sources for that week (digest build --week ${date}) or add items with "digest add".`,
     );
   }
   if (options.enrich) {

@@ -196,3 +196,13 @@ describe('createHttpClient', () => {
     expect(waits.length).toBe(1);
   });
 });
+
+describe('messages', () => {
+  it('shorten a long batch URL so the reason stays readable', async () => {
+    const { displayUrl } = await import('../../src/net/_display.js');
+    const ids = Array.from({ length: 100 }, (_, index) => `2604.${String(10000 + index)}`).join(',');
+    const shown = displayUrl(`http://export.arxiv.org/api/query?id_list=${ids}&max_results=100`);
+    expect(shown).toBe('http://export.arxiv.org/api/query?… (query of 1123 characters)');
+    expect(displayUrl('https://example.com/feed.xml')).toBe('https://example.com/feed.xml');
+  });
+});

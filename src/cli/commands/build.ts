@@ -40,8 +40,12 @@ export function register(program: Command, context: CliContext): void {
     .option('--verbose', 'more log lines')
     .addHelpText(
       'after',
-      '\nExit status: 0 built; 1 nothing could be built (every source failed, no candidates); 2 invalid config or flags;\n' +
-        '3 built, but some LLM-written items fell back to the extractive writer or failed the faithfulness check.',
+      '\nExit status:\n' +
+        '  0  built\n' +
+        '  1  nothing could be built (every source failed, or no candidates)\n' +
+        '  2  invalid config or flags\n' +
+        '  3  built, but some LLM-written items fell back to the extractive\n' +
+        '     writer or failed the faithfulness check',
     )
     .action(async (options: BuildCommandOptions) => {
       const week = resolveWeek(options.week);
