@@ -164,6 +164,8 @@ function formatSourceLine(report: SourceReport): string {
   const mark = report.status === 'ok' ? '✓' : '✗';
   const warnings = report.warnings?.length ? ` (${report.warnings.length} warning(s))` : '';
   const error = report.error ? ` — ${report.error}` : '';
+  if (report.notModified)
+    return `  ${mark} ${report.id}: not modified since the last run (its items are stored)`;
   return `  ${mark} ${report.id}: ${report.items} item(s)${warnings}${error}`;
 }
 

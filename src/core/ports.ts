@@ -71,6 +71,8 @@ export interface SourceFetchResult {
   error?: string;
   /** Updated validators to keep for the next run. */
   state?: SourceState;
+  /** Every request was answered 304: nothing changed since the last run (its items are already stored). */
+  notModified?: boolean;
 }
 
 export interface Source {

@@ -65,6 +65,8 @@ export interface SourceReport {
   items: number;
   error?: string;
   warnings?: string[];
+  /** Nothing changed since the last run (HTTP 304); not written to edition.json. */
+  notModified?: boolean;
 }
 
 export interface WrittenItem {

@@ -79,6 +79,7 @@ async function storeOne(
     };
     if (result.error) report.error = result.error;
     if (result.warnings.length) report.warnings = result.warnings;
+    if (result.notModified) report.notModified = true;
     return report;
   } catch (error) {
     log.warn(`${config.id}: ${errorMessage(error)}`);

@@ -73,7 +73,11 @@ export async function fetchDays<T>(
 }
 
 /** Warnings for failed days, and an error when no day worked. */
-export function dayProblems(results: DayResult<unknown>[]): { warnings: string[]; error?: string } {
+export function dayProblems(results: DayResult<unknown>[]): {
+  warnings: string[];
+  error?: string;
+  notModified?: boolean;
+} {
   const failed = results.filter((result) => result.kind === 'failed');
   const warnings = failed.map((result) =>
     result.status === 404
@@ -83,6 +87,9 @@ export function dayProblems(results: DayResult<unknown>[]): { warnings: string[]
   if (failed.length > 0 && failed.length === results.length) {
     const first = failed[0]?.reason ?? 'unknown reason';
     return { warnings, error: `all ${results.length} days failed; first: ${first}` };
+  }
+  if (results.length > 0 && results.every((result) => result.kind === 'not-modified')) {
+    return { warnings, notModified: true };
   }
   return { warnings };
 }

@@ -29,7 +29,7 @@ export function feedSource(options: { id: string; url: string }): Source {
       const state: SourceState = { ...context.state };
       try {
         const response = await conditionalGet(context, options.url, ACCEPT);
-        if (response.notModified) return { items: [], warnings: [], state };
+        if (response.notModified) return { items: [], warnings: [], state, notModified: true };
         const { items, warnings } = read(context.window)(response);
         keepValidators(state, options.url, response, context.window);
         return { items, warnings, state };
@@ -52,7 +52,7 @@ async function fetchPerDay(
     ACCEPT,
     read,
   );
-  const { warnings, error } = dayProblems(results);
+  const { warnings, error, notModified } = dayProblems(results);
   const items = new Map<string, SourceItem>();
   for (const result of results) {
     if (result.kind !== 'ok') continue;
@@ -62,7 +62,13 @@ async function fetchPerDay(
       if (!items.has(key)) items.set(key, item);
     }
   }
-  return { items: [...items.values()], warnings, state, ...(error ? { error } : {}) };
+  return {
+    items: [...items.values()],
+    warnings,
+    state,
+    ...(error ? { error } : {}),
+    ...(notModified ? { notModified } : {}),
+  };
 }
 
 function readFeed(response: HttpResponse, sourceId: string, window: DateWindow): Capture {

@@ -29,7 +29,7 @@ export function hfDailyPapersRssSource(options: { id: string; url: string }): So
         ACCEPT,
         (response, day) => readCapture(response, perDay ? day : null, options.id),
       );
-      const { warnings, error } = dayProblems(results);
+      const { warnings, error, notModified } = dayProblems(results);
       const items = new Map<string, SourceItem>();
       for (const result of results) {
         if (result.kind !== 'ok') continue;
@@ -38,7 +38,13 @@ export function hfDailyPapersRssSource(options: { id: string; url: string }): So
           if (inWindow(item.publishedAt, context.window)) keepEarliest(items, item);
         }
       }
-      return { items: [...items.values()], warnings, state, ...(error ? { error } : {}) };
+      return {
+        items: [...items.values()],
+        warnings,
+        state,
+        ...(error ? { error } : {}),
+        ...(notModified ? { notModified } : {}),
+      };
     },
   };
 }

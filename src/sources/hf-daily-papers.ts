@@ -46,7 +46,7 @@ export function hfDailyPapersSource(options: { id: string; url: string }): Sourc
         'application/json',
         (response, day) => readDay(response, day, options.id),
       );
-      const { warnings, error } = dayProblems(results);
+      const { warnings, error, notModified } = dayProblems(results);
       const items = new Map<string, SourceItem>();
       for (const result of results) {
         if (result.kind !== 'ok') continue;
@@ -58,7 +58,13 @@ export function hfDailyPapersSource(options: { id: string; url: string }): Sourc
         }
         for (const item of value.items) keepEarliest(items, item);
       }
-      return { items: [...items.values()], warnings, state, ...(error ? { error } : {}) };
+      return {
+        items: [...items.values()],
+        warnings,
+        state,
+        ...(error ? { error } : {}),
+        ...(notModified ? { notModified } : {}),
+      };
     },
   };
 }

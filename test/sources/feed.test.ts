@@ -262,7 +262,7 @@ describe('feed source on bad and hostile input', () => {
     });
     const second = await fetchFeed(url, WIDE, first.state);
     expect(s.requests).toHaveLength(2);
-    expect(second).toEqual({ items: [], warnings: [], state: first.state });
+    expect(second).toEqual({ items: [], warnings: [], state: first.state, notModified: true });
   });
 
   it('fetches one capture per day when the URL has {date}', async () => {
