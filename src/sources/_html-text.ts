@@ -16,6 +16,10 @@ const BLOCK = new Set(
     ' ',
   ),
 );
+// A list item, heading or cell that ends without punctuation ends a sentence all the same: without the full stop,
+// release notes and changelogs would read as one endless sentence once the tags are gone.
+const UNPUNCTUATED_END =
+  /([^\s.!?:;,>])((?:\s*<\/(?:a|b|strong|em|i|code|span|small|sup|sub)\s*>)*\s*)(?=<\/(?:li|h[1-6]|dt|dd|td|th)\s*>)/gi;
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/;
 const OTHER_SPACE = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
@@ -26,6 +30,7 @@ export function htmlToText(html: string): string {
   let text = html;
   if (text.includes('<')) {
     if (text.includes('<!--')) text = text.replace(COMMENT, ' ');
+    if (/<\/(?:li|h[1-6]|dt|dd|td|th)\s*>/i.test(text)) text = text.replace(UNPUNCTUATED_END, '$1.$2');
     text = text
       .replace(HIDDEN_BLOCK, ' ')
       .replace(DECLARATION, ' ')

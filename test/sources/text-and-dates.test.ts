@@ -92,3 +92,17 @@ describe('decodeFeedBytes', () => {
     });
   });
 });
+
+describe('htmlToText sentence ends', () => {
+  it('ends list items, headings and cells that have no punctuation, so changelogs split into sentences', () => {
+    expect(
+      htmlToText(
+        '<h2>What changed</h2><ul><li>Fixed a <code>crash</code> on start</li><li>Added <a href="x">a flag</a>.</li><li>Faster: 2x</li></ul><p>Thanks</p>',
+      ),
+    ).toBe('What changed. Fixed a crash on start. Added a flag. Faster: 2x. Thanks');
+  });
+  it('leaves punctuated items and running prose alone', () => {
+    expect(htmlToText('<ul><li>One, two?</li><li>Three!</li></ul>')).toBe('One, two? Three!');
+    expect(htmlToText('<p>We support <b>many</b> feeds</p>')).toBe('We support many feeds');
+  });
+});
