@@ -79,7 +79,7 @@ export async function runBuild(
             }),
         }
       : {}),
-    ...(triage ? { triage } : {}),
+    ...(triage ? { triage: triage.run } : {}),
     ...(flags.enrich && config.enrich.enabled
       ? {
           enrich: (items) =>
@@ -94,7 +94,10 @@ export async function runBuild(
   });
 
   const usage = writerSetup.usage();
-  if (usage.calls > 0 || usage.cacheHits > 0) result.edition.usage = usage;
+  const triageSpent = triage?.spent() ?? null;
+  if (usage.calls > 0 || usage.cacheHits > 0) {
+    result.edition.usage = triageSpent ? { ...usage, triage: triageSpent } : usage;
+  }
   await store.saveEdition(result.edition);
   const editions = await store.listEditions();
   const outDir = resolve(context.cwd, flags.out);
@@ -129,7 +132,8 @@ function createTriage(runtime: Runtime, flags: BuildFlags, context: CliContext) 
   const options = { llm: config.llm, env: context.env };
   if (credentialProblem(modelId, options)) return null;
   const model = resolveModel(modelId, options);
-  return async (items: StoredItem[], policy: SelectionPolicy) => {
+  let spent: TriageReport | null = null;
+  const run = async (items: StoredItem[], policy: SelectionPolicy) => {
     const shortlist = triageShortlist(items, policy, flags.week, config.selection.triageLimit);
     const result = await triageCandidates(shortlist, {
       model,
@@ -144,8 +148,25 @@ function createTriage(runtime: Runtime, flags: BuildFlags, context: CliContext) 
       `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +
         `${result.usage.cacheHits} cached, ${result.usage.inputTokens} tokens in / ${result.usage.outputTokens} out`,
     );
+    spent = {
+      model: modelId,
+      calls: result.usage.calls,
+      cacheHits: result.usage.cacheHits,
+      tokensIn: result.usage.inputTokens,
+      tokensOut: result.usage.outputTokens,
+    };
     return result.scores;
   };
+  return { run, spent: () => spent };
+}
+
+/** What LLM triage used this build; edition.json carries it beside the writer's usage. */
+interface TriageReport {
+  model: string;
+  calls: number;
+  cacheHits: number;
+  tokensIn: number;
+  tokensOut: number;
 }
 
 function isDegraded(usage: UsageReport): boolean {

@@ -48,7 +48,8 @@ describe('digest build with an LLM', () => {
       expect(edition.writer).toBe(MODEL);
       expect(edition.items).toHaveLength(4);
       for (const item of edition.items) expect(item.writer).toBe(MODEL);
-      expect(edition.usage).toMatchObject({ calls: expect.any(Number) });
+      expect(edition.usage).toMatchObject({ calls: expect.any(Number), triage: { model: MODEL, calls: 1 } });
+      expect(fake.count('triage')).toBe(1);
       expect(fake.count('item')).toBeGreaterThanOrEqual(4);
       expect(fake.requests.every((request) => request.headers.authorization === 'Bearer test-key')).toBe(
         true,
