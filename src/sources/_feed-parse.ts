@@ -1,6 +1,6 @@
 // Bytes of a feed → RawFeed. feedsmith first; when it refuses the document, the tolerant salvage reader; when
 // neither finds a feed, a FeedFormatError that says what the bytes looked like.
-import { parseFeed } from 'feedsmith';
+import { type AnyFeed, parseAtomFeed, parseFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
 import { errorMessage } from '../core/errors.js';
 import { decodeFeedBytes } from './_decode.js';
 import { fromFeedsmith, type RawFeed } from './_feed-entries.js';
@@ -26,7 +26,7 @@ export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): 
   const text = decoded.text.replace(/^\uFEFF/, '');
   let failure: unknown;
   try {
-    const feed = fromFeedsmith(parseFeed(text));
+    const feed = fromFeedsmith(parseKnownFormat(text));
     feed.base ??= rootXmlBase(text);
     return { feed, encoding: decoded.encoding, warnings };
   } catch (error) {
@@ -40,6 +40,22 @@ export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): 
     return { feed: salvaged, encoding: decoded.encoding, warnings };
   }
   throw new FeedFormatError(`not a feed (${describe(text, failure)}); check the URL`, { cause: failure });
+}
+
+// feedsmith's own detection scans the whole document for each format in turn (a 1 MB Atom feed is searched for
+// "<rss" first); the root element, near the top, already says which parser to use.
+const ROOT_ELEMENT = /<(?:[\w-]+:)?(rss|feed|RDF)[\s>]/;
+
+function parseKnownFormat(text: string): AnyFeed {
+  const root = ROOT_ELEMENT.exec(text.slice(0, 4096).replace(/<!--[\s\S]*?-->/g, ''))?.[1];
+  try {
+    if (root === 'feed') return { format: 'atom', feed: parseAtomFeed(text) } as AnyFeed;
+    if (root === 'rss') return { format: 'rss', feed: parseRssFeed(text) } as AnyFeed;
+    if (root === 'RDF') return { format: 'rdf', feed: parseRdfFeed(text) } as AnyFeed;
+  } catch {
+    // Not what its root said: let feedsmith's detection decide (and report).
+  }
+  return parseFeed(text);
 }
 
 function reason(error: unknown): string {

@@ -18,8 +18,9 @@ const BLOCK = new Set(
 );
 // A list item, heading or cell that ends without punctuation ends a sentence all the same: without the full stop,
 // release notes and changelogs would read as one endless sentence once the tags are gone.
-const UNPUNCTUATED_END =
-  /([^\s.!?:;,>])((?:\s*<\/(?:a|b|strong|em|i|code|span|small|sup|sub)\s*>)*\s*)(?=<\/(?:li|h[1-6]|dt|dd|td|th)\s*>)/gi;
+const BLOCK_END = /<\/(?:li|h[1-6]|dt|dd|td|th)\s*>/gi;
+const INLINE_CLOSERS_AT_END = /(?:\s*<\/(?:a|b|strong|em|i|code|span|small|sup|sub)\s*>)*\s*$/i;
+const NO_FULL_STOP_NEEDED = /[\s.!?:;,>]/;
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/;
 const OTHER_SPACE = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
@@ -30,13 +31,30 @@ export function htmlToText(html: string): string {
   let text = html;
   if (text.includes('<')) {
     if (text.includes('<!--')) text = text.replace(COMMENT, ' ');
-    if (/<\/(?:li|h[1-6]|dt|dd|td|th)\s*>/i.test(text)) text = text.replace(UNPUNCTUATED_END, '$1.$2');
+    text = endBlockSentences(text);
     text = text
       .replace(HIDDEN_BLOCK, ' ')
       .replace(DECLARATION, ' ')
       .replace(TAG, (_, name: string) => (BLOCK.has(name.toLowerCase()) ? ' ' : ''));
   }
   return collapse(text.includes('&') ? decodeHTML(text) : text);
+}
+
+/** Inserts a full stop before the end tag of a list item, heading or cell whose text has no final punctuation. */
+function endBlockSentences(html: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of html.matchAll(BLOCK_END)) {
+    const end = match.index;
+    const tail = html.slice(Math.max(last, end - 200), end);
+    const cut = end - (INLINE_CLOSERS_AT_END.exec(tail)?.[0].length ?? 0);
+    const before = html[cut - 1];
+    if (cut > last && before !== undefined && !NO_FULL_STOP_NEEDED.test(before)) {
+      out += `${html.slice(last, cut)}.`;
+      last = cut;
+    }
+  }
+  return last === 0 ? html : out + html.slice(last);
 }
 
 /** Collapses runs of whitespace and drops control and zero-width characters. */
