@@ -1,7 +1,7 @@
 // Conditional GETs of configured URLs, one per day of the window for daily lists. A bad day is a warning
 // naming the day and the reason; only a source whose every day failed is an error.
 import { errorMessage, FetchError } from '../core/errors.js';
-import type { HttpResponse, SourceContext, SourceState } from '../core/ports.js';
+import type { HttpResponse, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
 
 export type DayResult<T> =
@@ -101,4 +101,35 @@ export function keepEarliest(items: Map<string, SourceItem>, item: SourceItem): 
   if (!known) items.set(key, item);
   else if (item.upvotes !== null && (known.upvotes === null || item.upvotes > known.upvotes))
     known.upvotes = item.upvotes;
+}
+
+/** What one day's capture yielded. */
+export interface DayRead {
+  items: SourceItem[];
+  warnings: string[];
+}
+
+/**
+ * One source result from per-day captures: each day's warnings prefixed with its day, items merged by `keep`
+ * (first seen, earliest list day, …), and an error only when every day failed.
+ */
+export function mergeDays(
+  results: DayResult<DayRead>[],
+  state: SourceState,
+  keep: (items: Map<string, SourceItem>, item: SourceItem) => void,
+): SourceFetchResult {
+  const { warnings, error, notModified } = dayProblems(results);
+  const items = new Map<string, SourceItem>();
+  for (const result of results) {
+    if (result.kind !== 'ok') continue;
+    warnings.push(...result.value.warnings.map((warning) => `${result.day}: ${warning}`));
+    for (const item of result.value.items) keep(items, item);
+  }
+  return {
+    items: [...items.values()],
+    warnings,
+    state,
+    ...(error ? { error } : {}),
+    ...(notModified ? { notModified } : {}),
+  };
 }

@@ -6,7 +6,7 @@ import { errorMessage } from '../core/errors.js';
 import { canonicalUrl } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
-import { conditionalGet, dayProblems, fetchDays, keepValidators } from './_daily.js';
+import { conditionalGet, fetchDays, keepValidators, mergeDays } from './_daily.js';
 import { feedItems } from './_feed-items.js';
 import { parseFeedBytes } from './_feed-parse.js';
 import { urlForDay } from './_urls.js';
@@ -52,23 +52,10 @@ async function fetchPerDay(
     ACCEPT,
     read,
   );
-  const { warnings, error, notModified } = dayProblems(results);
-  const items = new Map<string, SourceItem>();
-  for (const result of results) {
-    if (result.kind !== 'ok') continue;
-    warnings.push(...result.value.warnings.map((warning) => `${result.day}: ${warning}`));
-    for (const item of result.value.items) {
-      const key = canonicalUrl(item.url);
-      if (!items.has(key)) items.set(key, item);
-    }
-  }
-  return {
-    items: [...items.values()],
-    warnings,
-    state,
-    ...(error ? { error } : {}),
-    ...(notModified ? { notModified } : {}),
-  };
+  return mergeDays(results, state, (items, item) => {
+    const key = canonicalUrl(item.url);
+    if (!items.has(key)) items.set(key, item);
+  });
 }
 
 function readFeed(response: HttpResponse, sourceId: string, window: DateWindow): Capture {

@@ -6,7 +6,7 @@ import { daysOf, inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
-import { dayProblems, fetchDays, keepEarliest } from './_daily.js';
+import { fetchDays, keepEarliest, mergeDays } from './_daily.js';
 import { parseFeedDate } from './_feed-dates.js';
 import type { RawEntry } from './_feed-entries.js';
 import { parseFeedBytes } from './_feed-parse.js';
@@ -29,22 +29,9 @@ export function hfDailyPapersRssSource(options: { id: string; url: string }): So
         ACCEPT,
         (response, day) => readCapture(response, perDay ? day : null, options.id),
       );
-      const { warnings, error, notModified } = dayProblems(results);
-      const items = new Map<string, SourceItem>();
-      for (const result of results) {
-        if (result.kind !== 'ok') continue;
-        warnings.push(...result.value.warnings.map((warning) => `${result.day}: ${warning}`));
-        for (const item of result.value.items) {
-          if (inWindow(item.publishedAt, context.window)) keepEarliest(items, item);
-        }
-      }
-      return {
-        items: [...items.values()],
-        warnings,
-        state,
-        ...(error ? { error } : {}),
-        ...(notModified ? { notModified } : {}),
-      };
+      return mergeDays(results, state, (items, item) => {
+        if (inWindow(item.publishedAt, context.window)) keepEarliest(items, item);
+      });
     },
   };
 }

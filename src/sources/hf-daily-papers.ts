@@ -5,7 +5,7 @@ import { daysOf } from '../core/dates.js';
 import { normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
-import { dayProblems, fetchDays, keepEarliest } from './_daily.js';
+import { type DayRead, fetchDays, keepEarliest, mergeDays } from './_daily.js';
 import { collapse } from './_html-text.js';
 import { httpUrl } from './_urls.js';
 
@@ -28,12 +28,6 @@ export const hfEntrySchema = z.object({
 });
 export type HfEntry = z.infer<typeof hfEntrySchema>;
 
-interface DayRead {
-  items: SourceItem[];
-  invalid: number;
-  firstProblem?: string;
-}
-
 export function hfDailyPapersSource(options: { id: string; url: string }): Source {
   return {
     id: options.id,
@@ -46,25 +40,7 @@ export function hfDailyPapersSource(options: { id: string; url: string }): Sourc
         'application/json',
         (response, day) => readDay(response, day, options.id),
       );
-      const { warnings, error, notModified } = dayProblems(results);
-      const items = new Map<string, SourceItem>();
-      for (const result of results) {
-        if (result.kind !== 'ok') continue;
-        const { value } = result;
-        if (value.invalid) {
-          warnings.push(
-            `${result.day}: skipped ${value.invalid} entries of the wrong shape (${value.firstProblem})`,
-          );
-        }
-        for (const item of value.items) keepEarliest(items, item);
-      }
-      return {
-        items: [...items.values()],
-        warnings,
-        state,
-        ...(error ? { error } : {}),
-        ...(notModified ? { notModified } : {}),
-      };
+      return mergeDays(results, state, keepEarliest);
     },
   };
 }
@@ -89,22 +65,25 @@ function readDay(response: HttpResponse, day: string, sourceId: string): DayRead
   if (!Array.isArray(json)) {
     throw new Error(`expected a JSON array of papers, got ${json === null ? 'null' : typeof json}`);
   }
-  const read: DayRead = { items: [], invalid: 0 };
+  const items: SourceItem[] = [];
+  let invalid = 0;
+  let firstProblem: string | undefined;
   for (const raw of json) {
     const parsed = hfEntrySchema.safeParse(raw);
     if (!parsed.success) {
-      read.invalid += 1;
+      invalid += 1;
       const issue = parsed.error.issues[0];
-      read.firstProblem ??= issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid entry';
+      firstProblem ??= issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid entry';
       continue;
     }
     const item = toItem(parsed.data, day, sourceId);
-    if (item) read.items.push(item);
+    if (item) items.push(item);
   }
-  if (json.length > 0 && read.items.length === 0) {
-    throw new Error(`none of the ${json.length} entries has the expected shape (${read.firstProblem})`);
+  if (json.length > 0 && items.length === 0) {
+    throw new Error(`none of the ${json.length} entries has the expected shape (${firstProblem})`);
   }
-  return read;
+  const warnings = invalid ? [`skipped ${invalid} entries of the wrong shape (${firstProblem})`] : [];
+  return { items, warnings };
 }
 
 function toItem(entry: HfEntry, day: string, sourceId: string): SourceItem | null {
