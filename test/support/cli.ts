@@ -23,7 +23,8 @@ export async function runDigest(
   const stdout = new Capture();
   const stderr = new Capture();
   const env = { ...process.env, ...options.env };
-  delete env.DATABASE_URL;
+  // A developer's own DATABASE_URL must never reach tests; a test that wants PostgreSQL passes one.
+  if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
   const code = await runCli(args, { stdout, stderr, cwd: options.cwd, env });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
