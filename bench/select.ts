@@ -4,9 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../src/config/index.js';
-import { canonicalUrl, itemKey } from '../src/core/ids.js';
 import { silentLogger } from '../src/core/ports.js';
-import type { SourceItem, StoredItem } from '../src/core/types.js';
+import type { StoredItem } from '../src/core/types.js';
 import { selectionPolicy, toWritingInput } from '../src/pipeline/build-edition.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { triageCandidates } from '../src/select/triage.js';
@@ -15,45 +14,16 @@ import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
 import { createWriter } from '../src/write/index.js';
 import { resolveModel } from '../src/write/providers.js';
+import { storedFrom } from '../test/select/_items.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
+import { seedWeekPicks } from '../test/support/fixtures.js';
 import { seedWeekItems } from './_seed-week.js';
 
 const WEEK = '2026-05-04';
-/** The reference edition's papers (test/fixtures/real/seed-week-2026-05-04/README.md). */
-const REFERENCE = [
-  '2604.24819',
-  '2604.24902',
-  '2604.26091',
-  '2604.23781',
-  '2604.21003',
-  '2604.24658',
-  '2604.23775',
-  '2604.28157',
-  '2605.00754',
-];
+/** The reference edition's papers, as the seed week's README names them. */
+const REFERENCE = seedWeekPicks();
 const MODEL = 'openai:gpt-4.1-mini';
 const AUDIENCE = 'engineers building production AI systems';
-
-/** A source item as the store holds it when only one source carried it. */
-function asStored(item: SourceItem): StoredItem {
-  return {
-    key: itemKey(item.arxivId, item.url),
-    canonicalUrl: canonicalUrl(item.url),
-    url: item.url,
-    title: item.title,
-    text: item.text,
-    authors: item.authors,
-    arxivId: item.arxivId,
-    image: item.image,
-    publishedAt: item.publishedAt,
-    upvotes: item.upvotes,
-    citations: null,
-    primarySource: item.sourceId,
-    sources: [{ sourceId: item.sourceId, url: item.url, upvotes: item.upvotes }],
-    manual: null,
-    firstSeenAt: item.publishedAt,
-  };
-}
 
 /** 2,000 distinct candidates from the real 118: each copy joins two real papers, so no copy is a duplicate. */
 function synthesise(real: StoredItem[], count: number): StoredItem[] {
@@ -84,7 +54,7 @@ function median(values: number[]): number {
 }
 
 export async function benchSelect(): Promise<Record<string, number | string>> {
-  const real = (await seedWeekItems(WEEK)).map(asStored);
+  const real = (await seedWeekItems(WEEK)).map((item) => storedFrom(item));
   const store = await openStore({ dataDir: 'memory://' });
   const triageFake = await startTriageFake();
   const writeFake = await startFakeLlm();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { createSource } from '../../src/sources/index.js';
+import { seedWeekPicks } from '../support/fixtures.js';
 import type { LoopbackServer } from '../support/loopback.js';
 import { startFixtureFolderServer, startSeedWeekServer } from './_servers.js';
 import { testHttp } from './contract.js';
@@ -12,17 +13,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const PICKED = [
-  '2604.24819',
-  '2604.24902',
-  '2604.26091',
-  '2604.23781',
-  '2604.21003',
-  '2604.24658',
-  '2604.23775',
-  '2604.28157',
-  '2605.00754',
-];
+const PICKED = seedWeekPicks();
 
 describe('hf-daily-papers-rss', () => {
   it('reads the seed week: one capture per list day, 118 distinct papers stamped with their list day', async () => {
