@@ -86,6 +86,12 @@ export async function runBuild(
             enrichItems(items, { http, store, log, env: context.env, config: enrichConfig(config) }),
         }
       : {}),
+    usage: () => {
+      const spent = writerSetup.usage();
+      if (spent.calls === 0 && spent.cacheHits === 0) return undefined;
+      const triageSpent = triage?.spent() ?? null;
+      return triageSpent ? { ...spent, triage: triageSpent } : spent;
+    },
     onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
     // The extractive writer takes milliseconds; per-item progress is for model calls.
     ...(writerSetup.writer.name === 'extractive'
@@ -94,11 +100,6 @@ export async function runBuild(
   });
 
   const usage = writerSetup.usage();
-  const triageSpent = triage?.spent() ?? null;
-  if (usage.calls > 0 || usage.cacheHits > 0) {
-    result.edition.usage = triageSpent ? { ...usage, triage: triageSpent } : usage;
-  }
-  await store.saveEdition(result.edition);
   const editions = await store.listEditions();
   const outDir = resolve(context.cwd, flags.out);
   await writeEditionFiles(nodeFileSystem, outDir, result.edition, editions, siteOptions(config));

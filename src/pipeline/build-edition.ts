@@ -22,6 +22,8 @@ export interface BuildEditionOptions {
   enrich?: (items: StoredItem[]) => Promise<{ items: StoredItem[]; warnings: string[] }>;
   /** LLM triage scores (0–10) by item key, when a model is configured; given the offline policy. */
   triage?: (items: StoredItem[], policy: SelectionPolicy) => Promise<Map<string, number>>;
+  /** What the LLM calls of this build cost, read once writing is done; saved with the edition. */
+  usage?: () => Edition['usage'] | undefined;
   onStage?: (stage: BuildStage, detail: string) => void;
   onItemWritten?: (done: number, total: number, key: string) => void;
 }
@@ -104,6 +106,8 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     items: plan.picks.map((pick, index) => toEditionItem(pick, written[index]!)),
     sources: reports,
   };
+  const usage = options.usage?.();
+  if (usage !== undefined) edition.usage = usage;
   options.onStage?.('save', date);
   await store.saveEdition(edition);
   return { edition, plan, warnings };
