@@ -1,8 +1,13 @@
-// The CLI entry: the only place that decides exit codes.
+// The CLI entry: the only place that decides exit codes (0 clean, 1 nothing built, 2 bad input, 3 needs a look,
+// 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
-import { BuildError, ConfigError, errorMessage } from '../core/errors.js';
+import { BuildError, ConfigError, errorMessage, NotFoundError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
+
+export const EXIT = { ok: 0, nothingBuilt: 1, badInput: 2, needsALook: 3 } as const;
+
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export function createProgram(context: CliContext): Command {
   const program = new Command()
@@ -16,6 +21,7 @@ export function createProgram(context: CliContext): Command {
         '  digest publish          site, feeds, email and Markdown\n\n' +
         'Config: ./digest.config.ts or .json, or --config FILE.\n' +
         'Store: PGlite in ./data (--data-dir), or DATABASE_URL.\n' +
+        'Exit status: 0 done, 1 nothing built, 2 bad input, 3 built but needs a look.\n' +
         'Run "digest <command> --help" for its options.',
     )
     .version('0.1.0')
@@ -26,6 +32,9 @@ export function createProgram(context: CliContext): Command {
     })
     .exitOverride();
   for (const register of COMMANDS) register(program, context);
+  for (const command of program.commands) {
+    command.exitOverride().showHelpAfterError(`(run "digest ${command.name()} --help" for usage)`);
+  }
   return program;
 }
 
@@ -33,32 +42,84 @@ export async function runCli(argv: string[], outside: CliContext): Promise<numbe
   const context: CliContext = { ...outside, exitCode: 0 };
   const program = createProgram(context);
   try {
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return EXIT.badInput;
+    }
     await program.parseAsync(argv, { from: 'user' });
     return context.exitCode ?? 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ConfigError) {
-      context.stderr.write(`error: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof BuildError) {
-      context.stderr.write(`error: ${error.message}\n`);
-      return 1;
-    }
-    context.stderr.write(`error: ${errorMessage(error)}\n`);
-    if (context.env.DIGEST_DEBUG && error instanceof Error) context.stderr.write(`${error.stack}\n`);
-    else context.stderr.write('(set DIGEST_DEBUG=1 for a stack trace)\n');
-    return 1;
+    return reportError(error, context);
   }
 }
 
-/** Entry for bin/digest.js: runs with the real process, flushes output, then exits. */
+function reportError(error: unknown, context: CliContext): number {
+  const interrupted = context.signal?.aborted ? stopSignal(context.signal) : null;
+  if (interrupted) {
+    context.stderr.write(`Stopped by ${interrupted}: nothing was half-saved, and the store is closed.\n`);
+    return SIGNAL_EXIT[interrupted] ?? 130;
+  }
+  // Commander has already printed its message (unknown option, bad value, missing argument…).
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+  if (error instanceof ConfigError || error instanceof NotFoundError || isBadInput(error)) {
+    context.stderr.write(`error: ${errorMessage(error)}\n`);
+    return EXIT.badInput;
+  }
+  if (error instanceof BuildError) {
+    context.stderr.write(`error: ${errorMessage(error)}\n`);
+    return EXIT.nothingBuilt;
+  }
+  context.stderr.write(`error: ${errorMessage(error)}\n`);
+  if (context.env.DIGEST_DEBUG && error instanceof Error) context.stderr.write(`${error.stack}\n`);
+  else context.stderr.write('(set DIGEST_DEBUG=1 for a stack trace)\n');
+  return EXIT.nothingBuilt;
+}
+
+/** Errors whose cause is what the user gave us: a URL we refuse to fetch, a credential the provider rejected. */
+function isBadInput(error: unknown): boolean {
+  return error instanceof Error && ['BlockedUrlError', 'CredentialError'].includes(error.name);
+}
+
+function stopSignal(signal: AbortSignal): string | null {
+  const reason: unknown = signal.reason;
+  return reason instanceof InterruptError ? reason.signal : 'SIGINT';
+}
+
+/** The abort reason when the user stops the run. */
+export class InterruptError extends Error {
+  override name = 'AbortError';
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`stopped by ${signal}`);
+  }
+}
+
+/** Entry for bin/digest.js: runs with the real process, stops cleanly on SIGINT/SIGTERM, flushes, then exits. */
 export async function main(): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = SIGNAL_EXIT[signal] ?? 130;
+    if (controller.signal.aborted) {
+      process.stderr.write(`\n${signal} again: exiting at once.\n`);
+      process.exit(code);
+    }
+    process.stderr.write(
+      `\n${signal}: stopping — aborting work in flight and closing the store (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} exits at once)…\n`,
+    );
+    controller.abort(new InterruptError(signal));
+    // Whatever still runs after this is not worth a hung terminal; the lock of a dead process is taken over.
+    setTimeout(() => {
+      process.stderr.write('Still busy 10 s after the signal; exiting.\n');
+      process.exit(code);
+    }, 10_000).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const code = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     cwd: process.cwd(),
     env: process.env,
+    signal: controller.signal,
   });
   process.exitCode = code;
   // Exit once output is flushed, even if a keep-alive socket would hold the event loop open.

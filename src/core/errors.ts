@@ -53,6 +53,11 @@ export class BuildError extends Error {
   override name = 'BuildError';
 }
 
+/** The thing asked for does not exist (an item, an edition): bad input, not a crash. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -25,6 +25,10 @@ export interface BuildEditionOptions {
   /** What the LLM calls of this build cost, read once writing is done; saved with the edition. */
   usage?: () => Edition['usage'] | undefined;
   onStage?: (stage: BuildStage, detail: string) => void;
+  /** Today, from the caller's clock (a future week is explained, not just reported empty). */
+  today?: Date;
+  /** Checked between stages: an aborted build stops before the next stage and saves nothing. */
+  signal?: AbortSignal;
   onItemWritten?: (done: number, total: number, key: string) => void;
 }
 
@@ -60,9 +64,10 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     }
   }
 
+  options.signal?.throwIfAborted();
   let candidates = await store.listCandidates(window);
   if (candidates.length === 0) {
-    const future = window.start > new Date().toISOString().slice(0, 10);
+    const future = window.start > (options.today ?? new Date()).toISOString().slice(0, 10);
     throw new BuildError(
       future
         ? `No candidates for the week ${window.start} … ${window.end}: that week has not begun yet. Leave out --week to build the most recent Monday.`
@@ -76,6 +81,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     warnings.push(...enriched.warnings);
   }
 
+  options.signal?.throwIfAborted();
   options.onStage?.('select', `${candidates.length} candidates`);
   const policy = await selectionPolicy(config, store, date);
   if (options.triage) policy.relevance = await options.triage(candidates, policy);
@@ -84,6 +90,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
   }
 
+  options.signal?.throwIfAborted();
   options.onStage?.('write', `${plan.picks.length} items with the ${options.writer.name} writer`);
   const inputs = plan.picks.map(toWritingInput);
   const written = await options.writer.writeItems(inputs, {
@@ -108,6 +115,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   };
   const usage = options.usage?.();
   if (usage !== undefined) edition.usage = usage;
+  options.signal?.throwIfAborted();
   options.onStage?.('save', date);
   await store.saveEdition(edition);
   return { edition, plan, warnings };

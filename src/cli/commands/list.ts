@@ -1,52 +1,54 @@
 import type { Command } from 'commander';
-import { editionWindow } from '../../core/dates.js';
-import { selectionPolicy } from '../../pipeline/build-edition.js';
-import { planEdition } from '../../select/plan-edition.js';
-import type { PlannedItem } from '../../select/types.js';
+import { resolveWeek } from '../../app/inputs.js';
+import type { PlannedItem } from '../../app/list.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, resolveWeek, withRuntime } from '../runtime.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  digestOptions,
+  parseCount,
+  weekOption,
+  withStoreOptions,
+} from '../options.js';
 
 interface ListOptions extends CommonOptions {
   week?: string;
   json?: boolean;
-  limit: string;
+  limit: number;
 }
 
 export function register(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command('list')
-    .description("Print the week's stored candidates, ranked, with each signal and the final score")
-    .option('--week <date>', 'edition date YYYY-MM-DD (default: the most recent Monday)')
+    .description("Print the week's stored candidates, ranked as the build ranks them, with each signal");
+  weekOption(command)
     .option('--json', 'machine-readable output')
-    .option('--limit <n>', 'rows to print', '40')
-    .option('--config <file>', 'config file')
-    .option('--data-dir <dir>', 'PGlite data folder')
-    .action(async (options: ListOptions) => {
-      const week = resolveWeek(options.week);
-      await withRuntime(options, context, async ({ config, store }) => {
-        const candidates = await store.listCandidates(editionWindow(week));
-        const plan = planEdition(candidates, await selectionPolicy(config, store, week), week);
-        const picked = new Set(plan.picks.map((pick) => pick.item.key));
-        const limit = Math.max(1, Number(options.limit) || 40);
-        if (options.json) {
-          const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
-          context.stdout.write(
-            `${JSON.stringify({ week, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
-          );
-          return;
-        }
-        if (plan.ranked.length === 0) {
-          context.stdout.write(
-            `No candidates stored for the week ending ${week}. Run "digest build --week ${week}" first.\n`,
-          );
-          return;
-        }
-        context.stdout.write(formatTable(plan.ranked.slice(0, limit), picked));
+    .option('--limit <n>', 'rows to print', parseCount, 40);
+  withStoreOptions(command).action(async (options: ListOptions) => {
+    const week = resolveWeek(options.week, new Date());
+    await checkDataDir(options, context);
+    const { withDigest } = await import('../../app/open-digest.js');
+    await withDigest(digestOptions(options, context), async (digest) => {
+      const { plan, picked } = await digest.list({ week });
+      if (options.json) {
+        const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
         context.stdout.write(
-          `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
+          `${JSON.stringify({ week, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
         );
-      });
+        return;
+      }
+      if (plan.ranked.length === 0) {
+        context.stdout.write(
+          `No candidates stored for the week ending ${week}. Run "digest build --week ${week}" first.\n`,
+        );
+        return;
+      }
+      context.stdout.write(formatTable(plan.ranked.slice(0, options.limit), picked));
+      context.stdout.write(
+        `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
+      );
     });
+  });
 }
 
 function toRow(row: PlannedItem) {
@@ -73,6 +75,7 @@ function formatTable(rows: PlannedItem[], picked: Set<string>): string {
     'score',
     ...columns.map((name) => name.replace(/Points$/, '')),
     'source',
+    'key',
     'title',
   ];
   const lines = rows.map((row, index) => [
@@ -81,6 +84,7 @@ function formatTable(rows: PlannedItem[], picked: Set<string>): string {
     row.score.toFixed(3),
     ...columns.map((name) => (row.signals[name] ?? 0).toFixed(2)),
     row.item.primarySource,
+    row.item.key.length > 40 ? `${row.item.key.slice(0, 39)}…` : row.item.key,
     row.item.title.length > 60 ? `${row.item.title.slice(0, 59)}…` : row.item.title,
   ]);
   const widths = header.map((cell, column) =>

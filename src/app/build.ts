@@ -1,4 +1,4 @@
-// The build flow shared by `digest build` and `digest demo`: ingest → enrich → select → write → render.
+// The build use case: ingest → enrich → select (with triage) → write → save → render the edition's page.
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
@@ -6,7 +6,7 @@ import type { SourceReport, StoredItem } from '../core/types.js';
 import { enrichItems } from '../enrich/index.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { ingest } from '../pipeline/ingest.js';
-import { nodeFileSystem, writeEditionFiles } from '../publish/write-site.js';
+import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
 import { triageCandidates } from '../select/triage.js';
 import { triageShortlist } from '../select/triage-shortlist.js';
@@ -14,19 +14,19 @@ import type { SelectionPolicy } from '../select/types.js';
 import { createSource } from '../sources/index.js';
 import { createWriter, formatFlaggedItems, formatUsageTable, type UsageReport } from '../write/index.js';
 import { credentialProblem, resolveModel } from '../write/providers.js';
-import type { CliContext } from './context.js';
-import type { Runtime } from './runtime.js';
+import type { DigestDeps } from './deps.js';
 
-export interface BuildFlags {
+export interface BuildInput {
   week: string;
-  out: string;
+  /** Folder the edition's page is written to (checked by the entry point before any work). */
+  outDir: string;
   ingest: boolean;
+  enrich: boolean;
   offline: boolean;
   model?: string;
   check: boolean;
   refresh: boolean;
   maxCost?: number;
-  enrich: boolean;
 }
 
 export interface BuildOutcome {
@@ -36,36 +36,34 @@ export interface BuildOutcome {
   degraded: boolean;
 }
 
-export async function runBuild(
-  runtime: Runtime,
-  flags: BuildFlags,
-  context: CliContext,
-): Promise<BuildOutcome> {
-  const { config, store, http, log } = runtime;
-  const startedAt = Date.now();
+export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildOutcome> {
+  const { config, store, http, log, clock } = deps;
+  const startedAt = clock.now().getTime();
   const writerSetup = createWriter({
     llm: config.llm,
     store,
     log,
-    offline: flags.offline,
-    refresh: flags.refresh,
-    check: flags.check,
-    env: context.env,
-    ...(flags.model ? { modelOverride: flags.model } : {}),
-    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    offline: input.offline,
+    refresh: input.refresh,
+    check: input.check,
+    env: deps.env,
+    ...(input.model ? { modelOverride: input.model } : {}),
+    ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
   });
   if (writerSetup.notice) log.info(writerSetup.notice);
 
-  const window = editionWindow(flags.week);
-  const triage = createTriage(runtime, flags, context);
+  const window = editionWindow(input.week);
+  const triage = createTriage(deps, input);
   const result = await buildEdition({
-    date: flags.week,
+    date: input.week,
     config,
     store,
     writer: writerSetup.writer,
     log,
     planEdition,
-    ...(flags.ingest
+    today: clock.now(),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(input.ingest
       ? {
           ingest: () =>
             ingest({
@@ -75,15 +73,16 @@ export async function runBuild(
               http,
               log,
               createSource,
+              ...(deps.signal ? { signal: deps.signal } : {}),
               onSourceDone: (report) => log.info(formatSourceLine(report)),
             }),
         }
       : {}),
     ...(triage ? { triage: triage.run } : {}),
-    ...(flags.enrich && config.enrich.enabled
+    ...(input.enrich && config.enrich.enabled
       ? {
           enrich: (items) =>
-            enrichItems(items, { http, store, log, env: context.env, config: enrichConfig(config) }),
+            enrichItems(items, { http, store, log, env: deps.env, config: enrichConfig(config) }),
         }
       : {}),
     usage: () => {
@@ -101,8 +100,7 @@ export async function runBuild(
 
   const usage = writerSetup.usage();
   const editions = await store.listEditions();
-  const outDir = resolve(context.cwd, flags.out);
-  await writeEditionFiles(nodeFileSystem, outDir, result.edition, editions, siteOptions(config));
+  await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, siteOptions(config));
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
   const flagged = formatFlaggedItems(result.edition.items);
@@ -112,8 +110,9 @@ export async function runBuild(
     log.info(`\n${result.warnings.length} warning(s):`);
     for (const warning of result.warnings) log.info(`  - ${warning}`);
   }
+  const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   log.info(
-    `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${((Date.now() - startedAt) / 1000).toFixed(1)} s, writer: ${result.edition.writer}`,
+    `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
   );
   if (degraded) {
     log.info(
@@ -122,27 +121,27 @@ export async function runBuild(
         `${usage.budgetExhausted ? ', the --max-cost budget ran out' : ''}. See edition.json (writer, checks) for each item.`,
     );
   }
-  return { result, pagePath: resolve(outDir, flags.week, 'index.html'), degraded };
+  return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
 /** LLM triage with the cheap (check) model when an LLM writes this build; null offline or without credentials. */
-function createTriage(runtime: Runtime, flags: BuildFlags, context: CliContext) {
-  const { config, store, log } = runtime;
-  const modelId = config.llm.check ?? flags.model ?? config.llm.write;
-  if (flags.offline || !modelId) return null;
-  const options = { llm: config.llm, env: context.env };
+function createTriage(deps: DigestDeps, input: BuildInput) {
+  const { config, store, log } = deps;
+  const modelId = config.llm.check ?? input.model ?? config.llm.write;
+  if (input.offline || !modelId) return null;
+  const options = { llm: config.llm, env: deps.env };
   if (credentialProblem(modelId, options)) return null;
   const model = resolveModel(modelId, options);
   let spent: TriageReport | null = null;
   const run = async (items: StoredItem[], policy: SelectionPolicy) => {
-    const shortlist = triageShortlist(items, policy, flags.week, config.selection.triageLimit);
+    const shortlist = triageShortlist(items, policy, input.week, config.selection.triageLimit);
     const result = await triageCandidates(shortlist, {
       model,
       audience: config.audience,
       batchSize: config.selection.triageBatchSize,
       store,
       log,
-      refresh: flags.refresh,
+      refresh: input.refresh,
     });
     for (const warning of result.warnings) log.warn(`triage: ${warning}`);
     log.info(
@@ -191,7 +190,7 @@ function formatSourceLine(report: SourceReport): string {
   return `  ${mark} ${report.id}: ${report.items} item(s)${warnings}${error}`;
 }
 
-function siteOptions(config: Config) {
+export function siteOptions(config: Config) {
   return { siteName: config.name, ...(config.publish.baseUrl ? { baseUrl: config.publish.baseUrl } : {}) };
 }
 

@@ -1,0 +1,85 @@
+// Input rules every entry point shares, checked before any work. Light: no store, no network, no heavy modules.
+import { constants, statfsSync } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isIsoDay, latestMonday } from '../core/dates.js';
+import { ConfigError } from '../core/errors.js';
+
+/** `--week`: any YYYY-MM-DD (the window is the 7 days ending on it); default the latest Monday. */
+export function resolveWeek(week: string | undefined, now: Date): string {
+  if (week === undefined) return latestMonday(now);
+  if (!isIsoDay(week)) {
+    throw new ConfigError(`--week must be a date like 2026-05-04 (got "${week}").`, [
+      { path: '--week', message: 'not a YYYY-MM-DD date' },
+    ]);
+  }
+  return week;
+}
+
+// Kernel file systems: writing a site or a database there is never what anyone meant (and /proc can spin).
+const SPECIAL_FILE_SYSTEMS = new Map<number, string>([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x1cd1, 'devpts'],
+  [0x01021994, 'tmpfs (/dev)'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x73636673, 'securityfs'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x6165676c, 'pstore'],
+  [0xcafe4a11, 'bpf'],
+]);
+const SPECIAL_PREFIXES = ['/proc', '/sys', '/dev'];
+
+/**
+ * Checks that `path` is (or can be created as) a writable folder on an ordinary file system, before any work:
+ * walks up to the nearest existing ancestor, which must be a writable folder.
+ */
+export async function checkWritableFolder(path: string, flag: string, cwd: string): Promise<string> {
+  const absolute = resolve(cwd, path);
+  const bad = (message: string) =>
+    new ConfigError(`${flag} ${absolute}: ${message}`, [{ path: flag, message }]);
+  for (const prefix of SPECIAL_PREFIXES) {
+    if (absolute === prefix || absolute.startsWith(`${prefix}/`)) {
+      throw bad(`is on a kernel file system (${prefix}); choose an ordinary folder`);
+    }
+  }
+  let existing = absolute;
+  for (;;) {
+    const info = await stat(existing).catch(() => null);
+    if (info) {
+      if (!info.isDirectory()) {
+        throw bad(
+          existing === absolute ? 'is not a folder' : `cannot be created: ${existing} is not a folder`,
+        );
+      }
+      break;
+    }
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  try {
+    const type = statfsSync(existing).type;
+    const special = SPECIAL_FILE_SYSTEMS.get(type);
+    if (special && existing !== '/') throw bad(`is on a ${special} file system; choose an ordinary folder`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+  }
+  try {
+    await access(existing, constants.W_OK | constants.X_OK);
+  } catch {
+    throw bad(
+      existing === absolute
+        ? 'is not writable by this user'
+        : `cannot be created: ${existing} is not writable by this user`,
+    );
+  }
+  return absolute;
+}
+
+/** `--data-dir`, else DIGEST_DATA_DIR, else ./data (relative to the working folder). */
+export function resolveDataDir(options: { cwd: string; env: NodeJS.ProcessEnv; dataDir?: string }): string {
+  return resolve(options.cwd, options.dataDir ?? options.env.DIGEST_DATA_DIR ?? 'data');
+}

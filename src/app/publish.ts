@@ -1,0 +1,107 @@
+// Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
+import { resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { loadEdition, type PublishEditionResult, publishEdition } from '../pipeline/publish-edition.js';
+import { safeUrl } from '../publish/_html.js';
+import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
+import { createSmtpMailer, sendEditionEml } from '../publish/email-message.js';
+import type { DigestDeps } from './deps.js';
+
+/** The site's absolute address from --base-url or publish.baseUrl: feeds, sitemap and canonical links need it. */
+export function resolveBaseUrl(flag: string | undefined, configured: string | undefined): string {
+  const value = flag ?? configured;
+  if (!value) {
+    throw new ConfigError(
+      'Publishing needs the address the site will be served from: pass --base-url https://… or set publish.baseUrl in the config.',
+      [{ path: 'publish.baseUrl', message: 'required to publish' }],
+    );
+  }
+  if (!safeUrl(value)) {
+    throw new ConfigError(`--base-url must be an absolute http(s) URL (got "${value}").`, [
+      { path: '--base-url', message: 'not an http(s) URL' },
+    ]);
+  }
+  return value;
+}
+
+export interface PublishInput {
+  week: string;
+  outDir: string;
+  baseUrl?: string;
+}
+
+export interface PublishOutcome extends PublishEditionResult {
+  pagePath: string;
+  outDir: string;
+}
+
+export async function publish(deps: DigestDeps, input: PublishInput): Promise<PublishOutcome> {
+  const { config } = deps;
+  const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
+  const result = await publishEdition({
+    store: deps.store,
+    fs: deps.fs,
+    outDir: input.outDir,
+    date: input.week,
+    baseUrl,
+    siteName: config.name,
+    feedLimit: config.publish.feedLimit,
+    email: config.publish.email,
+    now: deps.clock.now(),
+  });
+  deps.log.info(
+    `${result.newlyPublished ? 'Published' : 'Already published; rewrote'} "${result.edition.title}" ` +
+      `(${result.edition.publishedAt}) — site of ${result.editions} edition(s), ${result.files.length} files in ${input.outDir}`,
+  );
+  return { ...result, outDir: input.outDir, pagePath: resolve(input.outDir, input.week, 'index.html') };
+}
+
+export interface EmailInput {
+  week: string;
+  outDir: string;
+  baseUrl?: string;
+  /** Send edition.eml through publish.email.smtp to these recipients (default publish.email.to). */
+  send: boolean;
+  to?: string[];
+}
+
+export interface EmailOutcome {
+  emlPath: string;
+  email: RenderedEmail;
+  sent: { accepted: number; recipients: number } | null;
+}
+
+export async function email(deps: DigestDeps, input: EmailInput): Promise<EmailOutcome> {
+  const { config, log } = deps;
+  const smtp = config.publish.email.smtp;
+  if (input.send && !smtp) {
+    throw new ConfigError('--send needs publish.email.smtp in the config (host, port, user).', [
+      { path: 'publish.email.smtp', message: 'required for --send' },
+    ]);
+  }
+  const edition = await loadEdition(deps.store, input.week);
+  const baseUrl = input.baseUrl ?? config.publish.baseUrl;
+  const { files, email } = await writeEmailFiles(deps.fs, input.outDir, edition, {
+    email: config.publish.email,
+    ...(baseUrl ? { baseUrl } : {}),
+  });
+  log.info(
+    `Wrote ${files.length} files (${(Buffer.byteLength(email.html) / 1024).toFixed(1)} KB HTML) to ${resolve(input.outDir, input.week)}`,
+  );
+  let sent: EmailOutcome['sent'] = null;
+  if (input.send && smtp) {
+    const to = input.to ?? config.publish.email.to;
+    const mailer = createSmtpMailer({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      requireTls: smtp.requireTls,
+      ...(smtp.user ? { user: smtp.user, password: deps.env[smtp.passwordEnv] ?? '' } : {}),
+    });
+    const from = /<([^>]+)>/.exec(config.publish.email.from)?.[1] ?? config.publish.email.from;
+    const result = await sendEditionEml(mailer, email.eml, { from, to });
+    sent = { accepted: result.accepted, recipients: to.length };
+    log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
+  }
+  return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}

@@ -1,0 +1,65 @@
+// Flag parsing shared by commands: values are checked while parsing, so a bad one exits 2 before any work.
+import { type Command, InvalidArgumentError } from 'commander';
+import { checkWritableFolder, resolveDataDir } from '../app/inputs.js';
+import type { OpenDigestOptions } from '../app/open-digest.js';
+import { isIsoDay } from '../core/dates.js';
+import type { CliContext } from './context.js';
+import { createCliLogger } from './logger.js';
+
+export interface CommonOptions {
+  config?: string;
+  dataDir?: string;
+  verbose?: boolean;
+}
+
+export function parseWeek(value: string): string {
+  if (!isIsoDay(value)) throw new InvalidArgumentError('expected a date like 2026-05-04');
+  return value;
+}
+
+export function parseUsd(value: string): number {
+  const amount = Number(value);
+  if (value.trim() === '' || !Number.isFinite(amount) || amount < 0)
+    throw new InvalidArgumentError('expected an amount in USD, e.g. 0.50');
+  return amount;
+}
+
+export function parseCount(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || count < 1 || count > 100_000)
+    throw new InvalidArgumentError('expected a whole number from 1 to 100000');
+  return count;
+}
+
+/** The options every command that opens the store takes. */
+export function withStoreOptions(command: Command): Command {
+  return command
+    .option('--config <file>', 'config file (default: digest.config.ts/.json in this folder)')
+    .option('--data-dir <dir>', 'PGlite data folder (default ./data, or DIGEST_DATA_DIR)')
+    .option('--verbose', 'more log lines');
+}
+
+export function weekOption(command: Command): Command {
+  return command.option(
+    '--week <date>',
+    'edition date YYYY-MM-DD (default: the most recent Monday)',
+    parseWeek,
+  );
+}
+
+export function digestOptions(options: CommonOptions, context: CliContext): OpenDigestOptions {
+  return {
+    cwd: context.cwd,
+    env: context.env,
+    log: createCliLogger(context.stderr, options.verbose),
+    ...(options.config ? { configFile: options.config } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+  };
+}
+
+/** Checks the data folder (unless DATABASE_URL is used) before anything opens it. */
+export async function checkDataDir(options: CommonOptions, context: CliContext): Promise<void> {
+  if (context.env.DATABASE_URL) return;
+  await checkWritableFolder(resolveDataDir(digestOptions(options, context)), '--data-dir', context.cwd);
+}
