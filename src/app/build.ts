@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import type { SourceReport, StoredItem } from '../core/types.js';
-import { enrichItems } from '../enrich/index.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
@@ -81,8 +80,10 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     ...(triage ? { triage: triage.run } : {}),
     ...(input.enrich && config.enrich.enabled
       ? {
-          enrich: (items) =>
-            enrichItems(items, { http, store, log, env: deps.env, config: enrichConfig(config) }),
+          enrich: async (items) => {
+            const { enrichItems } = await import('../enrich/index.js');
+            return enrichItems(items, { http, store, log, env: deps.env, config: enrichConfig(config) });
+          },
         }
       : {}),
     usage: () => {

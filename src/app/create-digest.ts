@@ -1,19 +1,24 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them.
-import { type BuildInput, build } from './build.js';
-import { type AddInput, add, type DecideInput, decide } from './decide.js';
+// Each use case's module is imported when first called, so a command loads only what it uses (mjml for email,
+// the AI SDK for an LLM build, Readability for enrichment).
+import type { BuildInput, BuildOutcome } from './build.js';
+import type { AddInput, DecideInput } from './decide.js';
 import type { DigestDeps } from './deps.js';
-import { type ListInput, list } from './list.js';
-import { type EmailInput, email, type PublishInput, publish } from './publish.js';
+import type { ListInput, ListResult } from './list.js';
+import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 
 export function createDigest(deps: DigestDeps) {
   return {
     deps,
-    build: (input: BuildInput) => build(deps, input),
-    list: (input: ListInput) => list(deps, input),
-    decide: (input: DecideInput) => decide(deps, input),
-    add: (input: AddInput) => add(deps, input),
-    publish: (input: PublishInput) => publish(deps, input),
-    email: (input: EmailInput) => email(deps, input),
+    build: async (input: BuildInput): Promise<BuildOutcome> =>
+      (await import('./build.js')).build(deps, input),
+    list: async (input: ListInput): Promise<ListResult> => (await import('./list.js')).list(deps, input),
+    decide: async (input: DecideInput) => (await import('./decide.js')).decide(deps, input),
+    add: async (input: AddInput) => (await import('./decide.js')).add(deps, input),
+    publish: async (input: PublishInput): Promise<PublishOutcome> =>
+      (await import('./publish.js')).publish(deps, input),
+    email: async (input: EmailInput): Promise<EmailOutcome> =>
+      (await import('./publish.js')).email(deps, input),
   };
 }
 

@@ -1,0 +1,31 @@
+// `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/**/*.js, one file per module
+// (no bundle, so the CLI's dynamic imports stay lazy), plus the files modules read at run time (prompts).
+import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+
+const entries = readdirSync(src, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+  .map((entry) => join(entry.parentPath, entry.name));
+const assets = readdirSync(src, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && /\.(md|json|txt|css)$/.test(entry.name))
+  .map((entry) => join(entry.parentPath, entry.name));
+
+rmSync(dist, { recursive: true, force: true });
+await build({
+  entryPoints: entries,
+  outdir: dist,
+  outbase: src,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
+process.stderr.write(`built ${entries.length} modules and ${assets.length} assets into dist/\n`);
