@@ -16,6 +16,18 @@ interface Benchmark {
 
 const BENCHMARKS: Benchmark[] = [
   {
+    name: 'cli',
+    file: 'cli.ts',
+    exportName: 'benchCli',
+    targets: {
+      '--help / node -e 0': ['<=', 4],
+      'sample build offline wall s': ['<=', 3],
+      'sample build offline peak RSS MB': ['<=', 250],
+      'sample build with fake LLM peak RSS MB': ['<=', 250],
+      'list wall s': ['<=', 1],
+    },
+  },
+  {
     name: 'ingest',
     file: 'ingest.ts',
     exportName: 'benchIngest',
