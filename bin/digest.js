@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
-  process.stderr.write('digest: dist/ is missing. Run "npm install" (or "npm run build") in the project folder.\n');
+  process.stderr.write(
+    'digest: dist/ is missing. Run "npm install" (or "npm run build") in the project folder.\n',
+  );
   process.exit(2);
 }
 const { main: run } = await import(main.href);
