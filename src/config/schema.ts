@@ -20,6 +20,10 @@ export const sourceSchema = z
     url: httpUrl.optional(),
     weight: z.number().min(0).max(10).default(1),
     enabled: z.boolean().default(true),
+    /** Longest the whole source may take, every day and retry included (default 60 000 ms). */
+    deadlineMs: z.number().int().positive().max(3_600_000).optional(),
+    /** Days a per-day source (HF daily papers, "{date}" feeds) fetches at once (default 3). */
+    dayConcurrency: z.number().int().min(1).max(16).optional(),
   })
   .strict()
   .superRefine((source, context) => {

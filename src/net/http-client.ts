@@ -79,7 +79,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     }
     if (request.signal?.aborted) {
-      return new FetchError(`request to ${displayUrl(url)} was cancelled`, url, undefined, { cause: error });
+      const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
+      return new FetchError(`request to ${displayUrl(url)} ${what}`, url, undefined, { cause: error });
     }
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
     const code = findCause(

@@ -48,6 +48,9 @@ function readCapture(
     .map((entry) => toItem(entry, day, response.url, sourceId))
     .filter((item): item is SourceItem => item !== null);
   const dropped = parsed.feed.entries.length - items.length;
+  if (dropped > 0 && items.length === 0) {
+    throw new Error(`every one of its ${dropped} entries lacks a title or an http(s) link; check the URL`);
+  }
   const warnings = [...parsed.warnings];
   if (dropped) warnings.push(`skipped ${dropped} entries without a title or an http(s) link`);
   return { items, warnings };
