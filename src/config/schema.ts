@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { selectionSchema } from './selection-schema.js';
 
 export const SOURCE_TYPES = ['hf-daily-papers', 'hf-daily-papers-rss', 'feed', 'manual'] as const;
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
 
 export const sourceSchema = z
   .object({

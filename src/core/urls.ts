@@ -7,6 +7,8 @@
 export function parseHttpUrl(raw: string | null | undefined, base?: string | null): URL | null {
   const value = raw?.trim();
   if (!value) return null;
+  // Absolute addresses must say "http://" or "https://": "http:example.com" is a typo, not a link.
+  if (!base && !/^https?:\/\//i.test(value)) return null;
   let url: URL;
   try {
     url = base ? new URL(value, base) : new URL(value);

@@ -3,6 +3,7 @@
 import { errorMessage, FetchError, UnreachableError } from '../core/errors.js';
 import type { HttpResponse, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
+import { displayUrl } from '../core/urls.js';
 
 export type DayResult<T> =
   | { day: string; url: string; kind: 'ok'; value: T }
@@ -114,7 +115,7 @@ export function dayProblems(results: DayResult<unknown>[]): {
   const failed = results.filter((result) => result.kind === 'failed');
   const warnings = failed.map((result) =>
     result.status === 404
-      ? `${result.day}: no list published (HTTP 404 from ${result.url})`
+      ? `${result.day}: no list published (HTTP 404 from ${displayUrl(result.url)})`
       : `${result.day}: ${result.reason}`,
   );
   if (failed.length > 0 && failed.length === results.length) {

@@ -6,12 +6,13 @@ import { daysOf, inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
+import { httpUrl } from '../core/urls.js';
 import { fetchDays, keepEarliest, mergeDays } from './_daily.js';
 import { parseFeedDate } from './_feed-dates.js';
 import type { RawEntry } from './_feed-entries.js';
 import { parseFeedBytes } from './_feed-parse.js';
 import { firstImageSrc, htmlToText } from './_html-text.js';
-import { httpUrl, urlForDay } from './_urls.js';
+import { urlForDay } from './_urls.js';
 
 const ACCEPT = 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1';
 

@@ -20,6 +20,7 @@ describe('the one URL rule', () => {
     'data:text/html,x',
     'file:///etc/passwd',
     'ftp://x/',
+    'http:example.com',
     '/relative',
     '',
     'http://',
