@@ -2,6 +2,7 @@
 import { NotFoundError } from '../core/errors.js';
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
 import type { StoredItem } from '../core/types.js';
+import { isHttpUrl } from '../core/urls.js';
 import { fetchManualItem } from '../sources/manual.js';
 import type { EditorDecision, Store } from '../store/types.js';
 import type { DigestDeps } from './deps.js';
@@ -41,7 +42,7 @@ async function resolveItemKey(store: Store, input: string): Promise<string> {
   const candidates = [input];
   const arxivId = normaliseArxivId(input) ?? arxivIdFromUrl(input);
   if (arxivId) candidates.push(`arxiv:${arxivId}`);
-  if (/^https?:\/\//i.test(input)) candidates.push(`url:${canonicalUrl(input)}`);
+  if (isHttpUrl(input)) candidates.push(`url:${canonicalUrl(input)}`);
   for (const key of candidates) {
     if (await store.getItem(key)) return key;
   }

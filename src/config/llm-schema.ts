@@ -1,5 +1,6 @@
 // LLM settings. Model ids are "provider:model"; secrets stay in the environment and are read when a call is made.
 import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -31,10 +32,7 @@ export const llmSchema = z
     /** Server for `openai-compatible:` ids (vLLM, llama.cpp server, LM Studio, OpenRouter). */
     openaiCompatible: z
       .object({
-        baseURL: z
-          .string()
-          .url()
-          .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL'),
+        baseURL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL'),
         /** Name of the environment variable holding the API key (none sent when unset). */
         apiKeyEnv: z
           .string()

@@ -1,10 +1,8 @@
 // Publishing settings (issue 5): where the site lives, the feeds, and the email.
 import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
 
 export const DEFAULT_UNSUBSCRIBE_URL = 'https://example.com/unsubscribe?token={{unsubscribe_token}}';
 

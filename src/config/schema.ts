@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { selectionSchema } from './selection-schema.js';
 
 export const SOURCE_TYPES = ['hf-daily-papers', 'hf-daily-papers-rss', 'feed', 'manual'] as const;
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
 
 export const sourceSchema = z
   .object({
@@ -20,6 +18,10 @@ export const sourceSchema = z
     url: httpUrl.optional(),
     weight: z.number().min(0).max(10).default(1),
     enabled: z.boolean().default(true),
+    /** Longest the whole source may take, every day and retry included (default 60 000 ms). */
+    deadlineMs: z.number().int().positive().max(3_600_000).optional(),
+    /** Days a per-day source (HF daily papers, "{date}" feeds) fetches at once (default 3). */
+    dayConcurrency: z.number().int().min(1).max(16).optional(),
   })
   .strict()
   .superRefine((source, context) => {

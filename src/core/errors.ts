@@ -40,6 +40,14 @@ export class BlockedUrlError extends FetchError {
   override name = 'BlockedUrlError';
 }
 
+/**
+ * The network itself is missing: the host name does not resolve, nothing listens, no route. Not retried, and a
+ * source stops asking (other days of the same list would fail the same way).
+ */
+export class UnreachableError extends FetchError {
+  override name = 'UnreachableError';
+}
+
 export class WriterError extends Error {
   override name = 'WriterError';
 }

@@ -61,7 +61,10 @@ export interface SourceContext {
   http: HttpClient;
   state: SourceState;
   log: Logger;
+  /** Aborted by Ctrl-C, or with a "TimeoutError" reason when the source's overall deadline passes. */
   signal?: AbortSignal;
+  /** How many requests a per-day source sends at once (default 3). */
+  dayConcurrency?: number;
 }
 
 export interface SourceFetchResult {

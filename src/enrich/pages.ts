@@ -5,6 +5,7 @@ import { errorMessage } from '../core/errors.js';
 import { arxivIdFromText, arxivIdFromUrl } from '../core/ids.js';
 import type { HttpClient } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
+import { displayUrl, isHttpUrl } from '../core/urls.js';
 import { fetchPageMetadata } from '../sources/page.js';
 import { cachedMany, cachePutQuietly, type EnrichCache } from './_cache.js';
 
@@ -30,7 +31,7 @@ export interface PageOptions {
 
 /** Posts are items whose link is not a paper page (arXiv, Hugging Face papers). */
 export function isPost(item: StoredItem): boolean {
-  return /^https?:\/\//i.test(item.url) && arxivIdFromUrl(item.url) === null;
+  return isHttpUrl(item.url) && arxivIdFromUrl(item.url) === null;
 }
 
 function needsPage(item: StoredItem): boolean {
@@ -74,7 +75,7 @@ export async function pageDetails(
           options.ttlSeconds,
         );
       } catch (error) {
-        failures.push(`${item.url}: ${errorMessage(error)}`);
+        failures.push(`${displayUrl(item.url)}: ${errorMessage(error)}`);
       }
     }
   };

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { FetchError } from '../core/errors.js';
 import type { HttpClient } from '../core/ports.js';
+import { displayUrl } from '../core/urls.js';
 
 export const DEFAULT_SEMANTIC_SCHOLAR_URL = 'https://api.semanticscholar.org/graph/v1';
 /** The endpoint accepts up to 500 ids per request. */
@@ -61,7 +62,7 @@ export async function fetchCitationCounts(
       parsed = batchResponseSchema.parse(JSON.parse(response.body.toString('utf8')));
     } catch (error) {
       throw new CitationLookupError(
-        `Semantic Scholar answered ${url} with something other than a paper list; citations left unknown`,
+        `Semantic Scholar answered ${displayUrl(url)} with something other than a paper list; citations left unknown`,
         url,
         response.status,
         { cause: error },

@@ -1,8 +1,25 @@
 // Reads a response body with a size cap, so a huge or endless answer is cut off instead of buffered.
 import { FetchError } from '../core/errors.js';
-import { displayUrl } from './_display.js';
+import { displayUrl } from '../core/urls.js';
 
-export async function readCappedBody(response: Response, url: string, maxBytes: number): Promise<Buffer> {
+/** The parts of a fetch Response read here (the global one and undici's both fit). */
+export interface StreamedResponse {
+  headers: { get(name: string): string | null };
+  body: {
+    getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
+    cancel(): Promise<void>;
+  } | null;
+}
+
+/**
+ * The body, decoded (gzip, br, deflate) as it streams: the cap counts decoded bytes as they arrive, chunked or
+ * not, so neither an endless answer nor a compression bomb is ever held in memory beyond `maxBytes`.
+ */
+export async function readCappedBody(
+  response: StreamedResponse,
+  url: string,
+  maxBytes: number,
+): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
@@ -14,7 +31,7 @@ export async function readCappedBody(response: Response, url: string, maxBytes: 
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done || !value) break;
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});

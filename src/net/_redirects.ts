@@ -1,14 +1,18 @@
 // Redirects followed by hand, so every hop is checked: a redirect to another origin is the server's choice,
 // not the user's, so from there on the request is untrusted (SSRF-checked) and carries no credentials.
+import { type Dispatcher, fetch } from 'undici';
 import { FetchError } from '../core/errors.js';
 import type { HttpRequest, Logger } from '../core/ports.js';
-import { assertPublicUrl, type HostLookup } from './ssrf-guard.js';
+import { displayUrl } from '../core/urls.js';
+import { assertFetchableUrl } from './ssrf-guard.js';
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+export type FetchResponse = Awaited<ReturnType<typeof fetch>>;
+
 export interface Answer {
-  response: Response;
+  response: FetchResponse;
   /** Final URL after redirects. */
   url: string;
 }
@@ -16,7 +20,10 @@ export interface Answer {
 export interface HopSettings {
   userAgent: string;
   allowLoopback: boolean;
-  lookup?: HostLookup;
+  /** Connects configured (trusted) URLs wherever they point. */
+  trusted: Dispatcher;
+  /** Connects everything else only to checked public addresses (see _pinned-agent.ts). */
+  guarded: Dispatcher;
   log: Logger;
 }
 
@@ -26,7 +33,7 @@ export async function followRedirects(
   signal: AbortSignal,
   settings: HopSettings,
 ): Promise<Answer> {
-  let url = parseUrl(request.url).href;
+  let url = assertFetchableUrl(request.url, null).href;
   let trusted = request.trusted === true;
   let method = request.method ?? 'GET';
   let body = request.body;
@@ -37,19 +44,23 @@ export async function followRedirects(
   if (request.etag) headers['if-none-match'] = request.etag;
   if (request.lastModified) headers['if-modified-since'] = request.lastModified;
   for (let hop = 0; ; hop++) {
-    if (trusted) assertHttp(url);
-    else {
-      await assertPublicUrl(url, {
-        allowLoopback: settings.allowLoopback,
-        ...(settings.lookup ? { lookup: settings.lookup } : {}),
-      });
-    }
-    const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+    assertFetchableUrl(url, trusted ? null : { allowLoopback: settings.allowLoopback });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: body ?? null,
+      redirect: 'manual',
+      signal,
+      dispatcher: trusted ? settings.trusted : settings.guarded,
+    });
     const location = response.headers.get('location');
     if (!REDIRECTS.has(response.status) || !location) return { response, url };
     await response.body?.cancel().catch(() => {});
     if (hop >= MAX_REDIRECTS) {
-      throw new FetchError(`more than ${MAX_REDIRECTS} redirects from ${request.url}; check the URL`, url);
+      throw new FetchError(
+        `more than ${MAX_REDIRECTS} redirects from ${displayUrl(request.url)}; check the URL`,
+        url,
+      );
     }
     const next = new URL(location, url);
     if (next.origin !== new URL(url).origin) {
@@ -61,23 +72,8 @@ export async function followRedirects(
       method = 'GET';
       body = undefined;
     }
-    settings.log.debug(`redirect ${response.status}: ${url} → ${next.href}`);
+    settings.log.debug(`redirect ${response.status}: ${displayUrl(url)} → ${displayUrl(next.href)}`);
     url = next.href;
-  }
-}
-
-function parseUrl(url: string): URL {
-  try {
-    return new URL(url);
-  } catch (error) {
-    throw new FetchError(`not a valid URL: ${url}`, url, undefined, { cause: error });
-  }
-}
-
-function assertHttp(url: string): void {
-  const protocol = parseUrl(url).protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new FetchError(`only http and https URLs are fetched, not ${protocol} (${url})`, url);
   }
 }
 

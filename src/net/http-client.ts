@@ -1,6 +1,6 @@
 // The one HTTP client: per-request timeout, body-size cap, retries on 429/5xx honouring Retry-After,
 // conditional GET, and an SSRF check on every hop of every untrusted request.
-import { errorMessage, FetchError } from '../core/errors.js';
+import { BlockedUrlError, errorMessage, FetchError, UnreachableError } from '../core/errors.js';
 import {
   type HttpClient,
   type HttpRequest,
@@ -8,11 +8,12 @@ import {
   type Logger,
   silentLogger,
 } from '../core/ports.js';
+import { displayUrl } from '../core/urls.js';
 import { readCappedBody } from './_body.js';
-import { displayUrl } from './_display.js';
-import { type Answer, followRedirects } from './_redirects.js';
+import { createPinnedAgent } from './_pinned-agent.js';
+import { type Answer, type FetchResponse, followRedirects } from './_redirects.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './_retry.js';
-import type { HostLookup } from './ssrf-guard.js';
+import { type HostLookup, systemLookup } from './ssrf-guard.js';
 
 export const DEFAULT_USER_AGENT = 'llm-news-digest/0.1 (+https://github.com/llm-news-digest/llm-news-digest)';
 
@@ -27,9 +28,22 @@ export interface HttpClientOptions {
   retryDelayCapMs?: number;
   /** Injected by tests to observe waits instead of sleeping. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Resolves host names (default: the system resolver); every connection asks it once and uses its answer. */
   lookup?: HostLookup;
   random?: () => number;
 }
+
+// Connection failures that mean "no network here" (or no such host): retrying them only delays the report.
+const UNREACHABLE: Record<string, string> = {
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the name could not be resolved (no network or DNS?)',
+  EAI_NONAME: 'the host name does not resolve',
+  ECONNREFUSED: 'nothing is listening there',
+  ENETUNREACH: 'no route to the network',
+  EHOSTUNREACH: 'no route to the host',
+  ENETDOWN: 'the network is down',
+  EADDRNOTAVAIL: 'the address is not available here',
+};
 
 /** A non-2xx answer, kept so the retry loop can decide. */
 interface Refusal {
@@ -44,19 +58,45 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const capMs = options.retryDelayCapMs ?? 60_000;
   // Errors worth another attempt (network failures, timeouts); everything else is final.
   const transient = new WeakSet<Error>();
+  const allowLoopback = options.allowLoopback ?? false;
+  const lookup = options.lookup ?? systemLookup;
   const hops = {
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    allowLoopback: options.allowLoopback ?? false,
+    allowLoopback,
+    trusted: createPinnedAgent({ guard: false, allowLoopback, lookup }),
+    guarded: createPinnedAgent({ guard: true, allowLoopback, lookup }),
     log,
-    ...(options.lookup ? { lookup: options.lookup } : {}),
   };
 
   function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
     if (error instanceof FetchError) return error;
+    const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
+    if (blocked) {
+      // Raised inside the connection, where only the host is known: say which URL it was.
+      return new BlockedUrlError(
+        blocked.message.replace(/^refused \S+:/, `refused ${displayUrl(url)}:`),
+        url,
+      );
+    }
     if (request.signal?.aborted) {
-      return new FetchError(`request to ${displayUrl(url)} was cancelled`, url, undefined, { cause: error });
+      const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
+      return new FetchError(`request to ${displayUrl(url)} ${what}`, url, undefined, { cause: error });
     }
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
+    const code = findCause(
+      error,
+      (cause) => typeof cause.code === 'string' && cause.code in UNREACHABLE,
+    )?.code;
+    if (!signal.aborted && typeof code === 'string') {
+      const host = hostOf(url);
+      return new UnreachableError(
+        `could not reach ${displayUrl(url)}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
+        url,
+        undefined,
+        { cause: error },
+      );
+    }
     const failure = signal.aborted
       ? new FetchError(
           `no answer from ${displayUrl(url)} within ${timeoutMs} ms; the server may be down or slow`,
@@ -136,7 +176,7 @@ function random(options: HttpClientOptions): { random?: () => number } {
   return options.random ? { random: options.random } : {};
 }
 
-function toResponse(response: Response, url: string, body: Buffer, request: HttpRequest): HttpResponse {
+function toResponse(response: FetchResponse, url: string, body: Buffer, request: HttpRequest): HttpResponse {
   const notModified = response.status === 304;
   return {
     url,
@@ -167,6 +207,26 @@ function headerRecord(headers: Headers): Record<string, string> {
     record[name] = value;
   });
   return record;
+}
+
+type Cause = Error & { code?: unknown };
+
+/** The first error in the `cause` chain (the error itself included) that matches. */
+function findCause(error: unknown, matches: (cause: Cause) => boolean): Cause | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (matches(current as Cause)) return current as Cause;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
 }
 
 function describeCause(error: unknown): string {

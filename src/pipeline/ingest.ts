@@ -1,10 +1,19 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
+// Each source has an overall deadline; while sources are slow, onWaiting says which and on what.
 import type { SourceConfig } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';
+import { displayUrl, redactUrls } from '../core/urls.js';
 import type { Store } from '../store/types.js';
+
+/** A source that has not finished yet, with the requests it is waiting on (URLs shortened and redacted). */
+export interface WaitingSource {
+  id: string;
+  elapsedMs: number;
+  requests: string[];
+}
 
 export interface IngestOptions {
   sources: SourceConfig[];
@@ -15,49 +24,143 @@ export interface IngestOptions {
   createSource: (config: SourceConfig) => Source;
   /** How many sources fetch at once. */
   concurrency?: number;
+  /** A source's overall deadline when its config sets none (default 60 s). */
+  deadlineMs?: number;
   signal?: AbortSignal;
   onSourceDone?: (report: SourceReport) => void;
+  /** Called every `waitingEveryMs` (default 5 s) while any source is still fetching; see formatWaiting(). */
+  onWaiting?: (waiting: WaitingSource[]) => void;
+  waitingEveryMs?: number;
 }
+
+export const DEFAULT_SOURCE_DEADLINE_MS = 60_000;
 
 export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
   const enabled = options.sources.filter((source) => source.enabled && source.type !== 'manual');
-  // Fetch a few sources ahead, store in config order: when two sources carry the same item, the first configured
-  // one is its primary source whichever answered first, and at most `concurrency` fetched results wait in memory.
-  const ahead = Math.max(1, options.concurrency ?? 4);
-  const fetches: Promise<Fetched>[] = [];
-  const start = (index: number) => {
-    if (index < enabled.length) fetches[index] = fetchOne(enabled[index]!, options);
-  };
-  for (let index = 0; index < ahead; index++) start(index);
-  const reports: SourceReport[] = [];
-  for (let index = 0; index < enabled.length; index++) {
-    const fetched = await fetches[index]!;
-    delete fetches[index];
-    start(index + ahead);
-    const report = await storeOne(enabled[index]!, fetched, options);
-    reports.push(report);
-    options.onSourceDone?.(report);
+  const running = new Map<string, Running>();
+  const ticker = watch(running, options);
+  try {
+    // Fetch a few sources ahead, store in config order: when two sources carry the same item, the first
+    // configured one is its primary source whichever answered first, and at most `concurrency` fetched results
+    // wait in memory.
+    const ahead = Math.max(1, options.concurrency ?? 4);
+    const fetches: Promise<Fetched>[] = [];
+    const start = (index: number) => {
+      if (index < enabled.length) fetches[index] = fetchOne(enabled[index]!, options, running);
+    };
+    for (let index = 0; index < ahead; index++) start(index);
+    const reports: SourceReport[] = [];
+    for (let index = 0; index < enabled.length; index++) {
+      const fetched = await fetches[index]!;
+      delete fetches[index];
+      start(index + ahead);
+      const report = await storeOne(enabled[index]!, fetched, options);
+      reports.push(report);
+      options.onSourceDone?.(report);
+    }
+    return reports;
+  } finally {
+    if (ticker) clearInterval(ticker);
   }
-  return reports;
+}
+
+/** "waiting for api-hf (https://…?date=2026-05-01), 12 s; rss-openai, 8 s" */
+export function formatWaiting(waiting: WaitingSource[]): string {
+  const parts = waiting.map((source) => {
+    const on = source.requests.length ? ` (${source.requests.join(', ')})` : '';
+    return `${source.id}${on}, ${Math.round(source.elapsedMs / 1000)} s`;
+  });
+  return `waiting for ${parts.join('; ')}`;
+}
+
+interface Running {
+  startedAt: number;
+  requests: Map<symbol, string>;
+}
+
+function watch(running: Map<string, Running>, options: IngestOptions): NodeJS.Timeout | null {
+  const onWaiting = options.onWaiting;
+  if (!onWaiting) return null;
+  const ticker = setInterval(() => {
+    if (!running.size) return;
+    const now = Date.now();
+    onWaiting(
+      [...running].map(([id, source]) => ({
+        id,
+        elapsedMs: now - source.startedAt,
+        requests: [...new Set(source.requests.values())],
+      })),
+    );
+  }, options.waitingEveryMs ?? 5000);
+  ticker.unref();
+  return ticker;
+}
+
+/** The client a source uses, noting which requests are in flight so a waiting build can say what it waits on. */
+function tracked(http: HttpClient, requests: Map<symbol, string>): HttpClient {
+  return {
+    async request(request) {
+      const token = Symbol(request.url);
+      requests.set(token, displayUrl(request.url));
+      try {
+        return await http.request(request);
+      } finally {
+        requests.delete(token);
+      }
+    },
+  };
 }
 
 type Fetched = { result: SourceFetchResult } | { error: unknown };
 
-async function fetchOne(config: SourceConfig, options: IngestOptions): Promise<Fetched> {
+async function fetchOne(
+  config: SourceConfig,
+  options: IngestOptions,
+  running: Map<string, Running>,
+): Promise<Fetched> {
+  const deadlineMs = config.deadlineMs ?? options.deadlineMs ?? DEFAULT_SOURCE_DEADLINE_MS;
+  // The deadline aborts with a "TimeoutError" reason, which sources tell apart from a cancellation.
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const entry: Running = { startedAt: Date.now(), requests: new Map() };
+  running.set(config.id, entry);
+  let timer: NodeJS.Timeout | undefined;
   try {
     const source = options.createSource(config);
     const state = await options.store.getSourceState(config.id);
-    const result = await source.fetch({
+    const fetching = source.fetch({
       window: options.window,
-      http: options.http,
+      http: tracked(options.http, entry.requests),
       state,
       log: options.log,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal,
+      ...(config.dayConcurrency ? { dayConcurrency: config.dayConcurrency } : {}),
     });
+    // A source that ignores its signal still ends: shortly after the deadline, ingest stops waiting for it.
+    const overdue = new Promise<'overdue'>((resolve) => {
+      timer = setTimeout(() => resolve('overdue'), deadlineMs + Math.min(1000, deadlineMs));
+      timer.unref();
+    });
+    const result = await Promise.race([fetching, overdue]);
+    if (result === 'overdue') return { error: new Error(pastDeadline(deadlineMs)) };
+    if (deadline.aborted && !options.signal?.aborted && result.error) {
+      return { result: { ...result, error: `${pastDeadline(deadlineMs)}: ${result.error}` } };
+    }
     return { result };
   } catch (error) {
     return { error };
+  } finally {
+    clearTimeout(timer);
+    running.delete(config.id);
   }
+}
+
+function pastDeadline(deadlineMs: number): string {
+  return `did not finish within its ${formatSeconds(deadlineMs)} deadline (raise deadlineMs in the source's config if it is meant to be that slow)`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 async function storeOne(
@@ -77,12 +180,14 @@ async function storeOne(
       status: result.error ? 'error' : 'ok',
       items: result.items.length,
     };
-    if (result.error) report.error = result.error;
-    if (result.warnings.length) report.warnings = result.warnings;
+    // Messages may quote URLs a source was given: never repeat credentials, never print 100 kB of query.
+    if (result.error) report.error = redactUrls(result.error);
+    if (result.warnings.length) report.warnings = result.warnings.map(redactUrls);
     if (result.notModified) report.notModified = true;
     return report;
   } catch (error) {
-    log.warn(`${config.id}: ${errorMessage(error)}`);
-    return { id: config.id, status: 'error', items: 0, error: errorMessage(error) };
+    const message = redactUrls(errorMessage(error));
+    log.warn(`${config.id}: ${message}`);
+    return { id: config.id, status: 'error', items: 0, error: message };
   }
 }

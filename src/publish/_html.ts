@@ -1,4 +1,5 @@
 // The two guards every renderer uses: text becomes inert markup, and only http(s) URLs become links.
+import { parseHttpUrl } from '../core/urls.js';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -18,15 +19,8 @@ export function escapeHtml(value: string): string {
  * `javascript:`, `data:`, `vbscript:` and relative or broken URLs are refused: the caller omits the link.
  */
 export function safeUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password) return null;
+  const url = parseHttpUrl(value);
+  if (!url || url.username || url.password) return null;
   return url.href;
 }
 

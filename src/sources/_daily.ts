@@ -1,8 +1,9 @@
 // Conditional GETs of configured URLs, one per day of the window for daily lists. A bad day is a warning
 // naming the day and the reason; only a source whose every day failed is an error.
-import { errorMessage, FetchError } from '../core/errors.js';
+import { errorMessage, FetchError, UnreachableError } from '../core/errors.js';
 import type { HttpResponse, SourceContext, SourceFetchResult, SourceState } from '../core/ports.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
+import { displayUrl } from '../core/urls.js';
 
 export type DayResult<T> =
   | { day: string; url: string; kind: 'ok'; value: T }
@@ -45,6 +46,22 @@ function covers(outer: DateWindow, inner: DateWindow): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
 
+/** Days fetched at once by a per-day source unless its config says otherwise. */
+export const DEFAULT_DAY_CONCURRENCY = 3;
+
+/** True when the source was stopped by its overall deadline (ingest's AbortSignal.timeout), not cancelled. */
+export function stoppedByDeadline(signal: AbortSignal | undefined): boolean {
+  return (
+    signal?.aborted === true && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError'
+  );
+}
+
+/**
+ * One conditional GET per day, a few at a time (context.dayConcurrency, default 3), results in day order.
+ * A day that fails is a result, not an exception: when the network is missing the remaining days are not
+ * asked (they would fail the same way), and when the source's deadline passes the days still open are
+ * reported as unfinished while the finished ones keep their items. Only a cancellation (Ctrl-C) throws.
+ */
 export async function fetchDays<T>(
   context: SourceContext,
   days: string[],
@@ -53,23 +70,40 @@ export async function fetchDays<T>(
   read: (response: HttpResponse, day: string) => T,
 ): Promise<{ results: DayResult<T>[]; state: SourceState }> {
   const state: SourceState = { ...context.state };
-  const results: DayResult<T>[] = [];
-  for (const day of days) {
+  const results: DayResult<T>[] = new Array(days.length);
+  let unreachable: string | null = null;
+  let next = 0;
+  const fetchDay = async (day: string): Promise<DayResult<T>> => {
     const url = urlFor(day);
+    if (unreachable) return { day, url, kind: 'failed', reason: `not asked: ${unreachable}` };
+    if (stoppedByDeadline(context.signal)) return { day, url, kind: 'failed', reason: unfinished() };
     try {
       const response = await conditionalGet(context, url, accept);
-      if (response.notModified) results.push({ day, url, kind: 'not-modified' });
-      else {
-        results.push({ day, url, kind: 'ok', value: read(response, day) });
-        keepValidators(state, url, response, context.window);
-      }
+      if (response.notModified) return { day, url, kind: 'not-modified' };
+      const value = read(response, day);
+      keepValidators(state, url, response, context.window);
+      return { day, url, kind: 'ok', value };
     } catch (error) {
+      if (stoppedByDeadline(context.signal)) return { day, url, kind: 'failed', reason: unfinished() };
       if (context.signal?.aborted) throw error;
+      if (error instanceof UnreachableError) unreachable ??= error.message;
       const status = error instanceof FetchError ? error.status : undefined;
-      results.push({ day, url, kind: 'failed', reason: errorMessage(error), ...(status ? { status } : {}) });
+      return { day, url, kind: 'failed', reason: errorMessage(error), ...(status ? { status } : {}) };
     }
-  }
+  };
+  const worker = async () => {
+    while (next < days.length) {
+      const index = next++;
+      results[index] = await fetchDay(days[index] as string);
+    }
+  };
+  const workers = Math.max(1, Math.min(context.dayConcurrency ?? DEFAULT_DAY_CONCURRENCY, days.length));
+  await Promise.all(Array.from({ length: workers }, worker));
   return { results, state };
+}
+
+function unfinished(): string {
+  return "not finished before the source's deadline";
 }
 
 /** Warnings for failed days, and an error when no day worked. */
@@ -81,7 +115,7 @@ export function dayProblems(results: DayResult<unknown>[]): {
   const failed = results.filter((result) => result.kind === 'failed');
   const warnings = failed.map((result) =>
     result.status === 404
-      ? `${result.day}: no list published (HTTP 404 from ${result.url})`
+      ? `${result.day}: no list published (HTTP 404 from ${displayUrl(result.url)})`
       : `${result.day}: ${result.reason}`,
   );
   if (failed.length > 0 && failed.length === results.length) {

@@ -1,5 +1,6 @@
 // feedsmith's four formats → one RawEntry shape, still unresolved and unvalidated (see _feed-items.ts).
 import type { AnyFeed, AtomFeed, JsonFeed, MediaNs, RdfFeed, RssFeed } from 'feedsmith';
+import { isHttpUrl } from '../core/urls.js';
 
 export interface RawEntry {
   title: string;
@@ -118,7 +119,7 @@ function fromAtom(feed: AtomFeed.Feed<string>): RawFeed {
       return {
         title: title.value,
         titleIsHtml: title.isHtml,
-        link: alternate(entry.links) ?? (/^https?:\/\//i.test(entry.id ?? '') ? (entry.id ?? null) : null),
+        link: alternate(entry.links) ?? (isHttpUrl(entry.id) ? (entry.id ?? null) : null),
         base: entry.xml?.base ?? null,
         html: content?.value ?? '',
         htmlIsText: contentType === 'text' || contentType === 'text/plain',

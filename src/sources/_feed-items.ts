@@ -5,10 +5,11 @@
 import { inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, canonicalUrl } from '../core/ids.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
+import { httpUrl } from '../core/urls.js';
 import { parseFeedDate } from './_feed-dates.js';
 import type { RawEntry, RawFeed } from './_feed-entries.js';
 import { collapse, firstImageSrc, htmlToText } from './_html-text.js';
-import { httpUrl, resolveBase } from './_urls.js';
+import { resolveBase } from './_urls.js';
 
 export interface ItemsResult {
   items: SourceItem[];
@@ -51,7 +52,7 @@ export function feedItems(
 /** The item, or the reason it was skipped. */
 export function toItem(entry: RawEntry, feedBase: string | null, sourceId: string): SourceItem | string {
   const base = resolveBase(entry.base, feedBase);
-  const url = httpUrl(entry.link, base) ?? (/^https?:/i.test(entry.id ?? '') ? httpUrl(entry.id) : null);
+  const url = httpUrl(entry.link, base) ?? httpUrl(entry.id);
   if (!url) return 'no http(s) link';
   const text = stripArxivListingPrefix(entry.htmlIsText ? collapse(entry.html) : htmlToText(entry.html));
   let title = entry.titleIsHtml ? htmlToText(entry.title) : collapse(entry.title);

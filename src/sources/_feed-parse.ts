@@ -15,6 +15,8 @@ export interface ParsedFeed {
   feed: RawFeed;
   encoding: string;
   warnings: string[];
+  /** Entries the document itself lists when the parser kept none (a JSON Feed of junk items), else undefined. */
+  declaredEntries?: number;
 }
 
 export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): ParsedFeed {
@@ -26,9 +28,11 @@ export function parseFeedBytes(bytes: Uint8Array, contentType?: string | null): 
   const text = decoded.text.replace(/^\uFEFF/, '');
   let failure: unknown;
   try {
-    const feed = fromFeedsmith(parseKnownFormat(text));
+    const known = parseKnownFormat(text);
+    const feed = fromFeedsmith(known);
     feed.base ??= rootXmlBase(text);
-    return { feed, encoding: decoded.encoding, warnings };
+    const declared = known.format === 'json' && !feed.entries.length ? jsonItemCount(text) : 0;
+    return { feed, encoding: decoded.encoding, warnings, ...(declared ? { declaredEntries: declared } : {}) };
   } catch (error) {
     failure = error;
   }
@@ -56,6 +60,15 @@ function parseKnownFormat(text: string): AnyFeed {
     // Not what its root said: let feedsmith's detection decide (and report).
   }
   return parseFeed(text);
+}
+
+function jsonItemCount(text: string): number {
+  try {
+    const items = (JSON.parse(text) as { items?: unknown }).items;
+    return Array.isArray(items) ? items.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function reason(error: unknown): string {

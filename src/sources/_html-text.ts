@@ -1,7 +1,7 @@
 // HTML → plain text with a small tolerant tokenizer: fast on 10,000 feed items, and it never throws on broken
 // markup. Script-like elements are dropped with their content, as a browser would never show them.
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { httpUrl } from './_urls.js';
+import { httpUrl } from '../core/urls.js';
 
 const HIDDEN = 'script|style|noscript|template|iframe|object|svg|math|head|select|textarea';
 const HIDDEN_BLOCK = new RegExp(

@@ -61,9 +61,17 @@ async function fetchPerDay(
 function readFeed(response: HttpResponse, sourceId: string, window: DateWindow): Capture {
   const parsed = parseFeedBytes(response.body, response.headers['content-type']);
   const result = feedItems(parsed.feed, { sourceId, feedUrl: response.url, window });
-  const warnings = [...parsed.warnings];
-  for (const [reason, count] of result.skipped) {
-    warnings.push(`skipped ${count} ${count === 1 ? 'entry' : 'entries'}: ${reason}`);
+  const reasons = [...result.skipped].map(
+    ([reason, count]) => `${count} ${count === 1 ? 'entry' : 'entries'}: ${reason}`,
+  );
+  const rejected = [...result.skipped.values()].reduce((sum, count) => sum + count, 0);
+  // Entries outside the window make an honest empty result; entries that were all unreadable do not.
+  const offered = Math.max(parsed.feed.entries.length, parsed.declaredEntries ?? 0);
+  if (offered > 0 && result.items.length === 0 && result.outside === 0) {
+    const why = reasons.length ? reasons.join('; ') : `${offered} entries the parser could not read`;
+    throw new Error(`every entry of the feed was rejected (${why}); check the URL or the feed`);
   }
+  const warnings = [...parsed.warnings];
+  if (rejected) warnings.push(...reasons.map((reason) => `skipped ${reason}`));
   return { items: result.items, warnings };
 }

@@ -6,12 +6,13 @@ import { daysOf, inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
+import { httpUrl } from '../core/urls.js';
 import { fetchDays, keepEarliest, mergeDays } from './_daily.js';
 import { parseFeedDate } from './_feed-dates.js';
 import type { RawEntry } from './_feed-entries.js';
 import { parseFeedBytes } from './_feed-parse.js';
 import { firstImageSrc, htmlToText } from './_html-text.js';
-import { httpUrl, urlForDay } from './_urls.js';
+import { urlForDay } from './_urls.js';
 
 const ACCEPT = 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1';
 
@@ -48,6 +49,9 @@ function readCapture(
     .map((entry) => toItem(entry, day, response.url, sourceId))
     .filter((item): item is SourceItem => item !== null);
   const dropped = parsed.feed.entries.length - items.length;
+  if (dropped > 0 && items.length === 0) {
+    throw new Error(`every one of its ${dropped} entries lacks a title or an http(s) link; check the URL`);
+  }
   const warnings = [...parsed.warnings];
   if (dropped) warnings.push(`skipped ${dropped} entries without a title or an http(s) link`);
   return { items, warnings };

@@ -5,7 +5,7 @@ import { SourceError } from '../core/errors.js';
 import { arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpClient } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
-import { httpUrl } from './_urls.js';
+import { httpUrl } from '../core/urls.js';
 import { fetchArxivEntries } from './arxiv-api.js';
 import { fetchPageMetadata } from './page.js';
 

@@ -4,10 +4,10 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { FetchError } from '../core/errors.js';
 import type { HttpClient } from '../core/ports.js';
+import { displayUrl, httpUrl } from '../core/urls.js';
 import { decodeFeedBytes } from './_decode.js';
 import { parseFeedDate } from './_feed-dates.js';
 import { collapse, htmlToText } from './_html-text.js';
-import { httpUrl } from './_urls.js';
 
 export interface PageMetadata {
   url: string;
@@ -34,7 +34,7 @@ export async function fetchPageMetadata(
   const type = response.headers['content-type'] ?? '';
   if (type && !HTML_TYPES.test(type)) {
     throw new FetchError(
-      `${response.url} is not an HTML page (${type}); give the page's address instead`,
+      `${displayUrl(response.url)} is not an HTML page (${type}); give the page's address instead`,
       url,
     );
   }

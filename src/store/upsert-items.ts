@@ -4,6 +4,7 @@
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
 import type { Logger } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
+import { isHttpUrl } from '../core/urls.js';
 import { normaliseTimestamp } from './_values.js';
 import { groupItems, type IncomingRow } from './item-groups.js';
 import { freshItem } from './item-merge.js';
@@ -72,7 +73,7 @@ function identify(item: SourceItem): Identity | string {
   let url = typeof item.url === 'string' ? item.url.trim() : '';
   const arxivId = (item.arxivId ? normaliseArxivId(item.arxivId) : null) ?? arxivIdFromUrl(url);
   // Only web links are kept: a javascript: or data: link never becomes an item's address.
-  if (!/^https?:\/\/[^/\s]/i.test(url)) {
+  if (!isHttpUrl(url)) {
     if (!arxivId) return `"${url.slice(0, 200)}" is not an http(s) URL`;
     url = `https://arxiv.org/abs/${arxivId}`;
   }

@@ -84,7 +84,8 @@ describe('hf-daily-papers', () => {
       state: {},
       log: silentLogger,
     });
-    expect(server.requests.map((r) => r.query.get('date'))).toEqual([
+    // Days are fetched a few at a time, so they arrive in any order.
+    expect(server.requests.map((r) => r.query.get('date')).sort()).toEqual([
       '2026-06-08',
       '2026-06-09',
       '2026-06-10',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { httpUrl } from '../../src/core/urls.js';
 import { decodeFeedBytes } from '../../src/sources/_decode.js';
 import { parseFeedDate } from '../../src/sources/_feed-dates.js';
 import { firstImageSrc, htmlToText } from '../../src/sources/_html-text.js';
-import { httpUrl } from '../../src/sources/_urls.js';
 
 describe('htmlToText', () => {
   it('drops tags, scripts, styles and comments, decodes entities, collapses whitespace', () => {
