@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import type { SourceReport, StoredItem } from '../core/types.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
-import { ingest } from '../pipeline/ingest.js';
+import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
 import { triageCandidates } from '../select/triage.js';
@@ -74,6 +74,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
               createSource,
               ...(deps.signal ? { signal: deps.signal } : {}),
               onSourceDone: (report) => log.info(formatSourceLine(report)),
+              onWaiting: (waiting) => log.info(formatWaiting(waiting)),
             }),
         }
       : {}),

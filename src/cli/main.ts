@@ -1,7 +1,8 @@
 // The CLI entry: the only place that decides exit codes (0 clean, 1 nothing built, 2 bad input, 3 needs a look,
 // 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
-import { BuildError, ConfigError, errorMessage, NotFoundError } from '../core/errors.js';
+import { BuildError, ConfigError, NotFoundError, errorMessage as rawMessage } from '../core/errors.js';
+import { redactUrls } from '../core/urls.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 
@@ -70,9 +71,15 @@ function reportError(error: unknown, context: CliContext): number {
     return EXIT.nothingBuilt;
   }
   context.stderr.write(`error: ${errorMessage(error)}\n`);
-  if (context.env.DIGEST_DEBUG && error instanceof Error) context.stderr.write(`${error.stack}\n`);
+  if (context.env.DIGEST_DEBUG && error instanceof Error)
+    context.stderr.write(`${redactUrls(error.stack ?? '')}\n`);
   else context.stderr.write('(set DIGEST_DEBUG=1 for a stack trace)\n');
   return EXIT.nothingBuilt;
+}
+
+/** What the user reads of an error: URLs without credentials or secret parameters, long ones shortened. */
+function errorMessage(error: unknown): string {
+  return redactUrls(rawMessage(error));
 }
 
 /** Errors whose cause is what the user gave us: a URL we refuse to fetch, a credential the provider rejected. */

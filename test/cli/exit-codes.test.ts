@@ -65,3 +65,24 @@ describe('CLI input checks', () => {
     rmSync(join(cwd, 'data'), { recursive: true, force: true });
   });
 });
+
+describe('CLI messages', () => {
+  it('never repeat URL credentials or secret parameters, and shorten long URLs', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'digest-redact-'));
+    try {
+      const secretUrl = `http://user:hunter2@127.0.0.1:9/feed.xml?api_key=sk-secret-123&x=${'a'.repeat(300)}`;
+      writeFileSync(
+        join(cwd, 'digest.config.json'),
+        JSON.stringify({ sources: [{ id: 'rss-x', type: 'feed', url: secretUrl }], http: { retries: 0 } }),
+      );
+      const run = await runDigest(['build', '--week', '2026-06-22', '--offline', '--no-enrich'], { cwd });
+      expect(run.code).toBe(1);
+      const output = run.stdout + run.stderr;
+      expect(output).toMatch(/rss-x/);
+      expect(output).not.toMatch(/hunter2|sk-secret-123/);
+      expect(output).not.toMatch(/a{200}/);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
