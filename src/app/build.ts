@@ -102,7 +102,11 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
 
   const usage = writerSetup.usage();
   const editions = await store.listEditions();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, siteOptions(config));
+  await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {
+    ...siteOptions(config),
+    // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
+    ...(input.enrich && config.enrich.enabled ? { fetchImages: { http, log } } : {}),
+  });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
   const flagged = formatFlaggedItems(result.edition.items);

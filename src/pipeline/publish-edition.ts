@@ -4,6 +4,7 @@ import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { PublishError } from '../publish/errors.js';
+import type { FetchImagesOptions } from '../publish/item-images.js';
 import { publishSite } from '../publish/publish-site.js';
 import type { Store } from '../store/types.js';
 
@@ -18,6 +19,8 @@ export interface PublishEditionInput {
   email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
   /** When the edition is marked published, if it is not yet; later runs keep that first time. */
   now: Date;
+  /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
+  fetchImages?: FetchImagesOptions;
 }
 
 export interface PublishEditionResult {
@@ -29,6 +32,8 @@ export interface PublishEditionResult {
   files: string[];
   bytes: number;
   email: RenderedEmail;
+  /** Item images that could not be published (those items show none). */
+  warnings: string[];
 }
 
 export async function loadEdition(store: Store, date: string): Promise<Edition> {
@@ -61,10 +66,12 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     baseUrl: input.baseUrl,
     ...(input.siteName ? { siteName: input.siteName } : {}),
     ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
+    ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
   });
   const email = await writeEmailFiles(input.fs, input.outDir, edition, {
     email: input.email,
     baseUrl: input.baseUrl,
+    images: site.images,
   });
   return {
     edition,
@@ -73,5 +80,6 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     files: [...site.files, ...email.files],
     bytes: site.bytes,
     email: email.email,
+    warnings: site.warnings,
   };
 }

@@ -1,18 +1,6 @@
-// The two guards every renderer uses: text becomes inert markup, and only http(s) URLs become links.
+// Helpers every channel shares: only http(s) URLs become links, stable anchors, counts and author lines.
+// (Escaping is not here: the templates in _template.ts do it for every interpolation.)
 import { parseHttpUrl } from '../core/urls.js';
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 /**
  * The URL normalised by the WHATWG parser when its scheme is http or https, else null.
@@ -22,12 +10,6 @@ export function safeUrl(value: string | null | undefined): string | null {
   const url = parseHttpUrl(value);
   if (!url || url.username || url.password) return null;
   return url.href;
-}
-
-/** Images are only shown from https: the pages' Content-Security-Policy (img-src https: data:) would block others. */
-export function safeImageUrl(value: string | null | undefined): string | null {
-  const url = safeUrl(value);
-  return url?.startsWith('https://') ? url : null;
 }
 
 /** "https://example.com/digest" + "2026-05-04/" → absolute URL; null when no base URL is configured. */

@@ -1,7 +1,7 @@
 // The document shell every site page shares: head metadata, the security policy and the header/footer.
 import { createHash } from 'node:crypto';
-import { escapeHtml } from './_html.js';
 import { SITE_CSS } from './_styles.js';
+import { type Fragment, html, join, markupLength, raw } from './_template.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */
 export const FAVICON_SVG =
@@ -26,7 +26,9 @@ export function styleSourceHash(): string {
 export function contentSecurityPolicy(scripts = false): string {
   const parts = [
     "default-src 'none'",
-    'img-src https: data:',
+    // Item images are published with the site, so no reader's browser calls an image host; data: is the inline
+    // favicon (an image, which cannot run script).
+    "img-src 'self' data:",
     `style-src ${styleSourceHash()}`,
     "base-uri 'none'",
     "form-action 'self'",
@@ -47,7 +49,7 @@ export interface PageOptions {
   canonical: string | null;
   ogType?: 'website' | 'article';
   ogImage?: string | null;
-  body: string;
+  body: Fragment;
   /** External scripts (site-relative paths), for the search page only. */
   scripts?: string[];
   /** Whether the site around the page has feeds and search (publishSite) or just pages (a build). */
@@ -55,50 +57,52 @@ export interface PageOptions {
 }
 
 export function renderPage(options: PageOptions): string {
-  const { title, description, siteName, canonical, ogImage } = options;
-  const root = escapeHtml(options.root);
+  const { title, description, siteName, canonical, ogImage, root } = options;
   const meta = [
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(!!options.scripts?.length)}">`,
-    '<meta name="referrer" content="strict-origin-when-cross-origin">',
-    '<meta name="color-scheme" content="light dark">',
-    `<title>${escapeHtml(documentTitle(title, options.titleSuffix))}</title>`,
-    `<meta name="description" content="${escapeHtml(description)}">`,
-    canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : '',
-    `<link rel="icon" href="${FAVICON}" type="image/svg+xml">`,
+    html`<meta charset="utf-8">`,
+    html`<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    html`<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(!!options.scripts?.length)}">`,
+    html`<meta name="referrer" content="strict-origin-when-cross-origin">`,
+    html`<meta name="color-scheme" content="light dark">`,
+    html`<title>${documentTitle(title, options.titleSuffix)}</title>`,
+    html`<meta name="description" content="${description}">`,
+    canonical ? html`<link rel="canonical" href="${canonical}">` : null,
+    html`<link rel="icon" href="${FAVICON}" type="image/svg+xml">`,
     ...(options.fullSite ? feedLinks(siteName, root) : []),
-    `<meta property="og:site_name" content="${escapeHtml(siteName)}">`,
-    `<meta property="og:type" content="${options.ogType ?? 'website'}">`,
-    `<meta property="og:title" content="${escapeHtml(title)}">`,
-    `<meta property="og:description" content="${escapeHtml(description)}">`,
-    canonical ? `<meta property="og:url" content="${escapeHtml(canonical)}">` : '',
-    ogImage ? `<meta property="og:image" content="${escapeHtml(ogImage)}">` : '',
-    `<meta name="twitter:card" content="${ogImage ? 'summary_large_image' : 'summary'}">`,
+    html`<meta property="og:site_name" content="${siteName}">`,
+    html`<meta property="og:type" content="${options.ogType ?? 'website'}">`,
+    html`<meta property="og:title" content="${title}">`,
+    html`<meta property="og:description" content="${description}">`,
+    canonical ? html`<meta property="og:url" content="${canonical}">` : null,
+    ogImage ? html`<meta property="og:image" content="${ogImage}">` : null,
+    html`<meta name="twitter:card" content="${ogImage ? 'summary_large_image' : 'summary'}">`,
     // X/Twitter reads title, description and image from the Open Graph tags; only the card type is its own.
-    `<style>${SITE_CSS}</style>`,
-    ...(options.scripts ?? []).map((src) => `<script src="${root}${escapeHtml(src)}" defer></script>`),
-  ].filter(Boolean);
-  return `<!DOCTYPE html>
+    html`<style>${raw(SITE_CSS)}</style>`,
+    ...(options.scripts ?? []).map((src) => html`<script src="${root}${src}" defer></script>`),
+  ].filter((line): line is Fragment => line !== null);
+  const nav = options.fullSite
+    ? html`<a href="${root}search/index.html">Search</a><a href="${root}feed.xml">RSS</a>`
+    : null;
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
-${meta.join('\n')}
+${join(meta, '\n')}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <div class="wrap">
 <header class="site">
-<a class="site-name" href="${root}index.html">${escapeHtml(siteName)}</a>
-<nav aria-label="Site"><a href="${root}index.html#archive">Archive</a>${options.fullSite ? `<a href="${root}search/index.html">Search</a><a href="${root}feed.xml">RSS</a>` : ''}</nav>
+<a class="site-name" href="${root}index.html">${siteName}</a>
+<nav aria-label="Site"><a href="${root}index.html#archive">Archive</a>${nav}</nav>
 </header>
 <main id="main">
 ${options.body}
 </main>
-${options.fullSite ? siteFooter(siteName, root) : ''}
+${options.fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
 </html>
-`;
+`.toString();
 }
 
 /** Browsers, tabs and search results cut long titles; html-validate's long-title rule holds us to 70. */
@@ -106,7 +110,7 @@ export const MAX_TITLE = 70;
 
 export function documentTitle(title: string, suffix?: string): string {
   // Measured as written in the file (entities included), which is what the validator counts.
-  const fits = (text: string) => escapeHtml(text).length <= MAX_TITLE;
+  const fits = (text: string) => markupLength(text) <= MAX_TITLE;
   const full = suffix ? `${title} — ${suffix}` : title;
   if (fits(full)) return full;
   if (fits(title)) return title;
@@ -115,17 +119,16 @@ export function documentTitle(title: string, suffix?: string): string {
   return `${characters.join('').trimEnd()}…`;
 }
 
-function feedLinks(siteName: string, root: string): string[] {
-  const name = escapeHtml(siteName);
+function feedLinks(siteName: string, root: string): Fragment[] {
   return [
-    `<link rel="alternate" type="application/rss+xml" title="${name} (RSS)" href="${root}feed.xml">`,
-    `<link rel="alternate" type="application/atom+xml" title="${name} (Atom)" href="${root}atom.xml">`,
-    `<link rel="alternate" type="application/feed+json" title="${name} (JSON Feed)" href="${root}feed.json">`,
+    html`<link rel="alternate" type="application/rss+xml" title="${siteName} (RSS)" href="${root}feed.xml">`,
+    html`<link rel="alternate" type="application/atom+xml" title="${siteName} (Atom)" href="${root}atom.xml">`,
+    html`<link rel="alternate" type="application/feed+json" title="${siteName} (JSON Feed)" href="${root}feed.json">`,
   ];
 }
 
-function siteFooter(siteName: string, root: string): string {
-  return `<footer class="site-footer"><p>${escapeHtml(siteName)} · feeds: <a href="${root}feed.xml">RSS</a> · \
+function siteFooter(siteName: string, root: string): Fragment {
+  return html`<footer class="site-footer"><p>${siteName} · feeds: <a href="${root}feed.xml">RSS</a> · \
 <a href="${root}atom.xml">Atom</a> · <a href="${root}feed.json">JSON Feed</a></p></footer>
 `;
 }

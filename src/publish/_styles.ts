@@ -25,8 +25,7 @@ h1{font-size:clamp(1.6rem,5vw,2.3rem);line-height:1.2;margin:0 0 .4rem}
 .intro{font-size:1.08rem;margin:0 0 2rem}
 .items{list-style:none;margin:0;padding:0;display:grid;gap:1.5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.25rem;overflow-wrap:anywhere}
-.card img{display:block;width:100%;height:auto;aspect-ratio:1200/648;object-fit:cover;border-radius:8px;
-margin:0 0 1rem;background:var(--line)}
+.card img{display:block;max-width:100%;height:auto;border-radius:8px;margin:0 0 1rem}
 .card h2{font-size:1.3rem;line-height:1.3;margin:0 0 .5rem}
 .card h2 a{text-decoration:none}
 .card h2 a:hover{text-decoration:underline}

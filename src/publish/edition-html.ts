@@ -1,21 +1,10 @@
 // The edition page: the newsletter's web form, one card per item, shaped like the reference edition.
-import { formatLongDate } from '../core/dates.js';
-import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
-import {
-  absoluteUrl,
-  authorLine,
-  escapeHtml,
-  itemAnchors,
-  MAX_AUTHORS,
-  plural,
-  safeImageUrl,
-  safeUrl,
-} from './_html.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl, MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
+import { type Fragment, html, join } from './_template.js';
+import { type ItemView, leadImage, toEditionView } from './item-view.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
-
-/** Image box the card reserves (the HF thumbnails' shape), so the page does not jump while images load. */
-export const CARD_IMAGE = { width: 600, height: 324 } as const;
 
 /** The page budget (HTML + CSS, images excluded). */
 export const PAGE_BUDGET_BYTES = 40 * 1024;
@@ -23,82 +12,67 @@ export const PAGE_BUDGET_BYTES = 40 * 1024;
 const AUTHOR_CAPS = [MAX_AUTHORS, 20, 8];
 
 export function renderEditionHtml(edition: Edition, options: SiteOptions = {}): string {
-  let html = '';
+  let page = '';
   for (const cap of AUTHOR_CAPS) {
-    html = renderWithAuthorCap(edition, options, cap);
-    if (Buffer.byteLength(html) <= PAGE_BUDGET_BYTES) break;
+    page = renderWithAuthorCap(edition, options, cap);
+    if (Buffer.byteLength(page) <= PAGE_BUDGET_BYTES) break;
   }
-  return html;
+  return page;
 }
 
 function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors: number): string {
-  const siteName = options.siteName ?? edition.name ?? DEFAULT_SITE_NAME;
-  const anchors = itemAnchors(edition.items.map((item) => item.title));
-  const cards = edition.items.map((item, index) =>
-    renderCard(item, anchors[index] ?? `item-${index + 1}`, index + 1, maxAuthors),
-  );
-  const body = `<article class="edition">
-<h1>${escapeHtml(edition.title)}</h1>
-<p class="dateline"><time datetime="${escapeHtml(edition.date)}">${escapeHtml(formatLongDate(edition.date))}</time> · ${plural(edition.items.length, 'paper')}</p>
-<p class="intro">${escapeHtml(edition.intro)}</p>
+  const view = toEditionView(edition, {
+    maxAuthors,
+    ...(options.images ? { images: options.images } : {}),
+    imageRoot: '../',
+  });
+  const siteName = options.siteName ?? (view.name || DEFAULT_SITE_NAME);
+  const body = html`<article class="edition">
+<h1>${view.title}</h1>
+<p class="dateline"><time datetime="${view.date}">${view.longDate}</time> · ${view.count}</p>
+<p class="intro">${view.intro}</p>
 <ol class="items">
-${cards.join('\n')}
+${join(view.items.map(renderCard), '\n')}
 </ol>
 </article>`;
   return renderPage({
-    title: edition.title,
+    title: view.title,
     titleSuffix: siteName,
-    description: edition.intro,
+    description: view.intro,
     siteName,
     root: '../',
     canonical: absoluteUrl(options.baseUrl, `${edition.date}/`),
     ogType: 'article',
-    ogImage: edition.items.map((item) => safeImageUrl(item.image)).find(Boolean) ?? null,
+    ogImage: leadImage(edition, options.images, absoluteUrl(options.baseUrl, '')),
     body,
     fullSite: options.fullSite,
   });
 }
 
-export function renderCard(
-  item: EditionItem,
-  anchor: string,
-  number: number,
-  maxAuthors = MAX_AUTHORS,
-): string {
-  const title = escapeHtml(item.title);
-  const url = safeUrl(item.url);
-  const image = safeImageUrl(item.image);
-  const level = escapeHtml(item.level);
-  const levelClass = (LEVELS as readonly string[]).includes(item.level)
-    ? item.level.toLowerCase()
-    : 'unknown';
-  const parts = [
-    `<li class="card" id="${anchor}">`,
-    image
-      ? `<img src="${escapeHtml(image)}" alt="${title}" width="${CARD_IMAGE.width}" height="${CARD_IMAGE.height}" loading="lazy" decoding="async">`
-      : '',
-    // The reference reads image, level, title: the badge sits between the picture and the heading.
-    `<p class="badge level-${levelClass}">${level}</p>`,
-    `<h2>${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>`,
-    item.authors.length ? `<p class="authors">${escapeHtml(authorLine(item.authors, maxAuthors))}</p>` : '',
-    `<p class="summary">${escapeHtml(item.summary)}</p>`,
-    '<h3>Takeaways</h3>',
-    `<ul class="takeaways">${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
-    `<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="#${anchor}" aria-label="Permalink to item ${number}">#</a></p>`,
-    '</li>',
-  ];
-  return parts.filter(Boolean).join('\n');
+export function renderCard(item: ItemView): Fragment {
+  const image = item.image
+    ? html`<img src="${item.image.src}" alt="${item.image.alt}"${dimensions(item.image)} loading="lazy" decoding="async">
+`
+    : null;
+  // The reference reads image, level, title: the badge sits between the picture and the heading.
+  return html`<li class="card" id="${item.anchor}">
+${image}<p class="badge level-${item.levelClass}">${item.level}</p>
+<h2>${item.url ? html`<a href="${item.url}">${item.title}</a>` : item.title}</h2>
+${item.authorLine ? html`<p class="authors">${item.authorLine}</p>\n` : null}<p class="summary">${item.summary}</p>
+<h3>Takeaways</h3>
+<ul class="takeaways">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
+<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="${item.permalink}" aria-label="Permalink to item ${item.number}">#</a></p>
+</li>`;
+}
+
+/** width/height attributes when the image's size is known, so the page does not jump while it loads. */
+export function dimensions(image: { width: number | null; height: number | null }): Fragment | null {
+  return image.width && image.height ? html` width="${image.width}" height="${image.height}"` : null;
 }
 
 /** `N citations · via SOURCE · arXiv:ID`: citations only when known, the arXiv part only with an id. */
-export function renderFooter(item: EditionItem): string {
-  const parts: string[] = [];
-  if (item.citations !== null && item.citations !== undefined) parts.push(plural(item.citations, 'citation'));
-  parts.push(`via ${escapeHtml(item.source)}`);
-  if (item.arxivId) {
-    const id = escapeHtml(item.arxivId);
-    const path = item.arxivId.split('/').map(encodeURIComponent).join('/');
-    parts.push(`<a href="https://arxiv.org/abs/${escapeHtml(path)}">arXiv:${id}</a>`);
-  }
-  return parts.join(' · ');
+export function renderFooter(item: ItemView): Fragment {
+  return html`${item.citations ? html`${item.citations} · ` : null}via ${item.source}${
+    item.arxiv ? html` · <a href="${item.arxiv.url}">arXiv:${item.arxiv.id}</a>` : null
+  }`;
 }

@@ -6,11 +6,14 @@ import { absoluteUrl } from './_html.js';
 import { renderEmailHtml } from './email-html.js';
 import { renderEditionEml } from './email-message.js';
 import { renderEmailText } from './email-text.js';
+import type { ImageMap } from './item-images.js';
 import { assertEditionDate, type SiteFiles, writeFiles } from './write-site.js';
 
 export interface EmailFilesOptions {
   email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
   baseUrl?: string;
+  /** Item images published with the site: shown from absolute URLs under baseUrl (no base URL: no images). */
+  images?: ImageMap;
 }
 
 export interface RenderedEmail {
@@ -21,7 +24,12 @@ export interface RenderedEmail {
 
 export async function renderEmail(edition: Edition, options: EmailFilesOptions): Promise<RenderedEmail> {
   const pageUrl = absoluteUrl(options.baseUrl, `${edition.date}/`);
-  const emailOptions = { pageUrl, unsubscribeUrl: options.email.unsubscribeUrl };
+  const emailOptions = {
+    pageUrl,
+    unsubscribeUrl: options.email.unsubscribeUrl,
+    siteUrl: options.baseUrl ?? null,
+    ...(options.images ? { images: options.images } : {}),
+  };
   const html = await renderEmailHtml(edition, emailOptions);
   const text = renderEmailText(edition, emailOptions);
   const host = pageUrl ? new URL(pageUrl).hostname : undefined;

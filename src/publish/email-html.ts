@@ -1,11 +1,13 @@
 // The HTML email: MJML compiled to table markup with styles inlined, one section per item.
 import mjml2html from 'mjml';
 import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
-import { formatLongDate } from '../core/dates.js';
-import type { Edition, EditionItem } from '../core/types.js';
-import { authorLine, escapeHtml, plural, safeImageUrl, safeUrl } from './_html.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl, safeUrl } from './_html.js';
+import { type Fragment, html, join, raw } from './_template.js';
 import { renderFooter } from './edition-html.js';
 import { PublishError } from './errors.js';
+import type { ImageMap } from './item-images.js';
+import { type ItemView, toEditionView } from './item-view.js';
 
 export { DEFAULT_UNSUBSCRIBE_URL };
 
@@ -14,6 +16,10 @@ export interface EmailOptions {
   pageUrl?: string | null;
   /** Where readers unsubscribe; a placeholder the sending tool fills in per subscriber. */
   unsubscribeUrl?: string;
+  /** The site's absolute URL (publish.baseUrl): images are shown from their published copies under it, else none. */
+  siteUrl?: string | null;
+  /** Item images published with the site. */
+  images?: ImageMap;
 }
 
 /** Content width of the email body; images get exactly this width so clients never scale them unpredictably. */
@@ -21,7 +27,7 @@ export const EMAIL_IMAGE_WIDTH = 528;
 
 // Mid-tone colours that keep their contrast when a client inverts them, plus an explicit dark palette for clients
 // that honour prefers-color-scheme (Apple Mail, iOS, Outlook.com). Classes are inlined by MJML; the media query stays.
-const STYLES = `
+const STYLES = raw(`
 <mj-raw><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"></mj-raw>
 <mj-style inline="inline">
   .t a { color: #0b57b0; text-decoration: none; }
@@ -37,20 +43,25 @@ const STYLES = `
     .bg .lv { color: #b7d0ff !important; }
     .bg a { color: #8cb8ff !important; }
   }
-</mj-style>`;
+</mj-style>`);
 
 // Web-mail shows the message inside its own page; opened on its own (or by a screen reader) it is one main region.
-const LANDMARK = `<mj-html-attributes><mj-selector path="div[aria-roledescription=email]">
-<mj-html-attribute name="role">main</mj-html-attribute></mj-selector></mj-html-attributes>`;
+const LANDMARK = raw(`<mj-html-attributes><mj-selector path="div[aria-roledescription=email]">
+<mj-html-attribute name="role">main</mj-html-attribute></mj-selector></mj-html-attributes>`);
 
 export async function renderEmailHtml(edition: Edition, options: EmailOptions = {}): Promise<string> {
   const pageUrl = safeUrl(options.pageUrl);
   const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
-  const date = formatLongDate(edition.date);
-  const source = `<mjml lang="en">
+  // Mail clients load images from the published site only: absolute URLs under the base URL, else no image.
+  const view = toEditionView(edition, {
+    pageUrl,
+    imageRoot: absoluteUrl(options.siteUrl ?? undefined, ''),
+    ...(options.images ? { images: options.images } : {}),
+  });
+  const source = html`<mjml lang="en">
 <mj-head>
-<mj-title>${escapeHtml(`${edition.title} — ${edition.name}`)}</mj-title>
-<mj-preview>${escapeHtml(edition.intro.slice(0, 140))}</mj-preview>
+<mj-title>${`${view.title} — ${view.name}`}</mj-title>
+<mj-preview>${view.intro.slice(0, 140)}</mj-preview>
 <mj-attributes>
 <mj-all font-family="-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif" />
 <mj-text font-size="16px" line-height="1.55" color="#1b1b1f" padding="0 24px" />
@@ -62,18 +73,18 @@ ${LANDMARK}
 </mj-head>
 <mj-body background-color="#f1f1ee" width="600px" css-class="bg">
 <mj-section padding="24px 0 8px"><mj-column>
-<mj-text font-size="14px" color="#55585e" css-class="m">${escapeHtml(edition.name)}${pageUrl ? ` · <a href="${escapeHtml(pageUrl)}" style="color:#0b57b0">View in your browser</a>` : ''}</mj-text>
-<mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${escapeHtml(edition.title)}</h1></mj-text>
-<mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${escapeHtml(date)} · ${plural(edition.items.length, 'paper')}</mj-text>
-<mj-text padding="0 24px 16px">${escapeHtml(edition.intro)}</mj-text>
+<mj-text font-size="14px" color="#55585e" css-class="m">${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:#0b57b0">View in your browser</a>` : null}</mj-text>
+<mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${view.title}</h1></mj-text>
+<mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${view.longDate} · ${view.count}</mj-text>
+<mj-text padding="0 24px 16px">${view.intro}</mj-text>
 </mj-column></mj-section>
-${edition.items.map((item) => renderItem(item)).join('\n')}
+${join(view.items.map(renderItem), '\n')}
 <mj-section padding="16px 0 32px"><mj-column>
-<mj-text font-size="13px" color="#55585e" css-class="f m">You receive ${escapeHtml(edition.name)} because you subscribed.${unsubscribe ? ` <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a>.` : ''}</mj-text>
+<mj-text font-size="13px" color="#55585e" css-class="f m">You receive ${view.name} because you subscribed.${unsubscribe ? html` <a href="${unsubscribe}">Unsubscribe</a>.` : null}</mj-text>
 </mj-column></mj-section>
 </mj-body>
 </mjml>`;
-  const result = await mjml2html(source, {
+  const result = await mjml2html(source.toString(), {
     validationLevel: 'strict',
     keepComments: false,
     ignoreIncludes: true,
@@ -86,22 +97,22 @@ ${edition.items.map((item) => renderItem(item)).join('\n')}
   return result.html;
 }
 
-function renderItem(item: EditionItem): string {
-  const title = escapeHtml(item.title);
-  const url = safeUrl(item.url);
-  const image = safeImageUrl(item.image);
-  const authors = item.authors.length
-    ? `<p class="m" style="margin:0 0 8px;color:#55585e;font-size:14px">${escapeHtml(authorLine(item.authors))}</p>`
-    : '';
-  return `<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
-${image ? `<mj-image src="${escapeHtml(image)}" alt="${title}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${url ? ` href="${escapeHtml(url)}"` : ''} />` : ''}
-<mj-text css-class="t">
-<p class="lv" style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${escapeHtml(item.level)}</p>
-<h2 style="margin:0 0 8px;font-size:20px;line-height:1.3">${url ? `<a href="${escapeHtml(url)}">${title}</a>` : title}</h2>
+function renderItem(item: ItemView): Fragment {
+  const title = item.url ? html`<a href="${item.url}">${item.title}</a>` : html`${item.title}`;
+  const image = item.image
+    ? html`<mj-image src="${item.image.src}" alt="${item.image.alt}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${item.url ? html` href="${item.url}"` : null} />\n`
+    : null;
+  const authors = item.authorLine
+    ? html`<p class="m" style="margin:0 0 8px;color:#55585e;font-size:14px">${item.authorLine}</p>`
+    : null;
+  return html`<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
+${image}<mj-text css-class="t">
+<p class="lv" style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${item.level}</p>
+<h2 style="margin:0 0 8px;font-size:20px;line-height:1.3">${title}</h2>
 ${authors}
-<p style="margin:0 0 10px">${escapeHtml(item.summary)}</p>
+<p style="margin:0 0 10px">${item.summary}</p>
 <p style="margin:0 0 4px;font-weight:700">Takeaways</p>
-<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
 <p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
 </mj-text>
 </mj-column></mj-section>`;

@@ -1,23 +1,16 @@
 // The plain-text alternative of the email: the same edition, readable in any client and by screen readers.
-import { formatLongDate } from '../core/dates.js';
-import type { Edition, EditionItem } from '../core/types.js';
-import { authorLine, plural, safeUrl } from './_html.js';
+// Plain text needs no escaping; the item view already turned control characters and bidi overrides into spaces.
+import type { Edition } from '../core/types.js';
+import { safeUrl } from './_html.js';
 import { DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
+import { type ItemView, plainText, toEditionView } from './item-view.js';
 
 const WIDTH = 72;
-
-/** Control characters (except none we need) and bidi overrides could disguise text in a terminal or client. */
-function clean(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 export function wrap(text: string, indent = '', width = WIDTH): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of clean(text).split(' ')) {
+  for (const word of plainText(text).split(' ')) {
     if (line && indent.length + line.length + 1 + word.length > width) {
       lines.push(indent + line);
       line = word;
@@ -32,38 +25,33 @@ export function wrap(text: string, indent = '', width = WIDTH): string[] {
 export function renderEmailText(edition: Edition, options: EmailOptions = {}): string {
   const pageUrl = safeUrl(options.pageUrl);
   const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
-  const title = clean(edition.title);
+  const view = toEditionView(edition);
   const lines = [
-    `${clean(edition.name)} · ${formatLongDate(edition.date)} · ${plural(edition.items.length, 'paper')}`,
+    `${view.name} · ${view.longDate} · ${view.count}`,
     '',
-    title,
-    '='.repeat(Math.min(title.length, WIDTH)),
+    view.title,
+    '='.repeat(Math.min(view.title.length, WIDTH)),
     '',
-    ...wrap(edition.intro),
+    ...wrap(view.intro),
     '',
   ];
   if (pageUrl) lines.push(`Read it on the web: ${pageUrl}`, '');
-  edition.items.forEach((item, index) => {
-    lines.push(...renderItem(item, index + 1), '');
-  });
-  lines.push('--', `You receive ${clean(edition.name)} because you subscribed.`);
+  for (const item of view.items) lines.push(...renderItem(item), '');
+  lines.push('--', `You receive ${view.name} because you subscribed.`);
   if (unsubscribe) lines.push(`Unsubscribe: ${unsubscribe}`);
   return `${lines.join('\n')}\n`;
 }
 
-function renderItem(item: EditionItem, number: number): string[] {
+function renderItem(item: ItemView): string[] {
   const indent = '   ';
-  const url = safeUrl(item.url);
-  const footer: string[] = [];
-  if (item.citations !== null && item.citations !== undefined)
-    footer.push(plural(item.citations, 'citation'));
-  footer.push(`via ${clean(item.source)}`);
-  if (item.arxivId) footer.push(`arXiv:${clean(item.arxivId)}`);
-  const heading = wrap(`${number}. ${item.title}`);
+  const footer = [item.citations, `via ${item.source}`, item.arxiv ? `arXiv:${item.arxiv.id}` : null].filter(
+    (part): part is string => !!part,
+  );
+  const heading = wrap(`${item.number}. ${item.title}`);
   return [
     ...heading.map((line, index) => (index === 0 ? line : indent + line)),
-    ...(url ? [`${indent}${url}`] : []),
-    ...wrap(`${item.level}${item.authors.length ? ` · ${authorLine(item.authors)}` : ''}`, indent),
+    ...(item.url ? [`${indent}${item.url}`] : []),
+    ...wrap(`${item.level}${item.authorLine ? ` · ${item.authorLine}` : ''}`, indent),
     '',
     ...wrap(item.summary, indent),
     '',

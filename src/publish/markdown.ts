@@ -1,64 +1,59 @@
 // edition.md: the edition as Markdown to paste into Substack, Buttondown or GitHub.
-import { formatLongDate } from '../core/dates.js';
-import type { Edition, EditionItem } from '../core/types.js';
-import { authorLine, plural, safeImageUrl, safeUrl } from './_html.js';
+// Every interpolation goes through the md`…` template, which backslash-escapes source text.
+import type { Edition } from '../core/types.js';
+import { absoluteUrl, safeUrl } from './_html.js';
+import { type Fragment, join, markdownUrl, md } from './_template.js';
+import type { ImageMap } from './item-images.js';
+import { type ItemView, toEditionView } from './item-view.js';
 
-/**
- * Source text stays text: characters that open Markdown or inline HTML anywhere (emphasis, code, links, raw HTML,
- * entities, GFM tables/strikethrough/math) get a backslash, as does a leading block marker (heading, list, quote,
- * rule). Line breaks become spaces, so a value can never start a block of its own.
- */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>|~&$@]/g, '\\$&')
-    .replace(/^([#+=-])/, '\\$1')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+export interface MarkdownOptions {
+  /** Absolute URL of the edition page: "Read this edition on the web". */
+  pageUrl?: string | null;
+  /** The site's absolute URL: images are shown from their published copies under it, else none. */
+  siteUrl?: string | null;
+  images?: ImageMap;
 }
 
 /** URLs go inside <…>: the WHATWG form has no spaces, "<" or ">" left, and only http(s) gets through. */
-function link(text: string, url: string | null): string {
-  return url ? `[${escapeMarkdown(text)}](<${url}>)` : escapeMarkdown(text);
+function link(text: string, url: string | null): Fragment {
+  return url ? md`[${text}](${markdownUrl(url)})` : md`${text}`;
 }
 
-export function renderEditionMarkdown(edition: Edition, options: { pageUrl?: string | null } = {}): string {
-  const lines = [
-    `# ${escapeMarkdown(edition.title)}`,
-    '',
-    `*${escapeMarkdown(edition.name)} · ${escapeMarkdown(formatLongDate(edition.date))} · ${plural(edition.items.length, 'paper')}*`,
-    '',
-    escapeMarkdown(edition.intro),
-    '',
-  ];
-  for (const item of edition.items) lines.push(...renderItem(item), '');
+export function renderEditionMarkdown(edition: Edition, options: MarkdownOptions = {}): string {
+  const view = toEditionView(edition, {
+    imageRoot: absoluteUrl(options.siteUrl ?? undefined, ''),
+    ...(options.images ? { images: options.images } : {}),
+  });
   const pageUrl = safeUrl(options.pageUrl);
-  if (pageUrl) lines.push(`[Read this edition on the web](<${pageUrl}>)`, '');
-  return `${lines.join('\n').trimEnd()}\n`;
+  const blocks = [
+    md`# ${view.title}`,
+    md`*${view.name} · ${view.longDate} · ${view.count}*`,
+    md`${view.intro}`,
+    ...view.items.map(renderItem),
+    ...(pageUrl ? [md`[Read this edition on the web](${markdownUrl(pageUrl)})`] : []),
+  ];
+  return `${join(blocks, '\n\n', 'markdown').toString().trimEnd()}\n`;
 }
 
-function renderItem(item: EditionItem): string[] {
-  const image = safeImageUrl(item.image);
-  const footer: string[] = [];
-  if (item.citations !== null && item.citations !== undefined)
-    footer.push(plural(item.citations, 'citation'));
-  footer.push(`via ${escapeMarkdown(item.source)}`);
-  if (item.arxivId) {
-    const path = item.arxivId.split('/').map(encodeURIComponent).join('/');
-    footer.push(link(`arXiv:${item.arxivId}`, `https://arxiv.org/abs/${path}`));
-  }
-  return [
-    `## ${link(item.title, safeUrl(item.url))}`,
-    '',
-    ...(image ? [`![${escapeMarkdown(item.title)}](<${image}>)`, ''] : []),
-    `**${escapeMarkdown(item.level)}**${item.authors.length ? ` · ${escapeMarkdown(authorLine(item.authors))}` : ''}`,
-    '',
-    escapeMarkdown(item.summary),
-    '',
-    '**Takeaways**',
-    '',
-    ...item.takeaways.map((line) => `- ${escapeMarkdown(line)}`),
-    '',
-    `*${footer.join(' · ')}*`,
-  ];
+function renderItem(item: ItemView): Fragment {
+  const footer = [
+    item.citations ? md`${item.citations}` : null,
+    md`via ${item.source}`,
+    item.arxiv ? link(`arXiv:${item.arxiv.id}`, item.arxiv.url) : null,
+  ].filter((part): part is Fragment => part !== null);
+  return md`## ${link(item.title, item.url)}
+
+${item.image ? md`![${item.image.alt}](${markdownUrl(item.image.src)})\n\n` : null}**${item.level}**${item.authorLine ? md` · ${item.authorLine}` : null}
+
+${item.summary}
+
+**Takeaways**
+
+${join(
+  item.takeaways.map((line) => md`- ${line}`),
+  '\n',
+  'markdown',
+)}
+
+*${join(footer, ' · ', 'markdown')}*`;
 }

@@ -8,6 +8,7 @@ import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
 import { PublishError } from './errors.js';
 import { FEED_FILES, renderFeeds } from './feeds.js';
+import { type FetchImagesOptions, fetchItemImages, type ImageMap } from './item-images.js';
 import { renderEditionMarkdown } from './markdown.js';
 import { renderSearchHtml, renderSearchIndex, SEARCH_FILES, SEARCH_SCRIPT } from './search.js';
 import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js';
@@ -23,11 +24,25 @@ export interface PublishSiteInput {
   baseUrl: string;
   siteName?: string;
   feedLimit?: number;
+  /** Item images published with the site (fetchItemImages); without them no item shows an image. */
+  images?: ImageMap;
+}
+
+export interface PublishSiteOptions extends Omit<PublishSiteInput, 'images'> {
+  /**
+   * Fetch every item image once through this guarded client and publish it under img/; without it the site has
+   * no item images. Failures are warnings.
+   */
+  fetchImages?: FetchImagesOptions;
 }
 
 export interface PublishSiteResult {
   files: string[];
   bytes: number;
+  /** Images that could not be published (the items show none). */
+  warnings: string[];
+  /** The published images, for the email of the same run. */
+  images: ImageMap;
 }
 
 export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteFiles {
@@ -38,7 +53,12 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
     );
   const editions = [...input.editions].sort((a, b) => b.date.localeCompare(a.date));
   const siteName = input.siteName ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
-  const options: SiteOptions = { baseUrl: home, siteName, fullSite: true };
+  const options: SiteOptions = {
+    baseUrl: home,
+    siteName,
+    fullSite: true,
+    ...(input.images ? { images: input.images } : {}),
+  };
   const files: SiteFiles = new Map();
   for (const edition of editions) {
     assertEditionDate(edition.date);
@@ -46,7 +66,11 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
     files.set(`${edition.date}/edition.json`, renderEditionJson(edition));
     files.set(
       `${edition.date}/edition.md`,
-      renderEditionMarkdown(edition, { pageUrl: `${home}${edition.date}/` }),
+      renderEditionMarkdown(edition, {
+        pageUrl: `${home}${edition.date}/`,
+        siteUrl: home,
+        ...(input.images ? { images: input.images } : {}),
+      }),
     );
   }
   const summaries = editions.map(summaryOf);
@@ -59,6 +83,7 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
     baseUrl: home,
     siteName,
     ...(input.feedLimit ? { limit: input.feedLimit } : {}),
+    ...(input.images ? { images: input.images } : {}),
   });
   files.set(FEED_FILES.rss, feeds.rss);
   files.set(FEED_FILES.atom, feeds.atom);
@@ -69,11 +94,14 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
   return files;
 }
 
-export async function publishSite(input: PublishSiteInput): Promise<PublishSiteResult> {
-  const files = siteFiles(input);
+export async function publishSite(input: PublishSiteOptions): Promise<PublishSiteResult> {
+  const { fetchImages, ...rest } = input;
+  const fetched = fetchImages ? await fetchItemImages(input.editions, fetchImages) : null;
+  const files = siteFiles({ ...rest, ...(fetched ? { images: fetched.images } : {}) });
+  for (const [path, data] of fetched?.files ?? []) files.set(path, data);
   const written = await writeFiles(input.fs, input.outDir, files);
   let bytes = 0;
   for (const data of files.values())
     bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-  return { files: written, bytes };
+  return { files: written, bytes, warnings: fetched?.warnings ?? [], images: fetched?.images ?? new Map() };
 }

@@ -1,7 +1,8 @@
 // Search that works on any static host: a compact prebuilt index (search-index.json), a search page, and search.js.
 import type { Edition } from '../core/types.js';
-import { itemAnchors } from './_html.js';
 import { renderPage } from './_layout.js';
+import { html, jsonText } from './_template.js';
+import { toEditionView } from './item-view.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 
 export { SEARCH_SCRIPT } from './_search-script.js';
@@ -22,25 +23,24 @@ const AUTHORS_KEPT = 3;
 export function renderSearchIndex(editions: Edition[]): string {
   const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
   const items: [number, string, string, string, string][] = [];
-  newestFirst.forEach((edition, editionIndex) => {
-    const anchors = itemAnchors(edition.items.map((item) => item.title));
-    edition.items.forEach((item, index) => {
+  const views = newestFirst.map((edition) => toEditionView(edition));
+  views.forEach((edition, editionIndex) => {
+    for (const item of edition.items)
       items.push([
         editionIndex,
         item.title,
-        anchors[index] ?? '',
+        item.anchor,
         item.authors.slice(0, AUTHORS_KEPT).join(', '),
-        item.arxivId ?? '',
+        item.arxiv?.id ?? '',
       ]);
-    });
   });
-  const index = { v: 1, editions: newestFirst.map((edition) => [edition.date, edition.title]), items };
-  return `${JSON.stringify(index)}\n`;
+  const index = { v: 1, editions: views.map((edition) => [edition.date, edition.title]), items };
+  return `${jsonText(index)}\n`;
 }
 
 export function renderSearchHtml(options: SiteOptions = {}): string {
   const siteName = options.siteName ?? DEFAULT_SITE_NAME;
-  const body = `<h1>Search</h1>
+  const body = html`<h1>Search</h1>
 <form id="search-form" class="search-form" role="search" action="index.html" method="get" data-index="../${SEARCH_FILES.index}">
 <label class="visually-hidden" for="search-input">Search every edition</label>
 <input id="search-input" type="search" name="q" autocomplete="off" placeholder="e.g. agents, safety, 2604.24902">

@@ -1,7 +1,8 @@
 // The small fixed files of a static site: sitemap.xml, robots.txt and the 404 page.
 import type { EditionSummary } from '../store/types.js';
-import { absoluteUrl, escapeHtml } from './_html.js';
+import { absoluteUrl } from './_html.js';
 import { renderPage } from './_layout.js';
+import { html, join, xml } from './_template.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 
 /** sitemap.xml: the front page and every edition page; null without a base URL (sitemaps need absolute URLs). */
@@ -10,16 +11,16 @@ export function renderSitemap(editions: EditionSummary[], baseUrl: string | unde
   if (!home) return null;
   const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
   const entry = (loc: string, lastmod: string | undefined) =>
-    `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>`;
+    xml`  <url><loc>${loc}</loc>${lastmod ? xml`<lastmod>${lastmod}</lastmod>` : null}</url>`;
   const urls = [
     entry(home, newestFirst[0] ? lastModified(newestFirst[0]) : undefined),
     ...newestFirst.map((edition) => entry(`${home}${edition.date}/`, lastModified(edition))),
   ];
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  return xml`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-${urls.join('\n')}
+${join(urls, '\n', 'xml')}
 </urlset>
-`;
+`.toString();
 }
 
 function lastModified(edition: EditionSummary): string {
@@ -46,7 +47,7 @@ export function renderNotFoundHtml(options: SiteOptions = {}): string {
     root,
     canonical: null,
     fullSite: options.fullSite,
-    body: `<h1>Page not found</h1>
-<p>There is no page at this address. Every edition is listed in the <a href="${escapeHtml(root)}index.html#archive">archive</a>${options.fullSite ? `, and you can <a href="${escapeHtml(root)}search/index.html">search</a> them` : ''}.</p>`,
+    body: html`<h1>Page not found</h1>
+<p>There is no page at this address. Every edition is listed in the <a href="${root}index.html#archive">archive</a>${options.fullSite ? html`, and you can <a href="${root}search/index.html">search</a> them` : null}.</p>`,
   });
 }

@@ -1,4 +1,5 @@
 // Options shared by the site renderers.
+import type { ImageMap } from './item-images.js';
 
 export interface SiteOptions {
   /** Absolute URL the site is served from (canonical links, Open Graph, feeds, sitemap). */
@@ -7,6 +8,8 @@ export interface SiteOptions {
   siteName?: string;
   /** True when the site has feeds and search next to its pages (publishSite), false for a plain build. */
   fullSite?: boolean;
+  /** Item images published with the site (fetchItemImages); without it no item shows an image. */
+  images?: ImageMap;
 }
 
 export const DEFAULT_SITE_NAME = 'LLM News Digest';

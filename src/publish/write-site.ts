@@ -9,6 +9,7 @@ import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
 import { PublishError } from './errors.js';
+import { type FetchImagesOptions, fetchItemImages } from './item-images.js';
 import type { SiteOptions } from './types.js';
 
 export const nodeFileSystem: FileSystem = {
@@ -78,12 +79,27 @@ export function editionFiles(
   ]);
 }
 
+export interface WriteEditionOptions extends SiteOptions {
+  /**
+   * Fetch the edition's item images once through this guarded client and write them under img/; without it the
+   * pages show no item images. Failures are warnings (logged through its logger), never a failed build.
+   */
+  fetchImages?: FetchImagesOptions;
+}
+
 export async function writeEditionFiles(
   fs: FileSystem,
   outDir: string,
   edition: Edition,
   editions: EditionSummary[],
-  options: SiteOptions = {},
+  options: WriteEditionOptions = {},
 ): Promise<string[]> {
-  return writeFiles(fs, outDir, editionFiles(edition, editions, options));
+  const { fetchImages, ...siteOptions } = options;
+  const fetched = fetchImages ? await fetchItemImages([edition], fetchImages) : null;
+  const files = editionFiles(edition, editions, {
+    ...siteOptions,
+    ...(fetched ? { images: fetched.images } : {}),
+  });
+  for (const [path, data] of fetched?.files ?? []) files.set(path, data);
+  return writeFiles(fs, outDir, files);
 }

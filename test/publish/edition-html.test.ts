@@ -1,7 +1,9 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, safeUrl } from '../../src/publish/_html.js';
+import { safeUrl } from '../../src/publish/_html.js';
 import { renderEditionHtml, renderFooter } from '../../src/publish/edition-html.js';
+import { toItemView } from '../../src/publish/item-view.js';
+import { publishedImages } from './_images.js';
 import { largeEdition } from './_large-edition.js';
 import { referenceEdition } from './_reference-edition.js';
 
@@ -23,7 +25,8 @@ function cardLines(card: Element): string[] {
 
 describe('renderEditionHtml', () => {
   const edition = referenceEdition();
-  const html = renderEditionHtml(edition, { baseUrl: 'https://digest.example.org/' });
+  const images = publishedImages([edition]);
+  const html = renderEditionHtml(edition, { baseUrl: 'https://digest.example.org/', images });
   const document = documentOf(html);
 
   it('has the reference header: name, themed title, date line and intro', () => {
@@ -53,8 +56,9 @@ describe('renderEditionHtml', () => {
     });
   });
 
-  it('gives images fixed dimensions, lazy loading and the title as alt text', () => {
+  it('shows the published copy of each image with its dimensions, lazy loading and the title as alt text', () => {
     const image = document.querySelector('li.card img');
+    expect(image?.getAttribute('src')).toBe(`../${images.get(edition.items[2]!.image!)!.path}`);
     expect(image?.getAttribute('alt')).toBe(edition.items[2]!.title);
     expect(image?.getAttribute('width')).toBe('600');
     expect(image?.getAttribute('height')).toBe('324');
@@ -80,7 +84,7 @@ describe('renderEditionHtml', () => {
       edition.title,
     );
     expect(document.querySelector('meta[property="og:image"]')?.getAttribute('content')).toMatch(
-      /^https:\/\//,
+      /^https:\/\/digest\.example\.org\/img\/[0-9a-f]{24}\.png$/,
     );
     expect(document.querySelector('meta[name="twitter:card"]')?.getAttribute('content')).toBe(
       'summary_large_image',
@@ -90,6 +94,7 @@ describe('renderEditionHtml', () => {
       .querySelector('meta[http-equiv="Content-Security-Policy"]')
       ?.getAttribute('content');
     expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("img-src 'self' data:;");
     expect(policy).not.toContain('script-src');
     expect(policy).not.toContain('unsafe-inline');
     expect(document.querySelectorAll('script')).toHaveLength(0);
@@ -99,13 +104,16 @@ describe('renderEditionHtml', () => {
 
   it('stays under 40 KB and is byte-for-byte deterministic', () => {
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(40 * 1024);
-    expect(renderEditionHtml(referenceEdition(), { baseUrl: 'https://digest.example.org/' })).toBe(html);
+    expect(renderEditionHtml(referenceEdition(), { baseUrl: 'https://digest.example.org/', images })).toBe(
+      html,
+    );
   });
 
   it('keeps an author-heavy edition within 40 KB by shortening only the author lists', () => {
     const large = renderEditionHtml(largeEdition(), {
       baseUrl: 'https://digest.example.org/',
       fullSite: true,
+      images,
     });
     expect(Buffer.byteLength(large)).toBeLessThanOrEqual(40 * 1024);
     const page = documentOf(large);
@@ -124,22 +132,32 @@ describe('renderEditionHtml', () => {
   });
 });
 
-describe('renderFooter', () => {
-  const item = referenceEdition().items[2]!;
-  it('shows citations only when known, "0 citations" included', () => {
-    expect(renderFooter({ ...item, citations: null })).toMatch(/^via api-hf · <a /);
-    expect(renderFooter({ ...item, citations: 0 })).toMatch(/^0 citations · via api-hf/);
-    expect(renderFooter({ ...item, citations: 1 })).toMatch(/^1 citation · via api-hf/);
-    expect(renderFooter({ ...item, citations: 37, arxivId: null })).toBe('37 citations · via api-hf');
+describe('without published images', () => {
+  it('renders no image element, no placeholder and no image host anywhere', () => {
+    const edition = referenceEdition();
+    const html = renderEditionHtml(edition, { baseUrl: 'https://digest.example.org/' });
+    const page = documentOf(html);
+    expect(page.querySelectorAll('img')).toHaveLength(0);
+    expect(page.querySelector('meta[property="og:image"]')).toBeNull();
+    expect(html).not.toContain('cdn-thumbnails.huggingface.co');
+    // Every card still reads level, title, summary, takeaways, footer.
+    expect(page.querySelectorAll('li.card .badge')).toHaveLength(12);
   });
 });
 
-describe('escaping helpers', () => {
-  it('escapes markup and quotes', () => {
-    expect(escapeHtml(`<img src=x onerror="alert('1')">&`)).toBe(
-      '&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;',
-    );
+describe('renderFooter', () => {
+  const item = referenceEdition().items[2]!;
+  const footer = (changes: Partial<typeof item>) =>
+    renderFooter(toItemView({ ...item, ...changes }, { number: 1, anchor: 'item-1' })).toString();
+  it('shows citations only when known, "0 citations" included', () => {
+    expect(footer({ citations: null })).toMatch(/^via api-hf · <a /);
+    expect(footer({ citations: 0 })).toMatch(/^0 citations · via api-hf/);
+    expect(footer({ citations: 1 })).toMatch(/^1 citation · via api-hf/);
+    expect(footer({ citations: 37, arxivId: null })).toBe('37 citations · via api-hf');
   });
+});
+
+describe('URL guard', () => {
   it('keeps http(s) URLs only', () => {
     expect(safeUrl('https://arxiv.org/abs/2604.24819')).toBe('https://arxiv.org/abs/2604.24819');
     expect(safeUrl(' JavaScript:alert(1)')).toBeNull();

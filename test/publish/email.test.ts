@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { createSmtpMailer, sendEditionEml } from '../../src/publish/email-message.js';
+import { publishedImages } from './_images.js';
 import { largeEdition } from './_large-edition.js';
 import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
@@ -37,7 +38,8 @@ function decodeQuotedPrintable(body: string): string {
 
 describe('email', async () => {
   const edition = referenceEdition();
-  const email = await renderEmail(edition, OPTIONS);
+  const images = publishedImages([edition]);
+  const email = await renderEmail(edition, { ...OPTIONS, images });
 
   it('HTML: under 90 KB, every item, images with alt text and fixed width, styles inlined', () => {
     expect(Buffer.byteLength(email.html)).toBeLessThanOrEqual(90 * 1024);
@@ -47,9 +49,11 @@ describe('email', async () => {
       expect(text).toContain(item.title);
       expect(text).toContain(item.summary);
     }
-    const images = Array.from(document.querySelectorAll('img'));
-    expect(images).toHaveLength(edition.items.filter((item) => item.image).length);
-    for (const image of images) {
+    const shown = Array.from(document.querySelectorAll('img'));
+    expect(shown).toHaveLength(edition.items.filter((item) => item.image).length);
+    for (const image of shown) {
+      // Absolute URLs of the site's own copies: mail clients never call the original image host.
+      expect(image.getAttribute('src')).toMatch(/^https:\/\/digest\.example\.org\/img\/[0-9a-f]{24}\.png$/);
       expect(image.getAttribute('alt')).toBeTruthy();
       expect(image.getAttribute('width')).toBe('528');
     }
@@ -63,8 +67,16 @@ describe('email', async () => {
     );
   });
 
+  it('HTML without a base URL shows no image at all (an email cannot load a relative one)', async () => {
+    const { document } = parseHTML((await renderEmail(edition, { email: OPTIONS.email, images })).html);
+    expect(document.querySelectorAll('img')).toHaveLength(0);
+  });
+
   it('stays under 90 KB for an author-heavy edition too', async () => {
-    const large = await renderEmail(largeEdition(), OPTIONS);
+    const large = await renderEmail(largeEdition(), {
+      ...OPTIONS,
+      images: publishedImages([largeEdition()]),
+    });
     expect(Buffer.byteLength(large.html)).toBeLessThanOrEqual(90 * 1024);
   });
 
@@ -103,7 +115,7 @@ describe('email', async () => {
     expect(email.eml.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/); // CRLF line ends only
     expect(plain!.body.replace(/\r\n/g, '\n')).toBe(email.text);
     expect(html!.body.replace(/\r\n/g, '\n')).toBe(email.html.replace(/\r\n/g, '\n'));
-    expect((await renderEmail(referenceEdition(), OPTIONS)).eml).toBe(email.eml);
+    expect((await renderEmail(referenceEdition(), { ...OPTIONS, images })).eml).toBe(email.eml);
   });
 
   it('encodes a non-ASCII subject as UTF-8', async () => {

@@ -2,6 +2,7 @@ import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { renderEditionMarkdown } from '../../src/publish/markdown.js';
+import { publishedImages } from './_images.js';
 import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
@@ -12,7 +13,12 @@ function parsedBack(markdown: string) {
 
 describe('renderEditionMarkdown', () => {
   const edition = referenceEdition();
-  const markdown = renderEditionMarkdown(edition, { pageUrl: 'https://digest.example.org/2026-05-04/' });
+  const images = publishedImages([edition]);
+  const markdown = renderEditionMarkdown(edition, {
+    pageUrl: 'https://digest.example.org/2026-05-04/',
+    siteUrl: 'https://digest.example.org/',
+    images,
+  });
   const document = parsedBack(markdown);
 
   it('parses back (marked) into the title, date line, intro and one linked heading per item', () => {
@@ -34,9 +40,11 @@ describe('renderEditionMarkdown', () => {
     expect(document.querySelectorAll('ul li')).toHaveLength(36);
     const image = document.querySelector('img');
     expect(image?.getAttribute('alt')).toBe(edition.items[2]!.title);
+    // The site's published copy, never the image host.
     expect(image?.getAttribute('src')).toBe(
-      'https://cdn-thumbnails.huggingface.co/social-thumbnails/papers/2604.24819.png',
+      `https://digest.example.org/${images.get(edition.items[2]!.image!)!.path}`,
     );
+    expect(document.querySelectorAll('img')).toHaveLength(images.size);
     const arxiv = Array.from(document.querySelectorAll('a')).find(
       (a) => a.textContent === 'arXiv:2604.24819',
     );

@@ -1,0 +1,155 @@
+// The one view of an item (and of an edition) every channel renders: page, archive, email, Markdown, feeds, search.
+// Decisions live here once — which links are safe, which image exists, how authors are cut, what the footer says —
+// and the templates only lay the view out, escaping as they go.
+import { formatLongDate } from '../core/dates.js';
+import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
+import { authorLine, itemAnchors, MAX_AUTHORS, plural, safeUrl } from './_html.js';
+import type { ImageMap } from './item-images.js';
+
+export interface ItemImageView {
+  /** Where the channel loads it from: page-relative, or absolute under the site's base URL. */
+  src: string;
+  /** Site-relative path of the published copy. */
+  path: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+}
+
+export interface ItemView {
+  /** 1-based position in the edition. */
+  number: number;
+  /** Stable anchor id, unique within the edition. */
+  anchor: string;
+  title: string;
+  /** The item's link when it is http(s), else null (the title is shown unlinked). */
+  url: string | null;
+  level: string;
+  /** CSS class suffix: the level in lower case, or "unknown". */
+  levelClass: string;
+  authors: string[];
+  /** "A, B and 12 more", cut at the options' maxAuthors; "" without authors. */
+  authorLine: string;
+  summary: string;
+  takeaways: string[];
+  /** Configured id of the primary source. */
+  source: string;
+  /** "3 citations" when known, else null. */
+  citations: string | null;
+  arxiv: { id: string; url: string } | null;
+  /** The published copy of the item's image, or null: then no image element at all. */
+  image: ItemImageView | null;
+  /** "#anchor", or the absolute page URL with it when known. */
+  permalink: string;
+  publishedAt: string;
+}
+
+export interface ItemViewOptions {
+  /** Images published with the site; an item whose image is not in it shows none. */
+  images?: ImageMap;
+  /** Prefix for image paths: "../" on an edition page, the site's absolute URL in feeds and email; null: no images. */
+  imageRoot?: string | null;
+  /** Absolute URL of the edition page, for permalinks that leave the page. */
+  pageUrl?: string | null;
+  maxAuthors?: number;
+}
+
+export interface EditionView {
+  date: string;
+  longDate: string;
+  name: string;
+  title: string;
+  intro: string;
+  /** "12 papers" */
+  count: string;
+  items: ItemView[];
+}
+
+/**
+ * Source text as plain text: control characters and bidirectional overrides (which can hide or reorder what a reader
+ * sees) become spaces, and runs of white space one space. Escaping is the templates' job, not this one's.
+ */
+export function plainText(value: string): string {
+  return value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function toEditionView(edition: Edition, options: ItemViewOptions = {}): EditionView {
+  const anchors = itemAnchors(edition.items.map((item) => item.title));
+  return {
+    date: edition.date,
+    longDate: formatLongDate(edition.date),
+    name: plainText(edition.name),
+    title: plainText(edition.title),
+    intro: plainText(edition.intro),
+    count: plural(edition.items.length, 'paper'),
+    items: edition.items.map((item, index) =>
+      toItemView(item, { number: index + 1, anchor: anchors[index] ?? `item-${index + 1}` }, options),
+    ),
+  };
+}
+
+export function toItemView(
+  item: EditionItem,
+  position: { number: number; anchor: string },
+  options: ItemViewOptions = {},
+): ItemView {
+  const title = plainText(item.title);
+  const authors = item.authors.map(plainText).filter(Boolean);
+  const pageUrl = safeUrl(options.pageUrl);
+  return {
+    number: position.number,
+    anchor: position.anchor,
+    title,
+    url: safeUrl(item.url),
+    level: plainText(item.level),
+    levelClass: (LEVELS as readonly string[]).includes(item.level) ? item.level.toLowerCase() : 'unknown',
+    authors,
+    authorLine: authorLine(authors, options.maxAuthors ?? MAX_AUTHORS),
+    summary: plainText(item.summary),
+    takeaways: item.takeaways.map(plainText),
+    source: plainText(item.source),
+    citations:
+      item.citations === null || item.citations === undefined ? null : plural(item.citations, 'citation'),
+    arxiv: arxivLink(item.arxivId),
+    image: imageView(item, title, options),
+    permalink: pageUrl ? `${pageUrl}#${position.anchor}` : `#${position.anchor}`,
+    publishedAt: item.publishedAt,
+  };
+}
+
+function arxivLink(arxivId: string | null): ItemView['arxiv'] {
+  if (!arxivId) return null;
+  const id = plainText(arxivId);
+  const path = id.split('/').map(encodeURIComponent).join('/');
+  return { id, url: `https://arxiv.org/abs/${path}` };
+}
+
+function imageView(item: EditionItem, alt: string, options: ItemViewOptions): ItemImageView | null {
+  if (!item.image || options.imageRoot === null || options.imageRoot === undefined) return null;
+  const local = options.images?.get(item.image);
+  if (!local) return null;
+  return {
+    src: `${options.imageRoot}${local.path}`,
+    path: local.path,
+    width: local.width,
+    height: local.height,
+    alt,
+  };
+}
+
+/** The first item image of an edition as an absolute URL (Open Graph, JSON Feed), or null. */
+export function leadImage(
+  edition: Edition,
+  images: ImageMap | undefined,
+  home: string | null,
+): string | null {
+  if (!home || !images) return null;
+  for (const item of edition.items) {
+    const local = item.image ? images.get(item.image) : undefined;
+    if (local) return `${home}${local.path}`;
+  }
+  return null;
+}
