@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { launchChromium, openPage, runAxe, saveScreenshot } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
+import { publishedImages } from './_images.js';
 import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, XSS_VECTORS, xssEdition } from './_xss-edition.js';
 
@@ -32,7 +33,7 @@ describe.skipIf(!hasChromium)('email in Chromium', () => {
   for (const width of [375, 600]) {
     it(`renders at ${width} px with every item, nothing wider than the screen, and no axe violations`, async () => {
       const edition = referenceEdition();
-      const { html } = await renderEmail(edition, OPTIONS);
+      const { html } = await renderEmail(edition, { ...OPTIONS, images: publishedImages([edition]) });
       for (const colorScheme of ['light', 'dark'] as const) {
         const { page, context } = await openPage(browser, { width, bypassCSP: true });
         try {

@@ -1,11 +1,13 @@
 // The published site in real Chromium: text, layout at 375/1280 px, dark mode, axe-core, the CSP and search.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Edition } from '../../src/core/types.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { launchChromium, openPage, runAxe, saveScreenshot } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
 import type { LoopbackServer } from '../support/loopback.js';
 import { weeklyEditions } from './_editions.js';
+import { IMAGE_PATHS, imageClient, startImageServer, withImages } from './_image-server.js';
 import { memoryFileSystem } from './_memory-fs.js';
 import { serveSite } from './_serve-site.js';
 
@@ -14,14 +16,25 @@ if (!hasChromium)
   announceSkip('publish/site.browser', 'Chromium not found at /usr/bin/chromium (set CHROMIUM_PATH)');
 
 describe.skipIf(!hasChromium)('published site in Chromium', () => {
-  const editions = weeklyEditions(3);
-  const edition = editions[2]!;
+  let editions: Edition[];
+  let edition: Edition;
   let browser: Browser;
   let site: LoopbackServer;
+  let imageHost: LoopbackServer;
 
   beforeAll(async () => {
+    imageHost = await startImageServer();
+    // Images from a loopback host: a good PNG, and ones that fail (HTML, too big, 404, SVG) for the no-image path.
+    editions = weeklyEditions(3).map((entry) => withImages(entry, imageHost, IMAGE_PATHS));
+    edition = editions[2]!;
     const fs = memoryFileSystem();
-    await publishSite({ fs, outDir: '/site', editions, baseUrl: 'https://digest.example.org/' });
+    await publishSite({
+      fs,
+      outDir: '/site',
+      editions,
+      baseUrl: 'https://digest.example.org/',
+      fetchImages: { http: imageClient() },
+    });
     site = await serveSite(fs, '/site');
     browser = await launchChromium();
   });
@@ -29,6 +42,60 @@ describe.skipIf(!hasChromium)('published site in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await site?.close();
+    await imageHost?.close();
+  });
+
+  it('shows the published images from the site itself, and no empty grey box where an image failed', async () => {
+    const { page, context, violations } = await openPage(browser, { width: 1280, allowOrigin: site.origin });
+    try {
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.goto(site.url('/2026-05-04/index.html'));
+      // Load the lazy images now; decode() fails for an image that cannot be shown.
+      await page.locator('li.card img').evaluateAll((images) =>
+        Promise.all(
+          images.map((image) => {
+            (image as HTMLImageElement).loading = 'eager';
+            return (image as HTMLImageElement).decode();
+          }),
+        ),
+      );
+      const cards = await page.locator('li.card').evaluateAll((nodes) =>
+        nodes.map((card) => {
+          const image = card.querySelector('img');
+          const box = card.firstElementChild?.getBoundingClientRect();
+          return {
+            image: image
+              ? {
+                  loaded: image.complete && image.naturalWidth > 0,
+                  background: getComputedStyle(image).backgroundColor,
+                  height: image.getBoundingClientRect().height,
+                }
+              : null,
+            // What the card starts with: the image, or straight the level badge (no placeholder before it).
+            first: card.firstElementChild?.className ?? card.firstElementChild?.tagName,
+            firstHeight: box?.height ?? 0,
+          };
+        }),
+      );
+      const good = edition.items.map((item) => item.image?.endsWith('/good.png') ?? false);
+      expect(cards.map((card) => card.image !== null)).toEqual(good);
+      for (const card of cards) {
+        if (card.image) {
+          expect(card.image.loaded).toBe(true);
+          expect(card.image.background).toBe('rgba(0, 0, 0, 0)');
+          expect(card.image.height).toBeGreaterThan(0);
+        } else {
+          expect(card.first).toMatch(/^badge /);
+          expect(card.firstHeight).toBeLessThan(60);
+        }
+      }
+      // Only the site's own origin was asked for anything: never the image host.
+      expect(requested.filter((url) => !url.startsWith(site.origin) && !url.startsWith('data:'))).toEqual([]);
+      expect(await violations()).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   for (const width of [375, 1280]) {
