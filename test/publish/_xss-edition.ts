@@ -31,6 +31,14 @@ const URLS = [
   `//evil.example/x`,
 ];
 
+/** Text that hides or reorders what a reader sees: NUL, BEL, an ANSI colour escape, a right-to-left override. */
+export const CONTROL_TEXT = 'nul\u0000 bell\u0007 ansi\u001b[31mred\u001b[0m rlo\u202egnp.exe\u202c end';
+
+/** Markdown that would become a link, an image, an autolink, a reference definition and raw HTML if not escaped. */
+export const MARKDOWN_INJECTION =
+  '[click me](javascript:alert(1)) ![pixel](https://evil.example/track.png) <https://evil.example/auto> ' +
+  '[ref]: https://evil.example/ref <b>bold</b> *em* `code` # heading';
+
 export function xssEdition(): Edition {
   const base = referenceEdition();
   const items: EditionItem[] = base.items.slice(0, URLS.length).map((item, index) => {
@@ -49,11 +57,14 @@ export function xssEdition(): Edition {
       citations: index,
     };
   });
+  items[0]!.summary = `${items[0]!.summary} ${MARKDOWN_INJECTION}`;
+  items[1]!.summary = `${items[1]!.summary} ${CONTROL_TEXT}`;
+  items[2]!.takeaways[0] = `${MARKDOWN_INJECTION}\n# injected heading\n- injected list`;
   return {
     ...base,
     name: `Digest ${XSS_VECTORS[0]}`,
     title: `Edition ${XSS_VECTORS[1]}`,
-    intro: `Intro ${XSS_VECTORS[2]} ${XSS_VECTORS[6]}`,
+    intro: `Intro ${XSS_VECTORS[2]} ${XSS_VECTORS[6]} ${XSS_VECTORS[11]} ${CONTROL_TEXT}`,
     items,
   };
 }

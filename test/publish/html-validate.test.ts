@@ -3,6 +3,7 @@ import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { siteFiles } from '../../src/publish/publish-site.js';
 import { weeklyEditions } from './_editions.js';
+import { publishedImages } from './_images.js';
 import { xssEdition } from './_xss-edition.js';
 
 const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
@@ -18,9 +19,11 @@ async function errorsOf(html: string): Promise<string[]> {
 
 describe('html-validate', () => {
   const hostile = { ...xssEdition(), date: '2026-05-11' };
+  const editions = [...weeklyEditions(2), hostile];
   const files = siteFiles({
-    editions: [...weeklyEditions(2), hostile],
+    editions,
     baseUrl: 'https://digest.example.org/',
+    images: publishedImages(editions),
   });
   const pages = [
     '2026-05-04/index.html',
