@@ -61,13 +61,14 @@ export function renderPage(options: PageOptions): string {
   const meta = [
     html`<meta charset="utf-8">`,
     html`<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    html`<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(!!options.scripts?.length)}">`,
+    // The policy and the favicon are this module's constants, with no '"' to close their attribute: kept as written.
+    html`<meta http-equiv="Content-Security-Policy" content="${raw(contentSecurityPolicy(!!options.scripts?.length))}">`,
     html`<meta name="referrer" content="strict-origin-when-cross-origin">`,
     html`<meta name="color-scheme" content="light dark">`,
     html`<title>${documentTitle(title, options.titleSuffix)}</title>`,
     html`<meta name="description" content="${description}">`,
     canonical ? html`<link rel="canonical" href="${canonical}">` : null,
-    html`<link rel="icon" href="${FAVICON}" type="image/svg+xml">`,
+    html`<link rel="icon" href="${raw(FAVICON)}" type="image/svg+xml">`,
     ...(options.fullSite ? feedLinks(siteName, root) : []),
     html`<meta property="og:site_name" content="${siteName}">`,
     html`<meta property="og:type" content="${options.ogType ?? 'website'}">`,

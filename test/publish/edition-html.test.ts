@@ -117,7 +117,7 @@ describe('renderEditionHtml', () => {
     });
     expect(Buffer.byteLength(large)).toBeLessThanOrEqual(40 * 1024);
     const page = documentOf(large);
-    expect(page.querySelector('.authors')?.textContent).toMatch(/, Author7 Surname-0 and 242 more$/);
+    expect(page.querySelector('.authors')?.textContent).toMatch(/, Author\d+ Surname-0 and \d+ more$/);
     expect(page.querySelector('.summary')?.textContent).toBe(largeEdition().items[0]!.summary);
     // The reference's longest list (47 authors) is shown whole.
     expect(document.querySelectorAll('.authors')[3]?.textContent).toBe(edition.items[5]!.authors.join(', '));
