@@ -48,6 +48,8 @@ export async function publish(deps: DigestDeps, input: PublishInput): Promise<Pu
     feedLimit: config.publish.feedLimit,
     email: config.publish.email,
     now: deps.clock.now(),
+    // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
+    ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
   });
   deps.log.info(
     `${result.newlyPublished ? 'Published' : 'Already published; rewrote'} "${result.edition.title}" ` +
