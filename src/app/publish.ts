@@ -5,6 +5,7 @@ import { loadEdition, type PublishEditionResult, publishEdition } from '../pipel
 import { safeUrl } from '../publish/_html.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { createSmtpMailer, sendEditionEml } from '../publish/email-message.js';
+import { fetchItemImages } from '../publish/item-images.js';
 import type { DigestDeps } from './deps.js';
 
 /** The site's absolute address from --base-url or publish.baseUrl: feeds, sitemap and canonical links need it. */
@@ -83,9 +84,15 @@ export async function email(deps: DigestDeps, input: EmailInput): Promise<EmailO
   }
   const edition = await loadEdition(deps.store, input.week);
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;
+  // Images only with a site to point at (mail clients load them from there) and enrichment on, as for the site.
+  const images =
+    baseUrl && config.enrich.enabled
+      ? (await fetchItemImages([edition], { http: deps.http, log: deps.log })).images
+      : undefined;
   const { files, email } = await writeEmailFiles(deps.fs, input.outDir, edition, {
     email: config.publish.email,
     ...(baseUrl ? { baseUrl } : {}),
+    ...(images ? { images } : {}),
   });
   log.info(
     `Wrote ${files.length} files (${(Buffer.byteLength(email.html) / 1024).toFixed(1)} KB HTML) to ${resolve(input.outDir, input.week)}`,
