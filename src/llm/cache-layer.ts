@@ -56,7 +56,12 @@ export function withoutTags(params: LanguageModelV3CallOptions): LanguageModelV3
 }
 
 export function answerCacheKey(modelId: string, params: LanguageModelV3CallOptions): string {
-  const { abortSignal: _signal, headers: _headers, includeRawChunks: _raw, ...settings } = withoutTags(params);
+  const {
+    abortSignal: _signal,
+    headers: _headers,
+    includeRawChunks: _raw,
+    ...settings
+  } = withoutTags(params);
   const material = JSON.stringify([modelId, tagsOf(params).promptVersion ?? null, settings]);
   return createHash('sha256').update(material).digest('hex');
 }

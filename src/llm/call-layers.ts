@@ -4,9 +4,9 @@
 // and cost of every attempt that reached the provider; a rejected key becomes a CredentialError).
 import type { LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { ProviderName } from '../config/llm-schema.js';
-import type { CallLimiter } from './call-limiter.js';
-import { CallTimeoutError, isRetryable, statusOf } from './call-errors.js';
 import { withoutTags } from './cache-layer.js';
+import { CallTimeoutError, isRetryable, statusOf } from './call-errors.js';
+import type { CallLimiter } from './call-limiter.js';
 import { costOf, type Price } from './pricing.js';
 import type { Purpose, UsageMeter } from './usage.js';
 
@@ -94,7 +94,10 @@ export function deadlineLayer(options: {
       const signal = joined(params.abortSignal, deadline.signal);
       try {
         // Raced with the signal, so even a provider that ignores abortSignal cannot hold the call past its deadline.
-        const result = await Promise.race([model.doGenerate({ ...params, abortSignal: signal }), rejection(signal)]);
+        const result = await Promise.race([
+          model.doGenerate({ ...params, abortSignal: signal }),
+          rejection(signal),
+        ]);
         options.state.breaker.answered(options.provider);
         return result;
       } catch (error) {
@@ -140,9 +143,17 @@ export function transportLayer(options: {
         });
         return result;
       } catch (error) {
-        meter.recordCall({ ...base, tokensIn: 0, tokensOut: 0, latencyMs: now() - startedAt, costUsd: 0, failed: true });
+        meter.recordCall({
+          ...base,
+          tokensIn: 0,
+          tokensOut: 0,
+          latencyMs: now() - startedAt,
+          costUsd: 0,
+          failed: true,
+        });
         const status = statusOf(error);
-        if (status === 401 || status === 403) throw options.state.credentialsRejected(options.modelId, status, error);
+        if (status === 401 || status === 403)
+          throw options.state.credentialsRejected(options.modelId, status, error);
         throw error;
       }
     },

@@ -8,10 +8,17 @@ import { ConfigError, CredentialError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Store } from '../store/types.js';
 import { createBoundedFetch } from './bounded-fetch.js';
-import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
-import { deadlineLayer, limitLayer, type ProviderBreaker, type RoadState, retryLayer, transportLayer } from './call-layers.js';
-import { createCallLimiter } from './call-limiter.js';
 import { AnswerLedger, cacheLayer } from './cache-layer.js';
+import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
+import {
+  deadlineLayer,
+  limitLayer,
+  type ProviderBreaker,
+  type RoadState,
+  retryLayer,
+  transportLayer,
+} from './call-layers.js';
+import { createCallLimiter } from './call-limiter.js';
 import { priceOf } from './pricing.js';
 import { missingSetting, providerOf, resolveModel } from './providers.js';
 import { type Purpose, UsageMeter, type UsageReport } from './usage.js';
@@ -142,7 +149,10 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     if (ids.triage === modelId) ids.triage = ids.write;
   }
 
-  const limiter = createCallLimiter({ concurrency: llm.concurrency, requestsPerMinute: llm.requestsPerMinute });
+  const limiter = createCallLimiter({
+    concurrency: llm.concurrency,
+    requestsPerMinute: llm.requestsPerMinute,
+  });
   const breaker = createBreaker();
   const maxCostUsd = options.maxCostUsd ?? llm.maxCostUsd;
   const state: RoadState = {
@@ -159,7 +169,9 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
         breaker.open(provider, error);
         return error;
       }
-      const error = new CredentialError(message, [{ path: setting, message: `rejected (HTTP ${status})` }], { cause });
+      const error = new CredentialError(message, [{ path: setting, message: `rejected (HTTP ${status})` }], {
+        cause,
+      });
       if (!stop.signal.aborted) stop.abort(error);
       return error;
     },

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import type { z } from 'zod';
 import { CredentialError, errorMessage } from '../core/errors.js';
+import { TAGS_NAMESPACE } from './cache-layer.js';
 import {
   AnswerTooLargeError,
   BudgetExceededError,
@@ -13,7 +14,6 @@ import {
   isAbort,
   ProviderUnavailableError,
 } from './call-errors.js';
-import { TAGS_NAMESPACE } from './cache-layer.js';
 import type { ModelRoad, RoadModel } from './model-road.js';
 
 export interface StructuredRequest<T> {

@@ -94,7 +94,10 @@ export async function triageCandidates(
     const title = item.title.replace(/\s+/g, ' ').trim();
     const snippet = snippetOf(item.text);
     const key = cacheKey(model.modelId, options.audience, { title, snippet }, item.key);
-    const cached = options.store && !road.refresh ? await options.store.cacheGet<CachedOutcome>(TRIAGE_CACHE_NAMESPACE, key) : null;
+    const cached =
+      options.store && !road.refresh
+        ? await options.store.cacheGet<CachedOutcome>(TRIAGE_CACHE_NAMESPACE, key)
+        : null;
     const score = validScore(cached);
     if (score !== null) {
       scores.set(item.key, score);
@@ -106,7 +109,8 @@ export async function triageCandidates(
 
   const batchSize = Math.max(1, options.batchSize ?? 40);
   const batches: Pending[][] = [];
-  for (let start = 0; start < pending.length; start += batchSize) batches.push(pending.slice(start, start + batchSize));
+  for (let start = 0; start < pending.length; start += batchSize)
+    batches.push(pending.slice(start, start + batchSize));
   const results = await Promise.all(batches.map((batch) => triageBatch(batch, model, options)));
   for (const result of results) {
     for (const [key, score] of result.scores) scores.set(key, score);
@@ -134,7 +138,11 @@ async function triageBatch(
       {
         role: 'user',
         content: triageUserPrompt(
-          batch.map((entry, index) => ({ id: String(index + 1), title: entry.title, snippet: entry.snippet })),
+          batch.map((entry, index) => ({
+            id: String(index + 1),
+            title: entry.title,
+            snippet: entry.snippet,
+          })),
         ),
       },
     ],
@@ -147,7 +155,9 @@ async function triageBatch(
     options.road.log.warn(message);
     return { scores, warnings: [message] };
   }
-  const found = outcome.value ? read(outcome.value) : { scores, ignored: 0, errors: outcome.kind === 'invalid' ? outcome.errors : [] };
+  const found = outcome.value
+    ? read(outcome.value)
+    : { scores, ignored: 0, errors: outcome.kind === 'invalid' ? outcome.errors : [] };
   for (const entry of batch) {
     const score = found.scores.get(entry.item.key);
     if (score !== undefined) scores.set(entry.item.key, score);

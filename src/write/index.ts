@@ -9,8 +9,20 @@ import { createExtractiveWriter } from './extractive.js';
 import { createLlmWriter } from './llm-writer.js';
 import type { Writer } from './types.js';
 
-export { createModelRoad, type ModelRoad, type ModelRoadOptions, NO_MODEL_NOTICE, type RoadModel } from '../llm/model-road.js';
-export { createModelRegistry, credentialProblem, missingSetting, providerOf, resolveModel } from '../llm/providers.js';
+export {
+  createModelRoad,
+  type ModelRoad,
+  type ModelRoadOptions,
+  NO_MODEL_NOTICE,
+  type RoadModel,
+} from '../llm/model-road.js';
+export {
+  createModelRegistry,
+  credentialProblem,
+  missingSetting,
+  providerOf,
+  resolveModel,
+} from '../llm/providers.js';
 export type { Purpose, UsageReport } from '../llm/usage.js';
 export { createExtractiveWriter } from './extractive.js';
 export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
@@ -58,7 +70,8 @@ export function createWriter(options: CreateWriterOptions): WriterSetup {
 }
 
 function roadOptions(options: CreateWriterOptions) {
-  if (!options.store || !options.log) throw new Error('createWriter: give either a road or a store and a log');
+  if (!options.store || !options.log)
+    throw new Error('createWriter: give either a road or a store and a log');
   return {
     llm: options.llm ?? {},
     store: options.store,

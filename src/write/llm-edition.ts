@@ -2,9 +2,9 @@
 // items, else the extractive header.
 import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
-import { writeEditionExtractively } from './extractive-edition.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
+import { writeEditionExtractively } from './extractive-edition.js';
 import { type EditionOutput, editionOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { rankThemes, THEMES } from './themes.js';

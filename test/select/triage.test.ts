@@ -88,7 +88,11 @@ const items = (count: number) =>
 describe('triageCandidates', () => {
   it('batches candidates, sends titles and first lines only, and maps echoed ids back to keys', async () => {
     const model = countingModel();
-    const result = await triageCandidates(items(90), { road: roadOver(model), audience: AUDIENCE, batchSize: 40 });
+    const result = await triageCandidates(items(90), {
+      road: roadOver(model),
+      audience: AUDIENCE,
+      batchSize: 40,
+    });
     expect(model.doGenerateCalls).toHaveLength(3);
     expect(candidatesIn(model.doGenerateCalls[0]!)).toHaveLength(40);
     expect(candidatesIn(model.doGenerateCalls[2]!)).toHaveLength(10);

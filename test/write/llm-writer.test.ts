@@ -1,9 +1,9 @@
 // LLM writer logic with MockLanguageModelV3 (ai/test) and the real store (PGlite in memory).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LlmConfigInput } from '../../src/config/llm-schema.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import type { LlmConfigInput } from '../../src/config/llm-schema.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { normaliseText, wordCount } from '../../src/write/sentences.js';
