@@ -160,9 +160,9 @@ export function transportLayer(options: {
   };
 }
 
+/** A signal of this call's own (listeners added for one call never pile up on a run-long signal). */
 function joined(...signals: (AbortSignal | undefined)[]): AbortSignal {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  return present.length === 1 ? present[0]! : AbortSignal.any(present);
+  return AbortSignal.any(signals.filter((signal): signal is AbortSignal => signal !== undefined));
 }
 
 function rejection(signal: AbortSignal): Promise<never> {

@@ -1,24 +1,19 @@
 // LLM triage: a cheap batched relevance score (0–10) per candidate, from titles and first lines only. Every call goes
-// through the model road (cache, usage and cost under "triage", the budget, rate limit, timeouts). Each item's
-// outcome is cached too — its score, or that the model gave it none — so a rebuild asks nothing; `retryFailed` asks
-// again for the items without a score; a failed batch just leaves its items to the offline relevance signal.
-import { createHash } from 'node:crypto';
+// through the model road, whose cache keeps every answer (also one that left candidates unscored), so a rebuild of
+// the same shortlist asks nothing and `retryFailed` asks again only the batches whose answer was incomplete. Usage
+// and cost count under "triage", against the same budget, rate limit and timeouts as writing. A failed batch just
+// leaves its candidates to the offline relevance signal.
 import type { StoredItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
-import type { Store } from '../store/types.js';
 import {
   snippetOf,
   TRIAGE_PROMPT_VERSION,
-  type TriageCandidate,
   type TriageOutput,
   triageOutputSchema,
   triageSystemPrompt,
   triageUserPrompt,
 } from './triage-prompt.js';
-
-export const TRIAGE_CACHE_NAMESPACE = 'triage';
-const CACHE_TTL_SECONDS = 90 * 86_400;
 
 export interface TriageOptions {
   /** The run's model road; triage uses its "triage" model (none: no triage). */
@@ -26,8 +21,6 @@ export interface TriageOptions {
   audience: string;
   /** Candidates per call (default 40). */
   batchSize?: number;
-  /** Where each item's outcome is cached (the road's store, usually). */
-  store?: Pick<Store, 'cacheGet' | 'cachePut'>;
   signal?: AbortSignal;
 }
 
@@ -36,7 +29,7 @@ export interface TriageUsage {
   outputTokens: number;
   /** Calls that reached the provider. */
   calls: number;
-  /** Items whose outcome came from the cache. */
+  /** Batches answered from the cache. */
   cacheHits: number;
 }
 
@@ -46,26 +39,10 @@ export interface TriageResult {
   warnings: string[];
 }
 
-/** What the cache keeps per item: its score, or that the model was asked and gave none. */
-type CachedOutcome = number | { failed: string };
-
-interface Pending {
+interface Candidate {
   item: StoredItem;
   title: string;
   snippet: string;
-  cacheKey: string;
-}
-
-function cacheKey(
-  model: string,
-  audience: string,
-  candidate: Omit<TriageCandidate, 'id'>,
-  key: string,
-): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([TRIAGE_PROMPT_VERSION, model, audience, key, candidate.title, candidate.snippet]))
-    .digest('hex');
-  return digest.slice(0, 32);
 }
 
 /** A valid score is a finite number in 0–10 (rounded to one decimal); anything else is ignored. */
@@ -83,52 +60,39 @@ export async function triageCandidates(
   const scores = new Map<string, number>();
   const warnings: string[] = [];
   const before = road.usage().byPurpose.triage;
-  let cacheHits = 0;
-  if (!model) return { scores, usage: triageUsage(road, before, 0), warnings };
+  if (!model) return { scores, usage: triageUsage(road, before), warnings };
 
-  const pending: Pending[] = [];
-  const seen = new Set<string>();
+  // Sorted by key so the same shortlist always makes the same batches, hence the same cached calls.
+  const unique = new Map<string, Candidate>();
   for (const item of [...candidates].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-    if (seen.has(item.key)) continue;
-    seen.add(item.key);
-    const title = item.title.replace(/\s+/g, ' ').trim();
-    const snippet = snippetOf(item.text);
-    const key = cacheKey(model.modelId, options.audience, { title, snippet }, item.key);
-    const cached =
-      options.store && !road.refresh
-        ? await options.store.cacheGet<CachedOutcome>(TRIAGE_CACHE_NAMESPACE, key)
-        : null;
-    const score = validScore(cached);
-    if (score !== null) {
-      scores.set(item.key, score);
-      cacheHits++;
-    } else if (cached !== null && typeof cached === 'object' && !road.retryFailed) {
-      cacheHits++;
-    } else pending.push({ item, title, snippet, cacheKey: key });
+    if (unique.has(item.key)) continue;
+    unique.set(item.key, {
+      item,
+      title: item.title.replace(/\s+/g, ' ').trim(),
+      snippet: snippetOf(item.text),
+    });
   }
-
+  const all = [...unique.values()];
   const batchSize = Math.max(1, options.batchSize ?? 40);
-  const batches: Pending[][] = [];
-  for (let start = 0; start < pending.length; start += batchSize)
-    batches.push(pending.slice(start, start + batchSize));
+  const batches: Candidate[][] = [];
+  for (let start = 0; start < all.length; start += batchSize)
+    batches.push(all.slice(start, start + batchSize));
   const results = await Promise.all(batches.map((batch) => triageBatch(batch, model, options)));
   for (const result of results) {
     for (const [key, score] of result.scores) scores.set(key, score);
     warnings.push(...result.warnings);
   }
-  road.log.debug(`triage: ${scores.size}/${seen.size} scored, ${cacheHits} from the cache`);
-  return { scores, usage: triageUsage(road, before, cacheHits), warnings };
+  road.log.debug(`triage: ${scores.size}/${all.length} scored in ${batches.length} batch(es)`);
+  return { scores, usage: triageUsage(road, before), warnings };
 }
 
 async function triageBatch(
-  batch: Pending[],
+  batch: Candidate[],
   model: RoadModel,
   options: TriageOptions,
 ): Promise<{ scores: Map<string, number>; warnings: string[] }> {
-  const scores = new Map<string, number>();
   // Short ids keep the prompt small; the answer is mapped back through them.
   const byId = new Map(batch.map((entry, index) => [String(index + 1), entry]));
-  const read = (output: TriageOutput) => readScores(output, byId);
   const outcome = await callStructured(options.road, model, {
     schema: triageOutputSchema,
     schemaName: 'triage_scores',
@@ -146,35 +110,28 @@ async function triageBatch(
         ),
       },
     ],
-    validate: (output) => read(output).errors,
+    validate: (output) => readScores(output, byId).errors,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (outcome.kind === 'failed') {
-    // Not cached: the next build asks again.
     const message = `triage: a batch of ${batch.length} failed (${outcome.error}); offline relevance used for it`;
     options.road.log.warn(message);
-    return { scores, warnings: [message] };
+    return { scores: new Map(), warnings: [message] };
   }
   const found = outcome.value
-    ? read(outcome.value)
-    : { scores, ignored: 0, errors: outcome.kind === 'invalid' ? outcome.errors : [] };
-  for (const entry of batch) {
-    const score = found.scores.get(entry.item.key);
-    if (score !== undefined) scores.set(entry.item.key, score);
-    const value: CachedOutcome = score ?? { failed: found.errors[0] ?? 'no valid score' };
-    await options.store?.cachePut(TRIAGE_CACHE_NAMESPACE, entry.cacheKey, value, CACHE_TTL_SECONDS);
-  }
-  const missing = batch.length - scores.size;
+    ? readScores(outcome.value, byId)
+    : { scores: new Map<string, number>(), ignored: 0 };
+  const missing = batch.length - found.scores.size;
   const warnings =
     missing || found.ignored
       ? [
           `triage: ${missing} candidate(s) got no valid score (${found.ignored} answer(s) ignored); offline relevance used for them`,
         ]
       : [];
-  return { scores, warnings };
+  return { scores: found.scores, warnings };
 }
 
-function readScores(output: TriageOutput, byId: Map<string, Pending>) {
+function readScores(output: TriageOutput, byId: Map<string, Candidate>) {
   const scores = new Map<string, number>();
   let ignored = 0;
   for (const entry of output.scores) {
@@ -186,7 +143,7 @@ function readScores(output: TriageOutput, byId: Map<string, Pending>) {
     }
     scores.set(target.item.key, score);
   }
-  const missing = [...byId.values()].filter((entry) => !scores.has(entry.item.key)).length;
+  const missing = byId.size - scores.size;
   const errors = missing
     ? [`${missing} candidate(s) got no valid score; give every id one score from 0 to 10`]
     : [];
@@ -195,14 +152,13 @@ function readScores(output: TriageOutput, byId: Map<string, Pending>) {
 
 function triageUsage(
   road: ModelRoad,
-  before: { calls: number; tokensIn: number; tokensOut: number } | undefined,
-  cacheHits: number,
+  before: { calls: number; cacheHits: number; tokensIn: number; tokensOut: number } | undefined,
 ): TriageUsage {
   const after = road.usage().byPurpose.triage;
   return {
     calls: (after?.calls ?? 0) - (before?.calls ?? 0),
+    cacheHits: (after?.cacheHits ?? 0) - (before?.cacheHits ?? 0),
     inputTokens: (after?.tokensIn ?? 0) - (before?.tokensIn ?? 0),
     outputTokens: (after?.tokensOut ?? 0) - (before?.tokensOut ?? 0),
-    cacheHits,
   };
 }

@@ -122,26 +122,34 @@ describe('triageCandidates', () => {
     expect(result.warnings[0]).toMatch(/4 candidate\(s\) got no valid score/);
   });
 
-  it('reuses cached scores and calls the model only for new candidates', async () => {
+  it('answers a rebuild of the same shortlist from the cache; whole batches of it stay cached', async () => {
     const cache = memoryCache();
     const first = await triageCandidates(items(10), {
       road: roadOver(countingModel(), cache),
       audience: AUDIENCE,
-      store: cache,
+      batchSize: 5,
     });
-    expect(first.usage.calls).toBe(1);
+    expect(first.usage).toMatchObject({ calls: 2, cacheHits: 0 });
     const model = countingModel();
-    const second = await triageCandidates(items(12), {
+    const again = await triageCandidates(items(10), {
       road: roadOver(model, cache),
       audience: AUDIENCE,
-      store: cache,
+      batchSize: 5,
     });
-    expect(second.usage.cacheHits).toBe(10);
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(again.usage).toMatchObject({ calls: 0, cacheHits: 2 });
+    expect(again.scores).toEqual(first.scores);
+    // Two new candidates sort after the others: the first batches are unchanged and stay cached.
+    const grown = await triageCandidates(items(12), {
+      road: roadOver(model, cache),
+      audience: AUDIENCE,
+      batchSize: 5,
+    });
     expect(candidatesIn(model.doGenerateCalls[0]!).map((candidate) => candidate.title)).toEqual([
       'Paper 10',
       'Paper 11',
     ]);
-    expect(second.scores).toEqual(
+    expect(grown.scores).toEqual(
       new Map([...first.scores, ['arxiv:2605.10010', 10], ['arxiv:2605.10011', 0]]),
     );
   });
