@@ -56,6 +56,17 @@ const BENCHMARKS: Benchmark[] = [
     targets: { 'wall / floor': ['<=', 1.5], 'rebuild calls': ['<=', 0], 'rebuild wall s': ['<=', 1] },
   },
   {
+    name: 'llm-road',
+    file: 'llm-road.ts',
+    exportName: 'benchLlmRoad',
+    targets: {
+      'wall / floor': ['<=', 1.3],
+      'rebuild after invalid answers: calls': ['<=', 0],
+      'rebuild after invalid answers: wall s': ['<=', 1],
+      'hung server: wall / timeout': ['<=', 2],
+    },
+  },
+  {
     name: 'publish',
     file: 'publish.ts',
     exportName: 'benchPublish',

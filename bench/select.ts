@@ -12,8 +12,7 @@ import { triageCandidates } from '../src/select/triage.js';
 import { triageShortlist } from '../src/select/triage-shortlist.js';
 import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
-import { createWriter } from '../src/write/index.js';
-import { resolveModel } from '../src/write/providers.js';
+import { createModelRoad, createWriter } from '../src/write/index.js';
 import { storedFrom } from '../test/select/_items.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
 import { seedWeekPicks } from '../test/support/fixtures.js';
@@ -65,15 +64,13 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
 
     // (b) triage of the offline shortlist through the loopback fake, then the plan with its scores.
     const shortlist = triageShortlist(real, policy, WEEK);
-    const triageModel = resolveModel(MODEL, {
-      llm: {},
+    const triageRoad = createModelRoad({
+      llm: { write: MODEL },
+      store,
+      log: silentLogger,
       env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: triageFake.baseURL },
     });
-    const triage = await triageCandidates(shortlist, {
-      model: triageModel,
-      audience: AUDIENCE,
-      log: silentLogger,
-    });
+    const triage = await triageCandidates(shortlist, { road: triageRoad, audience: AUDIENCE });
     const triaged = planEdition(real, { ...policy, relevance: triage.scores }, WEEK);
 
     // (d) writing the same week's 12 picks with the LLM writer against the writer's fake (write + check + edition).

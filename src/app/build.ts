@@ -11,8 +11,14 @@ import { triageCandidates } from '../select/triage.js';
 import { triageShortlist } from '../select/triage-shortlist.js';
 import type { SelectionPolicy } from '../select/types.js';
 import { createSource } from '../sources/index.js';
-import { createWriter, formatFlaggedItems, formatUsageTable, type UsageReport } from '../write/index.js';
-import { credentialProblem, resolveModel } from '../write/providers.js';
+import {
+  createModelRoad,
+  createWriter,
+  formatFlaggedItems,
+  formatUsageTable,
+  type ModelRoad,
+  type UsageReport,
+} from '../write/index.js';
 import type { DigestDeps } from './deps.js';
 
 export interface BuildInput {
@@ -25,6 +31,8 @@ export interface BuildInput {
   model?: string;
   check: boolean;
   refresh: boolean;
+  /** Ask again only the LLM calls whose cached answer failed validation. */
+  retryFailed?: boolean;
   maxCost?: number;
 }
 
@@ -38,21 +46,26 @@ export interface BuildOutcome {
 export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildOutcome> {
   const { config, store, http, log, clock } = deps;
   const startedAt = clock.now().getTime();
-  const writerSetup = createWriter({
+  // One road for every LLM call of the build (triage, writing, checks, title/intro); throws ConfigError before any
+  // work when a configured model has no key.
+  const road = createModelRoad({
     llm: config.llm,
     store,
     log,
     offline: input.offline,
     refresh: input.refresh,
+    retryFailed: input.retryFailed ?? false,
     check: input.check,
     env: deps.env,
     ...(input.model ? { modelOverride: input.model } : {}),
     ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  const writerSetup = createWriter({ road });
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(input.week);
-  const triage = createTriage(deps, input);
+  const triage = createTriage(deps, input, road);
   const result = await buildEdition({
     date: input.week,
     config,
@@ -130,24 +143,19 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
-/** LLM triage with the cheap (check) model when an LLM writes this build; null offline or without credentials. */
-function createTriage(deps: DigestDeps, input: BuildInput) {
-  const { config, store, log } = deps;
-  const modelId = config.llm.check ?? input.model ?? config.llm.write;
-  if (input.offline || !modelId) return null;
-  const options = { llm: config.llm, env: deps.env };
-  if (credentialProblem(modelId, options)) return null;
-  const model = resolveModel(modelId, options);
+/** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
+function createTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
+  const { config, log } = deps;
+  const modelId = road.model('triage')?.modelId;
+  if (!modelId) return null;
   let spent: TriageReport | null = null;
   const run = async (items: StoredItem[], policy: SelectionPolicy) => {
     const shortlist = triageShortlist(items, policy, input.week, config.selection.triageLimit);
     const result = await triageCandidates(shortlist, {
-      model,
+      road,
       audience: config.audience,
       batchSize: config.selection.triageBatchSize,
-      store,
-      log,
-      refresh: input.refresh,
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
     for (const warning of result.warnings) log.warn(`triage: ${warning}`);
     log.info(

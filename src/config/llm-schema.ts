@@ -47,7 +47,7 @@ export const llmSchema = z
     concurrency: z.number().int().min(1).max(32).default(4),
     /** Requests per minute, per provider (unset: no limit beyond concurrency). */
     requestsPerMinute: z.partialRecord(z.enum(PROVIDERS), z.number().int().positive()).default({}),
-    /** Per-call timeout, retries included (ms). */
+    /** Timeout of each attempt of a call, from the moment it gets its slot (ms). */
     timeoutMs: z.number().int().positive().default(90_000),
     /** Retries on 429/5xx (the SDK honours Retry-After). */
     maxRetries: z.number().int().min(0).max(10).default(2),
@@ -58,8 +58,15 @@ export const llmSchema = z
     temperature: z.number().min(0).max(2).default(0.2),
     /** Price overrides by model id ("openai:gpt-4.1-mini") or bare model name, USD per 1M tokens. */
     prices: z.record(z.string(), priceSchema).default({}),
-    /** Stop spending at this many USD: the rest is written extractively and flagged. */
+    /** Stop spending at this many USD (triage included): the rest is written extractively and flagged. */
     maxCostUsd: z.number().positive().optional(),
+    /**
+     * What a configured model without its key or server (or with a rejected key) does: "error" stops the build
+     * before any work naming the variable to set; "extractive" writes extractively and says so.
+     */
+    fallback: z.enum(['error', 'extractive']).default('error'),
+    /** Decoded bytes one answer may have; a bigger (or endless, or compressed-bomb) answer fails that call. */
+    maxResponseBytes: z.number().int().min(10_000).max(100_000_000).default(4_000_000),
   })
   .strict()
   .superRefine((llm, context) => {

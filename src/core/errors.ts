@@ -1,7 +1,7 @@
 // A few named errors. Messages say what to do next; only the CLI maps them to exit codes.
 
 export class ConfigError extends Error {
-  override name = 'ConfigError';
+  override name: string = 'ConfigError';
   constructor(
     message: string,
     readonly issues: { path: string; message: string }[] = [],
@@ -9,6 +9,14 @@ export class ConfigError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * A model provider refused the key (HTTP 401/403): the build stops like a missing key does (exit 2), because every
+ * further call would fail the same way and the edition would go out extractive by accident.
+ */
+export class CredentialError extends ConfigError {
+  override name = 'CredentialError';
 }
 
 export class SourceError extends Error {

@@ -1,8 +1,7 @@
 // The faithfulness check: every takeaway and every factual summary sentence, judged against the item's own text by
 // the `check` model, with a supporting quote that must be found verbatim (whitespace/case/quote-style folded).
-import type { LanguageModel } from 'ai';
-import type { CallEnvironment } from './llm-call.js';
-import { callStructured } from './llm-call.js';
+import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import { callStructured } from '../llm/structured-call.js';
 import { type CheckOutput, checkOutputSchema, type ItemOutput } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
@@ -106,25 +105,22 @@ export function judgeClaims(
 export async function checkFaithfulness(
   output: ItemOutput,
   source: string,
-  model: { model: LanguageModel; modelId: string },
-  env: CallEnvironment,
+  model: RoadModel,
+  options: { road: ModelRoad; signal?: AbortSignal },
 ): Promise<CheckResult> {
   const claims = claimsOf(output);
   const prompt = renderPrompt('check', {
     text: asPromptData(source),
     claims: claims.map((claim, index) => `${index + 1}. ${asPromptData(claim.claim)}`).join('\n'),
   });
-  const outcome = await callStructured(
-    {
-      ...model,
-      schema: checkOutputSchema,
-      schemaName: 'faithfulness_verdicts',
-      promptVersion: prompt.version,
-      system: prompt.system,
-      messages: [{ role: 'user', content: prompt.user }],
-    },
-    env,
-  );
+  const outcome = await callStructured(options.road, model, {
+    schema: checkOutputSchema,
+    schemaName: 'faithfulness_verdicts',
+    promptVersion: prompt.version,
+    system: prompt.system,
+    messages: [{ role: 'user', content: prompt.user }],
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   if (outcome.kind !== 'ok') {
     const error =
       outcome.kind === 'failed' ? outcome.error : `unusable verdicts: ${outcome.errors.join('; ')}`;

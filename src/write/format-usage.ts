@@ -1,5 +1,5 @@
-// The table `digest build` prints after an LLM build: one row per model, then the totals.
-import type { ModelUsage, UsageReport } from './usage.js';
+// The table `digest build` prints after an LLM build: one row per model, one per purpose, then the totals.
+import { type ModelUsage, PURPOSES, type UsageReport } from '../llm/usage.js';
 
 const HEADERS = ['model', 'calls', 'cache hits', 'tokens in', 'tokens out', 'cost (USD)'] as const;
 
@@ -18,20 +18,28 @@ function row(
 }
 
 export function formatUsageTable(usage: UsageReport): string {
-  const rows = [
-    [...HEADERS],
-    ...Object.entries(usage.byModel)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, model]) => row(name, model)),
-    row('total', usage),
-  ];
+  const models = Object.entries(usage.byModel)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, model]) => row(name, model));
+  const purposes = PURPOSES.flatMap((purpose) => {
+    const spent = usage.byPurpose?.[purpose];
+    return spent ? [row(`for ${purpose}`, spent)] : [];
+  });
+  const rows = [[...HEADERS], ...models, ...purposes, row('total', usage)];
   const widths = HEADERS.map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)));
   const format = (cells: string[]) =>
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
       .join('  ');
   const rule = widths.map((width) => '─'.repeat(width)).join('  ');
-  const lines = [format(rows[0]!), rule, ...rows.slice(1, -1).map(format), rule, format(rows.at(-1)!)];
+  const lines = [
+    format(rows[0]!),
+    rule,
+    ...models.map(format),
+    ...(purposes.length ? [rule, ...purposes.map(format)] : []),
+    rule,
+    format(rows.at(-1)!),
+  ];
   const notes = [`wall time ${(usage.wallMs / 1000).toFixed(1)} s`];
   if (usage.failedCalls) notes.push(`${usage.failedCalls} failed call(s)`);
   if (usage.fallbackItems) notes.push(`${usage.fallbackItems} item(s) fell back to the extractive writer`);

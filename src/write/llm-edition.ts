@@ -2,9 +2,9 @@
 // items, else the extractive header.
 import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
+import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import { callStructured } from '../llm/structured-call.js';
 import { writeEditionExtractively } from './extractive-edition.js';
-import { type CallEnvironment, callStructured } from './llm-call.js';
-import type { ModelRef } from './llm-item.js';
 import { type EditionOutput, editionOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { rankThemes, THEMES } from './themes.js';
@@ -54,29 +54,26 @@ function editionErrors(output: EditionOutput, items: EditionInput[]): string[] {
 
 export async function writeEditionWithModel(
   items: EditionInput[],
-  options: { write: ModelRef; env: CallEnvironment; name: string; audience: string },
+  options: { road: ModelRoad; write: RoadModel; name: string; audience: string; signal?: AbortSignal },
 ): Promise<EditionHeader & { notes: string[] }> {
   const prompt = buildEditionPrompt(items, options);
   let messages: ModelMessage[] = [{ role: 'user', content: prompt.user }];
   let reason = '';
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const outcome = await callStructured(
-      {
-        ...options.write,
-        schema: editionOutputSchema,
-        schemaName: 'digest_edition',
-        promptVersion: prompt.version,
-        system: prompt.system,
-        messages,
-      },
-      options.env,
-    );
+    const outcome = await callStructured(options.road, options.write, {
+      schema: editionOutputSchema,
+      schemaName: 'digest_edition',
+      promptVersion: prompt.version,
+      system: prompt.system,
+      messages,
+      validate: (value) => editionErrors(value, items),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     if (outcome.kind === 'failed') {
       reason = outcome.error;
       break;
     }
-    const errors = outcome.kind === 'ok' ? editionErrors(outcome.value, items) : outcome.errors;
-    if (outcome.kind === 'ok' && errors.length === 0) {
+    if (outcome.kind === 'ok') {
       return {
         title: outcome.value.title.trim(),
         intro: outcome.value.intro.trim(),
@@ -84,6 +81,7 @@ export async function writeEditionWithModel(
         notes: [],
       };
     }
+    const { errors } = outcome;
     reason = errors.join('; ');
     messages = [
       ...messages,

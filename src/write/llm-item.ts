@@ -1,29 +1,26 @@
 // One item through the model: write → validate (one repair) → check (one regeneration) → flag; any dead end falls
 // back to the extractive writer for that item alone, and says why in `checks`.
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
+import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import { callStructured } from '../llm/structured-call.js';
+import type { UsageMeter } from '../llm/usage.js';
 import { writeItemExtractively } from './extractive-item.js';
 import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } from './faithfulness.js';
-import { type CallEnvironment, callStructured } from './llm-call.js';
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
 import type { ItemForWriting } from './types.js';
-import type { UsageMeter } from './usage.js';
 import { validateItemOutput } from './validate-output.js';
 
-export interface ModelRef {
-  model: LanguageModel;
-  modelId: string;
-}
-
 export interface ItemWriterOptions {
-  write: ModelRef;
+  road: ModelRoad;
+  write: RoadModel;
   /** Null: the faithfulness check is off. */
-  check: ModelRef | null;
-  env: CallEnvironment;
+  check: RoadModel | null;
   name: string;
   audience: string;
   maxInputTokens: number;
+  signal?: AbortSignal;
 }
 
 type Generated =
@@ -60,32 +57,32 @@ async function generate(
   options: ItemWriterOptions,
 ): Promise<Generated> {
   const request = {
-    ...options.write,
     schema: itemOutputSchema,
     schemaName: 'digest_item',
     promptVersion: version,
     system,
+    validate: validateItemOutput,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
   let conversation = messages;
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const outcome = await callStructured({ ...request, messages: conversation }, options.env);
+    const outcome = await callStructured(options.road, options.write, { ...request, messages: conversation });
     if (outcome.kind === 'failed') return { ok: false, reason: outcome.error, budget: outcome.budget };
-    const errors = outcome.kind === 'ok' ? validateItemOutput(outcome.value) : outcome.errors;
     const answered: ModelMessage[] = [
       ...conversation,
       { role: 'assistant', content: outcome.text || '(empty)' },
     ];
-    if (outcome.kind === 'ok' && errors.length === 0) {
+    if (outcome.kind === 'ok') {
       return { ok: true, output: outcome.value, conversation: answered, repaired: attempt > 0 };
     }
     if (attempt === 1) {
       return {
         ok: false,
-        reason: `output still broke the rules after one repair: ${errors.join('; ')}`,
+        reason: `output still broke the rules after one repair: ${outcome.errors.join('; ')}`,
         budget: false,
       };
     }
-    conversation = [...answered, { role: 'user', content: repairMessage(errors) }];
+    conversation = [...answered, { role: 'user', content: repairMessage(outcome.errors) }];
   }
   return { ok: false, reason: 'unreachable', budget: false };
 }
@@ -100,7 +97,7 @@ function fallback(
     `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
   ];
   if (budget) notes.push('cost limit reached: no more LLM calls this run.');
-  return writeFallback(item, options.env.meter, notes);
+  return writeFallback(item, options.road.meter, notes);
 }
 
 /** The item written by the extractive writer instead, flagged, with the reason in its checks. */
@@ -157,7 +154,7 @@ export async function writeItemWithModel(
       claims: [],
     });
   }
-  const verdict = await checkFaithfulness(first.output, source, options.check, options.env);
+  const verdict = await checkFaithfulness(first.output, source, options.check, options);
   if (!verdict.ok) return checkFailed(first.output, verdict, base, options);
   if (verdict.unsupported.length === 0) {
     return written(first.output, options.write.modelId, {
@@ -174,7 +171,7 @@ export async function writeItemWithModel(
   ];
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
-    options.env.meter.recordFlagged();
+    options.road.meter.recordFlagged();
     return written(first.output, options.write.modelId, {
       ...base,
       status: 'flagged',
@@ -183,11 +180,11 @@ export async function writeItemWithModel(
       notes: [`regeneration after the fact check failed: ${second.reason}`],
     });
   }
-  const recheck = await checkFaithfulness(second.output, source, options.check, options.env);
+  const recheck = await checkFaithfulness(second.output, source, options.check, options);
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
   if (!recheck.ok) return checkFailed(second.output, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
-  if (!passed) options.env.meter.recordFlagged();
+  if (!passed) options.road.meter.recordFlagged();
   return written(second.output, options.write.modelId, {
     ...regenerated,
     status: passed ? 'passed' : 'flagged',
@@ -203,7 +200,7 @@ function checkFailed(
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
   options: ItemWriterOptions,
 ): WrittenItem {
-  options.env.meter.recordFlagged();
+  options.road.meter.recordFlagged();
   return written(output, options.write.modelId, {
     ...base,
     status: 'check-failed',

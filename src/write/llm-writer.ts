@@ -1,61 +1,34 @@
-// The LLM writer. Takes its models as parameters (resolved elsewhere), so tests hand it MockLanguageModelV3.
-// Items are written concurrently; the call limiter bounds calls in flight and per-provider rate.
-
-import type { PriceTable } from '../config/llm-schema.js';
-import { errorMessage } from '../core/errors.js';
-import type { Logger } from '../core/ports.js';
+// The LLM writer. Takes its models from the road (one stack for every call), so tests hand it a road over
+// MockLanguageModelV3. Items are written concurrently; the road's limiter bounds calls in flight and per-provider rate.
+import { CredentialError, errorMessage } from '../core/errors.js';
 import type { WrittenItem } from '../core/types.js';
-import type { Store } from '../store/types.js';
-import type { CallLimiter } from './call-limiter.js';
-import type { CallEnvironment } from './llm-call.js';
+import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { writeEditionWithModel } from './llm-edition.js';
-import { type ModelRef, writeFallback, writeItemWithModel } from './llm-item.js';
+import { writeFallback, writeItemWithModel } from './llm-item.js';
 import type { ItemForWriting, Writer, WriterContext } from './types.js';
-import type { UsageMeter } from './usage.js';
 
 export interface LlmWriterOptions {
-  write: ModelRef;
-  /** Null turns the faithfulness check off. */
-  check: ModelRef | null;
-  store: Store;
-  log: Logger;
-  meter: UsageMeter;
-  limiter: CallLimiter;
-  refresh?: boolean;
-  prices?: PriceTable;
-  maxCostUsd?: number;
-  timeoutMs?: number;
-  maxRetries?: number;
-  temperature?: number;
+  road: ModelRoad;
+  /** Source text sent per item is cut to about this many tokens (default: the road's `llm.maxInputTokens`). */
   maxInputTokens?: number;
-  maxOutputTokens?: number;
 }
 
 export function createLlmWriter(options: LlmWriterOptions): Writer {
-  const environment = (context: WriterContext): CallEnvironment => ({
-    store: options.store,
-    meter: options.meter,
-    limiter: options.limiter,
-    log: context.log,
-    refresh: options.refresh ?? false,
-    prices: options.prices ?? {},
-    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    timeoutMs: options.timeoutMs ?? 90_000,
-    maxRetries: options.maxRetries ?? 2,
-    temperature: options.temperature ?? 0.2,
-    maxOutputTokens: options.maxOutputTokens ?? 2_000,
-    ...(context.signal ? { signal: context.signal } : {}),
-  });
+  const { road } = options;
+  const write = road.model('write');
+  if (!write) throw new Error('createLlmWriter: the road has no writing model (use the extractive writer)');
+  const edition = road.model('edition') ?? write;
+  const check = road.model('check');
+  const maxInputTokens = options.maxInputTokens ?? road.config.maxInputTokens;
 
   return {
-    name: options.write.modelId,
+    name: write.modelId,
     async writeItems(items, context) {
-      const env = environment(context);
-      options.meter.touch();
+      road.meter.touch();
       let done = 0;
       return Promise.all(
         items.map(async (item) => {
-          const result = await writeSafely(item, context, env);
+          const result = await writeSafely(item, context, write, check);
           done += 1;
           context.onItemWritten?.(done, items.length, item.key);
           return result;
@@ -64,12 +37,13 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
     },
     async writeEdition(items, context) {
       const header = await writeEditionWithModel(items, {
-        write: options.write,
-        env: environment(context),
+        road,
+        write: edition,
         name: context.name,
         audience: context.audience,
+        ...(context.signal ? { signal: context.signal } : {}),
       });
-      options.meter.touch();
+      road.meter.touch();
       for (const note of header.notes) context.log.warn(note);
       return { title: header.title, intro: header.intro, writer: header.writer };
     },
@@ -78,23 +52,26 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
   async function writeSafely(
     item: ItemForWriting,
     context: WriterContext,
-    env: CallEnvironment,
+    write: RoadModel,
+    check: RoadModel | null,
   ): Promise<WrittenItem> {
     try {
       return await writeItemWithModel(item, {
-        write: options.write,
-        check: options.check,
-        env,
+        road,
+        write,
+        check,
         name: context.name,
         audience: context.audience,
-        maxInputTokens: options.maxInputTokens ?? 3_000,
+        maxInputTokens,
+        ...(context.signal ? { signal: context.signal } : {}),
       });
     } catch (error) {
-      // A bug or a store failure must not cost the edition: this item alone goes extractive, and says why.
+      // A rejected key or an abort stops the run; anything else must not cost the edition.
+      if (error instanceof CredentialError || road.signal.aborted || context.signal?.aborted) throw error;
       context.log.warn(
         `Writing "${item.title}" failed: ${errorMessage(error)}; using the extractive writer.`,
       );
-      return writeFallback(item, options.meter, [
+      return writeFallback(item, road.meter, [
         `unexpected error: ${errorMessage(error)}; written by the extractive writer.`,
       ]);
     }

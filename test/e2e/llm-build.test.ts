@@ -1,6 +1,6 @@
 // `digest build` with an LLM, end to end over HTTP: the real CLI, the AI SDK's OpenAI provider, a loopback fake
 // OpenAI server. A rebuild makes no call; a failing provider still yields an edition, and the exit status says so.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,11 @@ describe('digest build with an LLM', () => {
       expect(edition.writer).toBe(MODEL);
       expect(edition.items).toHaveLength(4);
       for (const item of edition.items) expect(item.writer).toBe(MODEL);
-      expect(edition.usage).toMatchObject({ calls: expect.any(Number), triage: { model: MODEL, calls: 1 } });
+      expect(edition.usage).toMatchObject({
+        calls: expect.any(Number),
+        triage: { model: MODEL, calls: 1 },
+        byPurpose: { triage: { calls: 1 }, write: { calls: 4 }, check: { calls: 4 }, edition: { calls: 1 } },
+      });
       expect(fake.count('triage')).toBe(1);
       expect(fake.count('item')).toBeGreaterThanOrEqual(4);
       expect(fake.requests.every((request) => request.headers.authorization === 'Bearer test-key')).toBe(
@@ -88,8 +92,24 @@ describe('digest build with an LLM', () => {
     }
   }, 120_000);
 
-  it('says once how to configure a provider when none is set up', async () => {
+  it('stops before any work (exit 2) naming the key when the configured model has none', async () => {
     const cwd = project();
+    try {
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], {
+        cwd,
+        env: { OPENAI_API_KEY: '' },
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/Set OPENAI_API_KEY/);
+      expect(run.stderr).not.toMatch(/Ingesting/);
+      expect(existsSync(join(cwd, 'out', WEEK, 'edition.json'))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('with llm.fallback "extractive" writes extractively and says once how to configure the key', async () => {
+    const cwd = project({ fallback: 'extractive' });
     try {
       const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], {
         cwd,

@@ -16,6 +16,12 @@ export type FakeBehaviour =
   /** Prose around a broken JSON object. */
   | 'invalid-json'
   | 'hang'
+  /** Headers, then one byte a second, forever. */
+  | 'drip'
+  /** A 300 MB answer, streamed without a length. */
+  | 'huge'
+  /** A small gzip body that decodes to 1 GB. */
+  | 'gzip-bomb'
   | { status: number; retryAfter?: string };
 
 export function kindOf(system: string): PromptKind {

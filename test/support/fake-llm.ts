@@ -2,6 +2,7 @@
 // OpenAI-compatible servers speak), OpenAI responses (POST /v1/responses, the openai provider's default) and
 // Anthropic messages (POST /v1/messages). Scriptable per request, fixed latency, reports token usage, counts requests.
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { answerFor, type FakeBehaviour, kindOf, type PromptKind, tokensOf } from './fake-llm-answers.js';
 import { type LoopbackRequest, startLoopback } from './loopback.js';
 
@@ -152,6 +153,48 @@ function errorBody(api: FakeApi, status: number) {
     : { error: { message: `fake ${status}`, type, code: String(status) } };
 }
 
+/** Writes chunks until `total` bytes are out or the client hung up, waiting for the socket to drain. */
+async function stream(response: ServerResponse, chunk: Buffer, total: number): Promise<void> {
+  let sent = 0;
+  while (sent < total && !response.destroyed) {
+    sent += chunk.length;
+    if (!response.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
+    }
+  }
+  if (!response.destroyed) response.end();
+}
+
+let bombMember: Buffer | undefined;
+
+const HOSTILE = {
+  drip(response: ServerResponse): Promise<void> {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{');
+    return new Promise<void>((resolve) => {
+      const timer = setInterval(() => response.write(' '), 1_000);
+      response.on('close', () => {
+        clearInterval(timer);
+        resolve();
+      });
+    });
+  },
+  huge(response: ServerResponse): Promise<void> {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"id":"chatcmpl-fake","choices":[{"message":{"role":"assistant","content":"');
+    return stream(response, Buffer.alloc(1 << 20, 'a'), 300 * (1 << 20));
+  },
+  'gzip-bomb'(response: ServerResponse): Promise<void> {
+    // Gzip members concatenated decode to their contents concatenated: 64 × 16 MB of spaces ≈ 1 MB on the wire.
+    bombMember ??= gzipSync(Buffer.alloc(16 << 20, ' '), { level: 9 });
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    return stream(response, bombMember, bombMember.length * 64);
+  },
+} as const;
+
 const ROUTES: Record<string, FakeApi> = {
   '/v1/chat/completions': 'chat',
   '/v1/responses': 'responses',
@@ -175,6 +218,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     perKind.set(request.kind, index + 1);
     const behaviour = options.script?.(request, index) ?? 'valid';
     if (behaviour === 'hang') return new Promise<void>((resolve) => response.on('close', resolve));
+    if (behaviour === 'drip' || behaviour === 'huge' || behaviour === 'gzip-bomb') {
+      return HOSTILE[behaviour](response);
+    }
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
     if (typeof behaviour === 'object') {
       const headers: Record<string, string> = behaviour.retryAfter

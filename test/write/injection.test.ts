@@ -3,16 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { createCallLimiter } from '../../src/write/call-limiter.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
 import { buildEditionPrompt } from '../../src/write/llm-edition.js';
 import { buildItemPrompt } from '../../src/write/llm-item.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { renderPrompt } from '../../src/write/prompts.js';
 import type { ItemForWriting } from '../../src/write/types.js';
-import { UsageMeter } from '../../src/write/usage.js';
 import { plainTextProblems, validateItemOutput } from '../../src/write/validate-output.js';
-import { scriptedModel } from './mock-model.js';
+import { mockRoad } from '../support/fake-llm-road.js';
 import { hfItems } from './real-items.js';
 
 const base = hfItems('daily_papers_2026-07-31.json')[0]!;
@@ -147,19 +145,15 @@ describe('an obedient model behind the real writer', () => {
 
   it('never lets obeyed injections reach the item: repair, then extractive fallback', async () => {
     const corpus = INJECTIONS.map(injected);
-    const mock = scriptedModel('openai:obedient', (call) =>
-      call.kind === 'item' && /ignore previous|BUY CRYPTO|script|reveal/i.test(call.user)
-        ? 'rule-violation'
-        : 'valid',
-    );
-    const writer = createLlmWriter({
-      write: { model: mock.model, modelId: 'openai:obedient' },
-      check: { model: mock.model, modelId: 'openai:obedient' },
+    const { road } = mockRoad(
       store,
-      log: silentLogger,
-      meter: new UsageMeter(),
-      limiter: createCallLimiter({ concurrency: 4 }),
-    });
+      (call) =>
+        call.kind === 'item' && /ignore previous|BUY CRYPTO|script|reveal/i.test(call.user)
+          ? 'rule-violation'
+          : 'valid',
+      { modelId: 'openai:obedient' },
+    );
+    const writer = createLlmWriter({ road });
     const written = await writer.writeItems(corpus, { ...options, log: silentLogger });
     expect(written).toHaveLength(corpus.length);
     for (const item of written) {

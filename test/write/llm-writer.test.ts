@@ -1,16 +1,16 @@
 // LLM writer logic with MockLanguageModelV3 (ai/test) and the real store (PGlite in memory).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LlmConfigInput } from '../../src/config/llm-schema.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { createCallLimiter } from '../../src/write/call-limiter.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
-import { createLlmWriter, type LlmWriterOptions } from '../../src/write/llm-writer.js';
+import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { normaliseText, wordCount } from '../../src/write/sentences.js';
 import type { WriterContext } from '../../src/write/types.js';
-import { UsageMeter } from '../../src/write/usage.js';
 import type { FakeBehaviour } from '../support/fake-llm-answers.js';
-import { type MockCall, scriptedModel } from './mock-model.js';
+import { mockRoad } from '../support/fake-llm-road.js';
+import type { MockCall } from './mock-model.js';
 import { hfItems } from './real-items.js';
 
 let store: Store;
@@ -31,21 +31,23 @@ let modelCounter = 0;
 
 function setup(
   script?: (call: MockCall, index: number) => FakeBehaviour | Error,
-  overrides: Partial<LlmWriterOptions> & { checkOff?: boolean; modelId?: string } = {},
+  overrides: {
+    checkOff?: boolean;
+    modelId?: string;
+    llm?: LlmConfigInput;
+    refresh?: boolean;
+    retryFailed?: boolean;
+  } = {},
 ) {
   const modelId = overrides.modelId ?? `openai:mock-${++modelCounter}`;
-  const mock = scriptedModel(modelId, script);
-  const meter = new UsageMeter();
-  const writer = createLlmWriter({
-    write: { model: mock.model, modelId },
-    check: overrides.checkOff ? null : { model: mock.model, modelId },
-    store,
-    log: silentLogger,
-    meter,
-    limiter: createCallLimiter({ concurrency: 4 }),
-    ...overrides,
+  const { road, calls } = mockRoad(store, script, {
+    modelId,
+    llm: { checkEnabled: !overrides.checkOff, ...overrides.llm },
+    ...(overrides.refresh ? { refresh: true } : {}),
+    ...(overrides.retryFailed ? { retryFailed: true } : {}),
   });
-  return { writer, meter, calls: mock.calls, modelId };
+  const writer = createLlmWriter({ road });
+  return { writer, meter: road.meter, calls, modelId, road };
 }
 
 const checksOf = (item: { checks?: unknown }) => item.checks as ItemChecks;
@@ -54,7 +56,7 @@ describe('LLM writer with a faithful model', () => {
   it('writes every item, checks every claim and counts calls, tokens and cost', async () => {
     const progress: string[] = [];
     const { writer, meter, calls, modelId } = setup(undefined, {
-      prices: { 'openai:unused': { input: 1, output: 1 } },
+      llm: { prices: { 'openai:unused': { input: 1, output: 1 } } },
     });
     const written = await writer.writeItems(items, {
       ...context,
@@ -166,7 +168,7 @@ describe('repair and fallback', () => {
   });
 
   it('falls back when the model call throws', async () => {
-    const { writer } = setup(() => new Error('connection reset by fake'), { maxRetries: 0 });
+    const { writer } = setup(() => new Error('connection reset by fake'), { llm: { maxRetries: 0 } });
     const [item] = await writer.writeItems(items.slice(0, 1), context);
     expect(item!.writer).toBe('extractive');
     expect(checksOf(item!).notes.join(' ')).toMatch(/connection reset by fake/);
@@ -211,9 +213,7 @@ describe('cost limit', () => {
     const modelId = `openai:mock-cost-${++modelCounter}`;
     const { writer, meter, calls } = setup(undefined, {
       modelId,
-      prices: { [modelId]: { input: 1000, output: 1000 } },
-      maxCostUsd: 0.5,
-      limiter: createCallLimiter({ concurrency: 1 }),
+      llm: { prices: { [modelId]: { input: 1000, output: 1000 } }, maxCostUsd: 0.5, concurrency: 1 },
       checkOff: true,
     });
     const written = await writer.writeItems(items, context);

@@ -1,12 +1,12 @@
 // The LLM writer's small parts: limiter, prices, quotes, prompts, usage table.
 import { describe, expect, it } from 'vitest';
-import { createCallLimiter } from '../../src/write/call-limiter.js';
+import { createCallLimiter } from '../../src/llm/call-limiter.js';
+import { costOf, priceOf } from '../../src/llm/pricing.js';
+import { UsageMeter } from '../../src/llm/usage.js';
 import { judgeClaims, quoteFound } from '../../src/write/faithfulness.js';
 import { formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
 import { absentThemes } from '../../src/write/llm-edition.js';
-import { costOf, priceOf } from '../../src/write/pricing.js';
 import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
-import { UsageMeter } from '../../src/write/usage.js';
 import { validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
 import { hfItems } from './real-items.js';
 

@@ -1,10 +1,11 @@
 // At most `concurrency` LLM calls in flight across the whole run, and at most `requestsPerMinute` starts per
-// provider in any rolling minute. Retries on 429/5xx happen inside the SDK call (it honours Retry-After).
+// provider in any rolling minute. Each retry of the road takes a new slot; a call whose signal aborts while it
+// waits leaves the queue at once.
 import PQueue from 'p-queue';
 import type { ProviderName } from '../config/llm-schema.js';
 
 export interface CallLimiter {
-  run<T>(provider: ProviderName, task: () => Promise<T>): Promise<T>;
+  run<T>(provider: ProviderName, task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 export function createCallLimiter(options: {
@@ -26,11 +27,12 @@ export function createCallLimiter(options: {
     return queue;
   };
   return {
-    run<T>(provider: ProviderName, task: () => Promise<T>): Promise<T> {
+    run<T>(provider: ProviderName, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       const limited = rateQueue(provider);
+      const options = signal ? { signal } : {};
       // The rate limit is applied before a slot is taken, so waiting for the minute does not block other providers.
-      const start = limited ? limited.add(async () => {}) : Promise.resolve();
-      return start.then(() => slots.add(task) as Promise<T>);
+      const start = limited ? limited.add(async () => {}, options) : Promise.resolve();
+      return start.then(() => slots.add(task, options) as Promise<T>);
     },
   };
 }

@@ -1,11 +1,12 @@
-// "provider:model" ids → AI SDK language models through the SDK's provider registry. Reusable (triage uses it).
+// "provider:model" ids → AI SDK language models through the SDK's provider registry; the road wraps them.
 // Every provider is given the JSON schema of structured output: OpenAI and Anthropic natively, and the
 // OpenAI-compatible ones (Ollama, vLLM, llama.cpp, LM Studio) with `supportsStructuredOutputs`, which sends
 // `response_format: { type: "json_schema" }` instead of schema-less JSON mode.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createProviderRegistry, type LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { createProviderRegistry } from 'ai';
 import type { LlmConfig, ProviderName } from '../config/llm-schema.js';
 import { ConfigError } from '../core/errors.js';
 
@@ -36,25 +37,40 @@ export function providerOf(modelId: string): ProviderName {
   );
 }
 
-/** Why a model cannot be called with this environment (missing key or server), or null when it can. */
-export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
+/** What a model id still needs from the environment or config: the setting to give, and why. */
+export interface MissingSetting {
+  /** The environment variable (or config field) to set, e.g. OPENAI_API_KEY. */
+  setting: string;
+  message: string;
+}
+
+export function missingSetting(modelId: string, options: ResolveModelOptions): MissingSetting | null {
   const env = options.env ?? process.env;
+  const needs = (setting: string, where = 'in the environment'): MissingSetting => ({
+    setting,
+    message: `"${modelId}" needs ${setting} ${where}`,
+  });
   switch (providerOf(modelId)) {
     case 'openai':
-      return env.OPENAI_API_KEY ? null : `"${modelId}" needs OPENAI_API_KEY in the environment`;
+      return env.OPENAI_API_KEY ? null : needs('OPENAI_API_KEY');
     case 'anthropic':
-      return env.ANTHROPIC_API_KEY ? null : `"${modelId}" needs ANTHROPIC_API_KEY in the environment`;
+      return env.ANTHROPIC_API_KEY ? null : needs('ANTHROPIC_API_KEY');
     case 'ollama':
       return null;
     case 'openai-compatible': {
       const server = options.llm.openaiCompatible;
-      if (!server) return `"${modelId}" needs llm.openaiCompatible.baseURL in the config`;
+      if (!server) return needs('llm.openaiCompatible.baseURL', 'in the config');
       if (server.apiKeyEnv && !env[server.apiKeyEnv]) {
-        return `"${modelId}" needs ${server.apiKeyEnv} in the environment (llm.openaiCompatible.apiKeyEnv)`;
+        return needs(server.apiKeyEnv, 'in the environment (llm.openaiCompatible.apiKeyEnv)');
       }
       return null;
     }
   }
+}
+
+/** Why a model cannot be called with this environment (missing key or server), or null when it can. */
+export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
+  return missingSetting(modelId, options)?.message ?? null;
 }
 
 /** The registry for one environment. Providers are created lazily by the SDK's call, not at import time. */
@@ -96,8 +112,11 @@ export function createModelRegistry(options: ResolveModelOptions) {
   });
 }
 
-/** `resolveModel("openai:gpt-4.1-mini", { llm, env })` → a model for generateText. */
-export function resolveModel(modelId: string, options: ResolveModelOptions): LanguageModel {
+/**
+ * `resolveModel("openai:gpt-4.1-mini", { llm, env })` → the provider's bare model, outside the road (no cache,
+ * budget or limits): use `createModelRoad(...).model(purpose)` for calls a build makes.
+ */
+export function resolveModel(modelId: string, options: ResolveModelOptions): LanguageModelV3 {
   providerOf(modelId);
   return createModelRegistry(options).languageModel(modelId as `openai:${string}`);
 }

@@ -1,5 +1,18 @@
 // LLM usage accounting: every call's tokens, latency and cost; cache hits; what fell back. edition.json `usage`.
 
+/** What a call is for: the usage table and edition.json break spending down by these. */
+export const PURPOSES = ['triage', 'write', 'check', 'edition'] as const;
+export type Purpose = (typeof PURPOSES)[number];
+
+export interface PurposeUsage {
+  calls: number;
+  cacheHits: number;
+  failedCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
 export interface ModelUsage {
   calls: number;
   cacheHits: number;
@@ -31,6 +44,8 @@ export interface UsageReport {
   /** Models called that are in no price table (their cost counts as 0; set llm.prices). */
   unpricedModels: string[];
   byModel: Record<string, ModelUsage>;
+  /** The same spending by purpose (triage / write / check / edition); purposes without activity are left out. */
+  byPurpose: Partial<Record<Purpose, PurposeUsage>>;
 }
 
 export interface CallRecord {
@@ -42,6 +57,7 @@ export interface CallRecord {
   failed?: boolean;
   /** False when the model has no known price. */
   priced?: boolean;
+  purpose?: Purpose;
 }
 
 export function emptyUsage(): UsageReport {
@@ -58,6 +74,7 @@ export function emptyUsage(): UsageReport {
     budgetExhausted: false,
     unpricedModels: [],
     byModel: {},
+    byPurpose: {},
   };
 }
 
@@ -81,6 +98,18 @@ export class UsageMeter {
     return this.report.byModel[id];
   }
 
+  private purpose(purpose: Purpose): PurposeUsage {
+    this.report.byPurpose[purpose] ??= {
+      calls: 0,
+      cacheHits: 0,
+      failedCalls: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+    };
+    return this.report.byPurpose[purpose];
+  }
+
   /** Marks LLM activity starting, for wall time. */
   touch(): void {
     const now = this.now();
@@ -94,6 +123,14 @@ export class UsageMeter {
     this.report.calls += 1;
     model.calls += 1;
     if (call.failed) this.report.failedCalls += 1;
+    if (call.purpose) {
+      const purpose = this.purpose(call.purpose);
+      purpose.calls += 1;
+      if (call.failed) purpose.failedCalls += 1;
+      purpose.tokensIn += call.tokensIn;
+      purpose.tokensOut += call.tokensOut;
+      purpose.costUsd += call.costUsd;
+    }
     if (call.priced === false && !this.report.unpricedModels.includes(call.model)) {
       this.report.unpricedModels.push(call.model);
     }
@@ -105,10 +142,11 @@ export class UsageMeter {
     model.latencyMs += call.latencyMs;
   }
 
-  recordCacheHit(modelId: string): void {
+  recordCacheHit(modelId: string, purpose?: Purpose): void {
     this.touch();
     this.report.cacheHits += 1;
     this.model(modelId).cacheHits += 1;
+    if (purpose) this.purpose(purpose).cacheHits += 1;
   }
 
   recordFallback(): void {
@@ -129,7 +167,18 @@ export class UsageMeter {
 
   snapshot(): UsageReport {
     const wallMs = this.firstAt === null || this.lastAt === null ? 0 : this.lastAt - this.firstAt;
-    return structuredClone({ ...this.report, costUsd: roundCost(this.report.costUsd), wallMs });
+    const byPurpose = Object.fromEntries(
+      Object.entries(this.report.byPurpose).map(([name, usage]) => [
+        name,
+        { ...usage, costUsd: roundCost(usage.costUsd) },
+      ]),
+    );
+    return structuredClone({
+      ...this.report,
+      costUsd: roundCost(this.report.costUsd),
+      wallMs,
+      byPurpose,
+    });
   }
 }
 

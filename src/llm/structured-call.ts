@@ -1,0 +1,109 @@
+// One structured call on the road: generateText + Output.object through a RoadModel, then the caller's rules. The
+// outcome says what happened instead of throwing for a model or network failure, so callers repair or fall back;
+// only what must stop the run (a rejected key, the caller's abort) is thrown.
+import { randomUUID } from 'node:crypto';
+import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import type { z } from 'zod';
+import { CredentialError, errorMessage } from '../core/errors.js';
+import { TAGS_NAMESPACE } from './cache-layer.js';
+import {
+  AnswerTooLargeError,
+  BudgetExceededError,
+  CallTimeoutError,
+  findCause,
+  isAbort,
+  ProviderUnavailableError,
+} from './call-errors.js';
+import type { ModelRoad, RoadModel } from './model-road.js';
+
+export interface StructuredRequest<T> {
+  schema: z.ZodType<T>;
+  schemaName: string;
+  promptVersion: string;
+  system: string;
+  messages: ModelMessage[];
+  /** Rules beyond the schema; errors are sentences the model can act on in a repair. */
+  validate?: (value: T) => string[];
+  signal?: AbortSignal;
+}
+
+export type CallOutcome<T> =
+  | { kind: 'ok'; value: T; text: string; cached: boolean }
+  /** The model answered, but not with JSON of the schema (no value) or against the rules (value). */
+  | { kind: 'invalid'; value?: T; text: string; errors: string[]; cached: boolean }
+  /** No usable answer: HTTP error after retries, timeout, size cap, or the cost limit. */
+  | { kind: 'failed'; error: string; budget: boolean };
+
+/** Parses the raw text the way Output.object does, to give the repair prompt precise errors. */
+export function schemaErrors(text: string | undefined, schema: z.ZodType): string[] {
+  if (!text?.trim()) return ['the answer was empty; answer with the JSON object'];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return ['the answer is not valid JSON; answer with the JSON object only, no other text'];
+  }
+  const result = schema.safeParse(parsed);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}
+
+export async function callStructured<T>(
+  road: ModelRoad,
+  model: RoadModel,
+  request: StructuredRequest<T>,
+): Promise<CallOutcome<T>> {
+  const callId = randomUUID();
+  road.throwIfStopped();
+  try {
+    const result = await generateText({
+      model: model.model,
+      system: request.system,
+      messages: request.messages,
+      output: Output.object({ schema: request.schema, name: request.schemaName }),
+      temperature: model.temperature,
+      maxOutputTokens: model.maxOutputTokens,
+      // The road retries transport errors itself, each attempt through its limiter and deadline.
+      maxRetries: 0,
+      ...(request.signal ? { abortSignal: request.signal } : {}),
+      providerOptions: { [TAGS_NAMESPACE]: { callId, promptVersion: request.promptVersion } },
+    });
+    const value = result.output as T;
+    const cached = road.wasCached(callId);
+    const errors = request.validate?.(value) ?? [];
+    await road.settle(callId, errors);
+    return errors.length
+      ? { kind: 'invalid', value, text: result.text, errors, cached }
+      : { kind: 'ok', value, text: result.text, cached };
+  } catch (error) {
+    if (NoObjectGeneratedError.isInstance(error)) {
+      const cached = road.wasCached(callId);
+      const found = schemaErrors(error.text, request.schema);
+      const errors = found.length ? found : [`the answer did not match the schema: ${error.message}`];
+      await road.settle(callId, errors);
+      return { kind: 'invalid', text: error.text ?? '', errors, cached };
+    }
+    road.forget(callId);
+    const credential = findCause(error, CredentialError);
+    if (credential) throw credential;
+    road.throwIfStopped();
+    if (request.signal?.aborted) throw request.signal.reason ?? error;
+    const message = describeFailure(error);
+    const budget = findCause(error, BudgetExceededError) !== undefined;
+    if (!budget) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
+    return { kind: 'failed', error: message, budget };
+  }
+}
+
+export function describeFailure(error: unknown): string {
+  const own =
+    findCause(error, CallTimeoutError) ??
+    findCause(error, AnswerTooLargeError) ??
+    findCause(error, BudgetExceededError) ??
+    findCause(error, ProviderUnavailableError);
+  if (own instanceof CallTimeoutError) return `timed out (${own.message})`;
+  if (own) return own.message;
+  const message = errorMessage(error);
+  if (isAbort(error)) return `timed out or aborted (${message})`;
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}

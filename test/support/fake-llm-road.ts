@@ -1,0 +1,31 @@
+// A model road over MockLanguageModelV3 (the fake LLM's brain, no HTTP): the whole stack — cache, usage, budget,
+// limits, deadline — runs for real; only the provider underneath is the mock.
+import type { LlmConfigInput } from '../../src/config/llm-schema.js';
+import { silentLogger } from '../../src/core/ports.js';
+import { createModelRoad, type ModelRoadOptions } from '../../src/llm/model-road.js';
+import type { Store } from '../../src/store/types.js';
+import { type MockCall, scriptedModel } from '../write/mock-model.js';
+import type { FakeBehaviour } from './fake-llm-answers.js';
+
+export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 'store'>> {
+  llm?: LlmConfigInput;
+  /** The writing (and checking, triage) model id; `openai:` ids get a fake OPENAI_API_KEY. */
+  modelId: string;
+}
+
+export function mockRoad(
+  store: Pick<Store, 'cacheGet' | 'cachePut'>,
+  script: ((call: MockCall, index: number) => FakeBehaviour | Error) | undefined,
+  { llm, modelId, ...options }: MockRoadOptions,
+) {
+  const mock = scriptedModel(modelId, script);
+  const road = createModelRoad({
+    llm: { write: modelId, ...llm },
+    store,
+    log: silentLogger,
+    env: { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' },
+    languageModel: () => mock.model,
+    ...options,
+  });
+  return { road, calls: mock.calls, model: mock.model };
+}
