@@ -206,6 +206,17 @@ function pickSummary(scored: ScoredSentence[], kind: ItemKind): ScoredSentence[]
     words += cost;
     free -= taken;
   }
+  // Too thin to say what the work is: add the best remaining stand-alone sentences, takeaways may reuse them.
+  for (const sentence of [...scored].sort(byScore)) {
+    if (words >= 25 || picked.size >= limit) break;
+    if (picked.has(sentence.index) || sentence.standalone === null) continue;
+    if (words + sentence.words > SUMMARY_MAX_WORDS) continue;
+    const takesFree = sentence.role !== 'background';
+    if (takesFree && free - 1 < keepFree) continue;
+    picked.set(sentence.index, sentence);
+    words += sentence.words;
+    if (takesFree) free--;
+  }
   return [...picked.values()].sort(byPosition);
 }
 
