@@ -172,6 +172,17 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
       }),
     );
   }
+  // The post cap gives way too when only posts are left (a week of blog posts only).
+  if (picks.length < wanted) {
+    picks.push(
+      ...selectDiverse(scores, input, {
+        count: wanted - picks.length,
+        chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
+        eligible: underSourceCap,
+        onPick: countPick,
+      }),
+    );
+  }
   ensureMinPosts(picks, planned, policy.mix?.minPosts ?? 0, isPost, underSourceCap);
   for (const pick of picks) {
     const entry = planned[pick.index];

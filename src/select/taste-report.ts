@@ -37,25 +37,6 @@ export async function tasteReport(store: TasteStore, week: string, terms = 15): 
   };
 }
 
-export function formatTasteReport(report: TasteReport): string {
-  const lines = [
-    `Learned taste for the week ${report.week}${report.resetAt ? ` (history since the reset of ${report.resetAt})` : ''}:`,
-    `  ${report.editions} published edition(s), ${report.positives} positive and ${report.negatives} negative example(s), ${report.pins} pin(s), ${report.skips} skip(s).`,
-  ];
-  if (report.share === 0) {
-    lines.push(
-      '  Nothing learned yet: the audience profile alone ranks. Publish editions, pin and skip to teach it.',
-    );
-  } else {
-    lines.push(`  Share of relevance from learned taste: ${report.share}.`);
-    const terms = (list: [string, number][]) =>
-      list.map(([term, weight]) => `${term} (${weight})`).join(', ');
-    lines.push(`  Terms that favour a pick: ${terms(report.positiveTerms) || '—'}`);
-    lines.push(`  Terms that count against: ${terms(report.negativeTerms) || '—'}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
 export async function resetTasteNow(store: Pick<Store, 'cachePut' | 'cacheGet'>, now: Date): Promise<string> {
   const at = now.toISOString();
   await resetTaste(store, at);
