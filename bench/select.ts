@@ -17,6 +17,7 @@ import { storedFrom } from '../test/select/_items.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
 import { seedWeekPicks } from '../test/support/fixtures.js';
 import { seedWeekItems } from './_seed-week.js';
+import { leaveOneDayOut, samplePostMix, voiceAndLevels } from './_taste.js';
 
 const WEEK = '2026-05-04';
 /** The reference edition's papers, as the seed week's README names them. */
@@ -61,6 +62,8 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
     const config = parseConfig({});
     const policy: SelectionPolicy = await selectionPolicy(config, store, WEEK);
     const offline = planEdition(real, policy, WEEK);
+    // (a') learned taste: each day scored by a model fitted on the other days' picks (leave-one-day-out).
+    const tasted = planEdition(real, { ...policy, taste: leaveOneDayOut(real, REFERENCE) }, WEEK);
 
     // (b) triage of the offline shortlist through the loopback fake, then the plan with its scores.
     const shortlist = triageShortlist(real, policy, WEEK);
@@ -110,7 +113,10 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
     return {
       'seed week candidates': real.length,
       'reference picks in top 12, offline (of 9)': hits(offline),
+      'reference picks in top 12, with learned taste, leave-one-day-out (of 9)': hits(tasted),
       'reference picks in top 12, fake-LLM triage (of 9)': hits(triaged),
+      ...voiceAndLevels(real),
+      ...samplePostMix(),
       'triage: candidates / calls': `${shortlist.length} / ${triage.usage.calls}`,
       'triage tokens': triageTokens,
       'writing tokens (12 items + check + edition)': writingTokens,

@@ -6,6 +6,7 @@ import type { AddInput, DecideInput } from './decide.js';
 import type { DigestDeps } from './deps.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
+import type { TasteInput, TasteOutcome } from './taste.js';
 
 export function createDigest(deps: DigestDeps) {
   return {
@@ -13,6 +14,8 @@ export function createDigest(deps: DigestDeps) {
     build: async (input: BuildInput): Promise<BuildOutcome> =>
       (await import('./build.js')).build(deps, input),
     list: async (input: ListInput): Promise<ListResult> => (await import('./list.js')).list(deps, input),
+    taste: async (input: TasteInput): Promise<TasteOutcome> =>
+      (await import('./taste.js')).taste(deps, input),
     decide: async (input: DecideInput) => (await import('./decide.js')).decide(deps, input),
     add: async (input: AddInput) => (await import('./decide.js')).add(deps, input),
     publish: async (input: PublishInput): Promise<PublishOutcome> =>

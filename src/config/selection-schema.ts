@@ -1,6 +1,21 @@
 // Selection settings (issue 4). See docs/selection.md for how each one enters the score.
 import { z } from 'zod';
 
+/** Posts (items without an arXiv id) among the ranked picks, besides the editor's own additions. */
+export const mixSchema = z
+  .object({
+    /** At most this many posts among the ranked picks. */
+    maxPosts: z.number().int().min(0).max(100).default(3),
+    /** At least this many when on-topic posts exist (a post replaces the last paper picked). */
+    minPosts: z.number().int().min(0).max(100).default(1),
+  })
+  .strict()
+  .refine((mix) => mix.minPosts <= mix.maxPosts, {
+    message: 'minPosts must not exceed maxPosts',
+    path: ['minPosts'],
+  })
+  .default({ maxPosts: 3, minPosts: 1 });
+
 export const selectionSchema = z
   .object({
     /** Topic keywords for the offline relevance signal, added to the product's default profile. */
@@ -15,8 +30,17 @@ export const selectionSchema = z
     triageBatchSize: z.number().int().min(1).max(200).default(40),
     /** LLM triage: how many of the best offline candidates are triaged (unset: 5 per edition slot). */
     triageLimit: z.number().int().min(0).max(2000).optional(),
+    /** Posts among the picks: default up to 3, at least 1 when a relevant one exists. */
+    mix: mixSchema,
+    /** Learn from the editor's history (published picks, pins, skips) and blend it into relevance. */
+    learnTaste: z.boolean().default(true),
   })
   .strict()
-  .default({ defaultTopics: true, triageBatchSize: 40 });
+  .default({
+    defaultTopics: true,
+    triageBatchSize: 40,
+    mix: { maxPosts: 3, minPosts: 1 },
+    learnTaste: true,
+  });
 
 export type SelectionConfig = z.infer<typeof selectionSchema>;

@@ -5,8 +5,10 @@ import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
+import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
 import type { Store } from '../store/types.js';
+import { cleanSourceText } from '../write/clean-text.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
 
 export interface BuildEditionOptions {
@@ -141,6 +143,8 @@ export async function selectionPolicy(
   if (config.selection.maxPerSource) policy.maxPerSource = config.selection.maxPerSource;
   if (config.selection.offTopics) policy.offTopics = config.selection.offTopics;
   policy.defaultTopics = config.selection.defaultTopics;
+  policy.mix = config.selection.mix;
+  if (config.selection.learnTaste) policy.taste = (await loadTaste(store, date)).signal;
   if (relevance) policy.relevance = relevance;
   return policy;
 }
@@ -151,7 +155,7 @@ export function toWritingInput({ item }: PlannedItem): ItemForWriting {
     title: item.title,
     url: item.url,
     authors: item.authors,
-    text: item.text,
+    text: cleanSourceText(item.text, item.title),
     source: item.primarySource,
     arxivId: item.arxivId,
     publishedAt: item.publishedAt,

@@ -1,4 +1,5 @@
-// The product's default audience profile: what engineers building production AI systems read for.
+// The product's one topic list, read by selection (relevance, diversity, theme cap) and by writing (the themes of
+// edition titles and intros, write/themes.ts). The default audience profile: what engineers building production AI systems read for.
 // A product default written from that audience's concerns, not from any particular week's titles. Config adds
 // its own topics (`selection.topics`) and out-of-scope topics (`selection.offTopics`), or replaces these
 // (`selection.defaultTopics: false`). See docs/selection.md.
@@ -12,11 +13,17 @@ export interface TopicGroup {
   terms: string[];
   /** Too general to be a theme of its own: the theme cap ignores it (it still counts for relevance). */
   broad?: boolean;
+  /** Title-case label for edition titles ("Agents in Practice"); groups without one are never a headline theme. */
+  label?: string;
+  /** Lower-case phrase for intro prose ("agents"). */
+  phrase?: string;
 }
 
 export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   {
     name: 'agents',
+    label: 'Agents in Practice',
+    phrase: 'agents',
     weight: 0.9,
     terms: [
       'agent',
@@ -40,6 +47,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'evaluation',
+    label: 'Benchmarks and Evaluation',
+    phrase: 'benchmarks and evaluation',
     weight: 1.1,
     terms: [
       'evaluation',
@@ -62,6 +71,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'retrieval',
+    label: 'Retrieval and RAG',
+    phrase: 'retrieval and RAG',
     weight: 0.9,
     terms: [
       'retrieval',
@@ -83,6 +94,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'inference',
+    label: 'Efficient Inference',
+    phrase: 'efficient inference',
     weight: 0.8,
     terms: [
       'inference',
@@ -108,6 +121,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'training',
+    label: 'Training and Fine-Tuning',
+    phrase: 'training and fine-tuning',
     weight: 0.7,
     terms: [
       'fine-tuning',
@@ -130,6 +145,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'safety',
+    label: 'Safety and Security',
+    phrase: 'safety and security',
     weight: 1.2,
     terms: [
       'safety',
@@ -156,6 +173,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'code',
+    label: 'Code Generation',
+    phrase: 'code generation',
     weight: 0.9,
     terms: [
       'code',
@@ -176,6 +195,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'reliability',
+    label: 'Reliability in Production',
+    phrase: 'reliability in production',
     weight: 1.1,
     terms: [
       'reliability',
@@ -201,6 +222,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'data',
+    label: 'Data Engineering',
+    phrase: 'data engineering',
     weight: 0.8,
     terms: [
       'data quality',
@@ -245,6 +268,8 @@ export const DEFAULT_TOPICS: readonly TopicGroup[] = [
 export const DEFAULT_OFF_TOPICS: readonly TopicGroup[] = [
   {
     name: 'visual-generation',
+    label: 'Image and Video Generation',
+    phrase: 'image and video generation',
     weight: 1,
     terms: [
       'image generation',
@@ -269,6 +294,8 @@ export const DEFAULT_OFF_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'robotics',
+    label: 'Embodied AI',
+    phrase: 'robotics and embodied AI',
     weight: 1,
     terms: [
       'robot',
@@ -288,6 +315,8 @@ export const DEFAULT_OFF_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'life-sciences',
+    label: 'AI for Science and Health',
+    phrase: 'science and health',
     weight: 1,
     terms: [
       'medical',
@@ -309,6 +338,8 @@ export const DEFAULT_OFF_TOPICS: readonly TopicGroup[] = [
   },
   {
     name: 'niche-perception',
+    label: 'Perception and Speech',
+    phrase: 'perception and speech',
     weight: 0.8,
     terms: [
       'face',

@@ -2,8 +2,9 @@
 // Pure and deterministic (ties broken by key): no IO, no clock, no randomness. See docs/selection.md.
 import { editionWindow } from '../core/dates.js';
 import type { StoredItem } from '../core/types.js';
+import { calibrateByKind, kindOf } from './calibrate.js';
 import { dedupCandidates } from './dedup.js';
-import { keywordVectors, selectDiverse, themesOf, themeVectors } from './diversity.js';
+import { keywordVectors, type MmrPick, selectDiverse, themesOf, themeVectors } from './diversity.js';
 import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
@@ -28,6 +29,41 @@ function membership(key: string, memberKeys: string[], policy: SelectionPolicy):
     skipped: keys.some((member) => policy.skippedKeys.has(member)),
     featured: keys.some((member) => policy.excludeKeys.has(member)),
   };
+}
+
+/**
+ * At least `minPosts` posts among the ranked picks when on-topic posts exist: the best such post not picked
+ * replaces the last paper picked, and carries `postMix: 1` in its signals.
+ */
+function ensureMinPosts(
+  picks: MmrPick[],
+  planned: PlannedItem[],
+  minPosts: number,
+  isPost: (index: number) => boolean,
+  eligible: (index: number) => boolean,
+): void {
+  let have = picks.filter((pick) => isPost(pick.index)).length;
+  if (have >= minPosts) return;
+  const taken = new Set(picks.map((pick) => pick.index));
+  const waiting = planned
+    .map((entry, index) => ({ entry, index }))
+    .filter(
+      ({ entry, index }) =>
+        !entry.pinned &&
+        isPost(index) &&
+        !taken.has(index) &&
+        entry.signals.offTopic === 0 &&
+        eligible(index),
+    )
+    .sort((a, b) => byScore(a.entry, b.entry));
+  for (const { entry, index } of waiting) {
+    if (have >= minPosts) break;
+    const last = picks.findLastIndex((pick) => !isPost(pick.index));
+    if (last < 0) break;
+    picks[last] = { index, penalty: 0, value: entry.score };
+    entry.signals.postMix = 1;
+    have++;
+  }
 }
 
 export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, date: string): EditionPlan {
@@ -62,6 +98,10 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     profile.groups.length,
     policy,
     window,
+  );
+  calibrateByKind(
+    kept.map(({ item }) => item),
+    scored,
   );
   const planned: PlannedItem[] = kept.map(({ item, forced }, index) => ({
     item,
@@ -101,6 +141,15 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < sourceCap;
   const underThemeCap = (index: number) =>
     (themes[index] ?? []).every((theme) => (perTheme.get(theme) ?? 0) < themeCap);
+  // Posts among the ranked picks (the editor's own additions do not count): at most maxPosts.
+  const isPost = (index: number) => !!planned[index] && kindOf(planned[index].item) === 'post';
+  let posts = 0;
+  const maxPosts = policy.mix?.maxPosts ?? Number.POSITIVE_INFINITY;
+  const underPostCap = (index: number) => !isPost(index) || posts < maxPosts;
+  const countPick = (index: number) => {
+    count(index);
+    if (isPost(index)) posts++;
+  };
   const input = {
     keywords: keywordVectors(documents),
     topics: themeVectors(relevance.map((result) => result.topics)),
@@ -110,19 +159,31 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
   const picks = selectDiverse(scores, input, {
     count: wanted,
     chosen: forcedIndexes,
-    eligible: (index) => underSourceCap(index) && underThemeCap(index),
-    onPick: count,
+    eligible: (index) => underSourceCap(index) && underThemeCap(index) && underPostCap(index),
+    onPick: countPick,
   });
   if (picks.length < wanted) {
     picks.push(
       ...selectDiverse(scores, input, {
         count: wanted - picks.length,
         chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
-        eligible: underSourceCap,
-        onPick: count,
+        eligible: (index) => underSourceCap(index) && underPostCap(index),
+        onPick: countPick,
       }),
     );
   }
+  // The post cap gives way too when only posts are left (a week of blog posts only).
+  if (picks.length < wanted) {
+    picks.push(
+      ...selectDiverse(scores, input, {
+        count: wanted - picks.length,
+        chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
+        eligible: underSourceCap,
+        onPick: countPick,
+      }),
+    );
+  }
+  ensureMinPosts(picks, planned, policy.mix?.minPosts ?? 0, isPost, underSourceCap);
   for (const pick of picks) {
     const entry = planned[pick.index];
     if (!entry) continue;

@@ -1,8 +1,8 @@
 // Offline relevance: a BM25-style lexical match of each candidate against the audience profile.
 // Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
 
-import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './_tokens.js';
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
+import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './tokens.js';
 
 /** Title words count this many times as often as body words (a BM25F-like field boost). */
 const TITLE_BOOST = 3;

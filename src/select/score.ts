@@ -2,10 +2,11 @@
 // docs/selection.md explains every term; `digest list` and edition.json show them per item.
 import type { DateWindow, StoredItem } from '../core/types.js';
 import type { RelevanceResult } from './relevance.js';
+import { tasteShare } from './taste.js';
 import type { SelectionPolicy } from './types.js';
 
 export const SCORE_WEIGHTS = {
-  /** Match to the audience profile (offline) blended with LLM triage when present. */
+  /** Match to the audience profile, blended with learned taste (offline) and with LLM triage when present. */
   relevance: 0.5,
   /** HF upvotes, log-scaled, relative to the week's best. */
   upvotes: 0.1,
@@ -75,12 +76,18 @@ export function scoreCandidates(
   const maxSource = Math.max(...items.map((item) => sourceWeight(item, policy.sourceWeights)), 0) || 1;
   const nets = relevance.map((result) => Math.max(0, result.positive - OFF_TOPIC_FACTOR * result.negative));
   const maxNet = Math.max(...nets, 1e-9);
+  // Learned taste, scaled to the week's most likely pick like lexical relevance is to the week's best match.
+  const share = tasteShare(policy.taste);
+  const tastes = policy.taste && share > 0 ? policy.taste.scores(items) : [];
+  const maxTaste = Math.max(...tastes, 1e-9);
   const start = dayIndex(window.start);
   const span = Math.max(1, dayIndex(window.end) - start);
 
   return items.map((item, index) => {
     const result = relevance[index] ?? { positive: 0, negative: 0, topics: [] };
-    const lexical = (nets[index] ?? 0) / maxNet;
+    const profileMatch = (nets[index] ?? 0) / maxNet;
+    const taste = tastes.length ? (tastes[index] ?? 0) / maxTaste : null;
+    const lexical = taste === null ? profileMatch : (1 - share) * profileMatch + share * taste;
     const triageRaw = policy.relevance?.get(item.key);
     const triage = triageRaw === undefined ? null : Math.min(10, Math.max(0, triageRaw)) / 10;
     const strongest = Math.max(0, ...result.topics.slice(0, profileSize));
@@ -99,6 +106,11 @@ export function scoreCandidates(
     };
     let score = 0;
     const recorded: Record<string, number> = { lexicalRelevance: round(lexical) };
+    if (taste !== null) {
+      recorded.profileRelevance = round(profileMatch);
+      recorded.taste = round(taste);
+      recorded.tasteShare = round(share);
+    }
     if (triage !== null) recorded.triage = round(triage * 10);
     for (const [name, weight] of Object.entries(SCORE_WEIGHTS)) {
       const value = Number.isFinite(signals[name]) ? (signals[name] ?? 0) : 0;

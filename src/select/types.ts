@@ -1,4 +1,13 @@
 import type { DateWindow, StoredItem } from '../core/types.js';
+import type { TasteSignal } from './taste.js';
+
+/** How many posts (items without an arXiv id) the edition carries besides the editor's own additions. */
+export interface PostMix {
+  /** At most this many posts among the picks the ranking makes. */
+  maxPosts: number;
+  /** At least this many when a relevant (on-topic) post exists. */
+  minPosts: number;
+}
 
 export interface SelectionPolicy {
   itemsPerEdition: number;
@@ -19,6 +28,10 @@ export interface SelectionPolicy {
   offTopics?: string[];
   /** Use the product's default topic profile (src/select/default-topics.ts). Default true. */
   defaultTopics?: boolean;
+  /** Posts among the ranked picks (config `selection.mix`); unset: no bounds. */
+  mix?: PostMix;
+  /** The installation's learned taste (select/taste.ts), blended into relevance; unset or null: none yet. */
+  taste?: TasteSignal | null;
 }
 
 export interface PlannedItem {

@@ -27,10 +27,13 @@ const ADVERBIAL_START =
 export function trimLeadingLink(sentence: string): string {
   const bare = /^(?:yet|but)\s+(?=[a-z])/i.exec(sentence);
   if (bare) return capitalise(sentence.slice(bare[0].length));
-  const match = /^([^,]{2,80}),\s+(?=[a-z])/.exec(sentence);
+  const match = /^([^,]{2,80}),\s+(?=[A-Za-z])/.exec(sentence);
   const phrase = match?.[1];
   if (!match || !phrase || phrase.split(' ').length > 8) return sentence;
-  const linking = CONNECTIVE.test(phrase) || (ADVERBIAL_START.test(phrase) && hasBackReference(phrase));
+  // Before a capital ("Moreover, VIA-SD is…") only a bare connective is a link phrase; the name stays as written.
+  const lowerNext = /[a-z]/.test(sentence.charAt(match[0].length));
+  const linking =
+    CONNECTIVE.test(phrase) || (lowerNext && ADVERBIAL_START.test(phrase) && hasBackReference(phrase));
   if (!linking) return sentence;
   return capitalise(sentence.slice(match[0].length));
 }

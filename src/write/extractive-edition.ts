@@ -1,6 +1,7 @@
-// Edition title and intro from the themes the chosen items actually carry (see themes.ts). No claim beyond counts.
+// Edition title and intro from the themes the chosen items actually carry (see themes.ts), in plain prose.
 
-import { rankThemes, type ThemeCount } from './themes.js';
+import { titleName } from './clean-text.js';
+import { rankThemes, type ThemeCount, themesOf } from './themes.js';
 import type { EditionHeader } from './types.js';
 
 interface HeaderInput {
@@ -18,43 +19,68 @@ export function editionTitle(ranked: ThemeCount[], itemCount: number): string {
   return others > 0 ? `${first.theme.label}, Plus ${others} More` : `${first.theme.label}, In Depth`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+const NUMBERS = [
+  'no',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+
+function counted(count: number, one: string, many: string): string {
+  return `${NUMBERS[count] ?? String(count)} ${count === 1 ? one : many}`;
 }
 
 function listPhrases(parts: string[]): string {
   if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  // A serial comma keeps "retrieval and RAG, and efficient inference" readable.
+  const serial = parts.length > 2 || parts.some((part) => part.includes(' and ')) ? ',' : '';
+  return `${parts.slice(0, -1).join(', ')}${serial} and ${parts.at(-1)}`;
 }
 
+/** How an item is named in prose: the name of a "Name: subtitle" title, else the title itself. */
+function shortTitle(title: string): string {
+  const trimmed = title.trim().replace(/[.!?]$/, '');
+  return titleName(trimmed) ?? trimmed;
+}
+
+/**
+ * Plain prose naming the edition's main themes and, for the two leading ones, an item that carries each; then the
+ * lesser themes and the mix of papers and posts. Nothing beyond what the items' titles and texts say.
+ */
 export function editionIntro(ranked: ThemeCount[], items: HeaderInput[]): string {
-  const total = items.length;
-  const opening = total === 1 ? "This week's pick" : `This week's ${total} picks`;
   const sentences: string[] = [];
   const lead = ranked.slice(0, 2);
-  if (lead.length === 0) {
-    sentences.push(`${opening} ${total === 1 ? 'spans' : 'span'} a mix of topics.`);
-  } else {
-    const described = lead.map(
-      ({ theme, items: count }) => `${theme.phrase} (${plural(count, 'item', 'items')})`,
-    );
-    sentences.push(`${opening} ${total === 1 ? 'centres' : 'centre'} on ${listPhrases(described)}.`);
-  }
-  const also = ranked.slice(2, 5).map(({ theme, items: count }) => `${theme.phrase} (${count})`);
-  if (also.length > 0) sentences.push(`Also in the mix: ${listPhrases(also)}.`);
+  if (lead.length === 0) sentences.push("This week's edition brings together a mix of topics.");
+  else
+    sentences.push(`This week's edition centres on ${listPhrases(lead.map(({ theme }) => theme.phrase))}.`);
+  const used = new Set<HeaderInput>();
+  const examples = lead.flatMap(({ theme }) => {
+    const item = items.find((candidate) => !used.has(candidate) && themesOf(candidate).includes(theme.id));
+    if (!item) return [];
+    used.add(item);
+    return [`${shortTitle(item.title)} on ${theme.phrase}`];
+  });
+  if (examples.length > 0) sentences.push(`Among the picks: ${listPhrases(examples)}.`);
+  const also = ranked.slice(2, 5).map(({ theme }) => theme.phrase);
+  if (also.length > 0) sentences.push(`Further reading covers ${listPhrases(also)}.`);
   const papers = items.filter((item) => item.arxivId).length;
-  const posts = total - papers;
+  const posts = items.length - papers;
   const mix =
     papers && posts
-      ? `${plural(papers, 'paper', 'papers')} and ${plural(posts, 'post', 'posts')}`
+      ? `${counted(papers, 'paper', 'papers')} and ${counted(posts, 'post', 'posts')}`
       : papers
-        ? plural(papers, 'paper', 'papers')
-        : plural(posts, 'post', 'posts');
-  sentences.push(
-    total === 1
-      ? `There is ${mix}, summarised from its own text.`
-      : `There are ${mix}, each summarised from its own text.`,
-  );
+        ? counted(papers, 'paper', 'papers')
+        : counted(posts, 'post', 'posts');
+  sentences.push(`${mix.charAt(0).toUpperCase()}${mix.slice(1)}, each summarised from its own text.`);
   return sentences.join(' ');
 }
 

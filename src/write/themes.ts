@@ -1,7 +1,9 @@
-// Keyword → theme table for edition titles and intros. An item carries a theme when a keyword appears in its
-// title, or at least twice in its text (boilerplate and link sentences left out). Themes are ranked by how many
-// items carry them (ties: table order).
+// The themes of edition titles and intros, derived from the product's one topic list (select/default-topics.ts):
+// every labelled group is a theme. An item carries a theme when one of the group's terms appears in its title, or
+// at least twice in its text (boilerplate and link sentences left out). Themes are ranked by how many items carry
+// them (ties: table order).
 
+import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from '../select/default-topics.js';
 import { rejectReason, splitSentences } from './sentences.js';
 
 export interface Theme {
@@ -13,89 +15,31 @@ export interface Theme {
   keywords: RegExp;
 }
 
-export const THEMES: readonly Theme[] = [
-  {
-    id: 'agents',
-    label: 'Agents in Practice',
-    phrase: 'agents',
-    keywords:
-      /\b(?:agents?|agentic|tool[- ]use|tool calls?|multi-agent|harness(?:es)?|coworkers?|orchestrat\w*)\b/gi,
-  },
-  {
-    id: 'safety',
-    label: 'Safety and Security',
-    phrase: 'safety and security',
-    keywords:
-      /\b(?:safety|safe|security|secure|jailbreak\w*|red[- ]teaming|prompt injection|adversarial|attacks?|alignment|misalign\w*|harmful|guardrails?|privacy|threats?|bias)\b/gi,
-  },
-  {
-    id: 'evaluation',
-    label: 'Benchmarks and Evaluation',
-    phrase: 'benchmarks and evaluation',
-    keywords: /\b(?:benchmarks?|evaluations?|evals?|leaderboards?|llm-as-a?-judge|judges?)\b/gi,
-  },
-  {
-    id: 'reasoning',
-    label: 'Reasoning Models',
-    phrase: 'reasoning',
-    keywords:
-      /\b(?:reasoning|chain[- ]of[- ]thought|math(?:ematical)?|planning|test-time (?:compute|scaling))\b/gi,
-  },
-  {
-    id: 'efficiency',
-    label: 'Efficient Inference',
-    phrase: 'efficiency and inference',
-    keywords:
-      /\b(?:inference|latency|throughput|efficien\w*|quantiz\w*|pruning|distillation|speedup|kv[- ]cache|compression|sparse|memory[- ]efficient|serving)\b/gi,
-  },
-  {
-    id: 'multimodal',
-    label: 'Multimodal Models',
-    phrase: 'multimodal and vision models',
-    keywords:
-      /\b(?:multimodal|omnimodal|vision|visual|image|images|video|videos|audio|speech|vlms?|vision-language)\b/gi,
-  },
-  {
-    id: 'code',
-    label: 'Code Generation',
-    phrase: 'code generation',
-    keywords:
-      /\b(?:code|coding|programming|software engineering|repositor(?:y|ies)|compilers?|developers?)\b/gi,
-  },
-  {
-    id: 'data',
-    label: 'Data Engineering',
-    phrase: 'data',
-    keywords:
-      /\b(?:datasets?|training data|data curation|synthetic data|corpora|corpus|data quality|annotations?)\b/gi,
-  },
-  {
-    id: 'robotics',
-    label: 'Embodied AI',
-    phrase: 'robotics and embodied AI',
-    keywords: /\b(?:robots?|robotics?|embodied|manipulation|vision-language-action|vla|locomotion)\b/gi,
-  },
-  {
-    id: 'retrieval',
-    label: 'Retrieval and RAG',
-    phrase: 'retrieval and RAG',
-    keywords: /\b(?:retrieval|rag|retriever|search|knowledge bases?|embeddings?|long[- ]context)\b/gi,
-  },
-  {
-    id: 'training',
-    label: 'Training and Fine-Tuning',
-    phrase: 'training and fine-tuning',
-    keywords:
-      /\b(?:fine-?tun\w*|pre-?train\w*|post-?train\w*|reinforcement learning|rlhf|rlvr|reward models?|self-distillation|lora)\b/gi,
-  },
-  {
-    id: 'interpretability',
-    label: 'Inside the Models',
-    phrase: 'interpretability',
-    keywords:
-      /\b(?:interpretab\w*|mechanistic|neurons?|circuits?|probing|sparse autoencoders?|steering vectors?)\b/gi,
-  },
-];
+const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A group's terms as one pattern: "tool use" also matches "tool-use", "agent" also "agents" and "agentic". */
+function termPattern(terms: string[]): RegExp {
+  const alternatives = terms
+    .map((term) =>
+      term
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .filter(Boolean)
+        .map(escapePattern)
+        .join('[\\s-]?'),
+    )
+    .sort((a, b) => b.length - a.length);
+  return new RegExp(`\\b(?:${alternatives.join('|')})(?:s|es|ed|ing|ic|al|ations?)?\\b`, 'gi');
+}
+
+function toTheme(group: TopicGroup): Theme | null {
+  if (!group.label || !group.phrase || group.broad) return null;
+  return { id: group.name, label: group.label, phrase: group.phrase, keywords: termPattern(group.terms) };
+}
+
+export const THEMES: readonly Theme[] = [...DEFAULT_TOPICS, ...DEFAULT_OFF_TOPICS]
+  .map(toTheme)
+  .filter((theme): theme is Theme => theme !== null);
 
 function countMatches(pattern: RegExp, text: string): number {
   return text.match(pattern)?.length ?? 0;

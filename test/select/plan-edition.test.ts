@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import type { ConfigError } from '../../src/core/errors.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import { SCORE_WEIGHTS } from '../../src/select/score.js';
 import { policy, storedItem } from './_items.js';
@@ -109,5 +111,86 @@ describe('planEdition', () => {
       expect(pick.signals.noText).toBe(1);
       expect(pick.signals.recency).toBe(0);
     }
+  });
+});
+
+describe('posts in the mix', () => {
+  // 20 papers with upvotes and 6 on-topic posts with none: raw scores put every post below the papers.
+  const papers = Array.from({ length: 20 }, (_, index) =>
+    storedItem({
+      key: `arxiv:2604.${30000 + index}`,
+      title: `Agent evaluation paper ${index}`,
+      upvotes: 50 + index,
+    }),
+  );
+  const posts = Array.from({ length: 6 }, (_, index) =>
+    storedItem({
+      key: `url:https://blog.example.com/${index}`,
+      title: `Running agent evals in production, part ${index}`,
+      upvotes: null,
+      primarySource: 'rss-blog',
+      text: 'Notes on tool use, failure modes and monitoring of agents in production. '.repeat(2 + index),
+    }),
+  );
+  const isPost = (key: string) => key.startsWith('url:');
+
+  it("puts posts on the papers' scale and keeps at most maxPosts of them", () => {
+    const plan = planEdition([...papers, ...posts], policy({ mix: { maxPosts: 3, minPosts: 1 } }), DATE);
+    const picked = plan.picks.filter((pick) => isPost(pick.item.key));
+    expect(picked.length).toBeGreaterThanOrEqual(1);
+    expect(picked.length).toBeLessThanOrEqual(3);
+    const best = plan.ranked.find((entry) => isPost(entry.item.key))!;
+    expect(best.signals.kindCalibrationPoints).toBeDefined();
+    expect(plan.ranked.indexOf(best)).toBeLessThan(12);
+    const unbounded = planEdition(
+      [...papers, ...posts],
+      policy({ mix: { maxPosts: 12, minPosts: 0 } }),
+      DATE,
+    );
+    expect(unbounded.picks.filter((pick) => isPost(pick.item.key)).length).toBeGreaterThanOrEqual(
+      picked.length,
+    );
+  });
+
+  it('brings in the best on-topic post when the ranking would pick none, after editor additions', () => {
+    const manual = storedItem({
+      key: 'url:https://editor.example.com/note',
+      title: 'An editor note on agents',
+      upvotes: null,
+      manual: { week: DATE, note: null },
+    });
+    const plan = planEdition(
+      [manual, ...papers, ...posts],
+      policy({ itemsPerEdition: 4, mix: { maxPosts: 0, minPosts: 0 } }),
+      DATE,
+    );
+    expect(plan.picks[0]!.item.key).toBe(manual.key);
+    expect(plan.picks.slice(1).some((pick) => isPost(pick.item.key))).toBe(false);
+    const mixed = planEdition(
+      [manual, ...papers, ...posts],
+      policy({ itemsPerEdition: 4, mix: { maxPosts: 2, minPosts: 2 } }),
+      DATE,
+    );
+    expect(mixed.picks[0]!.item.key).toBe(manual.key);
+    expect(mixed.picks.slice(1).filter((pick) => isPost(pick.item.key))).toHaveLength(2);
+  });
+});
+
+describe('selection.mix config', () => {
+  it('defaults to up to 3 posts, at least 1, and names the field it refuses', () => {
+    expect(parseConfig({}).selection.mix).toEqual({ maxPosts: 3, minPosts: 1 });
+    const issues = (input: unknown) => {
+      try {
+        parseConfig({ selection: { mix: input } });
+      } catch (error) {
+        return (error as ConfigError).issues.map((issue) => `${issue.path}: ${issue.message}`);
+      }
+      return [];
+    };
+    expect(issues({ maxPosts: 1, minPosts: 2 }).join('\n')).toMatch(
+      /selection\.mix\.minPosts: minPosts must not exceed maxPosts/,
+    );
+    expect(issues({ maxPosts: -1 }).join('\n')).toMatch(/selection\.mix\.maxPosts/);
+    expect(issues({ maxPost: 2 }).join('\n')).toMatch(/selection\.mix: unknown field\(s\) "maxPost"/);
   });
 });

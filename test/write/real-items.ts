@@ -75,3 +75,24 @@ export function seedWeekItem(file: string, title: string): ItemForWriting {
     publishedAt: '2026-04-30T00:00:00.000Z',
   };
 }
+
+const SEED_WEEK_FILES = [
+  'hf-daily-rss-huangboming_2026-04-29.xml',
+  'hf-daily-rss-huangboming_2026-04-30.xml',
+  'hf-daily-rss-huangboming_2026-05-01.xml',
+  'hf-daily-rss-huangboming_2026-05-02.xml',
+  'hf-daily-rss-huangboming_2026-05-05.xml',
+];
+
+/** A seed-week paper by arXiv id, from whichever daily capture lists it. */
+export function seedWeekItemById(id: string): ItemForWriting {
+  for (const file of SEED_WEEK_FILES) {
+    const xml = readFixture('real', 'seed-week-2026-05-04', file).toString('utf8');
+    const body = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)]
+      .map((match) => match[1] ?? '')
+      .find((item) => item.includes(`arxiv.org/abs/${id}`));
+    const title = body && /<title>([\s\S]*?)<\/title>/.exec(body)?.[1];
+    if (title) return seedWeekItem(file, title);
+  }
+  throw new Error(`${id} is not in the seed week`);
+}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { cleanSourceText } from '../../src/write/clean-text.js';
 import { writeItemExtractively } from '../../src/write/extractive-item.js';
+import { readerVoice } from '../../src/write/extractive-voice.js';
 import { normaliseText, rejectReason, splitSentences } from '../../src/write/sentences.js';
-import { hfItems } from './real-items.js';
+import { hfItems, seedWeekItem } from './real-items.js';
 
 const papers = [...hfItems('daily_papers_2026-07-31.json'), ...hfItems('daily_papers_2026-06-12.json')];
 
@@ -78,5 +80,85 @@ describe('LaTeX debris in real abstracts', () => {
       const written = writeItemExtractively(paper);
       for (const text of [written.summary, ...written.takeaways]) expect(text).not.toMatch(/\\|\$|[_^]\{/);
     }
+  });
+});
+
+// Real defects of source text, each from a recorded fixture (test/fixtures/real/seed-week-2026-05-04, see its
+// README for provenance), and what the one cleaning step both writers read makes of it.
+describe('cleanSourceText on real abstracts', () => {
+  const cases: { file: string; title: string; defect: string; cleaned: string }[] = [
+    {
+      file: 'hf-daily-rss-huangboming_2026-04-29.xml',
+      title: 'ClawMark: A Living-World Benchmark for Multi-Turn, Multi-Day, Multimodal Coworker Agents',
+      defect: 'We introduce , a benchmark',
+      cleaned: 'We introduce ClawMark, a benchmark',
+    },
+    {
+      file: 'hf-daily-rss-huangboming_2026-05-01.xml',
+      title: 'ClawGym: A Scalable Framework for Building Effective Claw Agents',
+      defect: 'sandboxes.To support',
+      cleaned: 'sandboxes. To support',
+    },
+    {
+      file: 'hf-daily-rss-huangboming_2026-04-30.xml',
+      title: 'TCOD: Exploring Temporal Curriculum in On-Policy Distillation for Multi-turn Autonomous Agents',
+      defect: 'schedule.Experimental results',
+      cleaned: 'schedule. Experimental results',
+    },
+    {
+      file: 'hf-daily-rss-huangboming_2026-05-04.xml',
+      title:
+        'FlashRT: Towards Computationally and Memory Efficient Red-Teaming for Prompt Injection and Knowledge Corruption',
+      defect: '(LLMs)-for example, Gemini-3.1-Pro and Qwen-3.5-are',
+      cleaned: '(LLMs) \u2014 for example, Gemini-3.1-Pro and Qwen-3.5 \u2014 are',
+    },
+    {
+      file: 'hf-daily-rss-huangboming_2026-05-04.xml',
+      title: 'Safety Drift After Fine-Tuning: Evidence from High-Stakes Domains',
+      defect: 'practical sources of harm -- failures',
+      cleaned: 'practical sources of harm \u2014 failures',
+    },
+  ];
+  it.each(cases)('$defect → $cleaned', ({ file, title, defect, cleaned }) => {
+    const item = seedWeekItem(file, title);
+    expect(normaliseText(item.text)).toContain(defect);
+    const clean = cleanSourceText(item.text, item.title);
+    expect(clean).toContain(cleaned);
+    expect(clean).not.toContain(defect);
+    // Idempotent: the pipeline cleans once, the extractive writer may clean again.
+    expect(cleanSourceText(clean, item.title)).toBe(clean);
+  });
+
+  it('drops a sentence whose dropped name the title cannot supply', () => {
+    const item = seedWeekItem(cases[0]!.file, cases[0]!.title);
+    const clean = cleanSourceText(item.text, 'A Living-World Benchmark for Coworker Agents');
+    expect(clean).not.toMatch(/introduce ,|\s,\s/);
+    expect(clean).toContain('Language-model agents are increasingly used');
+  });
+
+  it('decodes entities (twice-escaped too) and unwraps prose-like LaTeX', () => {
+    expect(cleanSourceText('a &amp;quot;compass study&amp;quot; &amp;amp; more')).toBe(
+      'a "compass study" & more',
+    );
+    expect(
+      cleanSourceText('a \\emph{unified operational paradigm} and a $2\\times$ speedup with $k$ steps'),
+    ).toBe('a unified operational paradigm and a 2× speedup with k steps');
+    expect(cleanSourceText('about $20M-$30M in volume')).toBe('about $20M-$30M in volume');
+  });
+});
+
+describe("the reader's voice", () => {
+  it("turns the authors' first person into the third person, and refuses what it cannot turn", () => {
+    expect(readerVoice('In this paper, we propose X, which improves our results.', 'paper')).toBe(
+      'The authors propose X, which improves their results.',
+    );
+    expect(readerVoice('Our method achieves 20% gains.', 'paper')).toBe(
+      "The authors' method achieves 20% gains.",
+    );
+    expect(readerVoice('I fine-tuned a 27B model and I really like how my results look.', 'post')).toBe(
+      'The author fine-tuned a 27B model and the author really likes how their results look.',
+    );
+    expect(readerVoice('Type I errors increase.', 'paper')).toBe('Type I errors increase.');
+    expect(readerVoice('Let us consider the case.', 'paper')).toBeNull();
   });
 });

@@ -67,7 +67,7 @@ function formatTable(rows: PlannedItem[], picked: Set<string>): string {
   const all = [...new Set(rows.flatMap((row) => Object.keys(row.signals)))];
   const points = all.filter((name) => name.endsWith('Points'));
   const columns = points.length
-    ? [...points, ...all.filter((name) => /penalty/i.test(name) && !points.includes(name))]
+    ? [...points, ...all.filter((name) => /penalty|^taste$/i.test(name) && !points.includes(name))]
     : all;
   const header = [
     '',

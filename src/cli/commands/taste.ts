@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { resolveWeek } from '../../app/inputs.js';
+import type { TasteReport } from '../../app/taste.js';
+import type { CliContext } from '../context.js';
+import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+
+interface TasteOptions extends CommonOptions {
+  week?: string;
+  json?: boolean;
+  reset?: boolean;
+}
+
+/** `digest taste`: what the ranking learned from the editor's history; `--reset` forgets it. */
+export function register(program: Command, context: CliContext): void {
+  const command = program
+    .command('taste')
+    .description(
+      'Print what the ranking learned from published editions, pins and skips (--reset forgets it)',
+    );
+  weekOption(command)
+    .option('--reset', 'forget the history so far; learning starts again from the next published edition')
+    .option('--json', 'machine-readable output');
+  withStoreOptions(command).action(async (options: TasteOptions) => {
+    const week = resolveWeek(options.week, new Date());
+    await checkDataDir(options, context);
+    const { withDigest } = await import('../../app/open-digest.js');
+    await withDigest(digestOptions(options, context), async (digest) => {
+      const outcome = await digest.taste({ week, reset: options.reset ?? false });
+      if ('reset' in outcome) {
+        context.stdout.write(
+          `Learned taste reset at ${outcome.reset}: history published before then no longer counts.\n`,
+        );
+        return;
+      }
+      context.stdout.write(
+        options.json ? `${JSON.stringify(outcome.report, null, 2)}\n` : formatTasteReport(outcome.report),
+      );
+    });
+  });
+}
+
+function formatTasteReport(report: TasteReport): string {
+  const since = report.resetAt ? ` (history since the reset of ${report.resetAt})` : '';
+  const lines = [
+    `Learned taste for the week ${report.week}${since}:`,
+    `  ${report.editions} published edition(s), ${report.positives} positive and ${report.negatives} negative example(s), ${report.pins} pin(s), ${report.skips} skip(s).`,
+  ];
+  if (report.share === 0) {
+    lines.push(
+      '  Nothing learned yet: the audience profile alone ranks. Publish editions, pin and skip to teach it.',
+    );
+  } else {
+    const terms = (list: [string, number][]) =>
+      list.map(([term, weight]) => `${term} (${weight})`).join(', ');
+    lines.push(`  Share of relevance from learned taste: ${report.share}.`);
+    lines.push(`  Terms that favour a pick: ${terms(report.positiveTerms) || '—'}`);
+    lines.push(`  Terms that count against: ${terms(report.negativeTerms) || '—'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

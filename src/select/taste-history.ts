@@ -1,0 +1,98 @@
+// The editor's history as taste examples, read from the store with its existing queries: for each published
+// edition before the week, its items are positives and the week's other candidates negatives; pins are positives
+// and skips negatives (for those weeks and for the week being built). `digest taste --reset` records a time in the
+// cache; history published before it is ignored.
+import { editionWindow } from '../core/dates.js';
+import type { StoredItem } from '../core/types.js';
+import type { Store } from '../store/types.js';
+import { fitTaste, type TasteExample, type TasteModel, type TasteSignal, tasteSignal } from './taste.js';
+
+export const TASTE_CACHE_NAMESPACE = 'taste';
+const RESET_KEY = 'reset';
+/** Published editions read, newest first: half a year of weekly editions is plenty to learn from. */
+const MAX_EDITIONS = 26;
+
+type TasteStore = Pick<
+  Store,
+  'listEditions' | 'getEdition' | 'listCandidates' | 'decisions' | 'cacheGet' | 'cachePut'
+>;
+
+export interface TasteHistory {
+  examples: TasteExample[];
+  editions: number;
+  pins: number;
+  skips: number;
+  resetAt: string | null;
+}
+
+export async function tasteResetAt(store: Pick<Store, 'cacheGet'>): Promise<string | null> {
+  const value = await store.cacheGet<{ at?: unknown }>(TASTE_CACHE_NAMESPACE, RESET_KEY);
+  return typeof value?.at === 'string' ? value.at : null;
+}
+
+/** Forgets what was learned so far: history published before `at` no longer counts. */
+export async function resetTaste(store: Pick<Store, 'cachePut'>, at: string): Promise<void> {
+  await store.cachePut(TASTE_CACHE_NAMESPACE, RESET_KEY, { at });
+}
+
+const example = (item: StoredItem, positive: boolean): TasteExample => ({
+  title: item.title,
+  text: item.text,
+  positive,
+});
+
+export async function readTasteHistory(store: TasteStore, date: string): Promise<TasteHistory> {
+  const resetAt = await tasteResetAt(store);
+  const editions = (await store.listEditions())
+    .filter((edition) => edition.publishedAt !== null && edition.date < date)
+    .filter((edition) => resetAt === null || (edition.publishedAt ?? '') > resetAt)
+    .slice(0, MAX_EDITIONS);
+  const history: TasteHistory = { examples: [], editions: 0, pins: 0, skips: 0, resetAt };
+  for (const summary of editions) {
+    const edition = await store.getEdition(summary.date);
+    if (!edition) continue;
+    history.editions++;
+    const picked = new Set(edition.items.map((item) => item.key));
+    const candidates = await store.listCandidates(editionWindow(summary.date));
+    const decisions = await store.decisions(summary.date);
+    const seen = new Set<string>();
+    for (const item of candidates) {
+      seen.add(item.key);
+      const decision = decisions.get(item.key);
+      if (decision === 'pin') history.pins++;
+      if (decision === 'skip') history.skips++;
+      history.examples.push(
+        example(item, decision !== 'skip' && (picked.has(item.key) || decision === 'pin')),
+      );
+    }
+    // An edition item no candidate answers to (merged under another key): its title and summary stand in.
+    for (const item of edition.items) {
+      if (!seen.has(item.key))
+        history.examples.push({ title: item.title, text: item.summary, positive: true });
+    }
+  }
+  // This week's own pins and skips teach the ranking of the rest of this week.
+  if (resetAt === null || resetAt < date) {
+    const decisions = await store.decisions(date);
+    if (decisions.size > 0) {
+      for (const item of await store.listCandidates(editionWindow(date))) {
+        const decision = decisions.get(item.key);
+        if (!decision) continue;
+        if (decision === 'pin') history.pins++;
+        else history.skips++;
+        history.examples.push(example(item, decision === 'pin'));
+      }
+    }
+  }
+  return history;
+}
+
+/** The installation's taste model for the week `date`, or null when its history cannot teach one yet. */
+export async function loadTaste(
+  store: TasteStore,
+  date: string,
+): Promise<{ model: TasteModel | null; signal: TasteSignal | null; history: TasteHistory }> {
+  const history = await readTasteHistory(store, date);
+  const model = fitTaste(history.examples);
+  return { model, signal: model ? tasteSignal(model) : null, history };
+}

@@ -1,0 +1,150 @@
+// Taste that learns from the editor: tf-idf over title and abstract, and a class-balanced, L2-regularised logistic
+// regression fitted on this installation's history (items of published editions and pins are positives; skips and
+// candidates passed over are negatives). Pure: the history is read by taste-history.ts. With no history there is
+// no model, and the audience profile alone ranks (see docs/selection.md, "Taste").
+import { features, termCounts, tokenize } from './tokens.js';
+
+export interface TasteExample {
+  title: string;
+  text: string;
+  positive: boolean;
+}
+
+export interface TasteModel {
+  idf: Map<string, number>;
+  weights: Map<string, number>;
+  bias: number;
+  positives: number;
+  negatives: number;
+}
+
+/** Characters of an item's text the model reads: an abstract whole, a post's lede. */
+const TEXT_CHARS = 2_000;
+/** A term must occur in this many training documents to get a weight (one-off words are noise). */
+const MIN_DOCUMENT_FREQUENCY = 2;
+const ITERATIONS = 200;
+const LEARNING_RATE = 1;
+const L2 = 0.01;
+
+type Vector = Map<string, number>;
+
+function termsOf(title: string, text: string): Map<string, number> {
+  const titleTerms = features(tokenize(title));
+  const counts = termCounts(features(tokenize(text.slice(0, TEXT_CHARS))));
+  // Title words count twice: the title says what the item is about.
+  for (const term of titleTerms) counts.set(term, (counts.get(term) ?? 0) + 2);
+  return counts;
+}
+
+function vectorise(counts: Map<string, number>, idf: Map<string, number>): Vector {
+  const vector: Vector = new Map();
+  let norm = 0;
+  for (const [term, count] of counts) {
+    const inverse = idf.get(term);
+    if (inverse === undefined) continue;
+    const weight = (1 + Math.log(count)) * inverse;
+    vector.set(term, weight);
+    norm += weight * weight;
+  }
+  const length = Math.sqrt(norm) || 1;
+  for (const [term, weight] of vector) vector.set(term, weight / length);
+  return vector;
+}
+
+const sigmoid = (value: number) => 1 / (1 + Math.exp(-value));
+
+/** The fitted model, or null when the history lacks positives or negatives (a new installation). */
+export function fitTaste(examples: TasteExample[]): TasteModel | null {
+  const positives = examples.filter((example) => example.positive).length;
+  const negatives = examples.length - positives;
+  if (positives === 0 || negatives === 0) return null;
+  const documents = examples.map((example) => termsOf(example.title, example.text));
+  const frequency = new Map<string, number>();
+  for (const doc of documents)
+    for (const term of doc.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const idf = new Map<string, number>();
+  for (const [term, count] of frequency) {
+    if (count >= MIN_DOCUMENT_FREQUENCY) idf.set(term, Math.log((documents.length + 1) / (count + 1)) + 1);
+  }
+  const vectors = documents.map((doc) => vectorise(doc, idf));
+  const labels = examples.map((example) => (example.positive ? 1 : 0));
+  // Class-balanced: the few picks weigh as much in total as the many passed over.
+  const classWeight = [examples.length / (2 * negatives), examples.length / (2 * positives)];
+  const weights = new Map<string, number>();
+  let bias = 0;
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    const gradient = new Map<string, number>();
+    let biasGradient = 0;
+    vectors.forEach((vector, index) => {
+      let z = bias;
+      for (const [term, value] of vector) z += (weights.get(term) ?? 0) * value;
+      const label = labels[index] ?? 0;
+      const error = (sigmoid(z) - label) * (classWeight[label] ?? 1);
+      biasGradient += error;
+      for (const [term, value] of vector) gradient.set(term, (gradient.get(term) ?? 0) + error * value);
+    });
+    const scale = LEARNING_RATE / vectors.length;
+    for (const term of idf.keys()) {
+      const current = weights.get(term) ?? 0;
+      const next = current - scale * (gradient.get(term) ?? 0) - LEARNING_RATE * L2 * current;
+      if (next !== 0) weights.set(term, next);
+    }
+    bias -= scale * biasGradient;
+  }
+  return { idf, weights, bias, positives, negatives };
+}
+
+/** The probability that the editor would pick each item, by the model. */
+export function tasteScores(model: TasteModel, items: { title: string; text: string }[]): number[] {
+  return items.map((item) => {
+    const vector = vectorise(termsOf(item.title, item.text), model.idf);
+    let z = model.bias;
+    for (const [term, value] of vector) z += (model.weights.get(term) ?? 0) * value;
+    return sigmoid(z);
+  });
+}
+
+/** Positives at which learned taste reaches its full share of relevance. */
+export const TASTE_FULL_AT = 10;
+/** The largest share of relevance learned taste takes; the audience profile keeps the rest. */
+export const TASTE_MAX_SHARE = 0.5;
+
+/** What selection needs from learned taste: how much history stands behind it, and a score per item. */
+export interface TasteSignal {
+  positives: number;
+  /** Probability-like scores (0–1), index-aligned with `items`. */
+  scores(items: { key: string; title: string; text: string }[]): number[];
+}
+
+export function tasteSignal(model: TasteModel): TasteSignal {
+  return { positives: model.positives, scores: (items) => tasteScores(model, items) };
+}
+
+/** How much of relevance comes from learned taste: grows with the editor's history, 0 without one. */
+export function tasteShare(model: Pick<TasteSignal, 'positives'> | undefined | null): number {
+  if (!model) return 0;
+  return TASTE_MAX_SHARE * Math.min(1, model.positives / TASTE_FULL_AT);
+}
+
+/** The terms that weigh most for (positive) and against (negative) a pick, for `digest taste`. */
+export function topTerms(
+  model: TasteModel,
+  count = 15,
+): { positive: [string, number][]; negative: [string, number][] } {
+  const sorted = [...model.weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const round = ([term, weight]: [string, number]): [string, number] => [
+    term.replace('_', ' '),
+    Math.round(weight * 1000) / 1000,
+  ];
+  return {
+    positive: sorted
+      .filter(([, weight]) => weight > 0)
+      .slice(0, count)
+      .map(round),
+    negative: sorted
+      .filter(([, weight]) => weight < 0)
+      .reverse()
+      .slice(0, count)
+      .map(round),
+  };
+}

@@ -1,0 +1,195 @@
+// The reader's voice: a source sentence in its authors' first person ("We propose…", "our method", "I built…")
+// becomes a sentence about them ("The authors propose…", "the authors' method", "The author built…"). Only
+// pronouns and the verb forms that agree with them change; every other word is the source's own. A sentence
+// whose first person cannot be turned safely ("Let us…", "I think X" where the verb form is unclear) is refused.
+
+export type ItemKind = 'paper' | 'post';
+
+interface Voice {
+  /** Subject at the first mention ("the authors"), later mentions ("they"). */
+  subject: string;
+  later: string;
+  possessive: string;
+  laterPossessive: string;
+  object: string;
+  singular: boolean;
+}
+
+const PLURAL_PAPER: Voice = {
+  subject: 'the authors',
+  later: 'they',
+  possessive: "the authors'",
+  laterPossessive: 'their',
+  object: 'the authors',
+  singular: false,
+};
+const PLURAL_POST: Voice = { ...PLURAL_PAPER, subject: 'the team', possessive: "the team's" };
+const SINGULAR: Voice = {
+  subject: 'the author',
+  later: 'the author',
+  possessive: "the author's",
+  laterPossessive: 'their',
+  object: 'the author',
+  singular: true,
+};
+
+// Opening phrases that only say "in this text": dropped, the sentence reads the same without them.
+const SELF_FRAME =
+  /^(?:in this (?:paper|work|study|post|article|report|note|blog post),?|here,?|in this work we|herein,?)\s+(?=we\b|i\b|our\b|my\b)/i;
+
+const FIRST_PERSON =
+  /\b(?:we|we're|we've|we'll|we'd|our|ours|ourselves|us|i|i'm|i've|i'll|i'd|my|mine|myself|me)\b/i;
+/** Marks a subject that stood for "I", whose verb must agree with it. */
+const MARK = '\u0001';
+const REFUSE = /\b(?:let us|let's|lets us)\b/i;
+
+const SINGULAR_VERBS: Record<string, string> = {
+  am: 'is',
+  have: 'has',
+  do: 'does',
+  "don't": "doesn't",
+  go: 'goes',
+  was: 'was',
+  did: 'did',
+  had: 'had',
+  will: 'will',
+  would: 'would',
+  can: 'can',
+  could: 'could',
+  should: 'should',
+  might: 'might',
+  may: 'may',
+  must: 'must',
+  "can't": "can't",
+  "won't": "won't",
+  "didn't": "didn't",
+  "wasn't": "wasn't",
+};
+
+const IRREGULAR_PAST = new Set(
+  (
+    'built made wrote found thought ran took got spent went saw began knew gave left kept felt brought bought ' +
+    'taught told said put set read let cut hit came became sent led held meant lost paid chose drove fell grew won ' +
+    'understood learnt ate forgot sat stood wore'
+  ).split(' '),
+);
+
+/** "build" → "builds", "try" → "tries", "fix" → "fixes"; past forms ("built", "tried") stay. */
+function thirdPersonVerb(word: string): string | null {
+  const lower = word.toLowerCase();
+  const known = SINGULAR_VERBS[lower];
+  if (known) return known;
+  if (!/^[a-z]+(?:-[a-z]+)*$/.test(lower)) return null;
+  if (/ed$/.test(lower) || IRREGULAR_PAST.has(lower)) return word;
+  if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${word}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
+/** True when the text speaks in the first person. */
+export function hasFirstPerson(text: string): boolean {
+  return FIRST_PERSON.test(text);
+}
+
+/** "I really like" → "the author really likes": the verb after "I" (an -ly adverb may sit between). */
+function singularClause(rest: string): string | null {
+  const match = /^(\s+)((?:[a-z]+ly\s+)?)([a-z'-]+)/i.exec(rest);
+  if (!match) return null;
+  const verb = thirdPersonVerb(match[3] ?? '');
+  if (!verb) return null;
+  return `${match[1]}${match[2]}${verb}${rest.slice(match[0].length)}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The sentence in the third person, or null when it cannot be turned safely. `kind` chooses who "we" are:
+ * the authors of a paper, the team behind a post; "I" is the author.
+ */
+export function readerVoice(sentence: string, kind: ItemKind): string | null {
+  if (!FIRST_PERSON.test(sentence)) return sentence;
+  if (REFUSE.test(sentence)) return null;
+  const plural = kind === 'paper' ? PLURAL_PAPER : PLURAL_POST;
+  let text = sentence.replace(SELF_FRAME, '');
+  let named = false;
+  let failed = false;
+  const subject = (voice: Voice) => {
+    const word = named ? voice.later : voice.subject;
+    named = true;
+    return word;
+  };
+  // One pass, left to right, so "first mention" is the first in reading order.
+  text = text.replace(
+    /\b(we're|we've|we'll|we'd|we|i'm|i've|i'll|i'd|ourselves|ours|our|us|myself|mine|my|me|i)\b(?!-)/gi,
+    (word, _match, offset: number, whole: string) => {
+      const lower = word.toLowerCase();
+      const after = whole.slice(offset + word.length);
+      switch (lower) {
+        case 'we':
+          return subject(plural);
+        case "we're":
+          return `${subject(plural)} are`;
+        case "we've":
+          return `${subject(plural)} have`;
+        case "we'll":
+          return `${subject(plural)} will`;
+        case "we'd":
+          return `${subject(plural)} would`;
+        case 'our':
+          return named ? plural.laterPossessive : plural.possessive;
+        case 'ours':
+          return 'theirs';
+        case 'ourselves':
+          return 'themselves';
+        case 'us':
+          return named ? 'them' : plural.object;
+        case 'i': {
+          // "Type I", "(I)": a numeral, not a speaker.
+          const numeral = /\b(?:type|phase|stage|part|level|tier|class|table|figure|section|world war)\s+$/i;
+          if (word === 'I' && numeral.test(whole.slice(0, offset))) return word;
+          if (word !== 'I' || !/^\s+[a-z]/.test(after)) {
+            if (word === 'I' && !/^\s+[a-z]/.test(after)) return word;
+            failed = true;
+            return word;
+          }
+          const name = subject(SINGULAR);
+          return name === SINGULAR.subject ? `${MARK}${name}` : name;
+        }
+        case "i'm":
+          return `${subject(SINGULAR)} is`;
+        case "i've":
+          return `${subject(SINGULAR)} has`;
+        case "i'll":
+          return `${subject(SINGULAR)} will`;
+        case "i'd":
+          return `${subject(SINGULAR)} would`;
+        case 'my':
+          return named ? SINGULAR.laterPossessive : SINGULAR.possessive;
+        case 'mine':
+          return "the author's";
+        case 'myself':
+          return 'themselves';
+        case 'me':
+          return named ? 'them' : SINGULAR.object;
+        default:
+          return word;
+      }
+    },
+  );
+  if (failed) return null;
+  // "\u0001the author build" → "the author builds": the verb after each subject that stood for "I".
+  for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK)) {
+    const end = at + MARK.length + SINGULAR.subject.length;
+    const rest = text.slice(end);
+    if (/^\s+(?:is|has|will|would)\b/.test(rest)) {
+      text = text.slice(0, at) + text.slice(at + MARK.length);
+      continue;
+    }
+    const clause = singularClause(rest);
+    if (clause === null) return null;
+    text = text.slice(0, at) + text.slice(at + MARK.length, end) + clause;
+  }
+  return capitalise(text);
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { Edition, SourceItem } from '../../src/core/types.js';
+import { planEdition } from '../../src/select/plan-edition.js';
+import { fitTaste, tasteScores, tasteShare, tasteSignal, topTerms } from '../../src/select/taste.js';
+import { loadTaste } from '../../src/select/taste-history.js';
+import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
+import { paperItem } from '../store/_items.js';
+import { useTestStore } from '../support/database.js';
+import { policy, storedItem } from './_items.js';
+
+// Synthetic histories (selection is pure): an editor who picks prompt-injection and red-teaming work and passes
+// over image generation.
+const liked = [
+  'Prompt injection attacks against tool-using agents',
+  'Red-teaming long-context models for prompt injection',
+  'Defending retrieval agents from indirect prompt injection',
+  'A benchmark of jailbreak and injection defenses',
+];
+const passed = [
+  'Diffusion transformers for high resolution image generation',
+  'Video generation with temporal consistency',
+  'Text-to-image editing with attention control',
+  'Gaussian splatting for novel view synthesis',
+  'Image generation at scale with flow matching',
+];
+const examples = [
+  ...liked.map((title) => ({ title, text: `${title}. We study attacks and defenses.`, positive: true })),
+  ...passed.map((title) => ({ title, text: `${title}. We study pixels and frames.`, positive: false })),
+];
+
+describe('fitTaste', () => {
+  it('has no model for an empty history or one without both kinds of example', () => {
+    expect(fitTaste([])).toBeNull();
+    expect(fitTaste(examples.filter((example) => example.positive))).toBeNull();
+    expect(tasteShare(null)).toBe(0);
+  });
+
+  it('scores an unseen item like the ones the editor picked above one like those passed over', () => {
+    const model = fitTaste(examples)!;
+    expect(model.positives).toBe(4);
+    expect(model.negatives).toBe(5);
+    const [attack, image] = tasteScores(model, [
+      { title: 'Prompt injection in browser agents', text: 'Attacks and defenses for agents.' },
+      { title: 'Image generation with diffusion', text: 'Pixels and frames.' },
+    ]);
+    expect(attack!).toBeGreaterThan(0.5);
+    expect(image!).toBeLessThan(0.5);
+    const top = topTerms(model, 5);
+    expect(top.positive.map(([term]) => term)).toContain('injection');
+    expect(top.negative.map(([term]) => term).join(' ')).toMatch(/imag|generat|pixel|frame/);
+  });
+
+  it('blends into relevance as a recorded signal, and moves the ranking', () => {
+    const items = [
+      storedItem({ key: 'arxiv:2604.00001', title: 'Prompt injection in browser agents' }),
+      storedItem({ key: 'arxiv:2604.00002', title: 'Image generation for agents in production' }),
+    ];
+    const model = fitTaste(examples)!;
+    const plain = planEdition(items, policy({ itemsPerEdition: 1 }), '2026-05-04');
+    const tasted = planEdition(
+      items,
+      policy({ itemsPerEdition: 1, taste: tasteSignal(model) }),
+      '2026-05-04',
+    );
+    expect(plain.ranked[0]!.signals.taste).toBeUndefined();
+    const first = tasted.ranked[0]!;
+    expect(first.item.key).toBe('arxiv:2604.00001');
+    expect(first.signals.taste).toBe(1);
+    expect(first.signals.tasteShare).toBeCloseTo(0.2, 5);
+  });
+});
+
+function edition(date: string, items: SourceItem[]): Edition {
+  return {
+    date,
+    name: 'LLM News Digest',
+    title: 'A week',
+    intro: 'Intro.',
+    writer: 'extractive',
+    sources: [],
+    items: items.map((item) => ({
+      key: `arxiv:${item.arxivId}`,
+      title: item.title,
+      url: item.url,
+      level: 'Intermediate',
+      authors: [],
+      summary: 'A summary.',
+      takeaways: ['One.', 'Two.', 'Three.'],
+      source: 'api-hf',
+      sources: ['api-hf'],
+      arxivId: item.arxivId,
+      citations: null,
+      image: null,
+      publishedAt: item.publishedAt,
+      writer: 'extractive',
+      why: { score: 1 },
+    })),
+  };
+}
+
+describe('taste from the store', () => {
+  const store = useTestStore();
+
+  it('is empty, not an error, for a new installation', async () => {
+    const { model, history } = await loadTaste(store(), '2026-05-11');
+    expect(model).toBeNull();
+    expect(history.examples).toHaveLength(0);
+    const report = await tasteReport(store(), '2026-05-11');
+    expect(report.share).toBe(0);
+  });
+
+  it('learns from a published edition (picks positive, the rest and skips negative) and forgets on reset', async () => {
+    const week = '2026-05-04';
+    const items = [
+      ...liked.map((title, index) =>
+        paperItem(`2605.0000${index}`, { title, publishedAt: '2026-05-01T00:00:00Z' }),
+      ),
+      ...passed.map((title, index) =>
+        paperItem(`2605.0010${index}`, { title, publishedAt: '2026-05-02T00:00:00Z' }),
+      ),
+    ];
+    await store().upsertItems(items);
+    await store().saveEdition(edition(week, items.slice(0, 3)));
+    await store().setDecision(week, 'arxiv:2605.00100', 'skip');
+    // Built but not published: not the editor's choice yet.
+    expect((await loadTaste(store(), '2026-05-11')).model).toBeNull();
+    await store().markPublished(week, '2026-05-04T12:00:00.000Z');
+
+    const { model, history } = await loadTaste(store(), '2026-05-11');
+    expect(history.editions).toBe(1);
+    expect(history.skips).toBe(1);
+    expect(model?.positives).toBe(3);
+    expect(model?.negatives).toBe(6);
+    const report = await tasteReport(store(), '2026-05-11');
+    expect(report.positiveTerms.length).toBeGreaterThan(0);
+    // The week itself never learns from its own edition.
+    expect((await loadTaste(store(), week)).model).toBeNull();
+
+    await resetTasteNow(store(), new Date('2026-05-05T00:00:00.000Z'));
+    const after = await loadTaste(store(), '2026-05-11');
+    expect(after.model).toBeNull();
+    expect(after.history.resetAt).toBe('2026-05-05T00:00:00.000Z');
+  });
+});
