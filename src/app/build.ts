@@ -7,9 +7,6 @@ import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
-import { triageCandidates } from '../select/triage.js';
-import { triageShortlist } from '../select/triage-shortlist.js';
-import type { SelectionPolicy } from '../select/types.js';
 import { createSource } from '../sources/index.js';
 import {
   createModelRoad,
@@ -20,6 +17,7 @@ import {
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
+import { createTriage } from './triage.js';
 
 export interface BuildInput {
   week: string;
@@ -65,7 +63,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(input.week);
-  const triage = createTriage(deps, input, road);
+  const triage = createTriage(deps, input.week, road);
   const result = await buildEdition({
     date: input.week,
     config,
@@ -91,7 +89,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
             }),
         }
       : {}),
-    ...(triage ? { triage: triage.run } : {}),
+    ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
     ...(input.enrich && config.enrich.enabled
       ? {
           enrich: async (items) => {
@@ -141,46 +139,6 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
-}
-
-/** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
-function createTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
-  const { config, log } = deps;
-  const modelId = road.model('triage')?.modelId;
-  if (!modelId) return null;
-  let spent: TriageReport | null = null;
-  const run = async (items: StoredItem[], policy: SelectionPolicy) => {
-    const shortlist = triageShortlist(items, policy, input.week, config.selection.triageLimit);
-    const result = await triageCandidates(shortlist, {
-      road,
-      audience: config.audience,
-      batchSize: config.selection.triageBatchSize,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
-    for (const warning of result.warnings) log.warn(`triage: ${warning}`);
-    log.info(
-      `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +
-        `${result.usage.cacheHits} cached, ${result.usage.inputTokens} tokens in / ${result.usage.outputTokens} out`,
-    );
-    spent = {
-      model: modelId,
-      calls: result.usage.calls,
-      cacheHits: result.usage.cacheHits,
-      tokensIn: result.usage.inputTokens,
-      tokensOut: result.usage.outputTokens,
-    };
-    return result.scores;
-  };
-  return { run, spent: () => spent };
-}
-
-/** What LLM triage used this build; edition.json carries it beside the writer's usage. */
-interface TriageReport {
-  model: string;
-  calls: number;
-  cacheHits: number;
-  tokensIn: number;
-  tokensOut: number;
 }
 
 function isDegraded(usage: UsageReport): boolean {

@@ -1,14 +1,19 @@
-// The list use case: the week's candidates ranked exactly as `build` would rank them.
+// The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
+// (a cache-only road: `list` never calls a model), or without it (`--no-triage`, as an --offline build).
 import { editionWindow } from '../core/dates.js';
+import { createModelRoad } from '../llm/model-road.js';
 import { selectionPolicy } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
 import type { DigestDeps } from './deps.js';
+import { createTriage } from './triage.js';
 
 export type { PlannedItem };
 
 export interface ListInput {
   week: string;
+  /** Use the triage scores the last LLM build got (default true); false ranks as an --offline build. */
+  triage?: boolean;
 }
 
 export interface ListResult {
@@ -16,11 +21,24 @@ export interface ListResult {
   plan: EditionPlan;
   /** Keys of the items the build would publish. */
   picked: Set<string>;
+  /** The triage read from the cache, or null (no model configured, or --no-triage). */
+  triage: { model: string; rated: number; shortlist: number } | null;
 }
 
 export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
   const { config, store } = deps;
   const candidates = await store.listCandidates(editionWindow(input.week));
-  const plan = planEdition(candidates, await selectionPolicy(config, store, input.week), input.week);
-  return { week: input.week, plan, picked: new Set(plan.picks.map((pick) => pick.item.key)) };
+  const policy = await selectionPolicy(config, store, input.week);
+  let triage: ListResult['triage'] = null;
+  if (input.triage !== false && candidates.length > 0) {
+    const road = createModelRoad({ llm: config.llm, store, log: deps.log, env: deps.env, cacheOnly: true });
+    const run = createTriage(deps, input.week, road, { quiet: true });
+    if (run) {
+      const result = await run.run(candidates, policy);
+      policy.relevance = result.scores;
+      triage = { model: run.modelId, rated: result.scores.size, shortlist: result.shortlist };
+    }
+  }
+  const plan = planEdition(candidates, policy, input.week);
+  return { week: input.week, plan, picked: new Set(plan.picks.map((pick) => pick.item.key)), triage };
 }

@@ -109,6 +109,16 @@ export interface CacheLayerOptions {
   refresh: boolean;
   /** Ask again only when the cached answer was settled as unusable. */
   retryFailed: boolean;
+  /** Answer only from the cache; a miss fails the call without reaching the model (`digest list`). */
+  cacheOnly?: boolean;
+}
+
+/** A call the cache could not answer on a cache-only road. */
+export class NotCachedError extends Error {
+  override name = 'NotCachedError';
+  constructor() {
+    super('not in the cache (this run asks no model)');
+  }
 }
 
 export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middleware {
@@ -125,6 +135,7 @@ export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middlewar
           return structuredClone(entry.result) as LanguageModelV3GenerateResult;
         }
       }
+      if (options.cacheOnly) throw new NotCachedError();
       const result = await doGenerate();
       const entry: CachedAnswer = { format: 2, result: storable(result), valid: null };
       await options.store.cachePut(LLM_CACHE_NAMESPACE, key, entry);

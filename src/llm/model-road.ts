@@ -41,6 +41,8 @@ export interface ModelRoadOptions {
   retryFailed?: boolean;
   /** `--max-cost`: overrides `llm.maxCostUsd`. */
   maxCostUsd?: number;
+  /** Answer every call from the cache only, never asking a model (`digest list` shows the build's ranking). */
+  cacheOnly?: boolean;
   /** Aborts every call in flight and every queued one (Ctrl-C). */
   signal?: AbortSignal;
   /** The fetch under the size and time caps (tests, proxies). */
@@ -131,7 +133,8 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   };
   const notices: string[] = [];
   for (const modelId of new Set([ids.write, ids.check, ids.triage].filter((id): id is string => !!id))) {
-    const missing = missingSetting(modelId, resolveOptions);
+    // A cache-only road never reaches a provider, so it needs no key.
+    const missing = options.cacheOnly ? null : missingSetting(modelId, resolveOptions);
     if (!missing) continue;
     if (llm.fallback !== 'extractive') {
       throw new ConfigError(
@@ -213,6 +216,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
           meter,
           refresh: options.refresh ?? false,
           retryFailed: options.retryFailed ?? false,
+          cacheOnly: options.cacheOnly ?? false,
         }),
         retryLayer({ maxRetries: llm.maxRetries, state }),
         limitLayer({ provider, limiter, state }),

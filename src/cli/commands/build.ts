@@ -18,6 +18,7 @@ interface BuildCommandOptions extends CommonOptions {
   model?: string;
   check: boolean;
   refresh?: boolean;
+  retryFailed?: boolean;
   maxCost?: number;
   enrich: boolean;
 }
@@ -42,7 +43,8 @@ export function register(program: Command, context: CliContext): void {
     .option('--offline', 'use the extractive writer; make no LLM calls')
     .option('--model <id>', 'LLM for writing, as provider:model (e.g. openai:gpt-4.1-mini)')
     .option('--no-check', 'skip the faithfulness check of LLM output')
-    .option('--refresh', 'ignore cached LLM responses')
+    .option('--refresh', 'ask every LLM call again (ignore cached answers)')
+    .option('--retry-failed', 'ask again only the LLM calls whose cached answer was unusable')
     .option('--max-cost <usd>', 'stop LLM spending at this amount (rest: extractive)', parseUsd);
   withStoreOptions(command)
     .addHelpText('after', EXIT_STATUS_HELP)
@@ -60,6 +62,7 @@ export function register(program: Command, context: CliContext): void {
           offline: options.offline ?? false,
           check: options.check,
           refresh: options.refresh ?? false,
+          retryFailed: options.retryFailed ?? false,
           ...(options.model ? { model: options.model } : {}),
           ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
         });

@@ -15,6 +15,7 @@ interface ListOptions extends CommonOptions {
   week?: string;
   json?: boolean;
   limit: number;
+  triage: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -23,17 +24,18 @@ export function register(program: Command, context: CliContext): void {
     .description("Print the week's stored candidates, ranked as the build ranks them, with each signal");
   weekOption(command)
     .option('--json', 'machine-readable output')
-    .option('--limit <n>', 'rows to print', parseCount, 40);
+    .option('--limit <n>', 'rows to print', parseCount, 40)
+    .option('--no-triage', 'rank without the cached LLM triage scores (as an --offline build does)');
   withStoreOptions(command).action(async (options: ListOptions) => {
     const week = resolveWeek(options.week, new Date());
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
-      const { plan, picked } = await digest.list({ week });
+      const { plan, picked, triage } = await digest.list({ week, triage: options.triage });
       if (options.json) {
         const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
         context.stdout.write(
-          `${JSON.stringify({ week, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
+          `${JSON.stringify({ week, triage, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
         );
         return;
       }
@@ -44,6 +46,11 @@ export function register(program: Command, context: CliContext): void {
         return;
       }
       context.stdout.write(formatTable(plan.ranked.slice(0, options.limit), picked));
+      if (triage) {
+        context.stdout.write(
+          `\nLLM triage (${triage.model}, from the last build's cached answers): ${triage.rated} of ${triage.shortlist} shortlisted rated.`,
+        );
+      }
       context.stdout.write(
         `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
       );
