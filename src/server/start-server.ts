@@ -2,7 +2,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Hono } from 'hono';
 
 export interface RunningServer {
   /** Where it listens, e.g. http://127.0.0.1:8080/ (the real port when 0 was asked for). */
@@ -12,9 +11,9 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its environment type.
+/** `app` is a Hono app (its `fetch` also receives the Node bindings, which getConnInfo reads). */
 export async function startServer(
-  app: Hono<any>,
+  app: { fetch: (request: Request) => Response | Promise<Response> },
   options: { host: string; port: number },
 ): Promise<RunningServer> {
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
