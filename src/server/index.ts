@@ -10,4 +10,5 @@ export {
   PROMETHEUS_CONTENT_TYPE,
 } from './metrics.js';
 export { DEFAULT_CONTENT_SECURITY_POLICY, securityHeaders } from './security-headers.js';
+export { createSiteFiles, type SiteFiles, type SiteFilesOptions } from './site-files.js';
 export { type RunningServer, startServer } from './start-server.js';

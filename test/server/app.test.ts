@@ -3,7 +3,7 @@ import { readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'no
 import { basename, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDigestMetrics, createServerApp } from '../../src/server/index.js';
+import { createDigestMetrics, createServerApp, createSiteFiles } from '../../src/server/index.js';
 import { publishTempSite, type TempSite } from './_site.js';
 
 const SECURITY_HEADERS = {
@@ -107,14 +107,28 @@ describe('createServerApp', () => {
     expect(revalidated.status).toBe(304);
   });
 
-  it('serves a changed file at once with a new ETag (cache keyed by mtime and size)', async () => {
+  it('serves a changed file within the revalidation delay, with a new ETag (cache keyed by mtime and size)', async () => {
+    let time = 0;
+    const files = createSiteFiles({ root: site.dir, revalidateMs: 1000, now: () => time });
+    const fresh = createServerApp({
+      siteDir: site.dir,
+      siteFiles: files,
+      checkDatabase: async () => {},
+      log: () => {},
+    });
     const path = join(site.dir, 'robots.txt');
-    const before = await app.request('/robots.txt');
+    const before = await fresh.request('/robots.txt');
     writeFileSync(path, 'User-agent: *\nDisallow: /private/\n');
     utimesSync(path, new Date(), new Date(Date.now() + 5_000));
-    const after = await app.request('/robots.txt');
+    time = 999;
+    expect(await (await fresh.request('/robots.txt')).text()).toBe(await before.text());
+    time = 1000;
+    const after = await fresh.request('/robots.txt');
     expect(await after.text()).toBe('User-agent: *\nDisallow: /private/\n');
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    rmSync(path);
+    time = 2000;
+    expect((await fresh.request('/robots.txt')).status).toBe(404);
   });
 
   it('puts the security headers and a request id on every response, 404 and 405 included', async () => {
