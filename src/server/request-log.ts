@@ -49,7 +49,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
           route,
           status,
           durationMs: Math.round(seconds * 100_000) / 100,
-          bytes: Number(c.res.headers.get('content-length') ?? 0),
+          bytes: c.res.headers.has('content-length') ? Number(c.res.headers.get('content-length')) : null,
           ip: clientAddress(c, options.trustProxy),
           userAgent: c.req.header('user-agent') ?? null,
         }),

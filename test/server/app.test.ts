@@ -247,6 +247,31 @@ describe('createServerApp', () => {
     expect(second.requestId).toBe(generated);
   });
 
+  it('answers an unexpected failure with 500 JSON, the request id and the security headers, and logs it', async () => {
+    const errors: string[] = [];
+    const broken = createServerApp({
+      siteDir: site.dir,
+      siteFiles: {
+        get: async () => {
+          throw new Error('disk on fire');
+        },
+        cachedBytes: 0,
+      },
+      checkDatabase: async () => {},
+      log: (line) => errors.push(line),
+    });
+    const response = await broken.request('/', { headers: { 'x-request-id': 'req-500' } });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'internal', requestId: 'req-500' });
+    expect(response.headers.get('x-request-id')).toBe('req-500');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      expect(response.headers.get(name)).toBe(value);
+    const logged = errors.map((line) => JSON.parse(line));
+    expect(logged[0]).toMatchObject({ msg: 'unhandled error', requestId: 'req-500', level: 'error' });
+    expect(logged[0].error).toContain('disk on fire');
+    expect(logged[1]).toMatchObject({ msg: 'request', status: 500, level: 'error' });
+  });
+
   it('answers HEAD with the headers and no body', async () => {
     const response = await app.request('/', { method: 'HEAD' });
     expect(response.status).toBe(200);
