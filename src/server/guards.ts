@@ -1,7 +1,11 @@
 // Guards for the routes that take input: same-origin POSTs, a body size cap, per-key rate limits.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
-import type { RateLimiter } from '../subscribers/rate-limiter.js';
+
+/** The shape of subscribers/rate-limiter's limiter that the guard uses. */
+export interface KeyedLimiter {
+  take(key: string): { allowed: true } | { allowed: false; retryAfterMs: number };
+}
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -40,7 +44,7 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
 }
 
 /** 429 with Retry-After once `key(c)` (an IP, an inbox) has used its budget. */
-export function rateLimit(limiter: RateLimiter, key: (c: Context) => string): MiddlewareHandler {
+export function rateLimit(limiter: KeyedLimiter, key: (c: Context) => string): MiddlewareHandler {
   return async (c, next) => {
     const decision = limiter.take(key(c));
     if (!decision.allowed) {

@@ -1,4 +1,6 @@
 // Subscriber rules without a database: addresses, tokens, the unsubscribe headers, rate limits.
+
+export { MIN_SECRET_BYTES, readSecret } from '../config/secret.js';
 export {
   ADDRESS_PROBLEMS,
   type AddressCheck,
@@ -14,7 +16,6 @@ export {
   type RateLimiter,
   type RateLimiterOptions,
 } from './rate-limiter.js';
-export { MIN_SECRET_BYTES, readSecret } from './secret.js';
 export {
   createSubscriberTokens,
   type SubscriberTokens,

@@ -1,6 +1,6 @@
 // Signed, expiring subscriber tokens for confirmation and unsubscribe links (HMAC-SHA256, constant-time compare).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MIN_SECRET_BYTES } from './secret.js';
+import { MIN_SECRET_BYTES } from '../config/secret.js';
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
 

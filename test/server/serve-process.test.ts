@@ -1,6 +1,6 @@
 // The real `digest serve` process (bin/digest.js) on loopback: it serves a published site, then stops on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishTempSite, type TempSite } from './_site.js';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'digest.js');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'digest.js');
 
 interface Served {
   child: ChildProcess;
@@ -61,6 +62,10 @@ describe('digest serve (real process)', () => {
   let served: Served;
 
   beforeAll(async () => {
+    // bin/digest.js runs dist/: `npm test` builds it first (pretest); a bare `npx vitest` needs `npm run build`.
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve.js'))) {
+      throw new Error('dist/ has no serve command: run "npm run build" first');
+    }
     site = await publishTempSite();
     cwd = await mkdtemp(join(tmpdir(), 'digest-serve-cwd-'));
     served = await startServe(site, cwd);
@@ -107,6 +112,7 @@ describe('digest serve (real process)', () => {
     const { code, signal } = await served.exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(served.stderr()).toMatch(/SIGTERM: closing the server…\nServer closed; closing the store\.\n/);
+    expect(served.stderr()).not.toMatch(/error/i);
     await expect(fetch(served.url)).rejects.toThrow();
   }, 30_000);
 });

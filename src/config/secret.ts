@@ -1,4 +1,4 @@
-// DIGEST_SECRET: the key every subscriber token is signed with. Read when needed, never stored.
+// DIGEST_SECRET: the key every subscriber token is signed with. Read from the environment when needed, never stored.
 import { ConfigError } from '../core/errors.js';
 
 export const MIN_SECRET_BYTES = 32;
