@@ -5,13 +5,20 @@ module.exports = {
     {
       name: 'entry-points-use-the-app-layer',
       comment:
-        'cli/ and server/ only parse input and call the use-case layer: they import app/, config/ and core/ (and each other within themselves).',
+        'cli/ and server/ only parse input and call the use-case layer: they import app/, config/ and core/ (each within itself); `digest serve` (cli/commands/serve.ts) alone starts server/.',
       severity: 'error',
-      from: { path: '^src/(cli|server)/' },
+      from: { path: '^src/(cli|server)/', pathNot: '^src/cli/commands/serve[.]ts$' },
       to: {
         path: '^src/',
         pathNot: ['^src/(app|config|core)/', '^src/$1/'],
       },
+    },
+    {
+      name: 'serve-command-starts-the-server',
+      comment: 'The serve command may start server/, besides what every entry point may import.',
+      severity: 'error',
+      from: { path: '^src/cli/commands/serve[.]ts$' },
+      to: { path: '^src/', pathNot: ['^src/(app|config|core|server)/', '^src/cli/'] },
     },
     {
       name: 'core-imports-nothing-in-src',

@@ -76,6 +76,16 @@ const BENCHMARKS: Benchmark[] = [
       'email HTML KB': ['<=', 90],
     },
   },
+  {
+    name: 'serve',
+    file: 'serve.ts',
+    exportName: 'benchServe',
+    targets: {
+      'serve / static req/s': ['>=', 0.5],
+      'serve idle RSS MB': ['<=', 200],
+      'non-2xx or errors': ['<=', 0],
+    },
+  },
 ];
 
 const only = process.argv.slice(2);

@@ -3,6 +3,7 @@ import { isHttpUrl } from '../core/urls.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { selectionSchema } from './selection-schema.js';
+import { serverSchema } from './server-schema.js';
 
 export const SOURCE_TYPES = ['hf-daily-papers', 'hf-daily-papers-rss', 'feed', 'manual'] as const;
 
@@ -96,6 +97,7 @@ export const configSchema = z
     llm: llmSchema,
     selection: selectionSchema,
     publish: publishSchema,
+    server: serverSchema,
   })
   .strict();
 

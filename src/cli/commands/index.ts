@@ -8,8 +8,9 @@ import { register as demo } from './demo.js';
 import { register as email } from './email.js';
 import { register as list } from './list.js';
 import { register as publish } from './publish.js';
+import { register as serve } from './serve.js';
 import { register as taste } from './taste.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
-export const COMMANDS: RegisterCommand[] = [demo, build, list, add, decide, taste, publish, email];
+export const COMMANDS: RegisterCommand[] = [demo, build, list, add, decide, taste, publish, email, serve];

@@ -1,0 +1,210 @@
+// A small Prometheus registry: counters, gauges (set or collected on scrape) and histograms, text format 0.0.4.
+
+type Labels = Record<string, string>;
+
+export interface Counter {
+  inc(labels?: Labels, value?: number): void;
+}
+export interface Gauge {
+  set(labels: Labels, value: number): void;
+}
+export interface Histogram {
+  observe(labels: Labels, value: number): void;
+}
+export type GaugeCollector = () => Promise<{ labels: Labels; value: number }[]>;
+
+export interface MetricsRegistry {
+  counter(name: string, help: string, labelNames?: string[]): Counter;
+  gauge(name: string, help: string, labelNames?: string[]): Gauge;
+  /** A gauge read when /metrics is scraped (e.g. subscribers by status from the database). */
+  collectedGauge(name: string, help: string, labelNames: string[], collect: GaugeCollector): void;
+  histogram(name: string, help: string, labelNames: string[], buckets: number[]): Histogram;
+  render(): Promise<string>;
+}
+
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+interface Family {
+  type: 'counter' | 'gauge' | 'histogram';
+  help: string;
+  labelNames: string[];
+  render(): Promise<string[]>;
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
+
+function labelText(labels: Labels, extra?: [string, string]): string {
+  const pairs = Object.entries(labels);
+  if (extra) pairs.push(extra);
+  return pairs.length ? `{${pairs.map(([key, value]) => `${key}="${escapeLabel(value)}"`).join(',')}}` : '';
+}
+
+function formatNumber(value: number): string {
+  if (value === Number.POSITIVE_INFINITY) return '+Inf';
+  if (value === Number.NEGATIVE_INFINITY) return '-Inf';
+  return Number.isNaN(value) ? 'NaN' : String(value);
+}
+
+export function createMetricsRegistry(): MetricsRegistry {
+  const families = new Map<string, Family>();
+
+  function register(name: string, family: Family): void {
+    if (!NAME.test(name)) throw new Error(`invalid metric name "${name}"`);
+    for (const label of family.labelNames) {
+      if (!LABEL.test(label) || label === 'le') throw new Error(`invalid label "${label}" on ${name}`);
+    }
+    if (families.has(name)) throw new Error(`metric "${name}" is registered twice`);
+    families.set(name, family);
+  }
+
+  // Label sets are keyed in the declared label order, so {a,b} and {b,a} are one series.
+  function keyed(labelNames: string[], labels: Labels = {}): [string, Labels] {
+    const ordered: Labels = {};
+    for (const label of labelNames) ordered[label] = labels[label] ?? '';
+    return [JSON.stringify(ordered), ordered];
+  }
+
+  function seriesFamily(name: string, type: 'counter' | 'gauge', help: string, labelNames: string[]) {
+    const series = new Map<string, { labels: Labels; value: number }>();
+    register(name, {
+      type,
+      help,
+      labelNames,
+      render: async () =>
+        [...series.values()].map((s) => `${name}${labelText(s.labels)} ${formatNumber(s.value)}`),
+    });
+    return (labels: Labels | undefined, update: (value: number) => number) => {
+      const [key, ordered] = keyed(labelNames, labels);
+      const entry = series.get(key) ?? { labels: ordered, value: 0 };
+      entry.value = update(entry.value);
+      series.set(key, entry);
+    };
+  }
+
+  return {
+    counter(name, help, labelNames = []) {
+      const update = seriesFamily(name, 'counter', help, labelNames);
+      // A counter with no labels shows 0 before its first event, so rate() works from the start.
+      if (!labelNames.length) update(undefined, (value) => value);
+      return {
+        inc(labels, value = 1) {
+          if (!(value >= 0)) throw new Error(`counter ${name} can only go up`);
+          update(labels, (current) => current + value);
+        },
+      };
+    },
+    gauge(name, help, labelNames = []) {
+      const update = seriesFamily(name, 'gauge', help, labelNames);
+      return { set: (labels, value) => update(labels, () => value) };
+    },
+    collectedGauge(name, help, labelNames, collect) {
+      register(name, {
+        type: 'gauge',
+        help,
+        labelNames,
+        async render() {
+          const rows = await collect();
+          return rows.map(
+            (row) => `${name}${labelText(keyed(labelNames, row.labels)[1])} ${formatNumber(row.value)}`,
+          );
+        },
+      });
+    },
+    histogram(name, help, labelNames, buckets) {
+      const bounds = [...buckets].sort((a, b) => a - b);
+      const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+      register(name, {
+        type: 'histogram',
+        help,
+        labelNames,
+        async render() {
+          const lines: string[] = [];
+          for (const s of series.values()) {
+            let cumulative = 0;
+            bounds.forEach((bound, index) => {
+              cumulative += s.counts[index]!;
+              lines.push(`${name}_bucket${labelText(s.labels, ['le', formatNumber(bound)])} ${cumulative}`);
+            });
+            lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
+            lines.push(`${name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
+            lines.push(`${name}_count${labelText(s.labels)} ${s.count}`);
+          }
+          return lines;
+        },
+      });
+      return {
+        observe(labels, value) {
+          const [key, ordered] = keyed(labelNames, labels);
+          let entry = series.get(key);
+          if (!entry) {
+            entry = { labels: ordered, counts: bounds.map(() => 0), sum: 0, count: 0 };
+            series.set(key, entry);
+          }
+          const index = bounds.findIndex((bound) => value <= bound);
+          if (index >= 0) entry.counts[index]! += 1;
+          entry.sum += value;
+          entry.count += 1;
+        },
+      };
+    },
+    async render() {
+      const blocks: string[] = [];
+      for (const [name, family] of families) {
+        const help = family.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+        blocks.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${family.type}`, ...(await family.render()));
+      }
+      return `${blocks.join('\n')}\n`;
+    },
+  };
+}
+
+/** The digest's own metrics. The use cases (build, send) get these handles; the server renders them. */
+export interface DigestMetrics {
+  registry: MetricsRegistry;
+  editionsBuilt: Counter;
+  mailsSent: Counter;
+  mailsFailed: Counter;
+  mailsBounced: Counter;
+  httpRequests: Counter;
+  httpDuration: Histogram;
+}
+
+export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export interface DigestMetricsOptions {
+  /** Subscribers per status (pending, confirmed, unsubscribed, bounced), read from the store on each scrape. */
+  subscribersByStatus?: () => Promise<Record<string, number>>;
+}
+
+export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
+  const registry = createMetricsRegistry();
+  const metrics: DigestMetrics = {
+    registry,
+    editionsBuilt: registry.counter('digest_editions_built_total', 'Editions built by this process.'),
+    mailsSent: registry.counter('digest_mails_sent_total', 'Mails accepted by the SMTP server.'),
+    mailsFailed: registry.counter('digest_mails_failed_total', 'Mails that failed to send.'),
+    mailsBounced: registry.counter('digest_mails_bounced_total', 'Mails reported bounced.'),
+    httpRequests: registry.counter(
+      'digest_http_requests_total',
+      'HTTP requests by route, method and status.',
+      ['route', 'method', 'status'],
+    ),
+    httpDuration: registry.histogram(
+      'digest_http_request_duration_seconds',
+      'HTTP request latency by route.',
+      ['route'],
+      HTTP_DURATION_BUCKETS,
+    ),
+  };
+  const { subscribersByStatus } = options;
+  if (subscribersByStatus) {
+    registry.collectedGauge('digest_subscribers', 'Subscribers by status.', ['status'], async () =>
+      Object.entries(await subscribersByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    );
+  }
+  return metrics;
+}

@@ -1,0 +1,96 @@
+// The guards the subscribe and unsubscribe routes will stand behind, on a small Hono app.
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { allowedOrigins, bodyLimit, originCheck, rateLimit } from '../../src/server/index.js';
+import { createRateLimiter } from '../../src/subscribers/index.js';
+
+function guardedApp() {
+  let time = 0;
+  const limiter = createRateLimiter({ capacity: 2, refillMs: 60_000, now: () => time });
+  const app = new Hono();
+  app.use('/subscribe', originCheck(allowedOrigins('https://digest.example.org/news/')));
+  app.use('/subscribe', bodyLimit(1024));
+  app.use(
+    '/subscribe',
+    rateLimit(limiter, (c) => c.req.header('x-test-ip') ?? 'unknown'),
+  );
+  app.post('/subscribe', async (c) => c.json({ received: (await c.req.text()).length }));
+  app.get('/subscribe', (c) => c.text('form'));
+  return { app, advance: (ms: number) => (time += ms) };
+}
+
+const ORIGIN = 'https://digest.example.org';
+
+describe('originCheck', () => {
+  it('lets a POST from the site through and refuses a missing, foreign or look-alike Origin with 403', async () => {
+    const { app } = guardedApp();
+    const post = (headers: Record<string, string>) =>
+      app.request('/subscribe', { method: 'POST', body: 'email=a%40b.co', headers });
+    expect((await post({ origin: ORIGIN })).status).toBe(200);
+    for (const origin of [
+      undefined,
+      'https://evil.example',
+      'http://digest.example.org',
+      'https://digest.example.org.evil.example',
+      'https://digest.example.org:8443',
+      'null',
+    ]) {
+      const response = await post(origin ? { origin } : {});
+      expect(response.status, String(origin)).toBe(403);
+      expect(await response.json()).toMatchObject({ error: 'forbidden' });
+    }
+  });
+
+  it('leaves GET alone', async () => {
+    const { app } = guardedApp();
+    expect((await app.request('/subscribe')).status).toBe(200);
+  });
+});
+
+describe('bodyLimit', () => {
+  it('refuses an oversized body with 413, announced or streamed', async () => {
+    const { app } = guardedApp();
+    const big = 'x'.repeat(4096);
+    const announced = await app.request('/subscribe', {
+      method: 'POST',
+      body: big,
+      headers: { origin: ORIGIN, 'content-length': String(big.length) },
+    });
+    expect(announced.status).toBe(413);
+    const stream = new ReadableStream({
+      start(controller) {
+        for (let index = 0; index < 8; index++) controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const streamed = await app.request('/subscribe', {
+      method: 'POST',
+      body: stream,
+      headers: { origin: ORIGIN },
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    const small = await app.request('/subscribe', {
+      method: 'POST',
+      body: 'x'.repeat(1000),
+      headers: { origin: ORIGIN },
+    });
+    expect(await small.json()).toEqual({ received: 1000 });
+  });
+});
+
+describe('rateLimit', () => {
+  it('refuses a flood from one IP with 429 and Retry-After, others unaffected', async () => {
+    const { app, advance } = guardedApp();
+    const post = (ip: string) =>
+      app.request('/subscribe', { method: 'POST', body: 'x', headers: { origin: ORIGIN, 'x-test-ip': ip } });
+    const statuses = [];
+    for (let index = 0; index < 5; index++) statuses.push((await post('203.0.113.9')).status);
+    expect(statuses).toEqual([200, 200, 429, 429, 429]);
+    const refused = await post('203.0.113.9');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await post('198.51.100.1')).status).toBe(200);
+    advance(60_000);
+    expect((await post('203.0.113.9')).status).toBe(200);
+  });
+});

@@ -1,0 +1,118 @@
+// The real `digest serve` process (bin/digest.js) on loopback: it serves a published site, then stops on SIGTERM.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishTempSite, type TempSite } from './_site.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'digest.js');
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startServe(site: TempSite, cwd: string): Promise<Served> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!',
+  };
+  delete env.DATABASE_URL;
+  delete env.PORT;
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--site', site.dir, '--data-dir', 'data'],
+    {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  // The first stdout line is the address it listens on.
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n');
+      if (line.length > 1) resolve(line[0]!);
+    });
+    void exited.then(({ code }) =>
+      reject(new Error(`digest serve exited (${code}) before listening:\n${stderr}`)),
+    );
+  });
+  return { child, url, stderr: () => stderr, exited };
+}
+
+describe('digest serve (real process)', () => {
+  let site: TempSite;
+  let cwd: string;
+  let served: Served;
+
+  beforeAll(async () => {
+    // bin/digest.js runs dist/: `npm test` builds it first (pretest); a bare `npx vitest` needs `npm run build`.
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve.js'))) {
+      throw new Error('dist/ has no serve command: run "npm run build" first');
+    }
+    site = await publishTempSite();
+    cwd = await mkdtemp(join(tmpdir(), 'digest-serve-cwd-'));
+    served = await startServe(site, cwd);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (served && served.child.exitCode === null && served.child.signalCode === null)
+      served.child.kill('SIGKILL');
+    await site?.remove();
+    if (cwd) await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('prints the loopback URL it listens on', () => {
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(served.url).not.toContain(':0/');
+  });
+
+  it('serves the front page and an edition over loopback, compressed, with the headers', async () => {
+    const front = await fetch(served.url);
+    expect(front.status).toBe(200);
+    expect(await front.text()).toBe(readFileSync(join(site.dir, 'index.html'), 'utf8'));
+    expect(front.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const edition = await fetch(new URL('2026-05-04/', served.url), { headers: { 'accept-encoding': 'br' } });
+    expect(edition.headers.get('content-encoding')).toBe('br');
+    // fetch decodes brotli itself: the page arrives whole.
+    expect(await edition.text()).toBe(readFileSync(join(site.dir, '2026-05-04', 'index.html'), 'utf8'));
+    const health = await fetch(new URL('healthz', served.url));
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
+    const lines = served
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { path: string; ip: string; status: number });
+    expect(lines.find((line) => line.path === '/2026-05-04/')).toMatchObject({
+      ip: '127.0.0.1',
+      status: 200,
+    });
+  });
+
+  it('stops cleanly on SIGTERM: server closed, then the store, exit 0', async () => {
+    // A kept-alive connection from the fetches above must not hold the shutdown.
+    served.child.kill('SIGTERM');
+    const { code, signal } = await served.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(served.stderr()).toMatch(/SIGTERM: closing the server…\nServer closed; closing the store\.\n/);
+    expect(served.stderr()).not.toMatch(/error/i);
+    await expect(fetch(served.url)).rejects.toThrow();
+  }, 30_000);
+});
