@@ -77,6 +77,7 @@ export function register(program: Command, context: CliContext): void {
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     const { createDigestMetrics, createServerApp, startServer } = await import('../../server/index.js');
+    const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
@@ -93,6 +94,7 @@ export function register(program: Command, context: CliContext): void {
           await digest.deps.store.lastIngestRun();
         },
         metrics: createDigestMetrics(),
+        contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
       });
