@@ -1,7 +1,8 @@
 // One item per real-world thing: candidates sharing an arXiv id, a canonical URL or a near-identical title
 // become one, built on the paper (its metadata, its first source as primary) with the others as extra sources.
 import { arxivIdFromUrl, canonicalUrl } from '../core/ids.js';
-import type { ItemSourceRef, StoredItem } from '../core/types.js';
+import { mergeItems } from '../core/item-merge.js';
+import type { StoredItem } from '../core/types.js';
 
 /** Jaccard similarity of title shingles at or above which two titles name the same thing. */
 export const TITLE_DUPLICATE_THRESHOLD = 0.8;
@@ -71,40 +72,11 @@ function compareBase(a: StoredItem, b: StoredItem): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-function maxOrNull(values: (number | null)[]): number | null {
-  const known = values.filter((value): value is number => value !== null);
-  return known.length ? Math.max(...known) : null;
-}
-
-export function mergeItems(group: StoredItem[]): StoredItem {
+/** The group as one item: built on the paper (see compareBase), the others folded in by the one merge policy. */
+function mergeGroup(group: StoredItem[]): StoredItem {
   const [base, ...others] = [...group].sort(compareBase);
-  if (!base) throw new Error('mergeItems needs at least one item');
-  if (others.length === 0) return base;
-  const sources: ItemSourceRef[] = [...base.sources];
-  for (const other of others) {
-    const own = other.sources.length
-      ? other.sources
-      : [{ sourceId: other.primarySource, url: other.url, upvotes: other.upvotes }];
-    for (const ref of own) {
-      if (!sources.some((known) => known.sourceId === ref.sourceId && known.url === ref.url))
-        sources.push(ref);
-    }
-  }
-  const longestText = [...group].sort((a, b) => b.text.length - a.text.length)[0]?.text ?? '';
-  return {
-    ...base,
-    text: base.text || longestText,
-    authors: base.authors.length
-      ? base.authors
-      : (others.find((other) => other.authors.length)?.authors ?? []),
-    arxivId: base.arxivId ?? others.find((other) => other.arxivId)?.arxivId ?? null,
-    image: base.image ?? others.find((other) => other.image)?.image ?? null,
-    upvotes: maxOrNull(group.map((item) => item.upvotes)),
-    citations: maxOrNull(group.map((item) => item.citations)),
-    sources,
-    manual: base.manual ?? others.find((other) => other.manual)?.manual ?? null,
-    firstSeenAt: group.map((item) => item.firstSeenAt).sort()[0] ?? base.firstSeenAt,
-  };
+  if (!base) throw new Error('mergeGroup needs at least one item');
+  return others.reduce(mergeItems, base);
 }
 
 class DisjointSets {
@@ -152,7 +124,7 @@ export function dedupCandidates(
   const aliases = new Map<string, string>();
   const merged: StoredItem[] = [];
   for (const group of groups.values()) {
-    const item = mergeItems(group);
+    const item = mergeGroup(group);
     for (const member of group) if (member.key !== item.key) aliases.set(member.key, item.key);
     merged.push(item);
   }

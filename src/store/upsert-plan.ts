@@ -1,9 +1,11 @@
 // What one upsert call writes, decided before any write: new rows, changed rows, absorbed rows, new keys.
 // Pure. Keys follow StoredItem.key: `arxiv:<id>` once an arXiv id is known (a URL-keyed row that learns its
 // id is re-keyed, and references to the old key move with it), otherwise `url:<canonical URL>`.
+
+import { mergeItems } from '../core/item-merge.js';
 import type { StoredItem } from '../core/types.js';
 import type { ItemGroup } from './item-groups.js';
-import { mergeItems, sameStoredFields } from './item-merge.js';
+import { sameStoredFields } from './item-merge.js';
 
 export interface UpsertPlan {
   inserts: StoredItem[];
@@ -36,6 +38,7 @@ export function planUpsert(groups: ItemGroup[]): UpsertPlan {
       (group.arxivId ? stored.find((row) => row.arxivId === group.arxivId) : undefined) ?? stored[0] ?? null;
     const absorbed = stored.filter((row) => row !== survivor);
     const incoming = group.incoming.map((item) => item.row);
+    // The survivor (the paper's row when there is one, else the earliest seen) is the base, as in dedup.
     const [base, ...others] = survivor ? [survivor, ...absorbed, ...incoming] : incoming;
     if (!base) continue;
     let row = others.reduce(mergeItems, base);
