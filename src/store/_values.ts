@@ -1,4 +1,8 @@
 // Values on their way into PostgreSQL: text it would refuse is repaired, timestamps normalised.
+import { type RawBuilder, sql } from 'kysely';
+
+/** PostgreSQL's type id of `date`: both drivers read it as text. */
+export const DATE_OID = 1082;
 
 // NUL is refused in text and jsonb; a lone UTF-16 surrogate makes jsonb input invalid.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -12,6 +16,11 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value === undefined ? null : value, (_key, inner: unknown) =>
     typeof inner === 'string' ? storableText(inner) : inner,
   );
+}
+
+/** A jsonb value for a query: the JSON text, cast (every string made storable). */
+export function json<T>(value: T): RawBuilder<string> {
+  return sql<string>`${toJson(value)}::jsonb`;
 }
 
 /** ISO 8601 UTC with milliseconds; both drivers return timestamptz as Date. */

@@ -1,36 +1,51 @@
 // A JSON cache in the database (LLM answers, enrichment results), namespaced, with an optional time to live.
-import { storableText, toJson } from './_values.js';
-import type { SqlExecutor } from './sql-client.js';
+import { type Kysely, sql } from 'kysely';
+import { json, storableText } from './_values.js';
+import type { Database } from './schema.js';
 
-export async function cacheGet<T>(db: SqlExecutor, namespace: string, key: string): Promise<T | null> {
-  const { rows } = await db.query<{ value: T }>(
-    `SELECT value FROM cache
-     WHERE namespace = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > clock_timestamp())`,
-    [storableText(namespace), storableText(key)],
-  );
-  return rows[0]?.value ?? null;
+export async function cacheGet<T>(db: Kysely<Database>, namespace: string, key: string): Promise<T | null> {
+  const row = await db
+    .selectFrom('cache')
+    .select('value')
+    .where('namespace', '=', storableText(namespace))
+    .where('key', '=', storableText(key))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`clock_timestamp()`)]))
+    .executeTakeFirst();
+  return (row?.value as T | undefined) ?? null;
 }
 
 export async function cachePut(
-  db: SqlExecutor,
+  db: Kysely<Database>,
   namespace: string,
   key: string,
   value: unknown,
   ttlSeconds?: number,
 ): Promise<void> {
   const ttl = ttlSeconds === undefined || !Number.isFinite(ttlSeconds) ? null : ttlSeconds;
-  await db.query(
-    `INSERT INTO cache (namespace, key, value, expires_at)
-     VALUES ($1, $2, $3::jsonb, CASE WHEN $4::double precision IS NULL THEN NULL
-       ELSE clock_timestamp() + make_interval(secs => $4::double precision) END)
-     ON CONFLICT (namespace, key) DO UPDATE
-       SET value = excluded.value, expires_at = excluded.expires_at, created_at = clock_timestamp()`,
-    [storableText(namespace), storableText(key), toJson(value), ttl],
-  );
+  await db
+    .insertInto('cache')
+    .values({
+      namespace: storableText(namespace),
+      key: storableText(key),
+      value: json(value),
+      expires_at:
+        ttl === null ? null : sql<Date>`clock_timestamp() + make_interval(secs => ${ttl}::double precision)`,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['namespace', 'key']).doUpdateSet((eb) => ({
+        value: eb.ref('excluded.value'),
+        expires_at: eb.ref('excluded.expires_at'),
+        created_at: sql`clock_timestamp()`,
+      })),
+    )
+    .execute();
 }
 
 /** Drops expired entries; run on open so the table does not grow without bound. */
-export async function pruneCache(db: SqlExecutor): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM cache WHERE expires_at <= clock_timestamp()');
-  return rowCount;
+export async function pruneCache(db: Kysely<Database>): Promise<number> {
+  const result = await db
+    .deleteFrom('cache')
+    .where('expires_at', '<=', sql<Date>`clock_timestamp()`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,38 +1,51 @@
-// The Store over any SqlClient: each method is a query module's function bound to the client.
+// The Store over a Kysely database: each method is a query module's function bound to it.
+import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { cacheGet, cachePut } from './cache.js';
 import { decisions, setDecision } from './decisions.js';
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
+import type { Database } from './schema.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
-import type { SqlClient } from './sql-client.js';
 import type { Store } from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
-export function createStore(client: SqlClient, log?: Logger): Store {
+export function createStore(
+  db: Kysely<Database>,
+  options: { log?: Logger; onClose?: () => Promise<void> } = {},
+): Store {
+  const { log } = options;
   return {
     async upsertItems(items) {
       if (!items.length) return { inserted: 0, merged: 0, skipped: 0 };
-      const { inserted, merged, skipped } = await client.transaction((tx) => upsertItemsIn(tx, items, log));
+      const { inserted, merged, skipped } = await db
+        .transaction()
+        .execute((tx) => upsertItemsIn(tx, items, log));
       return { inserted, merged, skipped };
     },
-    listCandidates: (window) => listCandidates(client, window),
-    getItem: (key) => getItem(client, key),
-    addManualItem: (item, week, note) => addManualItem(client, item, week, note),
-    updateItem: (key, patch) => updateItem(client, key, patch),
-    getSourceState: (sourceId) => getSourceState(client, sourceId),
-    setSourceState: (sourceId, state) => setSourceState(client, sourceId, state),
-    saveEdition: (edition) => saveEdition(client, edition),
-    getEdition: (date) => getEdition(client, date),
-    listEditions: () => listEditions(client),
-    markPublished: (date, at) => markPublished(client, date, at),
-    featuredBefore: (date) => featuredBefore(client, date),
-    setDecision: (week, itemKey, decision) => setDecision(client, week, itemKey, decision),
-    decisions: (week) => decisions(client, week),
-    cacheGet: (namespace, key) => cacheGet(client, namespace, key),
-    cachePut: (namespace, key, value, ttlSeconds) => cachePut(client, namespace, key, value, ttlSeconds),
-    recordIngestRun: (run) => recordIngestRun(client, run),
-    lastIngestRun: () => lastIngestRun(client),
-    close: () => client.close(),
+    listCandidates: (window) => listCandidates(db, window),
+    getItem: (key) => getItem(db, key),
+    addManualItem: (item, week, note) => addManualItem(db, item, week, note),
+    updateItem: (key, patch) => updateItem(db, key, patch),
+    getSourceState: (sourceId) => getSourceState(db, sourceId),
+    setSourceState: (sourceId, state) => setSourceState(db, sourceId, state),
+    saveEdition: (edition) => saveEdition(db, edition),
+    getEdition: (date) => getEdition(db, date),
+    listEditions: (listOptions) => listEditions(db, listOptions),
+    markPublished: (date, at) => markPublished(db, date, at),
+    featuredBefore: (date) => featuredBefore(db, date),
+    setDecision: (week, itemKey, decision) => setDecision(db, week, itemKey, decision),
+    decisions: (week) => decisions(db, week),
+    cacheGet: (namespace, key) => cacheGet(db, namespace, key),
+    cachePut: (namespace, key, value, ttlSeconds) => cachePut(db, namespace, key, value, ttlSeconds),
+    recordIngestRun: (run) => recordIngestRun(db, run),
+    lastIngestRun: () => lastIngestRun(db),
+    async close() {
+      try {
+        await db.destroy();
+      } finally {
+        await options.onClose?.();
+      }
+    },
   };
 }

@@ -1,63 +1,71 @@
 // Editions: the saved JSON body, plus which items each one featured (for "not featured before").
+import { type Kysely, sql } from 'kysely';
 import { StoreError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
-import { isoTimestamp, toJson } from './_values.js';
-import type { SqlClient, SqlExecutor } from './sql-client.js';
+import { isoTimestamp, json } from './_values.js';
+import type { Database } from './schema.js';
 import type { EditionSummary } from './types.js';
 
+type Db = Kysely<Database>;
+
 /** Replaces the edition of `edition.date` and its item list together. `publishedAt` left undefined keeps the stored one. */
-export async function saveEdition(client: SqlClient, edition: Edition): Promise<void> {
+export async function saveEdition(db: Db, edition: Edition): Promise<void> {
   const keys = [...new Set(edition.items.map((item) => item.key))];
   const { publishedAt, ...body } = edition;
-  await client.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO editions (date, name, title, item_count, body, published_at)
-       VALUES ($1::date, $2, $3, $4, $5::jsonb, $6::timestamptz)
-       ON CONFLICT (date) DO UPDATE SET name = excluded.name, title = excluded.title,
-         item_count = excluded.item_count, body = excluded.body, updated_at = now(),
-         published_at = CASE WHEN $7::boolean THEN excluded.published_at ELSE editions.published_at END`,
-      [
-        edition.date,
-        edition.name,
-        edition.title,
-        edition.items.length,
-        toJson(body),
-        publishedAt ?? null,
-        publishedAt !== undefined,
-      ],
-    );
-    await tx.query('DELETE FROM edition_items WHERE date = $1::date', [edition.date]);
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('editions')
+      .values({
+        date: edition.date,
+        name: edition.name,
+        title: edition.title,
+        item_count: edition.items.length,
+        body: json(body),
+        published_at: publishedAt ?? null,
+      })
+      .onConflict((conflict) =>
+        conflict.column('date').doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          title: eb.ref('excluded.title'),
+          item_count: eb.ref('excluded.item_count'),
+          body: eb.ref('excluded.body'),
+          updated_at: sql`now()`,
+          published_at:
+            publishedAt !== undefined ? eb.ref('excluded.published_at') : eb.ref('editions.published_at'),
+        })),
+      )
+      .execute();
+    await tx.deleteFrom('edition_items').where('date', '=', edition.date).execute();
     if (keys.length) {
-      await tx.query(
-        `INSERT INTO edition_items (date, key, position)
-         SELECT $1::date, key, position::integer - 1 FROM unnest($2::text[]) WITH ORDINALITY AS k(key, position)`,
-        [edition.date, keys],
-      );
+      await tx
+        .insertInto('edition_items')
+        .values(keys.map((key, position) => ({ date: edition.date, key, position })))
+        .execute();
     }
   });
 }
 
-export async function getEdition(db: SqlExecutor, date: string): Promise<Edition | null> {
-  const { rows } = await db.query<{ body: Edition; published_at: Date | string | null }>(
-    'SELECT body, published_at FROM editions WHERE date = $1::date',
-    [date],
-  );
-  const row = rows[0];
+export async function getEdition(db: Db, date: string): Promise<Edition | null> {
+  const row = await db
+    .selectFrom('editions')
+    .select(['body', 'published_at'])
+    .where('date', '=', date)
+    .executeTakeFirst();
   if (!row) return null;
-  return { ...row.body, publishedAt: row.published_at === null ? null : isoTimestamp(row.published_at) };
+  return {
+    ...(row.body as Omit<Edition, 'publishedAt'>),
+    publishedAt: row.published_at === null ? null : isoTimestamp(row.published_at),
+  };
 }
 
-export async function listEditions(db: SqlExecutor): Promise<EditionSummary[]> {
-  const { rows } = await db.query<{
-    date: string;
-    name: string;
-    title: string;
-    item_count: number;
-    published_at: Date | string | null;
-  }>(
-    `SELECT to_char(date, 'YYYY-MM-DD') AS date, name, title, item_count, published_at
-     FROM editions ORDER BY date DESC`,
-  );
+/** Summaries only (never the bodies), newest first. */
+export async function listEditions(db: Db, options: { limit?: number } = {}): Promise<EditionSummary[]> {
+  let query = db
+    .selectFrom('editions')
+    .select(['date', 'name', 'title', 'item_count', 'published_at'])
+    .orderBy('date', 'desc');
+  if (options.limit !== undefined) query = query.limit(Math.max(0, Math.floor(options.limit)));
+  const rows = await query.execute();
   return rows.map((row) => ({
     date: row.date,
     name: row.name,
@@ -67,20 +75,24 @@ export async function listEditions(db: SqlExecutor): Promise<EditionSummary[]> {
   }));
 }
 
-export async function markPublished(db: SqlExecutor, date: string, at: string): Promise<void> {
-  const { rowCount } = await db.query(
-    'UPDATE editions SET published_at = $2::timestamptz WHERE date = $1::date',
-    [date, at],
-  );
-  if (rowCount === 0)
+export async function markPublished(db: Db, date: string, at: string): Promise<void> {
+  const result = await db
+    .updateTable('editions')
+    .set({ published_at: at })
+    .where('date', '=', date)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n)
     throw new StoreError(`There is no edition dated ${date} to mark as published; build it first.`);
 }
 
-export async function featuredBefore(db: SqlExecutor, date: string): Promise<Set<string>> {
-  const { rows } = await db.query<{ key: string }>(
-    `SELECT DISTINCT ei.key FROM edition_items ei JOIN editions e ON e.date = ei.date
-     WHERE e.published_at IS NOT NULL AND e.date < $1::date`,
-    [date],
-  );
+export async function featuredBefore(db: Db, date: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('edition_items as ei')
+    .innerJoin('editions as e', 'e.date', 'ei.date')
+    .select('ei.key')
+    .distinct()
+    .where('e.published_at', 'is not', null)
+    .where('e.date', '<', date)
+    .execute();
   return new Set(rows.map((row) => row.key));
 }

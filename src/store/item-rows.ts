@@ -1,29 +1,10 @@
-// How an item row reads back into a StoredItem.
-import type { ItemSourceRef, StoredItem } from '../core/types.js';
+// An item row and a StoredItem, both ways: the row type is the schema's (schema.ts), read with selectAll().
+import type { Selectable } from 'kysely';
+import type { StoredItem } from '../core/types.js';
 import { isoTimestamp } from './_values.js';
+import type { ItemsTable } from './schema.js';
 
-/** Dates as text so neither driver turns a `date` into a local-time Date. */
-export const ITEM_COLUMNS = `key, canonical_url, arxiv_id, url, title, text, authors, image, published_at, upvotes,
-  citations, primary_source, sources, to_char(manual_week, 'YYYY-MM-DD') AS manual_week, manual_note, first_seen_at`;
-
-export interface ItemRow {
-  key: string;
-  canonical_url: string;
-  arxiv_id: string | null;
-  url: string;
-  title: string;
-  text: string;
-  authors: string[];
-  image: string | null;
-  published_at: Date | string;
-  upvotes: number | null;
-  citations: number | null;
-  primary_source: string;
-  sources: ItemSourceRef[];
-  manual_week: string | null;
-  manual_note: string | null;
-  first_seen_at: Date | string;
-}
+export type ItemRow = Selectable<ItemsTable>;
 
 export function toStoredItem(row: ItemRow): StoredItem {
   return {
@@ -42,5 +23,30 @@ export function toStoredItem(row: ItemRow): StoredItem {
     sources: row.sources,
     manual: row.manual_week ? { week: row.manual_week, note: row.manual_note } : null,
     firstSeenAt: isoTimestamp(row.first_seen_at),
+  };
+}
+
+/** A planned row as the JSON object jsonb_populate_record(null::items, …) reads (column name → JSON value). */
+export type ItemRecord = { [Column in keyof ItemsTable]: unknown };
+
+export function toItemRecord(item: StoredItem): ItemRecord {
+  return {
+    key: item.key,
+    canonical_url: item.canonicalUrl,
+    arxiv_id: item.arxivId,
+    url: item.url,
+    title: item.title,
+    text: item.text,
+    authors: item.authors,
+    image: item.image,
+    published_at: item.publishedAt,
+    upvotes: item.upvotes,
+    citations: item.citations,
+    primary_source: item.primarySource,
+    sources: item.sources,
+    manual_week: item.manual?.week ?? null,
+    manual_note: item.manual?.note ?? null,
+    first_seen_at: item.firstSeenAt,
+    updated_at: item.firstSeenAt,
   };
 }

@@ -1,18 +1,20 @@
 // Opens the store: PostgreSQL when a database URL is given, else PGlite in a folder (or in memory).
-// Pending migrations are applied before the store is handed out.
+// Pending migrations are applied before the store is handed out. PGlite and pg load only when used.
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
+import type { Kysely } from 'kysely';
 import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { createStore } from './create-store.js';
 import { assertDataDir, lockDataDir } from './data-dir.js';
+import { tightenPermissions } from './data-dir-permissions.js';
+import { pgliteDatabase, postgresDatabase } from './database.js';
 import { migrate } from './migrate.js';
-import { pgliteClient } from './pglite-client.js';
-import { postgresClient } from './postgres-client.js';
-import type { SqlClient } from './sql-client.js';
+import { pgliteOptions } from './pglite-options.js';
+import { isPrepared, prepareDataDir } from './prepare-data-dir.js';
+import type { Database } from './schema.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -24,22 +26,42 @@ export interface OpenStoreOptions {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  if (options.databaseUrl) return openPostgresStore(options.databaseUrl, options.log);
-  const location = pgliteLocation(options.dataDir ?? './data');
-  if (location.startsWith('memory://')) {
-    return openStoreOnClient(pgliteClient(await openPglite(location)), options.log, `PGlite ${location}`);
+  const { log } = options;
+  if (options.databaseUrl) {
+    const { databaseUrl } = options;
+    return openStoreOnDatabase(
+      await postgresDatabase(databaseUrl, log),
+      { log },
+      `PostgreSQL at ${redact(databaseUrl)}`,
+      'Check DATABASE_URL and that the server is running.',
+    );
   }
-  await mkdir(location, { recursive: true }).catch((error: unknown) => {
+  const given = options.dataDir ?? './data';
+  if (given.startsWith('memory://')) {
+    return openStoreOnDatabase(pgliteDatabase(await openPglite(given)), { log }, `PGlite ${given}`);
+  }
+  const location = resolve(given);
+  await mkdir(location, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     throw new StoreError(`Could not create the data folder ${location}: ${errorMessage(error)}`, {
       cause: error,
     });
   });
   await assertDataDir(location);
-  const lock = await lockDataDir(location);
+  const lock = await lockDataDir(location, { log });
   try {
-    const client = pgliteClient(await openPglite(location));
-    const locked: SqlClient = { ...client, close: () => client.close().finally(() => lock.release()) };
-    return await openStoreOnClient(locked, options.log, `the PGlite database in ${location}`);
+    if (!isPrepared(location)) await prepareDataDir(location);
+    const loosened = await tightenPermissions(location);
+    if (loosened) log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
+    const db = pgliteDatabase(await openPglite(location));
+    return await openStoreOnDatabase(
+      db,
+      {
+        log,
+        // PGlite creates its files 0666: what this session added is made private again.
+        onClose: () => tightenPermissions(location).then(() => lock.release()),
+      },
+      `the PGlite database in ${location}`,
+    );
   } catch (error) {
     await lock.release();
     throw error;
@@ -54,17 +76,14 @@ export function openStoreFromPglite(
   pglite: PGliteInterface,
   options: { log?: Logger; closeDatabase?: boolean } = {},
 ): Promise<Store> {
-  const client = pgliteClient(pglite, { ownsDatabase: options.closeDatabase ?? true });
-  return openStoreOnClient(client, options.log, 'the PGlite database');
-}
-
-function pgliteLocation(dataDir: string): string {
-  return dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
+  const db = pgliteDatabase(pglite, { ownsDatabase: options.closeDatabase ?? true });
+  return openStoreOnDatabase(db, { log: options.log }, 'the PGlite database');
 }
 
 async function openPglite(location: string): Promise<PGlite> {
   try {
-    return await PGlite.create({ dataDir: location });
+    const { PGlite } = await import('@electric-sql/pglite');
+    return await PGlite.create({ dataDir: location, ...pgliteOptions(PGlite) });
   } catch (error) {
     throw new StoreError(
       `Could not open the PGlite database in ${location}: ${errorMessage(error)}. ` +
@@ -74,33 +93,20 @@ async function openPglite(location: string): Promise<PGlite> {
   }
 }
 
-async function openPostgresStore(databaseUrl: string, log?: Logger): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 15_000 });
-  // An idle connection dropped by the server must not take the process down; the next query reconnects.
-  pool.on('error', (error) => log?.warn(`store: PostgreSQL connection lost: ${error.message}`));
-  return openStoreOnClient(
-    postgresClient(pool),
-    log,
-    `PostgreSQL at ${redact(databaseUrl)}`,
-    'Check DATABASE_URL and that the server is running.',
-  );
-}
-
-async function openStoreOnClient(
-  client: SqlClient,
-  log: Logger | undefined,
+async function openStoreOnDatabase(
+  db: Kysely<Database>,
+  options: { log?: Logger; onClose?: () => Promise<void> },
   where: string,
   hint = '',
 ): Promise<Store> {
   try {
-    const { applied, version } = await migrate(client, log);
-    if (applied.length) log?.debug(`store: schema now at version ${version}`);
-    await pruneCache(client);
+    await migrate(db, options.log);
+    await pruneCache(db);
   } catch (error) {
-    await client.close().catch(() => {});
+    await db.destroy().catch(() => {});
     throw new StoreError(`Could not open ${where}: ${errorMessage(error)}. ${hint}`.trim(), { cause: error });
   }
-  return createStore(client, log);
+  return createStore(db, options);
 }
 
 /** The URL without its password, for messages. */

@@ -1,4 +1,6 @@
-// What the rest of the program needs from the store. One implementation over PGlite and PostgreSQL.
+// What the rest of the program needs from the store, as narrow ports: each stage depends on the few operations
+// it uses (ingest on ItemsPort and SourceStatePort, selection on CandidatesPort, the LLM road and enrichment on
+// CachePort…). The full Store is their intersection, one implementation over PGlite and PostgreSQL.
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
@@ -32,43 +34,68 @@ export interface IngestRun {
   sources: SourceReport[];
 }
 
-export interface Store {
+export type ItemPatch = Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>;
+
+/** Writing items: ingest, `digest add`, enrichment. */
+export interface ItemsPort {
   /** Stores source items in one transaction; an item already stored (by key or canonical URL) is merged, not duplicated. */
   upsertItems(items: SourceItem[]): Promise<UpsertResult>;
+  /** Stores (or re-pins) an item an editor added by hand for the edition dated `week`. */
+  addManualItem(item: SourceItem, week: string, note: string | null): Promise<StoredItem>;
+  /** Enrichment results: partial updates of item fields (citations, authors, text, image, title). */
+  updateItem(key: string, patch: ItemPatch): Promise<void>;
+  getItem(key: string): Promise<StoredItem | null>;
+}
+
+/** Reading what an edition may pick from. */
+export interface CandidatesPort {
   /** Items published inside the window, plus manual items added for the window's edition (window.end). */
   listCandidates(window: DateWindow): Promise<StoredItem[]>;
   getItem(key: string): Promise<StoredItem | null>;
-  /** Stores (or re-pins) an item an editor added by hand for the edition dated `week`. */
-  addManualItem(item: SourceItem, week: string, note: string | null): Promise<StoredItem>;
-  /** Enrichment results: partial updates of item fields (citations, authors, text, image, arxivId). */
-  updateItem(
-    key: string,
-    patch: Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>,
-  ): Promise<void>;
+}
 
-  getSourceState(sourceId: string): Promise<SourceState>;
-  setSourceState(sourceId: string, state: SourceState): Promise<void>;
-
+export interface EditionsPort {
   /** Saves (replaces) the edition for its date in one transaction. */
   saveEdition(edition: Edition): Promise<void>;
   getEdition(date: string): Promise<Edition | null>;
-  /** Newest first. */
-  listEditions(): Promise<EditionSummary[]>;
+  /** Newest first; `limit` keeps only the newest ones. */
+  listEditions(options?: { limit?: number }): Promise<EditionSummary[]>;
   markPublished(date: string, at: string): Promise<void>;
   /** Keys of items featured in editions published before `date`. */
   featuredBefore(date: string): Promise<Set<string>>;
+}
 
+export interface DecisionsPort {
   setDecision(week: string, itemKey: string, decision: EditorDecision | null): Promise<void>;
   decisions(week: string): Promise<Map<string, EditorDecision>>;
+}
 
-  /** A JSON cache (LLM responses, enrichment results). Expired entries read as null. */
+/** A JSON cache (LLM answers, enrichment results). Expired entries read as null. */
+export interface CachePort {
   cacheGet<T = unknown>(namespace: string, key: string): Promise<T | null>;
   cachePut(namespace: string, key: string, value: unknown, ttlSeconds?: number): Promise<void>;
+}
 
-  /** Keeps a record of an ingest run (for status pages and "when did we last fetch"). */
+/** Conditional-GET validators per source. */
+export interface SourceStatePort {
+  getSourceState(sourceId: string): Promise<SourceState>;
+  setSourceState(sourceId: string, state: SourceState): Promise<void>;
+}
+
+/** A record of ingest runs (for status pages and "when did we last fetch"). */
+export interface IngestRunsPort {
   recordIngestRun(run: IngestRun): Promise<void>;
   /** The most recently finished ingest run, or null. */
   lastIngestRun(): Promise<IngestRun | null>;
+}
 
+export interface Store
+  extends ItemsPort,
+    CandidatesPort,
+    EditionsPort,
+    DecisionsPort,
+    CachePort,
+    SourceStatePort,
+    IngestRunsPort {
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 // Stores a batch of source items in the caller's transaction: one read of the rows they may match, a pure
 // plan (item-groups, upsert-plan), then a few set-based writes. Concurrent upserts on one PostgreSQL database
 // wait for each other, so two ingests never insert the same new item twice.
+
+import { type Kysely, sql } from 'kysely';
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
 import type { Logger } from '../core/ports.js';
 import type { SourceItem } from '../core/types.js';
@@ -8,8 +10,8 @@ import { isHttpUrl } from '../core/urls.js';
 import { normaliseTimestamp } from './_values.js';
 import { groupItems, type IncomingRow } from './item-groups.js';
 import { freshItem } from './item-merge.js';
-import { ITEM_COLUMNS, type ItemRow, toStoredItem } from './item-rows.js';
-import type { SqlExecutor } from './sql-client.js';
+import { toStoredItem } from './item-rows.js';
+import type { Database } from './schema.js';
 import { planUpsert } from './upsert-plan.js';
 import { writePlan } from './upsert-writes.js';
 
@@ -25,13 +27,13 @@ export interface UpsertOutcome {
 }
 
 export async function upsertItemsIn(
-  tx: SqlExecutor,
+  tx: Kysely<Database>,
   items: SourceItem[],
   log?: Logger,
 ): Promise<UpsertOutcome> {
-  const { rows } = await tx.query<{ now: Date | string }>('SELECT pg_advisory_xact_lock($1), now() AS now', [
-    UPSERT_LOCK,
-  ]);
+  const { rows } = await sql<{
+    now: Date;
+  }>`SELECT pg_advisory_xact_lock(${UPSERT_LOCK}), now() AS now`.execute(tx);
   const now = new Date(rows[0]?.now ?? Date.now()).toISOString();
   const incoming: IncomingRow[] = [];
   items.forEach((item, index) => {
@@ -41,14 +43,21 @@ export async function upsertItemsIn(
   });
   const urls = [...new Set(incoming.map((item) => item.row.canonicalUrl))];
   const ids = [...new Set(incoming.flatMap((item) => (item.row.arxivId ? [item.row.arxivId] : [])))];
+  // Only the rows these items may match: never the whole table.
   const stored = incoming.length
-    ? await tx.query<ItemRow>(
-        `SELECT ${ITEM_COLUMNS} FROM items WHERE canonical_url = ANY($1::text[]) OR arxiv_id = ANY($2::text[])`,
-        [urls, ids],
-      )
-    : { rows: [] };
+    ? await tx
+        .selectFrom('items')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb('canonical_url', '=', sql<string>`ANY(${urls}::text[])`),
+            eb('arxiv_id', '=', sql<string>`ANY(${ids}::text[])`),
+          ]),
+        )
+        .execute()
+    : [];
   const notes: string[] = [];
-  const plan = planUpsert(groupItems(stored.rows.map(toStoredItem), incoming, notes));
+  const plan = planUpsert(groupItems(stored.map(toStoredItem), incoming, notes));
   for (const note of notes) log?.debug(`store: ${note}`);
   await writePlan(tx, plan);
   return {

@@ -58,7 +58,7 @@ describe('openStore on PGlite', () => {
 
   it('applies pending migrations and records each version once', async () => {
     const pglite = await freshPglite();
-    await pglite.exec('DROP TABLE ingest_runs; DELETE FROM schema_migrations');
+    await pglite.exec('DROP TABLE ingest_runs; DELETE FROM kysely_migration');
     await pglite.exec(`DROP TABLE items, source_state, editions, edition_items, decisions, cache`);
     const store = await openStoreFromPglite(pglite, { closeDatabase: false });
     cleanups.push(() => pglite.close());
@@ -67,19 +67,19 @@ describe('openStore on PGlite', () => {
       finishedAt: '2026-05-04T00:01:00Z',
       sources: [],
     });
-    const { rows } = await pglite.query<{ version: number }>(
-      'SELECT version FROM schema_migrations ORDER BY 1',
-    );
-    expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
+    const { rows } = await pglite.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY 1');
+    expect(rows.map((row) => row.name)).toEqual(Object.keys(MIGRATIONS));
   });
 
   it('refuses a database from a newer version of the program', async () => {
     const pglite = await freshPglite();
     cleanups.push(() => pglite.close());
-    await pglite.exec(`INSERT INTO schema_migrations (version, name) VALUES (999, 'from the future')`);
+    await pglite.exec(
+      `INSERT INTO kysely_migration (name, timestamp) VALUES ('999-from-the-future', '2030-01-01')`,
+    );
     const opening = openStoreFromPglite(pglite, { closeDatabase: false });
     await expect(opening).rejects.toThrow(StoreError);
-    await expect(opening).rejects.toThrow(/version 999, newer than this program knows/);
+    await expect(opening).rejects.toThrow(/migration 999-from-the-future, newer than this program knows/);
   });
 
   it('writes an upsert call all or nothing', async () => {
@@ -109,8 +109,8 @@ describe.skipIf(postgres?.skip !== null)('openStore on PostgreSQL', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     cleanups.push(() => client.end());
-    const { rows } = await client.query('SELECT version FROM schema_migrations');
-    expect(rows).toHaveLength(MIGRATIONS.length);
+    const { rows } = await client.query('SELECT name FROM kysely_migration');
+    expect(rows).toHaveLength(Object.keys(MIGRATIONS).length);
   });
 
   it('writes an upsert call all or nothing', async () => {

@@ -1,20 +1,20 @@
 // A fresh store per test, fast.
 // PGlite: initdb + migrations run once and are kept as a tarball in node_modules/.cache (keyed by the PGlite
-// version and the migrations), so no test run pays for initdb after the first. Each test file loads one copy
+// version and the migration modules' source), so no test run pays for initdb after the first. Each test file loads one copy
 // (~0.5 s) and each test gets it emptied (TRUNCATE, a few ms); a second store open at once gets its own copy.
 // PostgreSQL: a new database per test on the run's server (see postgres.ts), dropped on close.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, beforeEach, inject } from 'vitest';
+import { tightenPermissions } from '../../src/store/data-dir-permissions.js';
+import { pgliteDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
-import { pgliteClient } from '../../src/store/pglite-client.js';
 import type { Store } from '../../src/store/types.js';
 
 export type DatabaseKind = 'pglite' | 'postgresql';
@@ -100,7 +100,7 @@ async function createPgliteTestStore(): Promise<Store> {
 async function emptyDatabase(pglite: PGlite): Promise<void> {
   const { rows } = await pglite.query<{ name: string }>(
     `SELECT quote_ident(tablename) AS name FROM pg_tables
-     WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`,
+     WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`,
   );
   if (rows.length)
     await pglite.exec(`TRUNCATE ${rows.map((row) => row.name).join(', ')} RESTART IDENTITY CASCADE`);
@@ -117,6 +117,8 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   const { dump, wasm } = await pgliteTemplate();
   const pglite = await PGlite.create({ dataDir, loadDataDir: dump, pgliteWasmModule: wasm });
   await pglite.close();
+  // As openStore leaves a folder it made: private to its owner.
+  await tightenPermissions(dataDir);
 }
 
 let template: Promise<{ dump: Blob; wasm: WebAssembly.Module }> | undefined;
@@ -126,7 +128,7 @@ function pgliteTemplate() {
     const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
     const wasm = await WebAssembly.compile(await readFile(join(dist, 'pglite.wasm')));
     const version = JSON.parse(await readFile(join(dist, '..', 'package.json'), 'utf8')).version as string;
-    const digest = createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16);
+    const digest = await migrationsDigest();
     const file = join(CACHE_DIR, `pglite-${version}-${digest}.tgz`);
     const cached = await readFile(file).catch(() => null);
     if (cached) return { dump: new Blob([cached]), wasm };
@@ -150,10 +152,30 @@ const CACHE_DIR = join(
   'digest-tests',
 );
 
+const MIGRATIONS_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'src',
+  'store',
+  'migrations',
+);
+
+/** The migration modules' source: a changed or added migration makes a new template. */
+async function migrationsDigest(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) {
+    hash.update(name).update(await readFile(join(MIGRATIONS_DIR, name)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 async function buildTemplate(wasm: WebAssembly.Module): Promise<Blob> {
   const pglite = await PGlite.create({ dataDir: 'memory://', pgliteWasmModule: wasm });
   try {
-    await migrate(pgliteClient(pglite, { ownsDatabase: false }));
+    const db = pgliteDatabase(pglite, { ownsDatabase: false });
+    await migrate(db);
+    await db.destroy();
     return await pglite.dumpDataDir('gzip');
   } finally {
     await pglite.close();

@@ -1,5 +1,24 @@
 // The first schema. Never edit a released migration: add the next numbered file instead.
-export const sql = `
+import { type Kysely, sql } from 'kysely';
+import { runScript } from './_script.js';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // A database made before Kysely's migrator (release 0.1) recorded this schema as version 1 in its own table.
+  if (await legacyVersion(db, 1)) return;
+  await runScript(db, SCHEMA);
+}
+
+/** Whether the pre-Kysely bookkeeping (schema_migrations) records `version`. */
+export async function legacyVersion(db: Kysely<unknown>, version: number): Promise<boolean> {
+  const { rows } = await sql<{
+    found: boolean;
+  }>`SELECT to_regclass('schema_migrations') IS NOT NULL AS found`.execute(db);
+  if (!rows[0]?.found) return false;
+  const recorded = await sql`SELECT 1 FROM schema_migrations WHERE version = ${version}`.execute(db);
+  return recorded.rows.length > 0;
+}
+
+const SCHEMA = `
 CREATE TABLE items (
   key            text PRIMARY KEY,
   canonical_url  text NOT NULL UNIQUE,

@@ -1,10 +1,12 @@
-// Every migration in order. Versions are applied once each, recorded in schema_migrations.
-import { sql as initial } from './001-initial.js';
+// Every migration, by name in the order they apply; Kysely's Migrator records each in kysely_migration.
+// Add the next one as `002-….ts` and list it here; never edit or rename a released one.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './001-initial.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '001-initial': initial,
+};
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...MIGRATIONS }),
+};

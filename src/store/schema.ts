@@ -1,0 +1,89 @@
+// The database schema as TypeScript types — the one place the columns are written down outside the migrations
+// (which are history: a new column is a new migration plus a change here). Kysely checks every query against it.
+// Both drivers are configured alike (see database.ts): `date` reads as 'YYYY-MM-DD' text, `timestamptz` as Date,
+// `jsonb` as parsed JSON; jsonb is written as JSON text (see json() in _values.ts).
+import type { ColumnType, Generated } from 'kysely';
+import type { SourceState } from '../core/ports.js';
+import type { ItemSourceRef, SourceReport } from '../core/types.js';
+
+/** A timestamptz: read as Date, written as an ISO string (or Date). */
+type Timestamp = ColumnType<Date, string | Date, string | Date>;
+type DefaultTimestamp = ColumnType<Date, string | Date | undefined, string | Date>;
+/** A jsonb column holding T: read parsed, written as JSON text. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ItemsTable {
+  key: string;
+  canonical_url: string;
+  arxiv_id: string | null;
+  url: string;
+  title: string;
+  text: string;
+  authors: Json<string[]>;
+  image: string | null;
+  published_at: Timestamp;
+  upvotes: number | null;
+  citations: number | null;
+  primary_source: string;
+  sources: Json<ItemSourceRef[]>;
+  manual_week: string | null;
+  manual_note: string | null;
+  first_seen_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SourceStateTable {
+  source_id: string;
+  state: Json<SourceState>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EditionsTable {
+  date: string;
+  name: string;
+  title: string;
+  item_count: number;
+  /** The Edition without publishedAt (that is the column below). */
+  body: Json<unknown>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  published_at: ColumnType<Date | null, string | null | undefined, string | null>;
+}
+
+export interface EditionItemsTable {
+  date: string;
+  key: string;
+  position: number;
+}
+
+export interface DecisionsTable {
+  week: string;
+  item_key: string;
+  decision: 'pin' | 'skip';
+  decided_at: DefaultTimestamp;
+}
+
+export interface CacheTable {
+  namespace: string;
+  key: string;
+  value: Json<unknown>;
+  expires_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  created_at: DefaultTimestamp;
+}
+
+export interface IngestRunsTable {
+  id: Generated<number>;
+  started_at: Timestamp;
+  finished_at: Timestamp;
+  sources: Json<SourceReport[]>;
+}
+
+export interface Database {
+  items: ItemsTable;
+  source_state: SourceStateTable;
+  editions: EditionsTable;
+  edition_items: EditionItemsTable;
+  decisions: DecisionsTable;
+  cache: CacheTable;
+  ingest_runs: IngestRunsTable;
+}
