@@ -1,6 +1,6 @@
 // Opens the store: PostgreSQL when a database URL is given, else PGlite in a folder (or in memory).
 // Pending migrations are applied before the store is handed out. PGlite and pg load only when used.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
@@ -50,14 +50,20 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const lock = await lockDataDir(location, { log });
   try {
     if (!isPrepared(location)) await prepareDataDir(location);
+    // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): say so
+    // only when the folder itself was open to others.
+    const exposed = ((await stat(location)).mode & 0o005) !== 0;
     const loosened = await tightenPermissions(location);
-    if (loosened) log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
+    if (exposed && loosened)
+      log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
     const db = pgliteDatabase(await openPglite(location));
+    // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.
+    await tightenPermissions(location);
     return await openStoreOnDatabase(
       db,
       {
         log,
-        // PGlite creates its files 0666: what this session added is made private again.
+        // And what this session added.
         onClose: () => tightenPermissions(location).then(() => lock.release()),
       },
       `the PGlite database in ${location}`,

@@ -1,0 +1,143 @@
+// The PGlite data folder: one process at a time (a lock with pid, host and heartbeat; stale locks taken over),
+// private to its owner (0700 folders, 0600 files), made in a child process.
+import { spawnSync } from 'node:child_process';
+import { chmod, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { editionWindow } from '../../src/core/dates.js';
+import type { Logger } from '../../src/core/ports.js';
+import { LOCK_FILE, lockDataDir, parseHolder } from '../../src/store/data-dir.js';
+import { openStore } from '../../src/store/open-store.js';
+import { seedPgliteDataDir } from '../support/database.js';
+import { sourceItem } from './_items.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'digest-data-dir-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, info() {}, debug() {}, warn: (message) => warnings.push(message) };
+}
+
+const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+
+describe('the data-folder lock', () => {
+  it('names its holder and refreshes its heartbeat until released', async () => {
+    const dir = await tempDir();
+    const lock = await lockDataDir(dir, { heartbeatMs: 20 });
+    const first = parseHolder(await readFile(join(dir, LOCK_FILE), 'utf8'));
+    expect(first).toMatchObject({ pid: process.pid, host: hostname() });
+    await vi.waitFor(async () => {
+      const now = parseHolder(await readFile(join(dir, LOCK_FILE), 'utf8'));
+      expect(now?.heartbeat).not.toBe(first?.heartbeat);
+      expect(now?.since).toBe(first?.since);
+    });
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('takes over a lock whose process is gone, saying so', async () => {
+    const dir = await tempDir();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const heartbeat = new Date().toISOString();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: gone, host: hostname(), since: heartbeat, heartbeat }),
+    );
+    const log = recordingLogger();
+    const lock = await lockDataDir(dir, { log });
+    cleanups.push(() => lock.release());
+    expect(log.warnings).toEqual([
+      `store: took over the lock of ${dir} from pid ${gone} on ${hostname()}: that process is gone`,
+    ]);
+    expect(parseHolder(await readFile(join(dir, LOCK_FILE), 'utf8'))?.pid).toBe(process.pid);
+  });
+
+  it('takes over a lock written on another host whose heartbeat stopped', async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: 1, host: 'old-container', since: ago(3600), heartbeat: ago(90) }),
+    );
+    const log = recordingLogger();
+    const lock = await lockDataDir(dir, { log });
+    cleanups.push(() => lock.release());
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toMatch(
+      /took over the lock of .* from pid 1 on old-container: it was written on another host and its heartbeat stopped 9\d s ago/,
+    );
+  });
+
+  it('refuses a lock written on another host with a fresh heartbeat, naming pid and host', async () => {
+    const dir = await tempDir();
+    const lockText = JSON.stringify({ pid: 4242, host: 'other-host', since: ago(3600), heartbeat: ago(5) });
+    await writeFile(join(dir, LOCK_FILE), lockText);
+    await expect(lockDataDir(dir)).rejects.toThrow(
+      /in use by another digest process \(pid 4242 on other-host/,
+    );
+    expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(lockText);
+  });
+
+  it('refuses a second holder in the same process and lets it in after release', async () => {
+    const dir = await tempDir();
+    const lock = await lockDataDir(dir);
+    await expect(lockDataDir(dir)).rejects.toThrow(new RegExp(`pid ${process.pid} on ${hostname()}`));
+    await lock.release();
+    const again = await lockDataDir(dir);
+    await again.release();
+  });
+});
+
+/** Entries under `dir` (itself included) that others may read. */
+async function readableByOthers(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (path: string) => {
+    const stats = await lstat(path);
+    if (stats.mode & 0o044) found.push(path);
+    if (stats.isDirectory()) for (const entry of await readdir(path)) await visit(join(path, entry));
+  };
+  await visit(dir);
+  return found;
+}
+
+describe('a private data folder', () => {
+  it('is made in a child process, private to its owner, and stays private after use', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    const store = await openStore({ dataDir });
+    try {
+      expect(await readableByOthers(dataDir)).toEqual([]);
+      await store.upsertItems([sourceItem()]);
+    } finally {
+      await store.close();
+    }
+    expect(await readableByOthers(dataDir)).toEqual([]);
+    expect((await lstat(dataDir)).mode & 0o777).toBe(0o700);
+    const reopened = await openStore({ dataDir });
+    cleanups.push(() => reopened.close());
+    expect(await reopened.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+  }, 120_000);
+
+  it('tightens a loosened folder when it opens, saying how many files were readable', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    await seedPgliteDataDir(dataDir);
+    await chmod(dataDir, 0o777);
+    await chmod(join(dataDir, 'pg_hba.conf'), 0o666);
+    await chmod(join(dataDir, 'PG_VERSION'), 0o644);
+    await chmod(join(dataDir, 'base'), 0o755);
+    const log = recordingLogger();
+    const store = await openStore({ dataDir, log });
+    cleanups.push(() => store.close());
+    expect(log.warnings).toEqual([`tightened permissions of ${dataDir}: 4 files were readable by others`]);
+    expect(await readableByOthers(dataDir)).toEqual([]);
+    expect((await lstat(join(dataDir, 'pg_hba.conf'))).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,118 @@
+// A database made by release 0.1 (its own schema_migrations bookkeeping, before Kysely's Migrator) opens with this
+// release and upgrades in place, keeping every row: as a PGlite data folder and on PostgreSQL.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { editionWindow } from '../../src/core/dates.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/types.js';
+import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
+import { sourceItem } from './_items.js';
+import { RELEASE_0_1_BOOKKEEPING, RELEASE_0_1_ROWS, RELEASE_0_1_SCHEMA } from './fixtures/release-0.1.js';
+
+const RELEASE_0_1 = `${RELEASE_0_1_SCHEMA}\n${RELEASE_0_1_BOOKKEEPING}\n${RELEASE_0_1_ROWS}`;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Every row of the release-0.1 fixture reads back through the new store, and the store still writes. */
+async function expectRowsKept(store: Store): Promise<void> {
+  const paper = await store.getItem('arxiv:2604.24819');
+  expect(paper).toMatchObject({
+    title: 'Paper 2604.24819',
+    authors: ['Grace Hopper'],
+    upvotes: 12,
+    publishedAt: '2026-05-01T09:30:00.000Z',
+    firstSeenAt: '2026-05-01T10:00:00.000Z',
+  });
+  const candidates = await store.listCandidates(editionWindow('2026-05-04'));
+  expect(candidates.map((item) => item.key).sort()).toEqual([
+    'arxiv:2604.24819',
+    'url:https://blog.example.com/manual',
+  ]);
+  expect(candidates.find((item) => item.manual)?.manual).toEqual({ week: '2026-05-04', note: 'a note' });
+  expect(await store.getEdition('2026-04-27')).toMatchObject({
+    title: 'Old edition',
+    publishedAt: '2026-04-27T07:00:00.000Z',
+  });
+  expect(await store.listEditions()).toEqual([
+    {
+      date: '2026-04-27',
+      name: 'Week 18',
+      title: 'Old edition',
+      itemCount: 1,
+      publishedAt: '2026-04-27T07:00:00.000Z',
+    },
+  ]);
+  expect(await store.featuredBefore('2026-05-04')).toEqual(new Set(['arxiv:2604.24819']));
+  expect(await store.decisions('2026-05-04')).toEqual(new Map([['arxiv:2604.24819', 'skip']]));
+  expect(await store.cacheGet('llm', 'k1')).toEqual({ summary: 'cached' });
+  expect(await store.getSourceState('api-hf')).toEqual({
+    'https://x.example/': { etag: '"e"', lastModified: null },
+  });
+  expect((await store.lastIngestRun())?.sources).toEqual([{ id: 'api-hf', status: 'ok', items: 1 }]);
+  expect(await store.upsertItems([sourceItem()])).toEqual({ inserted: 1, merged: 0, skipped: 0 });
+}
+
+describe('a release-0.1 PGlite data folder', () => {
+  it('opens, is adopted by the migrator and keeps its rows', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'digest-upgrade-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dataDir = join(dir, 'data');
+    // A real folder (no initdb: the test template), emptied and given the release-0.1 schema and rows.
+    await seedPgliteDataDir(dataDir);
+    const old = await PGlite.create({ dataDir });
+    const { rows } = await old.query<{ name: string }>(
+      `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public'`,
+    );
+    await old.exec(`DROP TABLE ${rows.map((row) => row.name).join(', ')}`);
+    await old.exec(RELEASE_0_1);
+    await old.close();
+
+    const store = await openStore({ dataDir });
+    try {
+      await expectRowsKept(store);
+    } finally {
+      await store.close();
+    }
+    const reopened = await PGlite.create({ dataDir });
+    try {
+      const applied = await reopened.query<{ name: string }>(
+        'SELECT name FROM kysely_migration ORDER BY name',
+      );
+      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(MIGRATIONS));
+      // The old bookkeeping stays as it was: release 0.1 can still open the folder.
+      const legacy = await reopened.query<{ version: number }>('SELECT version FROM schema_migrations');
+      expect(legacy.rows).toEqual([{ version: 1 }]);
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+});
+
+const postgres = storeDatabases().find((database) => database.kind === 'postgresql');
+
+describe.skipIf(postgres?.skip !== null)('a release-0.1 PostgreSQL database', () => {
+  it('opens, is adopted by the migrator and keeps its rows', async () => {
+    const database = await createPostgresDatabase();
+    cleanups.push(() => database.drop());
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    cleanups.push(() => client.end());
+    await client.query(RELEASE_0_1);
+    const store = await openStore({ databaseUrl: database.url });
+    try {
+      await expectRowsKept(store);
+    } finally {
+      await store.close();
+    }
+    const applied = await client.query('SELECT name FROM kysely_migration ORDER BY name');
+    expect(applied.rows.map((row: { name: string }) => row.name)).toEqual(Object.keys(MIGRATIONS));
+  });
+});
