@@ -1,7 +1,7 @@
 // Enrichment results live in the store's JSON cache; the refresh age is the entry's time to live.
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 
-export type EnrichCache = Pick<Store, 'cacheGet' | 'cachePut'>;
+export type EnrichCache = CachePort;
 
 export const DEFAULT_REFRESH_AGE_HOURS = 72;
 

@@ -4,7 +4,7 @@
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
-import type { Store } from '../store/types.js';
+import type { CachePort, ItemsPort } from '../store/types.js';
 import { ttlSeconds } from './_cache.js';
 import { arxivMetadata } from './arxiv-metadata.js';
 import { citationCounts } from './citations.js';
@@ -24,7 +24,7 @@ export interface EnrichConfig {
 
 export interface EnrichContext {
   http: HttpClient;
-  store: Pick<Store, 'cacheGet' | 'cachePut' | 'updateItem'>;
+  store: CachePort & Pick<ItemsPort, 'updateItem'>;
   log: Logger;
   config: EnrichConfig;
   env?: NodeJS.ProcessEnv;

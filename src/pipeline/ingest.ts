@@ -6,7 +6,7 @@ import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';
 import { displayUrl, redactUrls } from '../core/urls.js';
-import type { Store } from '../store/types.js';
+import type { ItemsPort, SourceStatePort } from '../store/types.js';
 
 /** A source that has not finished yet, with the requests it is waiting on (URLs shortened and redacted). */
 export interface WaitingSource {
@@ -18,7 +18,7 @@ export interface WaitingSource {
 export interface IngestOptions {
   sources: SourceConfig[];
   window: DateWindow;
-  store: Store;
+  store: Pick<ItemsPort, 'upsertItems'> & SourceStatePort;
   http: HttpClient;
   log: Logger;
   createSource: (config: SourceConfig) => Source;
