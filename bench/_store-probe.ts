@@ -1,0 +1,26 @@
+// One store measurement in a process of its own, so its peak RSS is its own. Prints one JSON line.
+// Usage: node --import tsx bench/_store-probe.ts floor|open|list|create DATA_DIR
+import { editionWindow } from '../src/core/dates.js';
+import { openStore } from '../src/store/open-store.js';
+import { pgliteOptions } from '../src/store/pglite-options.js';
+
+const [mode, dataDir] = process.argv.slice(2);
+if (!mode || !dataDir) throw new Error('usage: _store-probe.ts floor|open|list|create DATA_DIR');
+const started = performance.now();
+let rows = 0;
+if (mode === 'floor') {
+  // PGlite's own floor: open an existing database with this program's settings and run `select 1`.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await PGlite.create({ dataDir, ...pgliteOptions(PGlite) });
+  rows = (await pglite.query('select 1')).rows.length;
+  await pglite.close();
+} else {
+  // create: a new folder (prepared in a child process: that child's memory is not counted here).
+  const store = await openStore({ dataDir });
+  if (mode === 'list') rows = (await store.listCandidates(editionWindow('2026-05-04'))).length;
+  await store.close();
+}
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(
+  `${JSON.stringify({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), seconds, rows })}\n`,
+);
