@@ -1,2 +1,16 @@
 export { type OpenStoreOptions, openStore, openStoreFromPglite } from './open-store.js';
-export type { EditionSummary, EditorDecision, IngestRun, Store, UpsertResult } from './types.js';
+export type {
+  CachePort,
+  CandidatesPort,
+  DecisionsPort,
+  EditionSummary,
+  EditionsPort,
+  EditorDecision,
+  IngestRun,
+  IngestRunsPort,
+  ItemPatch,
+  ItemsPort,
+  SourceStatePort,
+  Store,
+  UpsertResult,
+} from './types.js';
