@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
-import type { SourceReport, } from '../core/types.js';
+import type { SourceReport } from '../core/types.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';

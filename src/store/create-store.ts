@@ -7,6 +7,17 @@ import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } 
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import type { Database } from './schema.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
+import {
+  claimConfirmationMail,
+  countSubscribers,
+  getSubscriber,
+  listSubscribers,
+  putSubscriber,
+  recordBounce,
+  removeSubscriber,
+  requestSubscription,
+  setSubscriberStatus,
+} from './subscribers.js';
 import type { Store } from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
@@ -40,6 +51,15 @@ export function createStore(
     cachePut: (namespace, key, value, ttlSeconds) => cachePut(db, namespace, key, value, ttlSeconds),
     recordIngestRun: (run) => recordIngestRun(db, run),
     lastIngestRun: () => lastIngestRun(db),
+    requestSubscription: (address, mailbox) => requestSubscription(db, address, mailbox),
+    putSubscriber: (address, mailbox, status) => putSubscriber(db, address, mailbox, status),
+    getSubscriber: (by) => getSubscriber(db, by),
+    claimConfirmationMail: (id, withinSeconds) => claimConfirmationMail(db, id, withinSeconds),
+    setSubscriberStatus: (id, status, from) => setSubscriberStatus(db, id, status, from),
+    recordBounce: (id, limit) => recordBounce(db, id, limit),
+    removeSubscriber: (address) => removeSubscriber(db, address),
+    listSubscribers: (options) => listSubscribers(db, options),
+    countSubscribers: () => countSubscribers(db),
     async close() {
       try {
         await db.destroy();

@@ -78,6 +78,37 @@ export interface IngestRunsTable {
   sources: Json<SourceReport[]>;
 }
 
+export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed' | 'bounced';
+
+export interface SubscribersTable {
+  id: Generated<number>;
+  address: string;
+  mailbox: string;
+  status: SubscriberStatus;
+  bounces: ColumnType<number, number | undefined, number>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  confirmed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  unsubscribed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  confirmation_sent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+}
+
+export type SendState = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain' | 'skipped';
+
+export interface SendLogTable {
+  edition_date: string;
+  subscriber_id: number;
+  state: SendState;
+  attempts: ColumnType<number, number | undefined, number>;
+  smtp_response: string | null;
+  message_id: string | null;
+  claimed_by: string | null;
+  claimed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  next_attempt_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -86,4 +117,6 @@ export interface Database {
   decisions: DecisionsTable;
   cache: CacheTable;
   ingest_runs: IngestRunsTable;
+  subscribers: SubscribersTable;
+  send_log: SendLogTable;
 }

@@ -4,6 +4,8 @@
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
+import type { SubscriberStatus } from './schema.js';
+import type { Subscriber } from './subscribers.js';
 
 export interface EditionSummary {
   date: string;
@@ -89,6 +91,27 @@ export interface IngestRunsPort {
   lastIngestRun(): Promise<IngestRun | null>;
 }
 
+/** Readers and their status (subscribe, confirm, unsubscribe, bounces); see subscribers.ts. */
+export interface SubscribersPort {
+  requestSubscription(address: string, mailbox: string): Promise<Subscriber>;
+  putSubscriber(address: string, mailbox: string, status: SubscriberStatus): Promise<Subscriber>;
+  getSubscriber(by: { id: number } | { address: string }): Promise<Subscriber | null>;
+  claimConfirmationMail(id: number, withinSeconds: number): Promise<boolean>;
+  setSubscriberStatus(
+    id: number,
+    status: SubscriberStatus,
+    from: readonly SubscriberStatus[],
+  ): Promise<Subscriber | null>;
+  recordBounce(id: number, limit: number): Promise<Subscriber | null>;
+  removeSubscriber(address: string): Promise<boolean>;
+  listSubscribers(options?: {
+    status?: SubscriberStatus;
+    afterId?: number;
+    limit?: number;
+  }): Promise<Subscriber[]>;
+  countSubscribers(): Promise<Record<SubscriberStatus, number>>;
+}
+
 export interface Store
   extends ItemsPort,
     CandidatesPort,
@@ -96,6 +119,7 @@ export interface Store
     DecisionsPort,
     CachePort,
     SourceStatePort,
-    IngestRunsPort {
+    IngestRunsPort,
+    SubscribersPort {
   close(): Promise<void>;
 }

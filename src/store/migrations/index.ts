@@ -2,9 +2,11 @@
 // Add the next one as `002-….ts` and list it here; never edit or rename a released one.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
+import * as subscribers from './002-subscribers.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
+  '002-subscribers': subscribers,
 };
 
 export const migrationProvider: MigrationProvider = {

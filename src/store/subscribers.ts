@@ -1,0 +1,206 @@
+// Readers: one row per address with its status. Statements are single and conditional, so two processes (the
+// server and a CLI command, or two servers on PostgreSQL) never step on each other's change.
+import { type Kysely, sql } from 'kysely';
+import type { Database, SubscriberStatus } from './schema.js';
+
+export interface Subscriber {
+  id: number;
+  address: string;
+  mailbox: string;
+  status: SubscriberStatus;
+  bounces: number;
+  createdAt: string;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+  confirmationSentAt: string | null;
+}
+
+const COLUMNS = [
+  'id',
+  'address',
+  'mailbox',
+  'status',
+  'bounces',
+  'created_at',
+  'confirmed_at',
+  'unsubscribed_at',
+  'confirmation_sent_at',
+] as const;
+
+type Row = {
+  id: number;
+  address: string;
+  mailbox: string;
+  status: SubscriberStatus;
+  bounces: number;
+  created_at: Date;
+  confirmed_at: Date | null;
+  unsubscribed_at: Date | null;
+  confirmation_sent_at: Date | null;
+};
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function toSubscriber(row: Row): Subscriber {
+  return {
+    id: Number(row.id),
+    address: row.address,
+    mailbox: row.mailbox,
+    status: row.status,
+    bounces: row.bounces,
+    createdAt: row.created_at.toISOString(),
+    confirmedAt: iso(row.confirmed_at),
+    unsubscribedAt: iso(row.unsubscribed_at),
+    confirmationSentAt: iso(row.confirmation_sent_at),
+  };
+}
+
+/**
+ * A subscribe request: a new address becomes `pending`; an `unsubscribed` or `bounced` one is `pending` again (it
+ * must confirm anew); a `pending` or `confirmed` one is left as it is. Returns the row as it is now.
+ */
+export async function requestSubscription(
+  db: Kysely<Database>,
+  address: string,
+  mailbox: string,
+): Promise<Subscriber> {
+  const row = await db
+    .insertInto('subscribers')
+    .values({ address, mailbox, status: 'pending' })
+    .onConflict((conflict) =>
+      conflict.column('address').doUpdateSet({
+        status: sql`CASE WHEN subscribers.status IN ('unsubscribed', 'bounced') THEN 'pending' ELSE subscribers.status END`,
+        updated_at: sql`now()`,
+      }),
+    )
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toSubscriber(row as Row);
+}
+
+/** Adds an address with a given status (CLI `subscribers add` / `import`); an existing row is updated to it. */
+export async function putSubscriber(
+  db: Kysely<Database>,
+  address: string,
+  mailbox: string,
+  status: SubscriberStatus,
+): Promise<Subscriber> {
+  const stamp = status === 'confirmed' ? { confirmed_at: sql<Date>`now()` } : {};
+  const row = await db
+    .insertInto('subscribers')
+    .values({ address, mailbox, status, ...stamp })
+    .onConflict((conflict) =>
+      conflict.column('address').doUpdateSet({ status, updated_at: sql`now()`, ...stamp }),
+    )
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toSubscriber(row as Row);
+}
+
+export async function getSubscriber(
+  db: Kysely<Database>,
+  by: { id: number } | { address: string },
+): Promise<Subscriber | null> {
+  const query = db.selectFrom('subscribers').select(COLUMNS);
+  const row = await ('id' in by
+    ? query.where('id', '=', by.id)
+    : query.where('address', '=', by.address)
+  ).executeTakeFirst();
+  return row ? toSubscriber(row as Row) : null;
+}
+
+/**
+ * Claims the right to send one confirmation mail to this mailbox: true (and stamped) when none was sent to any
+ * address of the mailbox within `withinSeconds`, so at most one confirmation mail per inbox per hour.
+ */
+export async function claimConfirmationMail(
+  db: Kysely<Database>,
+  id: number,
+  withinSeconds: number,
+): Promise<boolean> {
+  const result = await sql<{ id: number }>`
+    UPDATE subscribers AS s SET confirmation_sent_at = now()
+    WHERE s.id = ${id}
+      AND NOT EXISTS (
+        SELECT 1 FROM subscribers AS o
+        WHERE o.mailbox = s.mailbox
+          AND o.confirmation_sent_at > now() - make_interval(secs => ${withinSeconds}::double precision)
+      )
+    RETURNING s.id`.execute(db);
+  return result.rows.length > 0;
+}
+
+/** Moves a subscriber to a status, only from the statuses given (e.g. confirm only a pending one). */
+export async function setSubscriberStatus(
+  db: Kysely<Database>,
+  id: number,
+  status: SubscriberStatus,
+  from: readonly SubscriberStatus[],
+): Promise<Subscriber | null> {
+  const stamp =
+    status === 'confirmed'
+      ? { confirmed_at: sql<Date>`now()` }
+      : status === 'unsubscribed'
+        ? { unsubscribed_at: sql<Date>`now()` }
+        : {};
+  const row = await db
+    .updateTable('subscribers')
+    .set({ status, updated_at: sql`now()`, ...stamp })
+    .where('id', '=', id)
+    .where('status', 'in', [...from])
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return row ? toSubscriber(row as Row) : null;
+}
+
+/** Counts a permanent delivery failure; at `limit` the address is marked bounced. Returns the row as it is now. */
+export async function recordBounce(
+  db: Kysely<Database>,
+  id: number,
+  limit: number,
+): Promise<Subscriber | null> {
+  const row = await db
+    .updateTable('subscribers')
+    .set({
+      bounces: sql`bounces + 1`,
+      status: sql`CASE WHEN bounces + 1 >= ${limit} THEN 'bounced' ELSE status END`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return row ? toSubscriber(row as Row) : null;
+}
+
+/** Deletes the person's data: their row and (cascade) their send-log rows. True when there was one. */
+export async function removeSubscriber(db: Kysely<Database>, address: string): Promise<boolean> {
+  const result = await db.deleteFrom('subscribers').where('address', '=', address).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A page of subscribers in id order (keyset paging: `afterId`), optionally of one status. */
+export async function listSubscribers(
+  db: Kysely<Database>,
+  options: { status?: SubscriberStatus; afterId?: number; limit?: number } = {},
+): Promise<Subscriber[]> {
+  let query = db
+    .selectFrom('subscribers')
+    .select(COLUMNS)
+    .where('id', '>', options.afterId ?? 0)
+    .orderBy('id')
+    .limit(Math.min(Math.max(options.limit ?? 1000, 1), 10_000));
+  if (options.status) query = query.where('status', '=', options.status);
+  const rows = await query.execute();
+  return rows.map((row) => toSubscriber(row as Row));
+}
+
+export async function countSubscribers(db: Kysely<Database>): Promise<Record<SubscriberStatus, number>> {
+  const rows = await db
+    .selectFrom('subscribers')
+    .select(['status', sql<number>`count(*)::int`.as('count')])
+    .groupBy('status')
+    .execute();
+  const counts: Record<SubscriberStatus, number> = { pending: 0, confirmed: 0, unsubscribed: 0, bounced: 0 };
+  for (const row of rows) counts[row.status] = Number(row.count);
+  return counts;
+}

@@ -1,0 +1,67 @@
+// Store contract: subscribers and their statuses. Runs on both databases.
+import { describe, expect, it } from 'vitest';
+import { storeDatabases, useTestStore } from '../support/database.js';
+
+for (const { kind, skip } of storeDatabases()) {
+  describe.skipIf(skip !== null)(`subscribers on ${kind}`, () => {
+    const store = useTestStore(kind);
+
+    it('a subscribe request makes a pending row once; a second request keeps it as it is', async () => {
+      const first = await store().requestSubscription('ada@example.com', 'ada@example.com');
+      expect(first).toMatchObject({ address: 'ada@example.com', status: 'pending', bounces: 0 });
+      const confirmed = await store().setSubscriberStatus(first.id, 'confirmed', ['pending']);
+      expect(confirmed?.status).toBe('confirmed');
+      expect(confirmed?.confirmedAt).not.toBeNull();
+      const again = await store().requestSubscription('ada@example.com', 'ada@example.com');
+      expect(again).toMatchObject({ id: first.id, status: 'confirmed' });
+    });
+
+    it('an unsubscribed or bounced address asks to confirm again when it subscribes anew', async () => {
+      const row = await store().putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
+      await store().setSubscriberStatus(row.id, 'unsubscribed', ['confirmed', 'pending']);
+      expect((await store().requestSubscription('bob@example.com', 'bob@example.com')).status).toBe(
+        'pending',
+      );
+    });
+
+    it('moves a status only from the statuses given', async () => {
+      const row = await store().requestSubscription('cy@example.com', 'cy@example.com');
+      expect(await store().setSubscriberStatus(row.id, 'unsubscribed', ['confirmed'])).toBeNull();
+      expect((await store().getSubscriber({ id: row.id }))?.status).toBe('pending');
+    });
+
+    it('allows one confirmation mail per mailbox within the window, whatever the +tag', async () => {
+      const plain = await store().requestSubscription('dee@example.com', 'dee@example.com');
+      const tagged = await store().requestSubscription('dee+news@example.com', 'dee@example.com');
+      expect(await store().claimConfirmationMail(plain.id, 3600)).toBe(true);
+      expect(await store().claimConfirmationMail(plain.id, 3600)).toBe(false);
+      expect(await store().claimConfirmationMail(tagged.id, 3600)).toBe(false);
+      expect(await store().claimConfirmationMail(tagged.id, 0)).toBe(true);
+    });
+
+    it('marks an address bounced at the limit of permanent failures', async () => {
+      const row = await store().putSubscriber('eve@example.com', 'eve@example.com', 'confirmed');
+      expect((await store().recordBounce(row.id, 2))?.status).toBe('confirmed');
+      expect(await store().recordBounce(row.id, 2)).toMatchObject({ status: 'bounced', bounces: 2 });
+    });
+
+    it('removing deletes the row; lists page by id and count by status', async () => {
+      for (const name of ['f1', 'f2', 'f3'])
+        await store().putSubscriber(`${name}@x.org`, `${name}@x.org`, 'confirmed');
+      await store().requestSubscription('p@x.org', 'p@x.org');
+      expect(await store().countSubscribers()).toEqual({
+        pending: 1,
+        confirmed: 3,
+        unsubscribed: 0,
+        bounced: 0,
+      });
+      const firstPage = await store().listSubscribers({ status: 'confirmed', limit: 2 });
+      expect(firstPage.map((row) => row.address)).toEqual(['f1@x.org', 'f2@x.org']);
+      const next = await store().listSubscribers({ status: 'confirmed', afterId: firstPage[1]!.id });
+      expect(next.map((row) => row.address)).toEqual(['f3@x.org']);
+      expect(await store().removeSubscriber('f2@x.org')).toBe(true);
+      expect(await store().removeSubscriber('f2@x.org')).toBe(false);
+      expect(await store().getSubscriber({ address: 'f2@x.org' })).toBeNull();
+    });
+  });
+}
