@@ -21,7 +21,7 @@ const channelId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "team-slack")');
 
-const webhookChannel = (type: 'slack' | 'discord') =>
+const webhookChannel = <T extends 'slack' | 'discord'>(type: T) =>
   z
     .object({
       id: channelId,
