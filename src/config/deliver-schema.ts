@@ -2,11 +2,9 @@
 // handed to. Webhook URLs, bot tokens and API keys are secrets: the config names the environment variable that
 // holds each one, and the value is read only when a delivery runs.
 import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
 
 const envName = z
   .string()

@@ -1,6 +1,7 @@
 // Calls to chat and mail APIs through the project's HTTP client, and the secrets they need from the environment.
 // A chat URL is a configured (trusted) destination that carries a secret, so messages and logs name the channel.
 import { ConfigError } from '../core/errors.js';
+import { isHttpUrl } from '../core/urls.js';
 import type { SendContext } from './types.js';
 
 export interface PostOptions {
@@ -41,11 +42,7 @@ export function secretFromEnv(env: NodeJS.ProcessEnv, name: string, field: strin
 /** A webhook URL from the environment: http(s) only; the value itself never goes into the message. */
 export function webhookUrl(env: NodeJS.ProcessEnv, name: string, field: string): string {
   const value = secretFromEnv(env, name, field);
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {}
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+  if (!isHttpUrl(value)) {
     throw new ConfigError(
       `the environment variable ${name} (named by ${field}) does not hold an http(s) URL`,
       [{ path: field, message: `${name} is not an http(s) URL` }],
