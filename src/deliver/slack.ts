@@ -17,6 +17,10 @@ export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+function plainText(text: string): string {
+  return text.replace(/</g, '‹').replace(/>/g, '›');
+}
+
 /** A URL inside <url|label>: escaped, and "|" encoded so it cannot end the URL early. */
 function slackLink(url: string, label: string): string {
   return `<${escapeSlack(url).replace(/\|/g, '%7C')}|${label}>`;
@@ -35,8 +39,13 @@ export function renderSlack(edition: ChatEdition): ChatMessage[] {
   const head: SlackBlock[] = [
     {
       type: 'header',
-      // plain_text is shown as is: nothing to escape, only the length to keep.
-      text: { type: 'plain_text', text: fitEscaped(edition.heading, SLACK_LIMITS.headerText), emoji: false },
+      // plain_text is not parsed for mentions or links; angle brackets still become look-alikes, so the header
+      // reads the same whether or not a client unescapes it.
+      text: {
+        type: 'plain_text',
+        text: fitEscaped(edition.heading, SLACK_LIMITS.headerText, plainText),
+        emoji: false,
+      },
     },
     section(introText(edition)),
     { type: 'divider' },
