@@ -15,4 +15,16 @@ import { register as taste } from './taste.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
-export const COMMANDS: RegisterCommand[] = [demo, build, list, add, decide, taste, publish, email, chat, push, serve];
+export const COMMANDS: RegisterCommand[] = [
+  demo,
+  build,
+  list,
+  add,
+  decide,
+  taste,
+  publish,
+  email,
+  chat,
+  push,
+  serve,
+];
