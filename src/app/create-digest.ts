@@ -3,6 +3,7 @@
 // the AI SDK for an LLM build, Readability for enrichment).
 import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
+import type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
 import type { DigestDeps } from './deps.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
@@ -22,6 +23,8 @@ export function createDigest(deps: DigestDeps) {
       (await import('./publish.js')).publish(deps, input),
     email: async (input: EmailInput): Promise<EmailOutcome> =>
       (await import('./publish.js')).email(deps, input),
+    chat: async (input: ChatInput): Promise<ChatOutcome> => (await import('./deliver.js')).chat(deps, input),
+    push: async (input: PushInput): Promise<PushOutcome> => (await import('./deliver.js')).push(deps, input),
   };
 }
 

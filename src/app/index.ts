@@ -2,6 +2,7 @@
 export type { BuildInput, BuildOutcome } from './build.js';
 export { createDigest, type Digest } from './create-digest.js';
 export type { AddInput, DecideInput } from './decide.js';
+export type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
 export { type Clock, type DigestDeps, systemClock } from './deps.js';
 export { checkWritableFolder, resolveDataDir, resolveWeek } from './inputs.js';
 export type { ListInput, ListResult } from './list.js';

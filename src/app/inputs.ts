@@ -4,6 +4,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isIsoDay, latestMonday } from '../core/dates.js';
 import { ConfigError } from '../core/errors.js';
+import { safeUrl } from '../publish/_html.js';
 
 /** `--week`: any YYYY-MM-DD (the window is the 7 days ending on it); default the latest Monday. */
 export function resolveWeek(week: string | undefined, now: Date): string {
@@ -82,4 +83,21 @@ export async function checkWritableFolder(path: string, flag: string, cwd: strin
 /** `--data-dir`, else DIGEST_DATA_DIR, else ./data (relative to the working folder). */
 export function resolveDataDir(options: { cwd: string; env: NodeJS.ProcessEnv; dataDir?: string }): string {
   return resolve(options.cwd, options.dataDir ?? options.env.DIGEST_DATA_DIR ?? 'data');
+}
+
+/** The site's absolute address from --base-url or publish.baseUrl: feeds, sitemap and canonical links need it. */
+export function resolveBaseUrl(flag: string | undefined, configured: string | undefined): string {
+  const value = flag ?? configured;
+  if (!value) {
+    throw new ConfigError(
+      'Publishing needs the address the site will be served from: pass --base-url https://… or set publish.baseUrl in the config.',
+      [{ path: 'publish.baseUrl', message: 'required to publish' }],
+    );
+  }
+  if (!safeUrl(value)) {
+    throw new ConfigError(`--base-url must be an absolute http(s) URL (got "${value}").`, [
+      { path: '--base-url', message: 'not an http(s) URL' },
+    ]);
+  }
+  return value;
 }

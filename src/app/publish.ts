@@ -2,38 +2,28 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { loadEdition, type PublishEditionResult, publishEdition } from '../pipeline/publish-edition.js';
-import { safeUrl } from '../publish/_html.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { createSmtpMailer, sendEditionEml } from '../publish/email-message.js';
 import { fetchItemImages } from '../publish/item-images.js';
+import type { ChatStep } from './deliver.js';
 import type { DigestDeps } from './deps.js';
-
-/** The site's absolute address from --base-url or publish.baseUrl: feeds, sitemap and canonical links need it. */
-export function resolveBaseUrl(flag: string | undefined, configured: string | undefined): string {
-  const value = flag ?? configured;
-  if (!value) {
-    throw new ConfigError(
-      'Publishing needs the address the site will be served from: pass --base-url https://… or set publish.baseUrl in the config.',
-      [{ path: 'publish.baseUrl', message: 'required to publish' }],
-    );
-  }
-  if (!safeUrl(value)) {
-    throw new ConfigError(`--base-url must be an absolute http(s) URL (got "${value}").`, [
-      { path: '--base-url', message: 'not an http(s) URL' },
-    ]);
-  }
-  return value;
-}
+import { resolveBaseUrl } from './inputs.js';
 
 export interface PublishInput {
   week: string;
   outDir: string;
   baseUrl?: string;
+  /** Post to the configured chat channels afterwards (default true; nothing happens without channels). */
+  chat?: boolean;
 }
 
 export interface PublishOutcome extends PublishEditionResult {
   pagePath: string;
   outDir: string;
+  /** The chat step, when channels are configured: its failures never undo the publish. */
+  chat: ChatStep | null;
+  /** Published, but something after it (a chat channel) failed: exit 3 tells a scheduler. */
+  needsALook: boolean;
 }
 
 export async function publish(deps: DigestDeps, input: PublishInput): Promise<PublishOutcome> {
@@ -56,7 +46,17 @@ export async function publish(deps: DigestDeps, input: PublishInput): Promise<Pu
     `${result.newlyPublished ? 'Published' : 'Already published; rewrote'} "${result.edition.title}" ` +
       `(${result.edition.publishedAt}) — site of ${result.editions} edition(s), ${result.files.length} files in ${input.outDir}`,
   );
-  return { ...result, outDir: input.outDir, pagePath: resolve(input.outDir, input.week, 'index.html') };
+  const chat =
+    input.chat !== false && config.chat.length > 0
+      ? await (await import('./deliver.js')).chatAfterPublish(deps, { week: input.week, baseUrl })
+      : null;
+  return {
+    ...result,
+    outDir: input.outDir,
+    pagePath: resolve(input.outDir, input.week, 'index.html'),
+    chat,
+    needsALook: (chat?.failed ?? 0) > 0,
+  };
 }
 
 export interface EmailInput {

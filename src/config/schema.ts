@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isHttpUrl } from '../core/urls.js';
+import { chatSchema, pushSchema } from './deliver-schema.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { selectionSchema } from './selection-schema.js';
@@ -98,6 +99,8 @@ export const configSchema = z
     selection: selectionSchema,
     publish: publishSchema,
     server: serverSchema,
+    chat: chatSchema,
+    push: pushSchema,
   })
   .strict();
 

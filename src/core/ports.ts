@@ -12,9 +12,14 @@ export const silentLogger: Logger = { info() {}, warn() {}, debug() {} };
 
 export interface HttpRequest {
   url: string;
-  method?: 'GET' | 'POST' | 'HEAD';
+  method?: 'GET' | 'POST' | 'HEAD' | 'PUT' | 'PATCH';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * How the URL appears in messages, logs and errors instead of the URL itself: for URLs that carry a secret
+   * (chat webhooks, bot tokens in the path).
+   */
+  label?: string;
   /**
    * Configured source URLs are trusted to point anywhere the user chose. Every other URL (manual ones,
    * links found in content, redirects off a trusted URL) is refused when it resolves to a non-public address.

@@ -1,9 +1,9 @@
 // Redirects followed by hand, so every hop is checked: a redirect to another origin is the server's choice,
 // not the user's, so from there on the request is untrusted (SSRF-checked) and carries no credentials.
 import { type Dispatcher, fetch } from 'undici';
-import { FetchError } from '../core/errors.js';
+import { BlockedUrlError, FetchError } from '../core/errors.js';
 import type { HttpRequest, Logger } from '../core/ports.js';
-import { displayUrl } from '../core/urls.js';
+import { displayUrl, httpUrlProblem } from '../core/urls.js';
 import { assertFetchableUrl } from './ssrf-guard.js';
 
 const MAX_REDIRECTS = 5;
@@ -33,7 +33,7 @@ export async function followRedirects(
   signal: AbortSignal,
   settings: HopSettings,
 ): Promise<Answer> {
-  let url = assertFetchableUrl(request.url, null).href;
+  let url = checkedUrl(request.url, null, request.label).href;
   let trusted = request.trusted === true;
   let method = request.method ?? 'GET';
   let body = request.body;
@@ -44,7 +44,7 @@ export async function followRedirects(
   if (request.etag) headers['if-none-match'] = request.etag;
   if (request.lastModified) headers['if-modified-since'] = request.lastModified;
   for (let hop = 0; ; hop++) {
-    assertFetchableUrl(url, trusted ? null : { allowLoopback: settings.allowLoopback });
+    checkedUrl(url, trusted ? null : { allowLoopback: settings.allowLoopback }, request.label);
     const response = await fetch(url, {
       method,
       headers,
@@ -58,8 +58,8 @@ export async function followRedirects(
     await response.body?.cancel().catch(() => {});
     if (hop >= MAX_REDIRECTS) {
       throw new FetchError(
-        `more than ${MAX_REDIRECTS} redirects from ${displayUrl(request.url)}; check the URL`,
-        url,
+        `more than ${MAX_REDIRECTS} redirects from ${request.label ?? displayUrl(request.url)}; check the URL`,
+        request.label ?? url,
       );
     }
     const next = new URL(location, url);
@@ -72,8 +72,20 @@ export async function followRedirects(
       method = 'GET';
       body = undefined;
     }
-    settings.log.debug(`redirect ${response.status}: ${displayUrl(url)} → ${displayUrl(next.href)}`);
+    settings.log.debug(
+      `redirect ${response.status}: ${request.label ? `${request.label} → elsewhere` : `${displayUrl(url)} → ${displayUrl(next.href)}`}`,
+    );
     url = next.href;
+  }
+}
+
+/** assertFetchableUrl, with a labelled (secret-carrying) URL named by its label in the error. */
+function checkedUrl(url: string, guard: Parameters<typeof assertFetchableUrl>[1], label?: string): URL {
+  try {
+    return assertFetchableUrl(url, guard);
+  } catch (error) {
+    if (!label || !(error instanceof BlockedUrlError)) throw error;
+    throw new BlockedUrlError(`refused ${label}: ${httpUrlProblem(url) ?? 'not a public address'}`, label);
   }
 }
 

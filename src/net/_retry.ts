@@ -17,6 +17,18 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Math.max(0, date - now);
 }
 
+/** Milliseconds from a rate-limit body's `retry_after` or `parameters.retry_after` (seconds), or null. */
+export function retryAfterFromBody(text: string): number | null {
+  let value: unknown;
+  try {
+    const json = JSON.parse(text) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
+    value = json.retry_after ?? json.parameters?.retry_after;
+  } catch {
+    return null;
+  }
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value * 1000) : null;
+}
+
 export interface BackoffOptions {
   baseMs?: number;
   capMs: number;

@@ -12,7 +12,7 @@ import { displayUrl } from '../core/urls.js';
 import { readCappedBody } from './_body.js';
 import { createPinnedAgent } from './_pinned-agent.js';
 import { type Answer, type FetchResponse, followRedirects } from './_redirects.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './_retry.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, retryAfterFromBody, sleep } from './_retry.js';
 import { type HostLookup, systemLookup } from './ssrf-guard.js';
 
 export const DEFAULT_USER_AGENT = 'llm-news-digest/0.1 (+https://github.com/llm-news-digest/llm-news-digest)';
@@ -71,17 +71,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
     if (error instanceof FetchError) return error;
     const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
+    const shown = request.label ?? displayUrl(url);
+    // A labelled URL carries a secret that a cause's own message may repeat: such errors keep no cause.
+    const withCause = request.label ? undefined : { cause: error };
     if (blocked) {
       // Raised inside the connection, where only the host is known: say which URL it was.
       return new BlockedUrlError(
-        blocked.message.replace(/^refused \S+:/, `refused ${displayUrl(url)}:`),
-        url,
+        blocked.message.replace(/^refused \S+:/, `refused ${shown}:`),
+        request.label ?? url,
       );
     }
     if (request.signal?.aborted) {
       const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
       const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
-      return new FetchError(`request to ${displayUrl(url)} ${what}`, url, undefined, { cause: error });
+      return new FetchError(`request to ${shown} ${what}`, request.label ?? url, undefined, withCause);
     }
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
     const code = findCause(
@@ -91,22 +94,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (!signal.aborted && typeof code === 'string') {
       const host = hostOf(url);
       return new UnreachableError(
-        `could not reach ${displayUrl(url)}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
-        url,
+        `could not reach ${shown}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
+        request.label ?? url,
         undefined,
-        { cause: error },
+        withCause,
       );
     }
     const failure = signal.aborted
       ? new FetchError(
-          `no answer from ${displayUrl(url)} within ${timeoutMs} ms; the server may be down or slow`,
-          url,
+          `no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`,
+          request.label ?? url,
         )
       : new FetchError(
-          `could not reach ${displayUrl(url)} (${describeCause(error)}); check the URL and your network`,
-          url,
+          `could not reach ${shown} (${describeCause(error)}); check the URL and your network`,
+          request.label ?? url,
           undefined,
-          { cause: error },
+          withCause,
         );
     transient.add(failure);
     return failure;
@@ -127,12 +130,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return toResponse(response, url, Buffer.alloc(0), request);
     }
     if (response.status < 200 || response.status >= 300) {
-      await response.body?.cancel().catch(() => {});
-      return {
-        retryStatus: response.status,
-        retryAfter: parseRetryAfter(response.headers.get('retry-after')),
-        answer,
-      };
+      return { retryStatus: response.status, retryAfter: await retryAfterOf(response, url), answer };
     }
     try {
       const body = await readCappedBody(response, url, request.maxBytes ?? options.maxBytes);
@@ -153,7 +151,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (!('retryStatus' in result)) return result;
           const { retryStatus, retryAfter, answer } = result;
           if (!isRetryableStatus(retryStatus) || tries > options.retries) {
-            throw statusError(retryStatus, answer.url, tries);
+            throw statusError(
+              retryStatus,
+              request.label ?? displayUrl(answer.url),
+              request.label ?? answer.url,
+              tries,
+            );
           }
           delay =
             retryAfter === null
@@ -165,7 +168,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           delay = backoffDelay(tries - 1, { capMs, ...random(options) });
           reason = error.message;
         }
-        log.debug(`retrying ${method} ${displayUrl(request.url)} in ${delay} ms (${reason})`);
+        log.debug(
+          `retrying ${method} ${request.label ?? displayUrl(request.url)} in ${delay} ms (${reason})`,
+        );
         await wait(delay, request.signal);
       }
     },
@@ -190,7 +195,22 @@ function toResponse(response: FetchResponse, url: string, body: Buffer, request:
   };
 }
 
-function statusError(status: number, url: string, tries: number): FetchError {
+/**
+ * The wait a refusal asks for: the Retry-After header, else (for 429) the JSON body's `retry_after` in seconds, as
+ * Discord and the Telegram bot API (`parameters.retry_after`) send it. Other bodies are discarded unread.
+ */
+async function retryAfterOf(response: FetchResponse, url: string): Promise<number | null> {
+  const header = parseRetryAfter(response.headers.get('retry-after'));
+  if (header !== null || response.status !== 429) {
+    await response.body?.cancel().catch(() => {});
+    return header;
+  }
+  const body = await readCappedBody(response, url, 64 * 1024).catch(() => null);
+  return body ? retryAfterFromBody(body.toString('utf8')) : null;
+}
+
+/** `shown` is how the URL may appear in the message; `url` is kept on the error. */
+function statusError(status: number, shown: string, url: string, tries: number): FetchError {
   const after = tries > 1 ? ` after ${tries} attempts` : '';
   let advice = 'check the URL';
   if (status === 429) advice = 'the server is rate-limiting us; try again later';
@@ -198,7 +218,7 @@ function statusError(status: number, url: string, tries: number): FetchError {
     advice = 'the server refused access; check the URL or whether it blocks bots';
   else if (status === 404 || status === 410) advice = 'nothing is published there; check the URL';
   else if (status >= 500) advice = 'the server is failing; try again later';
-  return new FetchError(`HTTP ${status} from ${displayUrl(url)}${after}: ${advice}`, url, status);
+  return new FetchError(`HTTP ${status} from ${shown}${after}: ${advice}`, url, status);
 }
 
 function headerRecord(headers: Headers): Record<string, string> {

@@ -3,14 +3,28 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { register as add } from './add.js';
 import { register as build } from './build.js';
+import { register as chat } from './chat.js';
 import { register as decide } from './decide.js';
 import { register as demo } from './demo.js';
 import { register as email } from './email.js';
 import { register as list } from './list.js';
 import { register as publish } from './publish.js';
+import { register as push } from './push.js';
 import { register as serve } from './serve.js';
 import { register as taste } from './taste.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
-export const COMMANDS: RegisterCommand[] = [demo, build, list, add, decide, taste, publish, email, serve];
+export const COMMANDS: RegisterCommand[] = [
+  demo,
+  build,
+  list,
+  add,
+  decide,
+  taste,
+  publish,
+  email,
+  chat,
+  push,
+  serve,
+];

@@ -7,6 +7,7 @@ interface PublishCommandOptions extends CommonOptions {
   week?: string;
   out: string;
   baseUrl?: string;
+  chat: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -17,7 +18,8 @@ export function register(program: Command, context: CliContext): void {
     );
   weekOption(command)
     .option('--out <dir>', 'output folder', 'out')
-    .option('--base-url <url>', 'absolute URL the site is served from (default: publish.baseUrl)');
+    .option('--base-url <url>', 'absolute URL the site is served from (default: publish.baseUrl)')
+    .option('--no-chat', 'do not post to the configured chat channels (digest chat does it later)');
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
     const week = resolveWeek(options.week, new Date());
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
@@ -27,9 +29,12 @@ export function register(program: Command, context: CliContext): void {
       const outcome = await digest.publish({
         week,
         outDir,
+        chat: options.chat,
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       });
       context.stdout.write(`${outcome.pagePath}\n`);
+      // Published either way; status 3 tells a scheduler that a chat channel did not get it.
+      if (outcome.needsALook) context.exitCode = 3;
     });
   });
 }

@@ -1,0 +1,44 @@
+// Buttondown (docs.buttondown.com/api-emails-create): POST /v1/emails with status "draft" creates a draft,
+// PATCH /v1/emails/{id} changes it; both answer the Email object. Authorization: Token <API key>.
+import { z } from 'zod';
+import type { ButtondownConfig } from '../config/deliver-schema.js';
+import { FetchError } from '../core/errors.js';
+import { parseJson, secretFromEnv } from './_http.js';
+import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
+
+const emailAnswer = z.object({ id: z.string().min(1), status: z.string().optional() });
+
+export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessEnv): DraftService {
+  const token = secretFromEnv(env, config.tokenEnv, 'push.buttondown.tokenEnv');
+  const base = config.url.replace(/\/+$/, '');
+
+  async function send(method: 'POST' | 'PATCH', path: string, draft: Draft, context: SendContext) {
+    const response = await context.http.request({
+      url: `${base}${path}`,
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+      body: JSON.stringify({ subject: draft.subject, body: draft.html, status: 'draft' }),
+      trusted: true,
+      timeoutMs: config.timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const parsed = emailAnswer.safeParse(parseJson(response.body));
+    if (!parsed.success) throw new Error(`Buttondown at ${base} answered something other than an email`);
+    return { id: parsed.data.id, link: null } satisfies DraftRef;
+  }
+
+  return {
+    service: 'buttondown',
+    origin: base,
+    secrets: [token],
+    create: (draft, context) => send('POST', '/v1/emails', draft, context),
+    async update(id, draft, context) {
+      try {
+        return await send('PATCH', `/v1/emails/${encodeURIComponent(id)}`, draft, context);
+      } catch (error) {
+        if (error instanceof FetchError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  };
+}

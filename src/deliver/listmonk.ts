@@ -1,0 +1,64 @@
+// listmonk (listmonk.app/docs/apis/campaigns): POST /api/campaigns creates a campaign (a draft until someone
+// starts it), PUT /api/campaigns/{id} replaces it; both answer { data: campaign }. Basic auth with an API user's
+// name and token.
+import { z } from 'zod';
+import type { ListmonkConfig } from '../config/deliver-schema.js';
+import { FetchError } from '../core/errors.js';
+import { parseJson, secretFromEnv } from './_http.js';
+import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
+
+const campaignAnswer = z.object({ data: z.object({ id: z.number().int(), status: z.string().optional() }) });
+
+export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv): DraftService {
+  const user = secretFromEnv(env, config.userEnv, 'push.listmonk.userEnv');
+  const token = secretFromEnv(env, config.tokenEnv, 'push.listmonk.tokenEnv');
+  const base = config.url.replace(/\/+$/, '');
+  const authorization = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+
+  async function send(method: 'POST' | 'PUT', path: string, draft: Draft, context: SendContext) {
+    const response = await context.http.request({
+      url: `${base}${path}`,
+      method,
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({
+        name: draft.name,
+        subject: draft.subject,
+        lists: config.listIds,
+        type: 'regular',
+        content_type: 'html',
+        body: draft.html,
+        altbody: draft.text,
+        status: 'draft',
+      }),
+      trusted: true,
+      timeoutMs: config.timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const parsed = campaignAnswer.safeParse(parseJson(response.body));
+    if (!parsed.success) throw new Error(`listmonk at ${base} answered something other than a campaign`);
+    const id = String(parsed.data.data.id);
+    return { id, link: `${base}/admin/campaigns/${id}` } satisfies DraftRef;
+  }
+
+  return {
+    service: 'listmonk',
+    origin: base,
+    secrets: [token, authorization],
+    create: (draft, context) => send('POST', '/api/campaigns', draft, context),
+    async update(id, draft, context) {
+      try {
+        return await send('PUT', `/api/campaigns/${encodeURIComponent(id)}`, draft, context);
+      } catch (error) {
+        if (error instanceof FetchError && error.status === 404) return null;
+        if (error instanceof FetchError && error.status === 400) {
+          throw new Error(
+            `listmonk refused to update campaign ${id} (HTTP 400): a campaign that is running or finished cannot ` +
+              'be changed; delete it there to push a new draft, or leave it as sent',
+            { cause: error },
+          );
+        }
+        throw error;
+      }
+    },
+  };
+}

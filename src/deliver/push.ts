@@ -1,0 +1,78 @@
+// Hands an edition to a mail service as a draft, idempotently: the draft's id is remembered per (service,
+// edition), so pushing again updates the same draft, and a draft deleted over there is created anew.
+import { FetchError } from '../core/errors.js';
+import type { HttpClient, Logger } from '../core/ports.js';
+import type { Store } from '../store/types.js';
+import { redact } from './_text.js';
+import { DeliveryError } from './errors.js';
+import type { Draft, DraftService } from './types.js';
+
+export const PUSH_STATE_NAMESPACE = 'push-draft';
+
+interface PushState {
+  id: string;
+  origin: string;
+  at: string;
+}
+
+export interface PushResult {
+  id: string;
+  link: string | null;
+  /** created: first push; updated: the same draft changed; recreated: the remembered draft was gone. */
+  action: 'created' | 'updated' | 'recreated';
+}
+
+export interface PushDraftInput {
+  service: DraftService;
+  date: string;
+  draft: Draft;
+  store: Pick<Store, 'cacheGet' | 'cachePut'>;
+  http: HttpClient;
+  log: Logger;
+  now: () => Date;
+  signal?: AbortSignal;
+}
+
+export async function pushDraft(input: PushDraftInput): Promise<PushResult> {
+  try {
+    return await pushOrUpdate(input);
+  } catch (error) {
+    throw deliveryError(error, input.service);
+  }
+}
+
+async function pushOrUpdate(input: PushDraftInput): Promise<PushResult> {
+  const { service, store } = input;
+  const key = `${service.service}/${input.date}`;
+  const context = { http: input.http, ...(input.signal ? { signal: input.signal } : {}) };
+  const known = await store.cacheGet<PushState>(PUSH_STATE_NAMESPACE, key);
+  // A draft made on another instance (the URL changed) is not this one's to update.
+  const remembered = known && known.origin === service.origin ? known : null;
+  let action: PushResult['action'] = 'created';
+  if (remembered) {
+    const updated = await service.update(remembered.id, input.draft, context);
+    if (updated) return { ...updated, action: 'updated' };
+    input.log.warn(
+      `${service.service}: the draft ${remembered.id} for ${input.date} no longer exists there; creating a new one`,
+    );
+    action = 'recreated';
+  }
+  const created = await service.create(input.draft, context);
+  await store.cachePut(PUSH_STATE_NAMESPACE, key, {
+    id: created.id,
+    origin: service.origin,
+    at: input.now().toISOString(),
+  } satisfies PushState);
+  return { ...created, action };
+}
+
+/** The service's failure as a DeliveryError without secrets, saying what to check for refused credentials. */
+function deliveryError(error: unknown, service: DraftService): Error {
+  if (error instanceof DeliveryError || !(error instanceof Error)) return error as Error;
+  const status = error instanceof FetchError ? error.status : undefined;
+  const message =
+    status === 401 || status === 403
+      ? `${service.service} refused the credentials (HTTP ${status}): check the environment variable(s) named by push.${service.service}`
+      : redact(error.message, service.secrets);
+  return new DeliveryError(message, status);
+}
