@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import { redact } from './_text.js';
 import type { ChatEdition } from './chat-view.js';
 import type { ChatChannel } from './types.js';
@@ -36,7 +36,7 @@ export interface DeliverChatInput {
   channels: ChatChannelConfig[];
   /** Builds a channel from its config (the registry's createChatChannel); throws when its secret is missing. */
   createChannel: (config: ChatChannelConfig) => ChatChannel;
-  store: Pick<Store, 'cacheGet' | 'cachePut'>;
+  store: CachePort;
   http: HttpClient;
   log: Logger;
   now: () => Date;

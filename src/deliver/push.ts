@@ -2,7 +2,7 @@
 // edition), so pushing again updates the same draft, and a draft deleted over there is created anew.
 import { FetchError } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import { redact } from './_text.js';
 import { DeliveryError } from './errors.js';
 import type { Draft, DraftService } from './types.js';
@@ -26,7 +26,7 @@ export interface PushDraftInput {
   service: DraftService;
   date: string;
   draft: Draft;
-  store: Pick<Store, 'cacheGet' | 'cachePut'>;
+  store: CachePort;
   http: HttpClient;
   log: Logger;
   now: () => Date;

@@ -8,7 +8,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3Middleware,
 } from '@ai-sdk/provider';
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import type { Purpose, UsageMeter } from './usage.js';
 
 export const LLM_CACHE_NAMESPACE = 'llm';
@@ -70,7 +70,7 @@ export function answerCacheKey(modelId: string, params: LanguageModelV3CallOptio
 export class AnswerLedger {
   private readonly answered = new Map<string, Answered>();
 
-  constructor(private readonly store: Pick<Store, 'cachePut'>) {}
+  constructor(private readonly store: Pick<CachePort, 'cachePut'>) {}
 
   remember(callId: string | undefined, answered: Answered): void {
     if (callId) this.answered.set(callId, answered);
@@ -102,7 +102,7 @@ export class AnswerLedger {
 export interface CacheLayerOptions {
   modelId: string;
   purpose: Purpose;
-  store: Pick<Store, 'cacheGet' | 'cachePut'>;
+  store: CachePort;
   ledger: AnswerLedger;
   meter: UsageMeter;
   /** Ask again even when an answer is cached (the new one replaces it). */

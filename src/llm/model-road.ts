@@ -6,7 +6,7 @@ import { wrapLanguageModel } from 'ai';
 import { type LlmConfig, type LlmConfigInput, llmSchema, modelIdSchema } from '../config/llm-schema.js';
 import { ConfigError, CredentialError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { AnswerLedger, cacheLayer } from './cache-layer.js';
 import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
@@ -28,7 +28,7 @@ export interface ModelRoadOptions {
   llm: LlmConfigInput;
   /** `--model provider:model`: replaces `llm.write`. */
   modelOverride?: string;
-  store: Pick<Store, 'cacheGet' | 'cachePut'>;
+  store: CachePort;
   log: Logger;
   env?: NodeJS.ProcessEnv;
   /** `--offline`: no model at all. */

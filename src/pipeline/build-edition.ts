@@ -7,14 +7,18 @@ import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
-import type { Store } from '../store/types.js';
+import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
+
+/** What building an edition reads and writes. */
+export type BuildStore = CandidatesPort & EditionsPort & DecisionsPort & CachePort;
+
 import { cleanSourceText } from '../write/clean-text.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
 
 export interface BuildEditionOptions {
   date: string;
   config: Config;
-  store: Store;
+  store: BuildStore;
   writer: Writer;
   log: Logger;
   planEdition: (candidates: StoredItem[], policy: SelectionPolicy, date: string) => EditionPlan;
@@ -126,7 +130,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
 /** The selection policy for one week: config weights, editor decisions, earlier editions' items. */
 export async function selectionPolicy(
   config: Config,
-  store: Store,
+  store: BuildStore,
   date: string,
   relevance?: Map<string, number>,
 ): Promise<SelectionPolicy> {

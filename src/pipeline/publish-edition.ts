@@ -6,10 +6,10 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { PublishError } from '../publish/errors.js';
 import type { FetchImagesOptions } from '../publish/item-images.js';
 import { publishSite } from '../publish/publish-site.js';
-import type { Store } from '../store/types.js';
+import type { EditionsPort } from '../store/types.js';
 
 export interface PublishEditionInput {
-  store: Store;
+  store: EditionsPort;
   fs: FileSystem;
   outDir: string;
   date: string;
@@ -36,7 +36,7 @@ export interface PublishEditionResult {
   warnings: string[];
 }
 
-export async function loadEdition(store: Store, date: string): Promise<Edition> {
+export async function loadEdition(store: Pick<EditionsPort, 'getEdition'>, date: string): Promise<Edition> {
   const edition = await store.getEdition(date);
   if (!edition)
     throw new PublishError(`There is no edition for ${date}. Build it first: digest build --week ${date}`);

@@ -4,7 +4,7 @@
 // cache; history published before it is ignored.
 import { editionWindow } from '../core/dates.js';
 import type { StoredItem } from '../core/types.js';
-import type { Store } from '../store/types.js';
+import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
 import { fitTaste, type TasteExample, type TasteModel, type TasteSignal, tasteSignal } from './taste.js';
 
 export const TASTE_CACHE_NAMESPACE = 'taste';
@@ -12,10 +12,10 @@ const RESET_KEY = 'reset';
 /** Published editions read, newest first: half a year of weekly editions is plenty to learn from. */
 const MAX_EDITIONS = 26;
 
-type TasteStore = Pick<
-  Store,
-  'listEditions' | 'getEdition' | 'listCandidates' | 'decisions' | 'cacheGet' | 'cachePut'
->;
+type TasteStore = Pick<EditionsPort, 'listEditions' | 'getEdition'> &
+  Pick<CandidatesPort, 'listCandidates'> &
+  Pick<DecisionsPort, 'decisions'> &
+  CachePort;
 
 export interface TasteHistory {
   examples: TasteExample[];
@@ -25,13 +25,13 @@ export interface TasteHistory {
   resetAt: string | null;
 }
 
-export async function tasteResetAt(store: Pick<Store, 'cacheGet'>): Promise<string | null> {
+export async function tasteResetAt(store: Pick<CachePort, 'cacheGet'>): Promise<string | null> {
   const value = await store.cacheGet<{ at?: unknown }>(TASTE_CACHE_NAMESPACE, RESET_KEY);
   return typeof value?.at === 'string' ? value.at : null;
 }
 
 /** Forgets what was learned so far: history published before `at` no longer counts. */
-export async function resetTaste(store: Pick<Store, 'cachePut'>, at: string): Promise<void> {
+export async function resetTaste(store: Pick<CachePort, 'cachePut'>, at: string): Promise<void> {
   await store.cachePut(TASTE_CACHE_NAMESPACE, RESET_KEY, { at });
 }
 

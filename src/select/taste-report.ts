@@ -1,5 +1,5 @@
 // What `digest taste` prints: the history the model learned from and the terms it weighs most.
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import { tasteShare, topTerms } from './taste.js';
 import { loadTaste, resetTaste, tasteResetAt } from './taste-history.js';
 
@@ -37,7 +37,7 @@ export async function tasteReport(store: TasteStore, week: string, terms = 15): 
   };
 }
 
-export async function resetTasteNow(store: Pick<Store, 'cachePut' | 'cacheGet'>, now: Date): Promise<string> {
+export async function resetTasteNow(store: CachePort, now: Date): Promise<string> {
   const at = now.toISOString();
   await resetTaste(store, at);
   return (await tasteResetAt(store)) ?? at;

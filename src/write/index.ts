@@ -4,7 +4,7 @@ import type { LlmConfigInput } from '../config/llm-schema.js';
 import type { Logger } from '../core/ports.js';
 import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
 import type { UsageReport } from '../llm/usage.js';
-import type { Store } from '../store/types.js';
+import type { CachePort } from '../store/types.js';
 import { createExtractiveWriter } from './extractive.js';
 import { createLlmWriter } from './llm-writer.js';
 import type { Writer } from './types.js';
@@ -37,7 +37,7 @@ export interface CreateWriterOptions {
   llm?: LlmConfigInput;
   /** `--model provider:model`: replaces `llm.write`. */
   modelOverride?: string;
-  store?: Store;
+  store?: CachePort;
   log?: Logger;
   /** `--offline`: extractive writer, no LLM calls. */
   offline?: boolean;
