@@ -44,6 +44,20 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+async function runJson(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ candidates: { key: string; picked: boolean }[] }> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, DATABASE_URL: '', ...env } });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  await new Promise((resolve) => child.on('close', resolve));
+  return JSON.parse(stdout);
+}
+
 async function times(once: () => Promise<Run>, count = 7): Promise<number[]> {
   const seconds: number[] = [];
   for (let index = 0; index < count; index++) seconds.push((await once()).seconds);
@@ -75,7 +89,22 @@ export async function benchCli(): Promise<Record<string, number | string>> {
       cwd,
       llmEnv,
     );
+    // `digest list` after the LLM build: the build's ranking from the cached triage, with no model call.
+    const callsBefore = fake.requests.length;
+    const listed = await runJson(
+      [BIN, 'list', '--week', '2026-05-04', '--json', '--data-dir', 'data-sample'],
+      cwd,
+      llmEnv,
+    );
+    const edition = JSON.parse(readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8')) as {
+      items: { key: string }[];
+    };
+    const picked = new Set(listed.candidates.filter((row) => row.picked).map((row) => row.key));
+    const samePicks =
+      picked.size === edition.items.length && edition.items.every((item) => picked.has(item.key)) ? 1 : 0;
     return {
+      'list after LLM build: LLM calls': fake.requests.length - callsBefore,
+      'list after LLM build: same picks as the build (1 = yes)': samePicks,
       '--help wall s': round(help),
       'node -e 0 wall s': round(bare),
       '--help / node -e 0': round(help / bare, 2),

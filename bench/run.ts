@@ -26,6 +26,8 @@ const BENCHMARKS: Benchmark[] = [
       'sample build offline peak RSS MB': ['<=', 250],
       'sample build with fake LLM peak RSS MB': ['<=', 250],
       'list wall s': ['<=', 1],
+      'list after LLM build: LLM calls': ['<=', 0],
+      'list after LLM build: same picks as the build (1 = yes)': ['>=', 1],
     },
   },
   {
