@@ -1,12 +1,10 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
 // (a cache-only road: `list` never calls a model), or without it (`--no-triage`, as an --offline build).
 import { editionWindow } from '../core/dates.js';
-import { createModelRoad } from '../llm/model-road.js';
 import { selectionPolicy } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
 import type { DigestDeps } from './deps.js';
-import { createTriage } from './triage.js';
 
 export type { PlannedItem };
 
@@ -30,8 +28,11 @@ export async function list(deps: DigestDeps, input: ListInput): Promise<ListResu
   const candidates = await store.listCandidates(editionWindow(input.week));
   const policy = await selectionPolicy(config, store, input.week);
   let triage: ListResult['triage'] = null;
-  if (input.triage !== false && candidates.length > 0) {
+  // The AI SDK loads only when a model is configured: without one there is no triage to read.
+  if (input.triage !== false && candidates.length > 0 && config.llm.write) {
+    const { createModelRoad } = await import('../llm/model-road.js');
     const road = createModelRoad({ llm: config.llm, store, log: deps.log, env: deps.env, cacheOnly: true });
+    const { createTriage } = await import('./triage.js');
     const run = createTriage(deps, input.week, road, { quiet: true });
     if (run) {
       const result = await run.run(candidates, policy);
