@@ -5,6 +5,7 @@ import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
 import type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
 import type { DigestDeps } from './deps.js';
+import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
@@ -25,6 +26,8 @@ export function createDigest(deps: DigestDeps) {
       (await import('./publish.js')).email(deps, input),
     chat: async (input: ChatInput): Promise<ChatOutcome> => (await import('./deliver.js')).chat(deps, input),
     push: async (input: PushInput): Promise<PushOutcome> => (await import('./deliver.js')).push(deps, input),
+    evaluate: async (input: EvalInput): Promise<ModelEvaluation[]> =>
+      (await import('./eval.js')).evaluate(deps, input),
   };
 }
 

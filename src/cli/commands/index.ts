@@ -7,6 +7,7 @@ import { register as chat } from './chat.js';
 import { register as decide } from './decide.js';
 import { register as demo } from './demo.js';
 import { register as email } from './email.js';
+import { register as evaluate } from './eval.js';
 import { register as list } from './list.js';
 import { register as publish } from './publish.js';
 import { register as push } from './push.js';
@@ -22,6 +23,7 @@ export const COMMANDS: RegisterCommand[] = [
   add,
   decide,
   taste,
+  evaluate,
   publish,
   email,
   chat,
