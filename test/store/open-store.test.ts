@@ -58,8 +58,13 @@ describe('openStore on PGlite', () => {
 
   it('applies pending migrations and records each version once', async () => {
     const pglite = await freshPglite();
-    await pglite.exec('DROP TABLE ingest_runs; DELETE FROM kysely_migration');
-    await pglite.exec(`DROP TABLE items, source_state, editions, edition_items, decisions, cache`);
+    // An empty database but for Kysely's bookkeeping: every table the migrations made is gone.
+    const { rows: tables } = await pglite.query<{ name: string }>(
+      `SELECT quote_ident(tablename) AS name FROM pg_tables
+       WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`,
+    );
+    await pglite.exec(`DROP TABLE ${tables.map((table) => table.name).join(', ')} CASCADE`);
+    await pglite.exec('DELETE FROM kysely_migration');
     const store = await openStoreFromPglite(pglite, { closeDatabase: false });
     cleanups.push(() => pglite.close());
     await store.recordIngestRun({
