@@ -101,7 +101,7 @@ export function register(program: Command, context: CliContext): void {
         checkDatabase: async () => {
           await digest.deps.store.lastIngestRun();
         },
-        metrics: createDigestMetrics(),
+        metrics: createDigestMetrics({ subscribersByStatus: () => digest.deps.store.countSubscribers() }),
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
