@@ -18,6 +18,10 @@ import { type SubscriptionSettings, subscriptionSettings } from './subscription-
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
 /** Mails waiting for SMTP at most; beyond, a request is answered the same but no mail is claimed or queued. */
 const MAX_QUEUED_MAILS = 500;
+/** Accepted subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
+const MAX_WAITING_REQUESTS = 10_000;
+/** Addresses this process stored within the confirmation window, at most (the least recent are forgotten first). */
+const MAX_RECENT_ADDRESSES = 100_000;
 const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
 export interface SubscribeInput {
@@ -28,7 +32,11 @@ export interface SubscribeInput {
   ip: string;
 }
 
-export type SubscribeOutcome = { ok: true } | { ok: false; field: 'email'; message: string };
+export type SubscribeOutcome =
+  | { ok: true }
+  | { ok: false; field: 'email'; message: string }
+  /** Too many requests are waiting for the database: try again later (the same for every address). */
+  | { ok: false; busy: true };
 
 export type LinkOutcome = { ok: true } | { ok: false; reason: string };
 
@@ -67,6 +75,23 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
   const settings = subscriptionSettings(config);
   const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
   const queue = new PQueue({ concurrency: 4 });
+  // Accepted requests are stored after the answer: the answer (and its timing) is the same for every address, and a
+  // burst waits here instead of holding 100 connections on a database that writes one row at a time (PGlite).
+  const intake = new PQueue({ concurrency: 4 });
+  const waiting = new Set<string>();
+  // An address stored within the hour needs no second visit to the database: its row is pending (and its mail
+  // claimed) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
+  const recent = new Map<string, number>();
+  const windowMs = CONFIRMATION_WINDOW_SECONDS * 1000;
+  const storedRecently = (address: string) => {
+    const at = recent.get(address);
+    return at !== undefined && deps.clock.now().getTime() - at < windowMs;
+  };
+  const remember = (address: string) => {
+    recent.delete(address);
+    recent.set(address, deps.clock.now().getTime());
+    while (recent.size > MAX_RECENT_ADDRESSES) recent.delete(recent.keys().next().value!);
+  };
   let mailer = options.mailer;
 
   const lookup = async (id: string): Promise<TokenSubscriber | null> => {
@@ -157,6 +182,20 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     });
   }
 
+  async function recordRequest(address: string, mailbox: string): Promise<void> {
+    const subscriber = await store.requestSubscription(address, mailbox);
+    remember(address);
+    // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
+    if (subscriber.status !== 'pending') return;
+    if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
+      log.warn('subscribe: the mail queue is full; no confirmation mail claimed');
+      return;
+    }
+    if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
+      sendConfirmation(subscriber);
+    }
+  }
+
   return {
     async request(input) {
       // A bot fills every field; it gets the same answer as a person and nothing is stored.
@@ -167,16 +206,18 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       const checked = normaliseAddress(typeof input.email === 'string' ? input.email : '');
       if (!checked.ok) return { ok: false, field: 'email', message: ADDRESS_PROBLEMS[checked.problem] };
       mailSettings();
-      const subscriber = await store.requestSubscription(checked.address, checked.mailbox);
-      // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
-      if (subscriber.status !== 'pending') return { ok: true };
-      if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
-        log.warn('subscribe: the mail queue is full; no confirmation mail claimed');
-        return { ok: true };
-      }
-      if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
-        sendConfirmation(subscriber);
-      }
+      // The same address already waiting or just stored: one row, one mail either way.
+      if (waiting.has(checked.address) || storedRecently(checked.address)) return { ok: true };
+      if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
+      waiting.add(checked.address);
+      void intake
+        .add(() => recordRequest(checked.address, checked.mailbox))
+        .catch((error: unknown) =>
+          log.warn(
+            `subscribe: storing a request failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
+        .finally(() => waiting.delete(checked.address));
       return { ok: true };
     },
 
@@ -205,6 +246,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       const { rowId } = checked.subscriber;
       const changed = await store.setSubscriberStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
       if (changed) log.info(`subscriber ${rowId} unsubscribed`);
+      recent.delete(checked.subscriber.address);
       // Already unsubscribed (or bounced): the reader's wish holds either way.
       return { ok: true };
     },
@@ -230,6 +272,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
             subscriber)
           : await store.recordBounce(subscriber.id, permanent ? 1 : config.server.softBounceLimit);
       const now = after ?? subscriber;
+      recent.delete(subscriber.address);
       log.info(
         `subscriber ${subscriber.id}: ${permanent ? 'permanent ' : ''}${type} reported; now ${now.status}`,
       );
@@ -250,6 +293,9 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       return timingSafeEqual(digest(given), digest(secret));
     },
 
-    idle: () => queue.onIdle(),
+    async idle() {
+      await intake.onIdle();
+      await queue.onIdle();
+    },
   };
 }

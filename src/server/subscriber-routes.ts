@@ -78,6 +78,16 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
       );
     }
     const outcome = await use.request({ email: fields.email, honeypot: fields.website, ip: ip(c) });
+    if (!outcome.ok && 'busy' in outcome) {
+      c.header('Retry-After', '30');
+      return json
+        ? c.json(
+            { error: 'busy', message: 'Too many requests are waiting; try again shortly.' },
+            503,
+            NO_STORE,
+          )
+        : page(c, 503, { kind: 'too-many-requests' });
+    }
     if (!outcome.ok) {
       return json
         ? c.json({ error: 'invalid-input', field: outcome.field, message: outcome.message }, 400, NO_STORE)

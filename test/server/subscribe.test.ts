@@ -35,9 +35,17 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   // A test's mails never arrive in the next one's inbox.
   afterEach(() => t.digest.subscriptions.idle());
 
-  const row = (address: string) => t.store.getSubscriber({ address });
-  /** Every queued mail has reached the SMTP server (or failed). */
+  /** Every accepted request is stored and every queued mail has reached the SMTP server (or failed). */
   const mailsSettled = () => t.digest.subscriptions.idle();
+  // Requests are stored after the answer: read the store once they have been.
+  const row = async (address: string) => {
+    await mailsSettled();
+    return t.store.getSubscriber({ address });
+  };
+  const stored = async () => {
+    await mailsSettled();
+    return t.store.listSubscribers();
+  };
 
   it('a form subscribes: "check your inbox", one pending row, one confirmation mail whose link confirms', async () => {
     const response = await t.app.request('/subscribe', formPost({ email: 'ada@example.com', website: '' }));
@@ -88,7 +96,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     await t.app.request('/subscribe', jsonPost({ email: '  Ada@EXAMPLE.com ' }));
     const tagged = await t.app.request('/subscribe', jsonPost({ email: 'ada+news@example.com' }));
     expect(tagged.status).toBe(200);
-    const rows = await t.store.listSubscribers();
+    const rows = await stored();
     expect(rows.map((entry) => [entry.address, entry.mailbox])).toEqual([
       ['ada@example.com', 'ada@example.com'],
       ['ada+news@example.com', 'ada@example.com'],
@@ -115,7 +123,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     const page = await form.text();
     expect(page).toContain('The email field: expected an address like name@example.com.');
     expect(page).toContain('action="https://digest.example.org/subscribe"');
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await stored()).toEqual([]);
     await mailsSettled();
     expect(smtp.received).toEqual([]);
   });
@@ -134,7 +142,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       const form = await t.app.request('/subscribe', formPost({ email }));
       expect(form.status, email).toBe(400);
     }
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await stored()).toEqual([]);
     await mailsSettled();
     expect(smtp.received).toEqual([]);
   });
@@ -148,7 +156,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect(await response.text()).toContain('Check your inbox');
     const json = await t.app.request('/subscribe', jsonPost({ email: 'bot@example.com', website: 'x' }));
     expect(await json.json()).toEqual({ status: 'ok' });
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await stored()).toEqual([]);
     await mailsSettled();
     expect(smtp.received).toEqual([]);
   });
@@ -160,7 +168,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       const response = await t.app.request('/subscribe', init);
       expect(response.status, String(origin)).toBe(403);
     }
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('an oversized body is 413, announced or not', async () => {
@@ -173,7 +181,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       body: big,
     });
     expect(oneClick.status).toBe(413);
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('a flood from one address is cut at 10 a minute with 429 and Retry-After; others go on', async () => {
@@ -199,7 +207,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect(await form.text()).toContain('Too many requests');
     const other = await t.app.request('/subscribe', jsonPost({ email: 'other@example.com' }));
     expect(other.status).toBe(200);
-    expect((await t.store.listSubscribers()).length).toBe(11);
+    expect((await stored()).length).toBe(11);
   });
 
   it('forged, expired, cross-subscriber and wrong-purpose confirm tokens are refused and change nothing', async () => {
@@ -303,11 +311,26 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect((await row('bob@example.com'))?.status).toBe('confirmed');
   });
 
+  it('a reader who left can subscribe again at once: the row is pending again', async () => {
+    await t.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
+    const ada = (await row('ada@example.com'))!;
+    const oneClick = await t.app.request(`/unsubscribe?token=${t.token('unsubscribe', ada)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status).toBe(200);
+    expect((await row('ada@example.com'))?.status).toBe('unsubscribed');
+    await t.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
+    expect((await row('ada@example.com'))?.status).toBe('pending');
+  });
+
   it('no SMTP server configured: subscribing answers 503 and stores nothing', async () => {
     const noMail = subscribeApp({ store: store(), siteDir: site.dir });
     const response = await noMail.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
     expect(response.status).toBe(503);
-    expect(await t.store.listSubscribers()).toEqual([]);
+    await noMail.digest.subscriptions.idle();
+    expect(await stored()).toEqual([]);
   });
 
   it('no base URL: the routes are not there (the site answers 405 to a POST)', async () => {
