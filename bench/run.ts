@@ -100,6 +100,16 @@ const BENCHMARKS: Benchmark[] = [
       'non-2xx or errors': ['<=', 0],
     },
   },
+  {
+    name: 'subscribe',
+    file: 'subscribe.ts',
+    exportName: 'benchSubscribe',
+    targets: {
+      'subscribe p99 ms (100 clients)': ['<=', 50],
+      'errors (100 clients)': ['<=', 0],
+      'flood non-2xx or errors': ['<=', 0],
+    },
+  },
 ];
 
 const only = process.argv.slice(2);

@@ -8,9 +8,14 @@ import type { DigestDeps } from './deps.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
+import type { SubscribeInput, Subscriptions } from './subscribe.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
 
 export function createDigest(deps: DigestDeps) {
+  // One per digest: it holds the mail queue and the SMTP transport of confirmation and welcome mails.
+  let subscriptions: Promise<Subscriptions> | undefined;
+  const subscriptionsFor = () =>
+    (subscriptions ??= import('./subscribe.js').then((module) => module.createSubscriptions(deps)));
   return {
     deps,
     build: async (input: BuildInput): Promise<BuildOutcome> =>
@@ -28,6 +33,19 @@ export function createDigest(deps: DigestDeps) {
     push: async (input: PushInput): Promise<PushOutcome> => (await import('./deliver.js')).push(deps, input),
     evaluate: async (input: EvalInput): Promise<ModelEvaluation[]> =>
       (await import('./eval.js')).evaluate(deps, input),
+    subscriptions: {
+      request: async (input: SubscribeInput) => (await subscriptionsFor()).request(input),
+      confirm: async (token: string) => (await subscriptionsFor()).confirm(token),
+      unsubscribeInfo: async (token: string) => (await subscriptionsFor()).unsubscribeInfo(token),
+      unsubscribe: async (token: string) => (await subscriptionsFor()).unsubscribe(token),
+      deliveryEvent: async (body: unknown) => (await subscriptionsFor()).deliveryEvent(body),
+      authoriseWebhook: async (authorization: string | undefined) =>
+        (await subscriptionsFor()).authoriseWebhook(authorization),
+      /** Waits for confirmation/welcome mails still queued (nothing to wait for when no one subscribed). */
+      idle: async () => {
+        if (subscriptions) await (await subscriptions).idle();
+      },
+    },
   };
 }
 

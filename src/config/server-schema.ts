@@ -21,6 +21,22 @@ export const serverSchema = z
     baseUrl: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, logs). */
     trustProxy: z.boolean().default(false),
+    /**
+     * Put the subscribe form on every published page. Only for a site `digest serve` serves: a static host cannot
+     * take the POST, so a plain `digest publish` leaves it out by default.
+     */
+    subscribeForm: z.boolean().default(false),
+    /** Subscribe requests one client address may make per minute (429 with Retry-After beyond). */
+    subscribePerMinute: z.number().int().min(1).max(100_000).default(10),
+    /** Mail a short welcome (with the reader's unsubscribe link) once an address is confirmed. */
+    welcomeMail: z.boolean().default(false),
+    /** Environment variable holding the shared secret of POST /webhooks/bounce (Authorization: Bearer …). */
+    webhookSecretEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)')
+      .default('DIGEST_WEBHOOK_SECRET'),
+    /** Temporary bounces reported by the webhook before an address counts as bounced. */
+    softBounceLimit: z.number().int().min(1).max(100).default(3),
   })
   .strict()
   .prefault({});

@@ -21,6 +21,8 @@ export interface PublishEditionInput {
   now: Date;
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
+  /** Every page carries the subscribe form (a site `digest serve` serves). */
+  subscribeForm?: boolean;
 }
 
 export interface PublishEditionResult {
@@ -67,6 +69,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(input.siteName ? { siteName: input.siteName } : {}),
     ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
     ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
+    ...(input.subscribeForm ? { subscribeForm: true } : {}),
   });
   const email = await writeEmailFiles(input.fs, input.outDir, edition, {
     email: input.email,

@@ -54,6 +54,8 @@ export interface PageOptions {
   scripts?: string[];
   /** Whether the site around the page has feeds and search (publishSite) or just pages (a build). */
   fullSite?: boolean;
+  /** Show the subscribe form (a site `digest serve` serves: the form posts to its /subscribe). */
+  subscribe?: boolean;
 }
 
 export function renderPage(options: PageOptions): string {
@@ -99,6 +101,7 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
+${options.subscribe ? subscribeForm(siteName, root) : null}
 ${options.fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
@@ -131,5 +134,24 @@ function feedLinks(siteName: string, root: string): Fragment[] {
 function siteFooter(siteName: string, root: string): Fragment {
   return html`<footer class="site-footer"><p>${siteName} · feeds: <a href="${root}feed.xml">RSS</a> · \
 <a href="${root}atom.xml">Atom</a> · <a href="${root}feed.json">JSON Feed</a></p></footer>
+`;
+}
+
+/**
+ * Plain HTML, no script: it works wherever the page does. The "website" field is a honeypot: hidden from sight and
+ * from assistive technology and out of the tab order, so only a bot that fills every field fills it.
+ */
+export function subscribeForm(siteName: string, root: string): Fragment {
+  return html`<section class="subscribe" aria-labelledby="subscribe-title">
+<h2 id="subscribe-title">Get ${siteName} by email</h2>
+<p>One mail a week. Confirm from your inbox; every mail has a one-click unsubscribe link.</p>
+<form class="search-form" method="post" action="${root}subscribe">
+<label class="visually-hidden" for="subscribe-email">Email address</label>
+<input id="subscribe-email" type="email" name="email" required maxlength="254" autocomplete="email" placeholder="you@example.com">
+<div class="visually-hidden" aria-hidden="true"><label for="subscribe-website">Leave this field empty</label>\
+<input id="subscribe-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
+<button type="submit">Subscribe</button>
+</form>
+</section>
 `;
 }

@@ -28,6 +28,7 @@ ${renderArchiveList(newestFirst)}`;
     ogImage: latest ? leadImage(latest, options.images, absoluteUrl(options.baseUrl, '')) : null,
     body,
     fullSite: options.fullSite,
+    subscribe: options.subscribe,
   });
 }
 

@@ -46,6 +46,7 @@ ${join(view.items.map(renderCard), '\n')}
     ogImage: leadImage(edition, options.images, absoluteUrl(options.baseUrl, '')),
     body,
     fullSite: options.fullSite,
+    subscribe: options.subscribe,
   });
 }
 

@@ -26,6 +26,8 @@ export interface PublishSiteInput {
   feedLimit?: number;
   /** Item images published with the site (fetchItemImages); without them no item shows an image. */
   images?: ImageMap;
+  /** Every page carries the subscribe form (config server.subscribeForm: a site `digest serve` serves). */
+  subscribeForm?: boolean;
 }
 
 export interface PublishSiteOptions extends Omit<PublishSiteInput, 'images'> {
@@ -57,6 +59,7 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
     baseUrl: home,
     siteName,
     fullSite: true,
+    ...(input.subscribeForm ? { subscribe: true } : {}),
     ...(input.images ? { images: input.images } : {}),
   };
   const files: SiteFiles = new Map();

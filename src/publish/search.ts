@@ -56,6 +56,7 @@ export function renderSearchHtml(options: SiteOptions = {}): string {
     root: '../',
     canonical: null,
     fullSite: true,
+    subscribe: options.subscribe,
     body,
     scripts: [SEARCH_FILES.script],
   });

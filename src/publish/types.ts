@@ -10,6 +10,8 @@ export interface SiteOptions {
   fullSite?: boolean;
   /** Item images published with the site (fetchItemImages); without it no item shows an image. */
   images?: ImageMap;
+  /** Put the subscribe form on every page (the site is served by `digest serve`). */
+  subscribe?: boolean;
 }
 
 export const DEFAULT_SITE_NAME = 'LLM News Digest';

@@ -1,10 +1,12 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 import { Hono } from 'hono';
+import type { Digest } from '../app/create-digest.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { createSiteFiles, type SiteFiles } from './site-files.js';
 import { createSiteHandler } from './site-routes.js';
+import { subscriberRoutes } from './subscriber-routes.js';
 
 export interface ServerDeps {
   /** The folder `digest publish` writes (front page, editions, archive, feeds, search). */
@@ -19,6 +21,8 @@ export interface ServerDeps {
   contentSecurityPolicy?: string;
   /** The file cache (tests pass their own to look inside). */
   siteFiles?: SiteFiles;
+  /** The use cases behind the routes that take input (subscribe, unsubscribe…); without it only the site is served. */
+  digest?: Digest;
 }
 
 export type ServerEnv = { Variables: RequestVariables };
@@ -58,6 +62,9 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
       'Cache-Control': 'no-store',
     }),
   );
+
+  const subscribers = deps.digest && subscriberRoutes({ digest: deps.digest, trustProxy: !!deps.trustProxy });
+  if (subscribers) app.route('/', subscribers);
 
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);

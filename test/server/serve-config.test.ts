@@ -12,7 +12,16 @@ const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 
 describe('server config', () => {
   it('defaults to 127.0.0.1:8080 without a proxy', () => {
-    expect(parseConfig({}).server).toEqual({ host: '127.0.0.1', port: 8080, trustProxy: false });
+    expect(parseConfig({}).server).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      trustProxy: false,
+      subscribeForm: false,
+      subscribePerMinute: 10,
+      welcomeMail: false,
+      webhookSecretEnv: 'DIGEST_WEBHOOK_SECRET',
+      softBounceLimit: 3,
+    });
   });
 
   it('names the bad field', () => {

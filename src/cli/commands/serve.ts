@@ -31,7 +31,7 @@ export function parsePortFlag(value: string): number {
 export function resolveListen(
   options: { host?: string; port?: number },
   env: NodeJS.ProcessEnv,
-  server: ServerConfig,
+  server: Pick<ServerConfig, 'host' | 'port'>,
 ): { host: string; port: number } {
   let port = options.port;
   if (port === undefined && env.PORT) {
@@ -72,12 +72,13 @@ export function register(program: Command, context: CliContext): void {
     if (options.host !== undefined && !options.host.trim()) {
       throw new ConfigError('--host must not be empty.', [{ path: '--host', message: 'empty' }]);
     }
-    resolveListen(options, context.env, { host: '', port: 0, trustProxy: false });
+    resolveListen(options, context.env, { host: '', port: 0 });
     readSecret(context.env);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     const { createDigestMetrics, createServerApp, startServer } = await import('../../server/index.js');
     const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
+    const { subscriptionSettings } = await import('../../app/subscription-settings.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
@@ -87,13 +88,20 @@ export function register(program: Command, context: CliContext): void {
           `no published site in ${siteDir} yet: run "digest publish --out ${options.site}" (serving 404s)`,
         );
       }
+      const subscriptions = subscriptionSettings(digest.config);
+      if (!subscriptions) {
+        log.warn('no server.baseUrl (or publish.baseUrl): subscribe, confirm and unsubscribe are off');
+      } else if (!subscriptions.canMail) {
+        log.warn('no publish.email.smtp: subscribing answers 503 until an SMTP server is configured');
+      }
       const app = createServerApp({
+        digest,
         siteDir,
         // The cheapest query the store has; reaching the database is what counts.
         checkDatabase: async () => {
           await digest.deps.store.lastIngestRun();
         },
-        metrics: createDigestMetrics(),
+        metrics: createDigestMetrics({ subscribersByStatus: () => digest.deps.store.countSubscribers() }),
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
@@ -104,6 +112,8 @@ export function register(program: Command, context: CliContext): void {
       const reason = await stopped(context.signal);
       log.info(`${reason}: closing the server…`);
       await server.close();
+      // Confirmation mails already promised to readers go out before the store closes.
+      await digest.subscriptions.idle();
       log.info('Server closed; closing the store.');
     });
   });

@@ -1,0 +1,301 @@
+// Subscribing and leaving: double opt-in with a signed link, one-click unsubscribe, and the bounce/complaint
+// reports of the mail provider. The answers never say whether an address is known.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import PQueue from 'p-queue';
+import { z } from 'zod';
+import { readSecret } from '../config/secret.js';
+import { ConfigError } from '../core/errors.js';
+import { createSmtpMailer, type Mailer } from '../publish/email-message.js';
+import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
+import type { Subscriber } from '../store/subscribers.js';
+import { ADDRESS_PROBLEMS, normaliseAddress } from '../subscribers/address.js';
+import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
+import { createSubscriberTokens, TOKEN_LIFETIME_MS, type TokenCheck } from '../subscribers/tokens.js';
+import type { DigestDeps } from './deps.js';
+import { type SubscriptionSettings, subscriptionSettings } from './subscription-settings.js';
+
+/** One confirmation mail per inbox (address without +tag) in this window. */
+export const CONFIRMATION_WINDOW_SECONDS = 3600;
+/** Mails waiting for SMTP at most; beyond, a request is answered the same but no mail is claimed or queued. */
+const MAX_QUEUED_MAILS = 500;
+/** Accepted subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
+const MAX_WAITING_REQUESTS = 10_000;
+/** Addresses this process stored within the confirmation window, at most (the least recent are forgotten first). */
+const MAX_RECENT_ADDRESSES = 100_000;
+const MIN_WEBHOOK_SECRET_LENGTH = 16;
+
+export interface SubscribeInput {
+  email: unknown;
+  /** The honeypot field: a person leaves it empty. */
+  honeypot?: unknown;
+  /** The client address (for the log line only; the per-IP limit is the route's). */
+  ip: string;
+}
+
+export type SubscribeOutcome =
+  | { ok: true }
+  | { ok: false; field: 'email'; message: string }
+  /** Too many requests are waiting for the database: try again later (the same for every address). */
+  | { ok: false; busy: true };
+
+export type LinkOutcome = { ok: true } | { ok: false; reason: string };
+
+export type UnsubscribeInfo = { ok: true; address: string } | { ok: false; reason: string };
+
+export const deliveryEventSchema = z
+  .object({
+    email: z.string().max(1000),
+    type: z.enum(['bounce', 'complaint']),
+    /** A hard bounce (5xx: no such mailbox). Default: temporary. */
+    permanent: z.boolean().optional(),
+  })
+  .strip();
+
+export type DeliveryEventOutcome =
+  | { ok: true; matched: false }
+  | { ok: true; matched: true; status: Subscriber['status']; bounces: number }
+  | { ok: false; field: string; message: string };
+
+export interface Subscriptions {
+  request(input: SubscribeInput): Promise<SubscribeOutcome>;
+  confirm(token: string): Promise<LinkOutcome>;
+  unsubscribeInfo(token: string): Promise<UnsubscribeInfo>;
+  unsubscribe(token: string): Promise<LinkOutcome>;
+  deliveryEvent(body: unknown): Promise<DeliveryEventOutcome>;
+  /** True when `authorization` is "Bearer <the secret in server.webhookSecretEnv>" (compared in constant time). */
+  authoriseWebhook(authorization: string | undefined): boolean;
+  /** Resolves once every mail queued so far was handed to SMTP or failed (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+type TokenSubscriber = Omit<Subscriber, 'id'> & { id: string; rowId: number };
+
+export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer } = {}): Subscriptions {
+  const { config, store, log } = deps;
+  const settings = subscriptionSettings(config);
+  const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
+  const queue = new PQueue({ concurrency: 4 });
+  // Accepted requests are stored after the answer: the answer (and its timing) is the same for every address, and a
+  // burst waits here instead of holding 100 connections on a database that writes one row at a time (PGlite).
+  const intake = new PQueue({ concurrency: 4 });
+  const waiting = new Set<string>();
+  // An address stored within the hour needs no second visit to the database: its row is pending (and its mail
+  // claimed) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
+  const recent = new Map<string, number>();
+  const windowMs = CONFIRMATION_WINDOW_SECONDS * 1000;
+  const storedRecently = (address: string) => {
+    const at = recent.get(address);
+    return at !== undefined && deps.clock.now().getTime() - at < windowMs;
+  };
+  const remember = (address: string) => {
+    recent.delete(address);
+    recent.set(address, deps.clock.now().getTime());
+    while (recent.size > MAX_RECENT_ADDRESSES) recent.delete(recent.keys().next().value!);
+  };
+  let mailer = options.mailer;
+
+  const lookup = async (id: string): Promise<TokenSubscriber | null> => {
+    if (!/^[1-9]\d{0,14}$/.test(id)) return null;
+    const row = await store.getSubscriber({ id: Number(id) });
+    return row ? { ...row, id: String(row.id), rowId: row.id } : null;
+  };
+  const verify = (token: string, purpose: 'confirm' | 'unsubscribe'): Promise<TokenCheck<TokenSubscriber>> =>
+    typeof token === 'string' && token.length <= 300
+      ? tokens.verify(token, purpose, lookup)
+      : Promise.resolve({ ok: false, reason: 'malformed' });
+
+  function mailSettings(): {
+    site: SubscriptionSettings;
+    mailer: Mailer;
+    from: string;
+    envelopeFrom: string;
+  } {
+    const smtp = config.publish.email.smtp;
+    if (!settings || !smtp) {
+      throw new ConfigError(
+        'Subscribing needs publish.email.smtp (to mail the confirmation link) and server.baseUrl or publish.baseUrl.',
+        [{ path: settings ? 'publish.email.smtp' : 'server.baseUrl', message: 'required for subscriptions' }],
+      );
+    }
+    mailer ??= createSmtpMailer({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      requireTls: smtp.requireTls,
+      ...(smtp.user ? { user: smtp.user, password: deps.env[smtp.passwordEnv] ?? '' } : {}),
+    });
+    const from = config.publish.email.from;
+    return { site: settings, mailer, from, envelopeFrom: /<([^>]+)>/.exec(from)?.[1] ?? from };
+  }
+
+  /** Sends after the answer has gone: the response time says nothing about the address, and SMTP cannot slow it. */
+  function enqueue(what: string, subscriber: Subscriber, compose: () => Promise<string>): void {
+    const { mailer: transport, envelopeFrom } = mailSettings();
+    void queue
+      .add(async () => {
+        const raw = await compose();
+        await transport.sendMail({ envelope: { from: envelopeFrom, to: [subscriber.address] }, raw });
+        log.info(`sent the ${what} mail to subscriber ${subscriber.id}`);
+      })
+      .catch((error: unknown) =>
+        log.warn(
+          `the ${what} mail to subscriber ${subscriber.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+  }
+
+  function sendConfirmation(subscriber: Subscriber): void {
+    const { site, from } = mailSettings();
+    const token = tokens.issue('confirm', { id: String(subscriber.id), address: subscriber.address });
+    const confirmUrl = new URL('confirm', site.baseUrl);
+    confirmUrl.searchParams.set('token', token);
+    enqueue('confirmation', subscriber, async () => {
+      const mail = await renderConfirmationMail({
+        siteName: site.siteName,
+        from,
+        to: subscriber.address,
+        date: deps.clock.now(),
+        messageIdDomain: new URL(site.baseUrl).hostname,
+        confirmUrl: confirmUrl.href,
+        siteUrl: site.baseUrl,
+        validHours: Math.round(TOKEN_LIFETIME_MS.confirm / 3600_000),
+      });
+      return mail.raw;
+    });
+  }
+
+  function sendWelcome(subscriber: Subscriber): void {
+    const { site, from } = mailSettings();
+    const token = tokens.issue('unsubscribe', { id: String(subscriber.id), address: subscriber.address });
+    enqueue('welcome', subscriber, async () => {
+      const mail = await renderWelcomeMail({
+        siteName: site.siteName,
+        from,
+        to: subscriber.address,
+        date: deps.clock.now(),
+        messageIdDomain: new URL(site.baseUrl).hostname,
+        siteUrl: site.baseUrl,
+        unsubscribeUrl: unsubscribeUrl(site.baseUrl, token),
+        listUnsubscribe: listUnsubscribeHeaders({ baseUrl: site.baseUrl, token }),
+      });
+      return mail.raw;
+    });
+  }
+
+  async function recordRequest(address: string, mailbox: string): Promise<void> {
+    const subscriber = await store.requestSubscription(address, mailbox);
+    remember(address);
+    // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
+    if (subscriber.status !== 'pending') return;
+    if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
+      log.warn('subscribe: the mail queue is full; no confirmation mail claimed');
+      return;
+    }
+    if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
+      sendConfirmation(subscriber);
+    }
+  }
+
+  return {
+    async request(input) {
+      // A bot fills every field; it gets the same answer as a person and nothing is stored.
+      if (typeof input.honeypot === 'string' && input.honeypot.trim() !== '') {
+        log.info(`subscribe: honeypot filled (client ${input.ip}); ignored`);
+        return { ok: true };
+      }
+      const checked = normaliseAddress(typeof input.email === 'string' ? input.email : '');
+      if (!checked.ok) return { ok: false, field: 'email', message: ADDRESS_PROBLEMS[checked.problem] };
+      mailSettings();
+      // The same address already waiting or just stored: one row, one mail either way.
+      if (waiting.has(checked.address) || storedRecently(checked.address)) return { ok: true };
+      if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
+      waiting.add(checked.address);
+      void intake
+        .add(() => recordRequest(checked.address, checked.mailbox))
+        .catch((error: unknown) =>
+          log.warn(
+            `subscribe: storing a request failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
+        .finally(() => waiting.delete(checked.address));
+      return { ok: true };
+    },
+
+    async confirm(token) {
+      const checked = await verify(token, 'confirm');
+      if (!checked.ok) return { ok: false, reason: checked.reason };
+      const { rowId } = checked.subscriber;
+      const confirmed = await store.setSubscriberStatus(rowId, 'confirmed', ['pending']);
+      if (confirmed) {
+        log.info(`subscriber ${rowId} confirmed`);
+        if (config.server.welcomeMail) sendWelcome(confirmed);
+        return { ok: true };
+      }
+      // A second click on the same link: still confirmed, nothing to do. An unsubscribed reader stays so.
+      return checked.subscriber.status === 'confirmed' ? { ok: true } : { ok: false, reason: 'not-pending' };
+    },
+
+    async unsubscribeInfo(token) {
+      const checked = await verify(token, 'unsubscribe');
+      return checked.ok ? { ok: true, address: checked.subscriber.address } : checked;
+    },
+
+    async unsubscribe(token) {
+      const checked = await verify(token, 'unsubscribe');
+      if (!checked.ok) return checked;
+      const { rowId } = checked.subscriber;
+      const changed = await store.setSubscriberStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
+      if (changed) log.info(`subscriber ${rowId} unsubscribed`);
+      recent.delete(checked.subscriber.address);
+      // Already unsubscribed (or bounced): the reader's wish holds either way.
+      return { ok: true };
+    },
+
+    async deliveryEvent(body) {
+      const parsed = deliveryEventSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+          ok: false,
+          field: issue?.path.join('.') || 'body',
+          message: issue?.message ?? 'expected {email, type}',
+        };
+      }
+      const checked = normaliseAddress(parsed.data.email);
+      if (!checked.ok) return { ok: false, field: 'email', message: ADDRESS_PROBLEMS[checked.problem] };
+      const subscriber = await store.getSubscriber({ address: checked.address });
+      if (!subscriber) return { ok: true, matched: false };
+      const { type, permanent } = parsed.data;
+      const after =
+        type === 'complaint'
+          ? ((await store.setSubscriberStatus(subscriber.id, 'unsubscribed', ['pending', 'confirmed'])) ??
+            subscriber)
+          : await store.recordBounce(subscriber.id, permanent ? 1 : config.server.softBounceLimit);
+      const now = after ?? subscriber;
+      recent.delete(subscriber.address);
+      log.info(
+        `subscriber ${subscriber.id}: ${permanent ? 'permanent ' : ''}${type} reported; now ${now.status}`,
+      );
+      return { ok: true, matched: true, status: now.status, bounces: now.bounces };
+    },
+
+    authoriseWebhook(authorization) {
+      const secret = deps.env[config.server.webhookSecretEnv];
+      if (!secret || secret.length < MIN_WEBHOOK_SECRET_LENGTH) {
+        log.warn(
+          `POST /webhooks/bounce refused: set ${config.server.webhookSecretEnv} (at least ${MIN_WEBHOOK_SECRET_LENGTH} characters) to accept reports`,
+        );
+        return false;
+      }
+      const given = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1] ?? '';
+      // Equal-length digests, so the comparison takes the same time whatever was sent.
+      const digest = (value: string) => createHash('sha256').update(value).digest();
+      return timingSafeEqual(digest(given), digest(secret));
+    },
+
+    async idle() {
+      await intake.onIdle();
+      await queue.onIdle();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The pages `digest serve` answers the subscribe, confirm and unsubscribe requests with: the site's own shell, no
+// script, and never a word about whether an address is known.
+import { renderPage, subscribeForm } from './_layout.js';
+import { type Fragment, html } from './_template.js';
+import { DEFAULT_SITE_NAME } from './types.js';
+
+export type SubscriberPage =
+  | { kind: 'check-inbox' }
+  | { kind: 'invalid-address'; message: string }
+  | { kind: 'confirmed' }
+  | { kind: 'unsubscribe'; token: string; address: string }
+  | { kind: 'unsubscribed' }
+  | { kind: 'invalid-link' }
+  | { kind: 'too-many-requests' };
+
+export interface SubscriberPageOptions {
+  siteName?: string;
+  /** The site's root as an absolute URL, or "/" (links and the form's action resolve from it). */
+  root: string;
+}
+
+const TITLES: Record<SubscriberPage['kind'], string> = {
+  'check-inbox': 'Check your inbox',
+  'invalid-address': 'That address does not look right',
+  confirmed: 'You are subscribed',
+  unsubscribe: 'Unsubscribe?',
+  unsubscribed: 'You are unsubscribed',
+  'invalid-link': 'This link does not work',
+  'too-many-requests': 'Too many requests',
+};
+
+export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPageOptions): string {
+  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const { root } = options;
+  const title = TITLES[page.kind];
+  return renderPage({
+    title,
+    titleSuffix: siteName,
+    description: `${title} — ${siteName}`,
+    siteName,
+    root,
+    canonical: null,
+    body: html`<h1>${title}</h1>
+${body(page, siteName, root)}`,
+  });
+}
+
+function body(page: SubscriberPage, siteName: string, root: string): Fragment {
+  const home = html`<p><a href="${root}index.html">Back to ${siteName}</a></p>`;
+  switch (page.kind) {
+    case 'check-inbox':
+      // Said the same way for a new, a pending and a confirmed address: this page tells nobody who subscribes.
+      return html`<p>If the address can receive mail, a message with a confirmation link is on its way. \
+Open it to start getting ${siteName}. Nothing arrived? Look in the spam folder; you can ask again in an hour.</p>
+${home}`;
+    case 'invalid-address':
+      return html`<p role="alert">The email field: ${page.message}.</p>
+${subscribeForm(siteName, root)}`;
+    case 'confirmed':
+      return html`<p>Thank you: your address is confirmed. The next edition of ${siteName} comes to your inbox; \
+every mail has a link to unsubscribe.</p>
+${home}`;
+    case 'unsubscribe':
+      // A GET only shows this button: a link scanner that opens the URL unsubscribes nobody.
+      return html`<p>Stop sending ${siteName} to ${maskAddress(page.address)}?</p>
+<form method="post" action="${root}unsubscribe">
+<input type="hidden" name="token" value="${page.token}">
+<button type="submit">Unsubscribe</button>
+</form>
+${home}`;
+    case 'unsubscribed':
+      return html`<p>You will get no more mail from ${siteName}. Changed your mind? Subscribe again on the site.</p>
+${home}`;
+    case 'invalid-link':
+      return html`<p>The link is incomplete, expired or not one of ours, so nothing was changed. \
+Links from a recent mail work; to subscribe, ask for a new confirmation mail on the site.</p>
+${home}`;
+    case 'too-many-requests':
+      return html`<p>Too many requests came from your network. Please try again in a minute.</p>
+${home}`;
+  }
+}
+
+/** "ada@example.com" → "a…@example.com": enough for the reader to recognise, little for someone the mail reached. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '…';
+  return `${Array.from(address.slice(0, at))[0]}…${address.slice(at)}`;
+}

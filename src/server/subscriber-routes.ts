@@ -1,0 +1,205 @@
+// POST /subscribe, GET /confirm, GET+POST /unsubscribe (RFC 8058 one-click) and POST /webhooks/bounce. The routes
+// parse, guard (Origin, size, rate) and call the subscription use cases; the answers never say who is subscribed.
+import { type Context, Hono } from 'hono';
+import type { Digest } from '../app/create-digest.js';
+import {
+  createRateLimiter,
+  renderSubscriberPage,
+  type SubscriberPage,
+  subscriptionSettings,
+} from '../app/subscription-settings.js';
+import { clientAddress } from './client-address.js';
+import { allowedOrigins, bodyLimit, originCheck } from './guards.js';
+import type { RequestVariables } from './request-log.js';
+
+type RoutesEnv = { Variables: RequestVariables };
+
+/** A subscribe form or a one-click POST is a few hundred bytes. */
+export const MAX_FORM_BYTES = 8 * 1024;
+const LINK_REQUESTS_PER_MINUTE = 120;
+const WEBHOOK_REQUESTS_PER_MINUTE = 600;
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export interface SubscriberRoutesOptions {
+  digest: Pick<Digest, 'subscriptions' | 'deps'>;
+  trustProxy: boolean;
+  /** The limiters' clock (tests). */
+  now?: () => number;
+}
+
+type Fields = Record<string, unknown>;
+
+/** The routes, or null when no base URL is configured (no link could be mailed, no Origin checked). */
+export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesEnv> | null {
+  const settings = subscriptionSettings(options.digest.deps.config);
+  if (!settings) return null;
+  const use = options.digest.subscriptions;
+  const ip = (c: Context) => clientAddress(c, options.trustProxy);
+  const limiter = (perMinute: number) =>
+    createRateLimiter({
+      capacity: perMinute,
+      refillMs: 60_000 / perMinute,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  const limits = {
+    subscribe: limiter(settings.perMinute),
+    links: limiter(LINK_REQUESTS_PER_MINUTE),
+    webhook: limiter(WEBHOOK_REQUESTS_PER_MINUTE),
+  };
+  const page = (c: Context, status: 200 | 400 | 429 | 503, content: SubscriberPage) =>
+    c.html(renderSubscriberPage(content, { siteName: settings.siteName, root: settings.baseUrl }), status, {
+      ...NO_STORE,
+    });
+  /** null when allowed; else the 429 in the client's format. */
+  const limited = (c: Context, which: keyof typeof limits, json: boolean): Response | null => {
+    const decision = limits[which].take(ip(c));
+    if (decision.allowed) return null;
+    c.header('Retry-After', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
+    return json
+      ? c.json({ error: 'too-many-requests', message: 'Too many requests; try again later.' }, 429, NO_STORE)
+      : page(c, 429, { kind: 'too-many-requests' });
+  };
+
+  const app = new Hono<RoutesEnv>();
+  const sameOrigin = originCheck(allowedOrigins(settings.origin));
+  const sizeCap = bodyLimit(MAX_FORM_BYTES);
+
+  app.post('/subscribe', sameOrigin, sizeCap, async (c) => {
+    const json = wantsJson(c);
+    const blocked = limited(c, 'subscribe', json);
+    if (blocked) return blocked;
+    const fields = await readFields(c);
+    if (!fields) return unsupported(c);
+    if (!settings.canMail) {
+      return c.json(
+        { error: 'unavailable', message: 'Subscribing is not set up on this site (no SMTP server).' },
+        503,
+        NO_STORE,
+      );
+    }
+    const outcome = await use.request({ email: fields.email, honeypot: fields.website, ip: ip(c) });
+    if (!outcome.ok && 'busy' in outcome) {
+      c.header('Retry-After', '30');
+      return json
+        ? c.json(
+            { error: 'busy', message: 'Too many requests are waiting; try again shortly.' },
+            503,
+            NO_STORE,
+          )
+        : page(c, 503, { kind: 'too-many-requests' });
+    }
+    if (!outcome.ok) {
+      return json
+        ? c.json({ error: 'invalid-input', field: outcome.field, message: outcome.message }, 400, NO_STORE)
+        : page(c, 400, { kind: 'invalid-address', message: outcome.message });
+    }
+    return json ? c.json({ status: 'ok' }, 200, NO_STORE) : page(c, 200, { kind: 'check-inbox' });
+  });
+
+  app.get('/confirm', async (c) => {
+    const blocked = limited(c, 'links', false);
+    if (blocked) return blocked;
+    const outcome = await use.confirm(c.req.query('token') ?? '');
+    return outcome.ok ? page(c, 200, { kind: 'confirmed' }) : page(c, 400, { kind: 'invalid-link' });
+  });
+
+  // A GET only shows a button: link scanners and prefetchers open URLs, and must not unsubscribe anyone.
+  app.get('/unsubscribe', async (c) => {
+    const blocked = limited(c, 'links', false);
+    if (blocked) return blocked;
+    const token = c.req.query('token') ?? '';
+    const info = await use.unsubscribeInfo(token);
+    return info.ok
+      ? page(c, 200, { kind: 'unsubscribe', token, address: info.address })
+      : page(c, 400, { kind: 'invalid-link' });
+  });
+
+  // RFC 8058: mail providers POST "List-Unsubscribe=One-Click" to the URL from their servers, with no Origin and no
+  // cookie; the signed token is the authentication. The confirm button of the GET page posts here too.
+  app.post('/unsubscribe', sizeCap, async (c) => {
+    const json = wantsJson(c);
+    const blocked = limited(c, 'links', json);
+    if (blocked) return blocked;
+    const fields = (await readFields(c)) ?? {};
+    const token = typeof fields.token === 'string' ? fields.token : (c.req.query('token') ?? '');
+    const outcome = await use.unsubscribe(token);
+    if (json) {
+      return outcome.ok
+        ? c.json({ status: 'unsubscribed' }, 200, NO_STORE)
+        : c.json(
+            { error: 'invalid-token', field: 'token', message: 'The link is not valid.' },
+            400,
+            NO_STORE,
+          );
+    }
+    return outcome.ok ? page(c, 200, { kind: 'unsubscribed' }) : page(c, 400, { kind: 'invalid-link' });
+  });
+
+  app.post('/webhooks/bounce', bodyLimit(16 * 1024), async (c) => {
+    const blocked = limited(c, 'webhook', true);
+    if (blocked) return blocked;
+    if (!(await use.authoriseWebhook(c.req.header('authorization')))) {
+      return c.json({ error: 'unauthorized', message: 'A valid Bearer secret is required.' }, 401, {
+        ...NO_STORE,
+        'WWW-Authenticate': 'Bearer realm="webhooks"',
+      });
+    }
+    if (!isJson(c)) return unsupported(c);
+    const body = await c.req.json<unknown>().catch(() => undefined);
+    if (body === undefined) return invalidJson(c);
+    const outcome = await use.deliveryEvent(body);
+    if (!outcome.ok) {
+      return c.json(
+        { error: 'invalid-input', field: outcome.field, message: outcome.message },
+        400,
+        NO_STORE,
+      );
+    }
+    return c.json(
+      outcome.matched
+        ? { status: 'ok', matched: true, subscriber: { status: outcome.status, bounces: outcome.bounces } }
+        : { status: 'ok', matched: false },
+      200,
+      NO_STORE,
+    );
+  });
+
+  return app;
+}
+
+function isJson(c: Context): boolean {
+  return /^application\/json\b/i.test(c.req.header('content-type') ?? '');
+}
+
+function wantsJson(c: Context): boolean {
+  return isJson(c) || /\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
+}
+
+/** The fields of a form (urlencoded or multipart) or a JSON object; null for any other body. */
+async function readFields(c: Context): Promise<Fields | null> {
+  if (isJson(c)) {
+    const body = await c.req.json<unknown>().catch(() => null);
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Fields) : {};
+  }
+  const type = c.req.header('content-type') ?? '';
+  if (/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
+    return (await c.req.parseBody().catch(() => ({}))) as Fields;
+  }
+  return null;
+}
+
+function unsupported(c: Context): Response {
+  return c.json(
+    { error: 'unsupported-media-type', message: 'Send a form or application/json.' },
+    415,
+    NO_STORE,
+  );
+}
+
+function invalidJson(c: Context): Response {
+  return c.json(
+    { error: 'invalid-input', field: 'body', message: 'The body is not valid JSON.' },
+    400,
+    NO_STORE,
+  );
+}

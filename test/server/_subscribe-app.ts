@@ -1,0 +1,116 @@
+// The server app with the subscription use cases on a test store, a loopback SMTP server and a clock tests move.
+import { createDigest, type Digest } from '../../src/app/create-digest.js';
+import { parseConfig } from '../../src/config/load-config.js';
+import { createHttpClient } from '../../src/net/http-client.js';
+import { nodeFileSystem } from '../../src/publish/write-site.js';
+import { createServerApp } from '../../src/server/index.js';
+import type { Store } from '../../src/store/types.js';
+import { createSubscriberTokens, type TokenPurpose } from '../../src/subscribers/tokens.js';
+
+export const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
+export const WEBHOOK_SECRET = 'webhook-secret-0123456789';
+export const BASE_URL = 'https://digest.example.org/';
+export const ORIGIN = 'https://digest.example.org';
+
+export interface SubscribeApp {
+  app: ReturnType<typeof createServerApp>;
+  digest: Digest;
+  store: Store;
+  clock: { time: number; now(): Date };
+  logs: string[];
+  /** A token signed with the server's secret, at the test clock's time (or `at`). */
+  token(purpose: TokenPurpose, subscriber: { id: number; address: string }, at?: number): string;
+}
+
+export function subscribeApp(options: {
+  store: Store;
+  siteDir: string;
+  smtpPort?: number;
+  server?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  baseUrl?: string | null;
+}): SubscribeApp {
+  const clock = { time: Date.parse('2026-05-04T08:00:00Z'), now: () => new Date(clock.time) };
+  const logs: string[] = [];
+  const log = {
+    info: (message: string) => logs.push(`info ${message}`),
+    warn: (message: string) => logs.push(`warn ${message}`),
+    debug: () => {},
+  };
+  const baseUrl = options.baseUrl === undefined ? BASE_URL : options.baseUrl;
+  const config = parseConfig({
+    name: 'Test Digest',
+    server: { ...(baseUrl ? { baseUrl } : {}), trustProxy: true, ...options.server },
+    publish: {
+      email: {
+        from: 'Test Digest <digest@example.org>',
+        ...(options.smtpPort
+          ? { smtp: { host: '127.0.0.1', port: options.smtpPort, requireTls: false } }
+          : {}),
+      },
+    },
+  });
+  const digest = createDigest({
+    config,
+    store: options.store,
+    http: createHttpClient({ timeoutMs: 1000, maxBytes: 1024, retries: 0, allowLoopback: false, log }),
+    clock,
+    log,
+    fs: nodeFileSystem,
+    env: { DIGEST_SECRET: SECRET, DIGEST_WEBHOOK_SECRET: WEBHOOK_SECRET, ...options.env },
+  });
+  const app = createServerApp({
+    siteDir: options.siteDir,
+    checkDatabase: async () => {},
+    digest,
+    trustProxy: true,
+    log: () => {},
+  });
+  return {
+    app,
+    digest,
+    store: options.store,
+    clock,
+    logs,
+    token(purpose, subscriber, at = clock.time) {
+      return createSubscriberTokens(Buffer.from(SECRET), () => at).issue(purpose, {
+        id: String(subscriber.id),
+        address: subscriber.address,
+      });
+    },
+  };
+}
+
+let nextIp = 1;
+/** A fresh client address per call (the server trusts X-Forwarded-For here), so rate limits do not interfere. */
+export function freshIp(): string {
+  nextIp += 1;
+  return `198.51.100.${nextIp % 250}`;
+}
+
+export function formPost(fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: ORIGIN,
+      'x-forwarded-for': freshIp(),
+      ...headers,
+    },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
+
+export function jsonPost(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      origin: ORIGIN,
+      'x-forwarded-for': freshIp(),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  };
+}
