@@ -5,6 +5,7 @@ import { cacheGet, cachePut } from './cache.js';
 import { decisions, setDecision } from './decisions.js';
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
+import { type JobLockKind, withJobLock } from './job-lock.js';
 import type { Database } from './schema.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
 import {
@@ -18,15 +19,27 @@ import {
   requestSubscription,
   setSubscriberStatus,
 } from './subscribers.js';
-import type { Store } from './types.js';
+import type { SharedDatabase, Store } from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
-export function createStore(
-  db: Kysely<Database>,
-  options: { log?: Logger; onClose?: () => Promise<void> } = {},
-): Store {
+export interface CreateStoreOptions {
+  log?: Logger;
+  onClose?: () => Promise<void>;
+  /** How `withJobLock` keeps a job to one process (default: an advisory lock). */
+  jobLock?: JobLockKind;
+  /** Starts sharing the database with other commands (PGlite in a data folder only). */
+  share?: () => Promise<SharedDatabase | null>;
+}
+
+export function createStore(db: Kysely<Database>, options: CreateStoreOptions = {}): Store {
   const { log } = options;
+  let shared: Promise<SharedDatabase | null> | null = null;
   return {
+    withJobLock: (name, fn) => withJobLock(db, options.jobLock ?? 'advisory', name, fn),
+    shareDatabase() {
+      shared ??= options.share ? options.share() : Promise.resolve(null);
+      return shared;
+    },
     async upsertItems(items) {
       if (!items.length) return { inserted: 0, merged: 0, skipped: 0 };
       const { inserted, merged, skipped } = await db
@@ -62,6 +75,8 @@ export function createStore(
     countSubscribers: () => countSubscribers(db),
     async close() {
       try {
+        // Other commands first, so nothing reaches the database while it closes.
+        await (await shared?.catch(() => null))?.close();
         await db.destroy();
       } finally {
         await options.onClose?.();

@@ -159,9 +159,10 @@ function processAlive(pid: number): boolean {
   }
 }
 
-// What a PostgreSQL data folder holds (also while PGlite is still writing a new one), plus our lock.
+// What a PostgreSQL data folder holds (also while PGlite is still writing a new one), plus our lock and, while
+// `digest serve` runs, its socket and share file (share-pglite.ts).
 const DATA_DIR_ENTRY =
-  /^(?:PG_VERSION|base|global|pg_[a-z_]+|pg_(?:hba|ident)\.conf|postgresql(?:\.auto)?\.conf|postmaster\.(?:pid|opts)|digest\.lock(?:\.\d+\.[\w-]+)?)$/;
+  /^(?:PG_VERSION|base|global|pg_[a-z_]+|pg_(?:hba|ident)\.conf|postgresql(?:\.auto)?\.conf|postmaster\.(?:pid|opts)|digest\.lock(?:\.\d+\.[\w-]+)?|digest\.serve\.json(?:\.[\w-]+)?|\.s\.PGSQL\.\d+)$/;
 
 /** Refuses a folder that already holds other files: PGlite would write a database in among them. */
 export async function assertDataDir(dir: string): Promise<void> {

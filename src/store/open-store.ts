@@ -1,13 +1,13 @@
 // Opens the store: PostgreSQL when a database URL is given, else PGlite in a folder (or in memory).
 // Pending migrations are applied before the store is handed out. PGlite and pg load only when used.
 import { mkdir, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
-import { createStore } from './create-store.js';
+import { type CreateStoreOptions, createStore } from './create-store.js';
 import { assertDataDir, lockDataDir } from './data-dir.js';
 import { tightenPermissions } from './data-dir-permissions.js';
 import { pgliteDatabase, postgresDatabase } from './database.js';
@@ -15,6 +15,7 @@ import { migrate } from './migrate.js';
 import { pgliteOptions } from './pglite-options.js';
 import { isPrepared, prepareDataDir } from './prepare-data-dir.js';
 import type { Database } from './schema.js';
+import { clearShare, findShare, SHARE_SOCKET, sharePglite, shareUrl } from './share-pglite.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -47,22 +48,34 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     });
   });
   await assertDataDir(location);
-  const lock = await lockDataDir(location, { log });
+  const served = await openSharedStore(location, log);
+  if (served) return served;
+  const lock = await lockDataDir(location, { log }).catch(async (error: unknown) => {
+    // `digest serve` may have taken the folder between the two looks.
+    if (await findShare(location)) return null;
+    throw error;
+  });
+  if (!lock) return openStore(options);
   try {
     if (!isPrepared(location)) await prepareDataDir(location);
+    // A killed `digest serve` leaves its socket and share file behind.
+    await clearShare(location);
     // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): say so
     // only when the folder itself was open to others.
     const exposed = ((await stat(location)).mode & 0o005) !== 0;
     const loosened = await tightenPermissions(location);
     if (exposed && loosened)
       log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
-    const db = pgliteDatabase(await openPglite(location));
+    const pglite = await openPglite(location);
+    const db = pgliteDatabase(pglite);
     // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.
     await tightenPermissions(location);
     return await openStoreOnDatabase(
       db,
       {
         log,
+        jobLock: 'process',
+        share: () => sharePglite(pglite, location, log),
         // And what this session added.
         onClose: () => tightenPermissions(location).then(() => lock.release()),
       },
@@ -99,9 +112,25 @@ async function openPglite(location: string): Promise<PGlite> {
   }
 }
 
+/** The store of a live `digest serve` holding the folder, through its socket; null when none is sharing it. */
+async function openSharedStore(location: string, log: Logger | undefined): Promise<Store | null> {
+  const share = await findShare(location);
+  if (!share) return null;
+  log?.info(
+    `store: ${location} is held by digest serve (pid ${share.pid}); using its database through ${join(share.socketDir, SHARE_SOCKET)}`,
+  );
+  return openStoreOnDatabase(
+    await postgresDatabase(shareUrl(share), log),
+    // One PGlite session underneath: an advisory lock could not keep anyone out.
+    { log, jobLock: 'process' },
+    `the database of digest serve (pid ${share.pid}) in ${location}`,
+    'Is digest serve still running? Try again, or stop it and retry.',
+  );
+}
+
 async function openStoreOnDatabase(
   db: Kysely<Database>,
-  options: { log?: Logger; onClose?: () => Promise<void> },
+  options: CreateStoreOptions,
   where: string,
   hint = '',
 ): Promise<Store> {

@@ -19,6 +19,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { DATE_OID } from './_values.js';
+import { type SessionLock, sessionLock } from './pglite-session.js';
 
 /** Dates as the text PostgreSQL prints ('YYYY-MM-DD'), as on the pg pool: never a local-midnight Date. */
 const PARSERS = { [DATE_OID]: (value: string) => value };
@@ -34,8 +35,8 @@ export function pgliteDialect(pglite: PGliteInterface, options: { ownsDatabase?:
 
 class PgliteDriver implements Driver {
   readonly #connection: PgliteConnection;
-  /** Resolves when the current holder releases the connection. */
-  #released: Promise<void> = Promise.resolve();
+  /** Shared with the socket `digest serve` opens (pglite-session.ts): one holder of the session at a time. */
+  readonly #session: SessionLock;
   #release: (() => void) | null = null;
 
   constructor(
@@ -43,6 +44,7 @@ class PgliteDriver implements Driver {
     private readonly owns: boolean,
   ) {
     this.#connection = new PgliteConnection(pglite);
+    this.#session = sessionLock(pglite);
   }
 
   async init(): Promise<void> {
@@ -50,14 +52,7 @@ class PgliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    for (;;) {
-      const previous = this.#released;
-      await previous;
-      if (this.#released === previous) break;
-    }
-    this.#released = new Promise((resolve) => {
-      this.#release = resolve;
-    });
+    this.#release = await this.#session.acquire();
     return this.#connection;
   }
 

@@ -112,8 +112,27 @@ export interface SubscribersPort {
   countSubscribers(): Promise<Record<SubscriberStatus, number>>;
 }
 
+export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
+
+/** Processes sharing one database: who runs a job, and (PGlite) letting other commands in while serving. */
+export interface JobsPort {
+  /**
+   * Runs `fn` unless another process runs the job `name` now (PostgreSQL: a session advisory lock; PGlite: the data
+   * folder's lock already makes this process the only one); `{ acquired: false }`, without running it, when one does.
+   */
+  withJobLock<T>(name: string, fn: () => Promise<T>): Promise<JobLockResult<T>>;
+}
+
+/** A PGlite data folder shared with other digest commands while this process holds it (see share-pglite.ts). */
+export interface SharedDatabase {
+  /** The Unix socket other commands connect to. */
+  address: string;
+  close(): Promise<void>;
+}
+
 export interface Store
-  extends ItemsPort,
+  extends JobsPort,
+    ItemsPort,
     CandidatesPort,
     EditionsPort,
     DecisionsPort,
@@ -121,5 +140,10 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort {
+  /**
+   * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
+   * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).
+   */
+  shareDatabase(): Promise<SharedDatabase | null>;
   close(): Promise<void>;
 }
