@@ -8,6 +8,7 @@ import type { DigestDeps } from './deps.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
+import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
 
@@ -46,6 +47,8 @@ export function createDigest(deps: DigestDeps) {
         if (subscriptions) await (await subscriptions).idle();
       },
     },
+    scheduledEdition: async (input: ScheduledEditionInput): Promise<ScheduledEditionOutcome> =>
+      (await import('./schedule.js')).runScheduledEdition(deps, input),
   };
 }
 

@@ -3,6 +3,7 @@ import { isHttpUrl } from '../core/urls.js';
 import { chatSchema, pushSchema } from './deliver-schema.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
+import { scheduleSchema } from './schedule-schema.js';
 import { selectionSchema } from './selection-schema.js';
 import { serverSchema } from './server-schema.js';
 
@@ -101,6 +102,7 @@ export const configSchema = z
     server: serverSchema,
     chat: chatSchema,
     push: pushSchema,
+    schedule: scheduleSchema,
   })
   .strict();
 

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import type { OpenDigest } from '../../app/open-digest.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
 
@@ -56,6 +57,32 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
   );
 }
 
+/** The `send` use case, once the digest has one: a scheduled, auto-published edition is sent with it. */
+type SendUseCase = (input: { week: string }) => Promise<unknown>;
+
+/** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
+async function startSchedule(digest: OpenDigest, siteDir: string, signal: AbortSignal | undefined) {
+  const { config, deps } = digest;
+  if (!config.schedule.enabled) return null;
+  const { createScheduler } = await import('../../app/scheduler.js');
+  const send = (digest as unknown as { send?: SendUseCase }).send;
+  const scheduler = createScheduler({
+    schedule: config.schedule,
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    ...(signal ? { signal } : {}),
+    job: (run) =>
+      digest.scheduledEdition({
+        week: run.week,
+        siteDir,
+        ...(send ? { send: (week: string) => send({ week }) } : {}),
+      }),
+  });
+  scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
+  return scheduler;
+}
+
 export function register(program: Command, context: CliContext): void {
   const command = program
     .command('serve')
@@ -106,14 +133,19 @@ export function register(program: Command, context: CliContext): void {
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
       });
+      // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
+      const shared = await digest.deps.store.shareDatabase();
+      if (shared) log.info(`Other digest commands reach this database through ${shared.address}.`);
       const server = await startServer(app, listen);
       context.stdout.write(`${server.url}\n`);
       log.info(`Serving ${siteDir} at ${server.url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
+      const schedule = await startSchedule(digest, siteDir, context.signal);
       const reason = await stopped(context.signal);
       log.info(`${reason}: closing the server…`);
       await server.close();
       // Confirmation mails already promised to readers go out before the store closes.
       await digest.subscriptions.idle();
+      await schedule?.stop();
       log.info('Server closed; closing the store.');
     });
   });

@@ -1,0 +1,58 @@
+// The weekly schedule inside `digest serve` (issue 12): when the week's edition is built, and whether it goes out
+// on its own or waits for an editor.
+import { Cron } from 'croner';
+import { z } from 'zod';
+
+export const DEFAULT_SCHEDULE_CRON = '0 7 * * 1';
+export const DEFAULT_SCHEDULE_TIME_ZONE = 'UTC';
+
+/** Whether `zone` is an IANA time zone this Node knows ("Europe/Berlin", "UTC"). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why croner refuses `pattern`, or null when it is a cron expression it can run. */
+export function cronProblem(pattern: string): string | null {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export const scheduleSchema = z
+  .object({
+    /** Run the schedule while `digest serve` runs. */
+    enabled: z.boolean().default(true),
+    /** A cron expression (minute hour day-of-month month day-of-week; seconds optional first), read in `timeZone`. */
+    cron: z
+      .string()
+      .default(DEFAULT_SCHEDULE_CRON)
+      .superRefine((pattern, context) => {
+        const problem = cronProblem(pattern);
+        if (problem)
+          context.addIssue({
+            code: 'custom',
+            message: `not a cron expression (e.g. "0 7 * * 1", Mondays 07:00): ${problem}`,
+          });
+      }),
+    timeZone: z
+      .string()
+      .default(DEFAULT_SCHEDULE_TIME_ZONE)
+      .refine(
+        isTimeZone,
+        'not a time zone this system knows (use an IANA name like "Europe/Berlin" or "UTC")',
+      ),
+    /** Publish (and send) a clean build at once; otherwise it waits as a draft for an editor. Degraded builds always wait. */
+    autoPublish: z.boolean().default(false),
+  })
+  .strict()
+  .prefault({});
+
+export type ScheduleConfig = z.infer<typeof scheduleSchema>;
