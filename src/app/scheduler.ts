@@ -65,7 +65,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   const lastRun = () => store.cacheGet<RunRecord>(SCHEDULE_NAMESPACE, LAST_RUN_KEY);
   const record = (value: RunRecord) => store.cachePut(SCHEDULE_NAMESPACE, LAST_RUN_KEY, value);
-  const dueAt = (now: Date) => pattern.previousRuns(1, new Date(now.getTime() + 1))[0] ?? null;
+  // croner's previousRuns are strictly before the reference's whole second: the next second includes `now`'s.
+  const dueAt = (now: Date) =>
+    pattern.previousRuns(1, new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000))[0] ?? null;
   const isDone = (last: RunRecord | null, scheduledAt: Date) =>
     last !== null && Date.parse(last.scheduledAt) >= scheduledAt.getTime();
 

@@ -96,7 +96,7 @@ export function openStoreFromPglite(
   options: { log?: Logger; closeDatabase?: boolean } = {},
 ): Promise<Store> {
   const db = pgliteDatabase(pglite, { ownsDatabase: options.closeDatabase ?? true });
-  return openStoreOnDatabase(db, { log: options.log }, 'the PGlite database');
+  return openStoreOnDatabase(db, { log: options.log, jobLock: 'process' }, 'the PGlite database');
 }
 
 async function openPglite(location: string): Promise<PGlite> {
