@@ -20,6 +20,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 FROM node:20-slim AS runtime
 # One volume: the embedded database in /data/db (unused when DATABASE_URL is set), the published site in /data/site.
 # (The data folder must hold only the database, so the two are siblings.)
+# While `digest serve` runs it shares /data/db with other commands through a Unix socket inside it (never a port):
+# run them in the same container, e.g. `docker exec <container> node bin/digest.js list`.
 ENV NODE_ENV=production \
     DIGEST_DATA_DIR=/data/db \
     PORT=8080

@@ -124,6 +124,8 @@ export async function findShare(dataDir: string): Promise<ShareRecord | null> {
   }
   if (!holder || holder.pid !== record.pid || holder.host !== record.host || record.host !== hostname())
     return null;
+  // Our own pid: left by an earlier process that had it (pid 1 in a restarted container), never a live server.
+  if (record.pid === process.pid) return null;
   if (typeof record.socketDir !== 'string' || typeof record.port !== 'number') return null;
   try {
     process.kill(record.pid, 0);
