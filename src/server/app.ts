@@ -1,5 +1,8 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 import { Hono } from 'hono';
+import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
+import { createApiRoutes } from './api-routes.js';
+import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
@@ -19,6 +22,8 @@ export interface ServerDeps {
   contentSecurityPolicy?: string;
   /** The file cache (tests pass their own to look inside). */
   siteFiles?: SiteFiles;
+  /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
+  archive?: { archive: Archive; publicUrl?: string | undefined };
 }
 
 export type ServerEnv = { Variables: RequestVariables };
@@ -58,6 +63,11 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
       'Cache-Control': 'no-store',
     }),
   );
+
+  if (deps.archive) {
+    app.route(API_BASE, createApiRoutes({ archive: deps.archive.archive, version: API_VERSION }));
+    app.route('/mcp', createMcpRoute({ ...deps.archive, version: API_VERSION }));
+  }
 
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);

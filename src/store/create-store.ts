@@ -6,6 +6,7 @@ import { decisions, setDecision } from './decisions.js';
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import type { Database } from './schema.js';
+import { listPublishedEditions, publishedItem, searchItems } from './search.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
 import {
   claimConfirmationMail,
@@ -60,6 +61,9 @@ export function createStore(
     removeSubscriber: (address) => removeSubscriber(db, address),
     listSubscribers: (options) => listSubscribers(db, options),
     countSubscribers: () => countSubscribers(db),
+    searchItems: (query) => searchItems(db, query),
+    publishedItem: (key) => publishedItem(db, key),
+    listPublishedEditions: (page) => listPublishedEditions(db, page),
     async close() {
       try {
         await db.destroy();
