@@ -3,7 +3,7 @@
 // each published edition's items, rebuilt by reindexEdition() whenever the edition is saved or published, so a
 // draft never shows and a re-saved edition never leaves stale rows.
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { isoTimestamp } from './_values.js';
+import { isoTimestamp, storableText } from './_values.js';
 import type { Database } from './schema.js';
 import type { EditionSummary, PublishedItem, SearchHit, SearchItemsQuery } from './types.js';
 
@@ -63,7 +63,8 @@ function toPublishedItem(row: ItemRow): PublishedItem {
  * accepts any input: operators and quotes are words to it, and text with no words matches nothing.
  */
 export async function searchItems(db: Db, query: SearchItemsQuery): Promise<SearchHit[]> {
-  const tsquery = sql`websearch_to_tsquery('english', ${query.text})`;
+  // NUL is refused in any text parameter; it is no word anyway.
+  const tsquery = sql`websearch_to_tsquery('english', ${storableText(query.text)})`;
   let select = db
     .selectFrom('search_items')
     .select(ITEM_COLUMNS)
@@ -73,11 +74,14 @@ export async function searchItems(db: Db, query: SearchItemsQuery): Promise<Sear
   if (query.to) select = select.where('edition_date', '<=', query.to);
   if (query.level) select = select.where('level', '=', query.level);
   if (query.source) {
-    const sources = JSON.stringify([query.source]);
-    select = select.where(sql<boolean>`(source = ${query.source} OR sources @> ${sources}::jsonb)`);
+    const source = storableText(query.source);
+    const sources = JSON.stringify([source]);
+    select = select.where(sql<boolean>`(source = ${source} OR sources @> ${sources}::jsonb)`);
   }
   if (query.anyOfPhrases?.length) {
-    const phrases = query.anyOfPhrases.map((phrase) => sql`phraseto_tsquery('english', ${phrase})`);
+    const phrases = query.anyOfPhrases.map(
+      (phrase) => sql`phraseto_tsquery('english', ${storableText(phrase)})`,
+    );
     select = select.where(sql<boolean>`document @@ (${sql.join(phrases, sql` || `)})`);
   }
   const rows = await select
