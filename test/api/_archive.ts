@@ -3,8 +3,8 @@
 import type { Edition } from '../../src/core/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { seedPgliteDataDir } from '../support/database.js';
 import { weeklyEditions } from '../publish/_editions.js';
+import { seedPgliteDataDir } from '../support/database.js';
 
 export const BASE_URL = 'https://digest.example.org/';
 export const DRAFT_DATE = '2026-05-11';

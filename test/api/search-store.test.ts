@@ -3,8 +3,8 @@
 // hostile search text is only ever words.
 import { describe, expect, it } from 'vitest';
 import type { SearchItemsQuery } from '../../src/store/types.js';
-import { storeDatabases, useTestStore } from '../support/database.js';
 import { weeklyEditions } from '../publish/_editions.js';
+import { storeDatabases, useTestStore } from '../support/database.js';
 import { DRAFT_DATE, DRAFT_WORD, draftEdition, publishArchive } from './_archive.js';
 
 const page = { limit: 50, offset: 0 };
