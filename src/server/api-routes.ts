@@ -13,6 +13,7 @@ import {
   searchItemsInput,
 } from '../app/api-schemas.js';
 import { openApiDocument } from '../app/openapi.js';
+import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
 
 export const API_CACHE_CONTROL = {
   /** Lists and searches change when an edition is published. */
@@ -23,9 +24,14 @@ export const API_CACHE_CONTROL = {
   none: 'no-store',
 } as const;
 
+/** How long an answer is served from memory: a newly published edition shows within this. */
+export const API_ANSWER_TTL_MS = 10_000;
+
 export interface ApiRoutesOptions {
   archive: Archive;
   version: string;
+  /** Tests pass their own to control time. */
+  cache?: AnswerCache;
 }
 
 function etagOf(body: string): string {
@@ -38,9 +44,12 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-function json(c: Context, value: unknown, cacheControl: string): Response {
+function toAnswer(value: unknown, cacheControl: string): CachedAnswer {
   const body = JSON.stringify(value);
-  const etag = etagOf(body);
+  return { body, etag: etagOf(body), cacheControl };
+}
+
+function send(c: Context, { body, etag, cacheControl }: CachedAnswer): Response {
   const headers = { ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' };
   if (matches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
   return c.body(body, 200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
@@ -63,8 +72,20 @@ function parse<S extends z.ZodType>(
   return { ok: false, response: problem(c, 400, field ?? issue.field, issue.message) };
 }
 
-export function createApiRoutes({ archive, version }: ApiRoutesOptions): Hono {
+export function createApiRoutes({ archive, version, cache: given }: ApiRoutesOptions): Hono {
   const api = new Hono();
+  const cache = given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 });
+  /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
+  const cached = async (c: Context, make: () => Promise<CachedAnswer | Response>): Promise<Response> => {
+    const url = new URL(c.req.url);
+    const key = `${url.pathname}${url.search}`;
+    const hit = cache.get(key);
+    if (hit) return send(c, hit);
+    const made = await make();
+    if (made instanceof Response) return made;
+    cache.set(key, made);
+    return send(c, made);
+  };
   api.use(
     '*',
     cors({
@@ -77,36 +98,45 @@ export function createApiRoutes({ archive, version }: ApiRoutesOptions): Hono {
     }),
   );
 
-  api.get('/openapi.json', (c) => json(c, openApiDocument({ version }), API_CACHE_CONTROL.document));
+  const document = toAnswer(openApiDocument({ version }), API_CACHE_CONTROL.document);
+  api.get('/openapi.json', (c) => send(c, document));
 
-  api.get('/editions', async (c) => {
-    const input = parse(c, listEditionsInput, c.req.query());
-    if (!input.ok) return input.response;
-    return json(c, await archive.listEditions(input.data), API_CACHE_CONTROL.list);
-  });
+  api.get('/editions', (c) =>
+    cached(c, async () => {
+      const input = parse(c, listEditionsInput, c.req.query());
+      if (!input.ok) return input.response;
+      return toAnswer(await archive.listEditions(input.data), API_CACHE_CONTROL.list);
+    }),
+  );
 
-  api.get('/editions/:date', async (c) => {
-    const date = parse(c, editionDateInput, c.req.param('date'), 'date');
-    if (!date.ok) return date.response;
-    const edition = await archive.getEdition(date.data);
-    if (!edition) return problem(c, 404, 'date', `No published edition is dated ${date.data}.`);
-    return json(c, edition, API_CACHE_CONTROL.entry);
-  });
+  api.get('/editions/:date', (c) =>
+    cached(c, async () => {
+      const date = parse(c, editionDateInput, c.req.param('date'), 'date');
+      if (!date.ok) return date.response;
+      const edition = await archive.getEdition(date.data);
+      if (!edition) return problem(c, 404, 'date', `No published edition is dated ${date.data}.`);
+      return toAnswer(edition, API_CACHE_CONTROL.entry);
+    }),
+  );
 
   // Keys hold "/" ("url:https://…"): clients percent-encode them, and the rest of the path is the key either way.
-  api.get('/items/:key{.+}', async (c) => {
-    const key = parse(c, itemKeyInput, c.req.param('key'), 'key');
-    if (!key.ok) return key.response;
-    const item = await archive.getItem(key.data);
-    if (!item) return problem(c, 404, 'key', 'No published edition featured an item with that key.');
-    return json(c, item, API_CACHE_CONTROL.entry);
-  });
+  api.get('/items/:key{.+}', (c) =>
+    cached(c, async () => {
+      const key = parse(c, itemKeyInput, c.req.param('key'), 'key');
+      if (!key.ok) return key.response;
+      const item = await archive.getItem(key.data);
+      if (!item) return problem(c, 404, 'key', 'No published edition featured an item with that key.');
+      return toAnswer(item, API_CACHE_CONTROL.entry);
+    }),
+  );
 
-  api.get('/search', async (c) => {
-    const input = parse(c, searchItemsInput, c.req.query());
-    if (!input.ok) return input.response;
-    return json(c, await archive.searchItems(input.data), API_CACHE_CONTROL.list);
-  });
+  api.get('/search', (c) =>
+    cached(c, async () => {
+      const input = parse(c, searchItemsInput, c.req.query());
+      if (!input.ok) return input.response;
+      return toAnswer(await archive.searchItems(input.data), API_CACHE_CONTROL.list);
+    }),
+  );
 
   api.on(['GET', 'HEAD'], '*', (c) =>
     problem(c, 404, null, 'No such API resource; see /api/v1/openapi.json.'),

@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArchive } from '../../src/app/api.js';
 import type { Edition } from '../../src/core/types.js';
+import { createAnswerCache } from '../../src/server/api-cache.js';
+import { API_ANSWER_TTL_MS, createApiRoutes } from '../../src/server/api-routes.js';
 import { createServerApp } from '../../src/server/index.js';
 import type { Store } from '../../src/store/types.js';
+import { weeklyEditions } from '../publish/_editions.js';
 import { createTestStore } from '../support/database.js';
 import { BASE_URL, DRAFT_DATE, DRAFT_WORD, publishArchive } from './_archive.js';
 
@@ -278,5 +281,44 @@ describe('JSON API /api/v1', () => {
     expect(Object.keys(edition).sort()).toEqual(
       Object.keys(document.components.schemas.Edition.properties).sort(),
     );
+  });
+});
+
+describe('API answer cache', () => {
+  it('serves an answer from memory for its time to live, then asks the store again', async () => {
+    const store = await createTestStore();
+    try {
+      await publishArchive(store, 1);
+      let now = 0;
+      const cache = createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 1024 * 1024, now: () => now });
+      const api = createApiRoutes({
+        archive: createArchive({ store, baseUrl: BASE_URL }),
+        version: 'test',
+        cache,
+      });
+      const total = async () => ((await (await api.request('/editions')).json()) as { total: number }).total;
+      expect(await total()).toBe(1);
+      const [next] = weeklyEditions(1).map((edition) => ({ ...edition, date: '2026-05-18' }));
+      await store.saveEdition(next!);
+      now += API_ANSWER_TTL_MS - 1;
+      expect(await total()).toBe(1);
+      now += 1;
+      expect(await total()).toBe(2);
+      // A refused request is never cached: the same URL is checked again.
+      expect((await api.request('/editions?page=0')).status).toBe(400);
+      expect((await api.request('/editions?page=0')).status).toBe(400);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps within its byte budget, the oldest answers leaving first', () => {
+    const cache = createAnswerCache({ ttlMs: 1000, maxBytes: 4000, now: () => 0 });
+    const answer = { body: 'x'.repeat(400), etag: '"e"', cacheControl: 'public' };
+    for (let index = 0; index < 10; index++) cache.set(`/k${index}`, answer);
+    expect(cache.get('/k0')).toBeUndefined();
+    expect(cache.get('/k9')).toMatchObject(answer);
+    cache.set('/huge', { ...answer, body: 'x'.repeat(4000) });
+    expect(cache.get('/huge')).toBeUndefined();
   });
 });

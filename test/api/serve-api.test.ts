@@ -88,7 +88,10 @@ describe('digest serve with the archive API (real process)', () => {
   it('answers an MCP client at /mcp', async () => {
     const client = new Client({ name: 'digest-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL('mcp', url)));
-    const result = (await client.callTool({ name: 'get_edition', arguments: { date: '2026-04-20' } })) as {
+    const result = (await client.callTool({
+      name: 'get_edition',
+      arguments: { date: '2026-04-20' },
+    })) as unknown as {
       structuredContent: { items: unknown[] };
     };
     expect(result.structuredContent.items).toHaveLength(12);

@@ -82,7 +82,7 @@ export function describeMcpContract(name: string, client: () => Client): void {
         'digest://editions/2026-04-20',
       ]);
       const read = await client().readResource({ uri: 'digest://editions/2026-05-04' });
-      const content = read.contents[0]!;
+      const content = read.contents[0] as { mimeType?: string; text?: string };
       expect(content.mimeType).toBe('text/markdown');
       expect(content.text).toMatch(/^# Agents in Production, Safety Under Pressure\n/);
       expect(content.text).toContain(
