@@ -3,7 +3,8 @@
 // Cache-Control max-age every client and CDN may already hold them for), and the cache holds at most `maxBytes`,
 // the oldest entries leaving first.
 export interface CachedAnswer {
-  body: string;
+  /** UTF-8 JSON, encoded once. */
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
   cacheControl: string;
 }
@@ -38,7 +39,7 @@ export function createAnswerCache(options: {
       return entry;
     },
     set(key, answer) {
-      const size = answer.body.length * 2 + key.length * 2;
+      const size = answer.body.byteLength + key.length * 2;
       if (size > options.maxBytes / 4) return;
       remove(key);
       entries.set(key, { ...answer, expires: now() + options.ttlMs, bytes: size });

@@ -34,7 +34,7 @@ export interface ApiRoutesOptions {
   cache?: AnswerCache;
 }
 
-function etagOf(body: string): string {
+function etagOf(body: Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -45,7 +45,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 function toAnswer(value: unknown, cacheControl: string): CachedAnswer {
-  const body = JSON.stringify(value);
+  // Node's Buffers sit on plain ArrayBuffers: sent as they are, no copy per request.
+  const body = Buffer.from(JSON.stringify(value)) as Uint8Array<ArrayBuffer>;
   return { body, etag: etagOf(body), cacheControl };
 }
 
@@ -77,8 +78,8 @@ export function createApiRoutes({ archive, version, cache: given }: ApiRoutesOpt
   const cache = given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 });
   /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
   const cached = async (c: Context, make: () => Promise<CachedAnswer | Response>): Promise<Response> => {
-    const url = new URL(c.req.url);
-    const key = `${url.pathname}${url.search}`;
+    // The path and query: everything after the origin.
+    const key = c.req.url.slice(c.req.url.indexOf('/', c.req.url.indexOf('//') + 2));
     const hit = cache.get(key);
     if (hit) return send(c, hit);
     const made = await make();

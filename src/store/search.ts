@@ -63,13 +63,22 @@ function toPublishedItem(row: ItemRow): PublishedItem {
  * accepts any input: operators and quotes are words to it, and text with no words matches nothing.
  */
 export async function searchItems(db: Db, query: SearchItemsQuery): Promise<SearchHit[]> {
-  // NUL is refused in any text parameter; it is no word anyway.
-  const tsquery = sql`websearch_to_tsquery('english', ${storableText(query.text)})`;
+  // NUL is refused in any text parameter; it is no word anyway. The tsqueries are FROM items, so each is made
+  // once per query rather than once per row.
+  const phrases = (query.anyOfPhrases ?? []).map(
+    (phrase) => sql`phraseto_tsquery('english', ${storableText(phrase)})`,
+  );
+  const topic = phrases.length ? sql.join(phrases, sql` || `) : sql`NULL::tsquery`;
   let select = db
-    .selectFrom('search_items')
+    .selectFrom([
+      'search_items',
+      sql<{ q: string }>`websearch_to_tsquery('english', ${storableText(query.text)})`.as('q'),
+      sql<{ t: string }>`(SELECT ${topic} AS t)`.as('topic'),
+    ])
     .select(ITEM_COLUMNS)
-    .select(sql<number>`ts_rank_cd(document, ${tsquery})`.as('rank'))
-    .where(sql<boolean>`document @@ ${tsquery}`);
+    .select(sql<number>`ts_rank_cd(document, q)`.as('rank'))
+    .where(sql<boolean>`document @@ q`);
+  if (phrases.length) select = select.where(sql<boolean>`document @@ t`);
   if (query.from) select = select.where('edition_date', '>=', query.from);
   if (query.to) select = select.where('edition_date', '<=', query.to);
   if (query.level) select = select.where('level', '=', query.level);
@@ -77,12 +86,6 @@ export async function searchItems(db: Db, query: SearchItemsQuery): Promise<Sear
     const source = storableText(query.source);
     const sources = JSON.stringify([source]);
     select = select.where(sql<boolean>`(source = ${source} OR sources @> ${sources}::jsonb)`);
-  }
-  if (query.anyOfPhrases?.length) {
-    const phrases = query.anyOfPhrases.map(
-      (phrase) => sql`phraseto_tsquery('english', ${storableText(phrase)})`,
-    );
-    select = select.where(sql<boolean>`document @@ (${sql.join(phrases, sql` || `)})`);
   }
   const rows = await select
     .orderBy('rank', 'desc')

@@ -314,11 +314,11 @@ describe('API answer cache', () => {
 
   it('keeps within its byte budget, the oldest answers leaving first', () => {
     const cache = createAnswerCache({ ttlMs: 1000, maxBytes: 4000, now: () => 0 });
-    const answer = { body: 'x'.repeat(400), etag: '"e"', cacheControl: 'public' };
+    const answer = { body: new Uint8Array(400), etag: '"e"', cacheControl: 'public' };
     for (let index = 0; index < 10; index++) cache.set(`/k${index}`, answer);
     expect(cache.get('/k0')).toBeUndefined();
     expect(cache.get('/k9')).toMatchObject(answer);
-    cache.set('/huge', { ...answer, body: 'x'.repeat(4000) });
+    cache.set('/huge', { ...answer, body: new Uint8Array(4000) });
     expect(cache.get('/huge')).toBeUndefined();
   });
 });
