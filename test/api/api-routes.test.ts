@@ -135,7 +135,7 @@ describe('JSON API /api/v1', () => {
     const both = await body(await get('/api/v1/search?q=agents&limit=4'));
     expect([...first.results, ...next.results]).toEqual(both.results);
     expect(JSON.stringify(await body(await get(`/api/v1/search?q=${DRAFT_WORD}`)))).not.toContain(
-      DRAFT_WORD + ' draft',
+      `${DRAFT_WORD} draft`,
     );
   });
 

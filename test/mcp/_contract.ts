@@ -7,6 +7,7 @@ import { BASE_URL, DRAFT_DATE, DRAFT_WORD } from '../api/_archive.js';
 
 type ToolResult = {
   content: { type: string; text?: string }[];
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON came back
   structuredContent?: Record<string, any>;
   isError?: boolean;
 };

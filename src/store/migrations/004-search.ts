@@ -2,6 +2,7 @@
 // database keeps itself (title A, summary B, takeaways C) and a GIN index. The rows are a copy of the edition body,
 // rebuilt whenever an edition is saved or published (store/search.ts); this migration fills them for the editions
 // already published. Drafts are never in it: the API and MCP server show published editions only.
+// No foreign key to editions: editions are never deleted, and reindexEdition() keeps the rows in step.
 // toast_tuple_target: a row is ~2 KB, just over the default 2 KB at which PostgreSQL compresses or moves columns out
 // of line; the document would then be decompressed for every match and rank (measured: twice the search time).
 import { type Kysely, sql } from 'kysely';
@@ -23,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 const SCHEMA = `
 CREATE TABLE search_items (
-  edition_date      date NOT NULL REFERENCES editions (date) ON DELETE CASCADE,
+  edition_date      date NOT NULL,
   position          integer NOT NULL,
   item_key          text NOT NULL,
   title             text NOT NULL,
