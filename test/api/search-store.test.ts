@@ -2,9 +2,10 @@
 // saveEdition and markPublished, drafts never show, ranking weighs titles over takeaways, filters narrow, and
 // hostile search text is only ever words.
 import { describe, expect, it } from 'vitest';
+import { openStoreFromPglite } from '../../src/store/open-store.js';
 import type { SearchItemsQuery } from '../../src/store/types.js';
 import { weeklyEditions } from '../publish/_editions.js';
-import { storeDatabases, useTestStore } from '../support/database.js';
+import { freshPglite, storeDatabases, useTestStore } from '../support/database.js';
 import { DRAFT_DATE, DRAFT_WORD, draftEdition, publishArchive } from './_archive.js';
 
 const page = { limit: 50, offset: 0 };
@@ -147,3 +148,23 @@ for (const { kind, skip } of storeDatabases()) {
     });
   });
 }
+
+describe('migration 004-search', () => {
+  it('indexes the editions published before it ran, and only those', async () => {
+    const pglite = await freshPglite();
+    try {
+      const before = await openStoreFromPglite(pglite, { closeDatabase: false });
+      await publishArchive(before, 2);
+      await before.close();
+      // As a database of the release before this migration: no search table, the migration not recorded.
+      await pglite.exec(`DROP TABLE search_items; DELETE FROM kysely_migration WHERE name = '004-search'`);
+      const after = await openStoreFromPglite(pglite, { closeDatabase: false });
+      const hits = await after.searchItems(query('goblins'));
+      expect(hits.map((hit) => hit.editionDate)).toEqual(['2026-05-04', '2026-04-27']);
+      expect(await after.searchItems(query(DRAFT_WORD))).toEqual([]);
+      await after.close();
+    } finally {
+      await pglite.close();
+    }
+  });
+});
