@@ -110,6 +110,16 @@ const BENCHMARKS: Benchmark[] = [
       'flood non-2xx or errors': ['<=', 0],
     },
   },
+  {
+    name: 'search',
+    file: 'search.ts',
+    exportName: 'benchSearch',
+    targets: {
+      'search p95 ms': ['<=', 30],
+      'API edition / static req/s': ['>=', 0.5],
+      'API non-2xx or errors': ['<=', 0],
+    },
+  },
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them.
 // Each use case's module is imported when first called, so a command loads only what it uses (mjml for email,
 // the AI SDK for an LLM build, Readability for enrichment).
+import type { Archive } from './api.js';
 import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
 import type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
@@ -49,6 +50,9 @@ export function createDigest(deps: DigestDeps) {
     },
     scheduledEdition: async (input: ScheduledEditionInput): Promise<ScheduledEditionOutcome> =>
       (await import('./schedule.js')).runScheduledEdition(deps, input),
+    /** The published archive's read-only use cases (JSON API, MCP). */
+    archive: async (): Promise<Archive> =>
+      (await import('./api.js')).createArchive({ store: deps.store, baseUrl: deps.config.publish.baseUrl }),
   };
 }
 

@@ -1,6 +1,9 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 import { Hono } from 'hono';
+import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
 import type { Digest } from '../app/create-digest.js';
+import { createApiRoutes } from './api-routes.js';
+import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
@@ -23,6 +26,8 @@ export interface ServerDeps {
   siteFiles?: SiteFiles;
   /** The use cases behind the routes that take input (subscribe, unsubscribe…); without it only the site is served. */
   digest?: Digest;
+  /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
+  archive?: { archive: Archive; publicUrl?: string | undefined };
 }
 
 export type ServerEnv = { Variables: RequestVariables };
@@ -65,6 +70,10 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
 
   const subscribers = deps.digest && subscriberRoutes({ digest: deps.digest, trustProxy: !!deps.trustProxy });
   if (subscribers) app.route('/', subscribers);
+  if (deps.archive) {
+    app.route(API_BASE, createApiRoutes({ archive: deps.archive.archive, version: API_VERSION }));
+    app.route('/mcp', createMcpRoute({ ...deps.archive, version: API_VERSION }));
+  }
 
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);

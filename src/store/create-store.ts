@@ -7,6 +7,7 @@ import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } 
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
 import type { Database } from './schema.js';
+import { listPublishedEditions, publishedItem, searchItems } from './search.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
 import {
   claimConfirmationMail,
@@ -73,6 +74,9 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     removeSubscriber: (address) => removeSubscriber(db, address),
     listSubscribers: (options) => listSubscribers(db, options),
     countSubscribers: () => countSubscribers(db),
+    searchItems: (query) => searchItems(db, query),
+    publishedItem: (key) => publishedItem(db, key),
+    listPublishedEditions: (page) => listPublishedEditions(db, page),
     async close() {
       try {
         // Other commands first, so nothing reaches the database while it closes.

@@ -4,6 +4,7 @@ import { StoreError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { isoTimestamp, json } from './_values.js';
 import type { Database } from './schema.js';
+import { reindexEdition } from './search.js';
 import type { EditionSummary } from './types.js';
 
 type Db = Kysely<Database>;
@@ -42,6 +43,7 @@ export async function saveEdition(db: Db, edition: Edition): Promise<void> {
         .values(keys.map((key, position) => ({ date: edition.date, key, position })))
         .execute();
     }
+    await reindexEdition(tx, edition.date);
   });
 }
 
@@ -76,13 +78,16 @@ export async function listEditions(db: Db, options: { limit?: number } = {}): Pr
 }
 
 export async function markPublished(db: Db, date: string, at: string): Promise<void> {
-  const result = await db
-    .updateTable('editions')
-    .set({ published_at: at })
-    .where('date', '=', date)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n)
-    throw new StoreError(`There is no edition dated ${date} to mark as published; build it first.`);
+  await db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable('editions')
+      .set({ published_at: at })
+      .where('date', '=', date)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n)
+      throw new StoreError(`There is no edition dated ${date} to mark as published; build it first.`);
+    await reindexEdition(tx, date);
+  });
 }
 
 export async function featuredBefore(db: Db, date: string): Promise<Set<string>> {

@@ -130,6 +130,54 @@ export interface SharedDatabase {
   close(): Promise<void>;
 }
 
+export interface SearchItemsQuery {
+  /** The reader's words, parsed by websearch_to_tsquery ("quoted phrases", or, -not); never SQL. */
+  text: string;
+  /** Edition dates, inclusive (YYYY-MM-DD). */
+  from?: string;
+  to?: string;
+  level?: string;
+  /** The item's primary source or any source that carried it. */
+  source?: string;
+  /** At least one of these phrases must match (a topic's terms). */
+  anyOfPhrases?: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+/** One item as a published edition showed it, with where it was featured. */
+export interface PublishedItem {
+  editionDate: string;
+  /** 0-based position in the edition. */
+  position: number;
+  key: string;
+  title: string;
+  url: string;
+  level: string;
+  source: string;
+  sources: string[];
+  authors: string[];
+  summary: string;
+  takeaways: string[];
+  /** When the source published it (ISO 8601), as the edition recorded it. */
+  publishedAt: string;
+}
+
+export interface SearchHit extends PublishedItem {
+  rank: number;
+}
+
+/** The published archive for readers and agents (JSON API, MCP); see search.ts. Drafts are never in it. */
+export interface SearchPort {
+  searchItems(query: SearchItemsQuery): Promise<SearchHit[]>;
+  /** Every published edition that featured the item, newest first. */
+  publishedItem(key: string): Promise<PublishedItem[]>;
+  listPublishedEditions(page: { limit: number; offset: number }): Promise<{
+    editions: EditionSummary[];
+    total: number;
+  }>;
+}
+
 export interface Store
   extends JobsPort,
     ItemsPort,
@@ -139,7 +187,8 @@ export interface Store
     CachePort,
     SourceStatePort,
     IngestRunsPort,
-    SubscribersPort {
+    SubscribersPort,
+    SearchPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

@@ -9,6 +9,7 @@ import { register as demo } from './demo.js';
 import { register as email } from './email.js';
 import { register as evaluate } from './eval.js';
 import { register as list } from './list.js';
+import { register as mcp } from './mcp.js';
 import { register as publish } from './publish.js';
 import { register as push } from './push.js';
 import { register as serve } from './serve.js';
@@ -29,4 +30,5 @@ export const COMMANDS: RegisterCommand[] = [
   chat,
   push,
   serve,
+  mcp,
 ];

@@ -132,6 +132,7 @@ export function register(program: Command, context: CliContext): void {
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
+        archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
       });
       // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
       const shared = await digest.deps.store.shareDatabase();

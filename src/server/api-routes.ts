@@ -1,0 +1,150 @@
+// The read-only JSON API under /api/v1: parse the query with the archive's zod schemas (a bad value is a 400 naming
+// the field), call the use case, answer with an ETag (304 on If-None-Match), Cache-Control and open CORS for GET.
+import { createHash } from 'node:crypto';
+import { type Context, Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { z } from 'zod';
+import type { Archive } from '../app/api.js';
+import {
+  editionDateInput,
+  firstIssue,
+  itemKeyInput,
+  listEditionsInput,
+  searchItemsInput,
+} from '../app/api-schemas.js';
+import { openApiDocument } from '../app/openapi.js';
+import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
+
+export const API_CACHE_CONTROL = {
+  /** Lists and searches change when an edition is published. */
+  list: 'public, max-age=60',
+  /** A published edition changes only when it is republished. */
+  entry: 'public, max-age=300',
+  document: 'public, max-age=3600',
+  none: 'no-store',
+} as const;
+
+/** How long an answer is served from memory: a newly published edition shows within this. */
+export const API_ANSWER_TTL_MS = 10_000;
+
+export interface ApiRoutesOptions {
+  archive: Archive;
+  version: string;
+  /** Tests pass their own to control time. */
+  cache?: AnswerCache;
+}
+
+function etagOf(body: Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function toAnswer(value: unknown, cacheControl: string): CachedAnswer {
+  // Node's Buffers sit on plain ArrayBuffers: sent as they are, no copy per request.
+  const body = Buffer.from(JSON.stringify(value)) as Uint8Array<ArrayBuffer>;
+  return { body, etag: etagOf(body), cacheControl };
+}
+
+function send(c: Context, { body, etag, cacheControl }: CachedAnswer): Response {
+  const headers = { ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' };
+  if (matches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+  return c.body(body, 200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+}
+
+function problem(c: Context, status: 400 | 404 | 405, field: string | null, message: string): Response {
+  return c.json({ error: { field, message } }, status, { 'Cache-Control': API_CACHE_CONTROL.none });
+}
+
+/** Parses `value` or answers 400 naming the field. */
+function parse<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  value: unknown,
+  field?: string,
+): { ok: true; data: z.output<S> } | { ok: false; response: Response } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, data: result.data };
+  const issue = firstIssue(result.error);
+  return { ok: false, response: problem(c, 400, field ?? issue.field, issue.message) };
+}
+
+export function createApiRoutes({ archive, version, cache: given }: ApiRoutesOptions): Hono {
+  const api = new Hono();
+  const cache = given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 });
+  /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
+  const cached = async (c: Context, make: () => Promise<CachedAnswer | Response>): Promise<Response> => {
+    // The path and query: everything after the origin.
+    const key = c.req.url.slice(c.req.url.indexOf('/', c.req.url.indexOf('//') + 2));
+    const hit = cache.get(key);
+    if (hit) return send(c, hit);
+    const made = await make();
+    if (made instanceof Response) return made;
+    cache.set(key, made);
+    return send(c, made);
+  };
+  api.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+      allowHeaders: ['If-None-Match'],
+      exposeHeaders: ['ETag'],
+      maxAge: 86_400,
+      credentials: false,
+    }),
+  );
+
+  const document = toAnswer(openApiDocument({ version }), API_CACHE_CONTROL.document);
+  api.get('/openapi.json', (c) => send(c, document));
+
+  api.get('/editions', (c) =>
+    cached(c, async () => {
+      const input = parse(c, listEditionsInput, c.req.query());
+      if (!input.ok) return input.response;
+      return toAnswer(await archive.listEditions(input.data), API_CACHE_CONTROL.list);
+    }),
+  );
+
+  api.get('/editions/:date', (c) =>
+    cached(c, async () => {
+      const date = parse(c, editionDateInput, c.req.param('date'), 'date');
+      if (!date.ok) return date.response;
+      const edition = await archive.getEdition(date.data);
+      if (!edition) return problem(c, 404, 'date', `No published edition is dated ${date.data}.`);
+      return toAnswer(edition, API_CACHE_CONTROL.entry);
+    }),
+  );
+
+  // Keys hold "/" ("url:https://…"): clients percent-encode them, and the rest of the path is the key either way.
+  api.get('/items/:key{.+}', (c) =>
+    cached(c, async () => {
+      const key = parse(c, itemKeyInput, c.req.param('key'), 'key');
+      if (!key.ok) return key.response;
+      const item = await archive.getItem(key.data);
+      if (!item) return problem(c, 404, 'key', 'No published edition featured an item with that key.');
+      return toAnswer(item, API_CACHE_CONTROL.entry);
+    }),
+  );
+
+  api.get('/search', (c) =>
+    cached(c, async () => {
+      const input = parse(c, searchItemsInput, c.req.query());
+      if (!input.ok) return input.response;
+      return toAnswer(await archive.searchItems(input.data), API_CACHE_CONTROL.list);
+    }),
+  );
+
+  api.on(['GET', 'HEAD'], '*', (c) =>
+    problem(c, 404, null, 'No such API resource; see /api/v1/openapi.json.'),
+  );
+  api.all('*', (c) => {
+    c.header('Allow', 'GET, HEAD, OPTIONS');
+    return problem(c, 405, null, 'The API is read-only: GET only.');
+  });
+  return api;
+}

@@ -1,0 +1,105 @@
+// The real `digest serve` process on a data folder with published editions: the JSON API and /mcp answer over
+// loopback beside the site, and the process still stops cleanly.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishTempSite, type TempSite } from '../server/_site.js';
+import { BASE_URL, seedArchiveDataDir } from './_archive.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'digest.js');
+
+describe('digest serve with the archive API (real process)', () => {
+  let site: TempSite;
+  let cwd: string;
+  let child: ChildProcess;
+  let url: string;
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'dist', 'server', 'api-routes.js'))) {
+      throw new Error('dist/ has no API routes: run "npm run build" first');
+    }
+    site = await publishTempSite();
+    cwd = await mkdtemp(join(tmpdir(), 'digest-serve-api-'));
+    await seedArchiveDataDir(join(cwd, 'data'));
+    await writeFile(join(cwd, 'digest.config.json'), JSON.stringify({ publish: { baseUrl: BASE_URL } }));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!',
+    };
+    delete env.DATABASE_URL;
+    delete env.PORT;
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--site', site.dir, '--data-dir', 'data'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
+      });
+      void exited.then(({ code }) => reject(new Error(`digest serve exited (${code}):\n${stderr}`)));
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await site?.remove();
+    if (cwd) await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('answers the JSON API from the store, beside the static site', async () => {
+    const search = await fetch(new URL('api/v1/search?q=goblins&limit=2', url));
+    expect(search.status).toBe(200);
+    expect(search.headers.get('access-control-allow-origin')).toBe('*');
+    const answer = (await search.json()) as {
+      results: { edition: { permalink: string } }[];
+      nextCursor: string;
+    };
+    expect(answer.results[0]!.edition.permalink).toBe(
+      `${BASE_URL}2026-05-04/#item-where-the-goblins-came-from`,
+    );
+    expect(answer.nextCursor).toBe('2');
+    const bad = await fetch(new URL('api/v1/editions?page=zero', url));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { field: 'page' } });
+    const etag = (await fetch(new URL('api/v1/editions/2026-05-04', url))).headers.get('etag')!;
+    expect(
+      (await fetch(new URL('api/v1/editions/2026-05-04', url), { headers: { 'if-none-match': etag } }))
+        .status,
+    ).toBe(304);
+    expect((await fetch(new URL('2026-05-04/', url))).status).toBe(200);
+  });
+
+  it('answers an MCP client at /mcp', async () => {
+    const client = new Client({ name: 'digest-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('mcp', url)));
+    const result = (await client.callTool({
+      name: 'get_edition',
+      arguments: { date: '2026-04-20' },
+    })) as unknown as {
+      structuredContent: { items: unknown[] };
+    };
+    expect(result.structuredContent.items).toHaveLength(12);
+    await client.close();
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+  }, 30_000);
+});
