@@ -1,5 +1,7 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 import { Hono } from 'hono';
+import type { Desk } from '../app/index.js';
+import { registerDeskRoutes } from './desk-routes.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
@@ -19,6 +21,8 @@ export interface ServerDeps {
   contentSecurityPolicy?: string;
   /** The file cache (tests pass their own to look inside). */
   siteFiles?: SiteFiles;
+  /** The editor's desk use cases; when given, /admin serves the desk. */
+  desk?: Desk;
 }
 
 export type ServerEnv = { Variables: RequestVariables };
@@ -59,6 +63,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
     }),
   );
 
+  if (deps.desk) registerDeskRoutes(app, deps.desk, { trustProxy: deps.trustProxy ?? false });
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);
   app.all('/*', (c) => c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD' }));

@@ -97,6 +97,7 @@ export function register(program: Command, context: CliContext): void {
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
+        desk: await digest.desk({ siteDir }),
       });
       const server = await startServer(app, listen);
       context.stdout.write(`${server.url}\n`);

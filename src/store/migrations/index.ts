@@ -3,10 +3,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
 import * as subscribers from './002-subscribers.js';
+import * as editorsDesk from './003-editors-desk.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
   '002-subscribers': subscribers,
+  '003-editors-desk': editorsDesk,
 };
 
 export const migrationProvider: MigrationProvider = {
