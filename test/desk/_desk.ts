@@ -26,9 +26,14 @@ export function weekItems(count = 8): SourceItem[] {
       sourceId: 'api-hf',
       url: `https://arxiv.org/abs/${id}`,
       title: index === 2 ? `Agents ${XSS} in production` : `Paper ${index + 1} on language model agents`,
-      text:
-        `We study tool-using language model agents in production (${index + 1}). `.repeat(4) +
-        'We report failure modes, evaluation methods and the cost of deployment at scale. '.repeat(3),
+      text: [
+        `We study tool-using language model agents in production deployment number ${index + 1}.`,
+        'Our evaluation covers forty enterprise workflows with real users and logged failures.',
+        'The agents fail most often when a tool returns an unexpected error message.',
+        'A simple retry policy with structured feedback halves the failure rate in our tests.',
+        'We release the benchmark, the traces and the evaluation harness for other teams.',
+        'Deployment cost stays below two dollars per thousand completed tasks at scale.',
+      ].join(' '),
       authors: [`Author ${index + 1}`],
       arxivId: id,
       image: null,
@@ -48,7 +53,13 @@ export interface DeskHarness {
 
 export async function createDeskHarness(
   store: Store,
-  options: { limits?: SignInLimits; items?: SourceItem[]; build?: boolean } = {},
+  options: {
+    limits?: SignInLimits;
+    items?: SourceItem[];
+    build?: boolean;
+    llm?: Record<string, unknown>;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
   const draftDir = await mkdtemp(join(tmpdir(), 'desk-drafts-'));
@@ -57,6 +68,7 @@ export async function createDeskHarness(
     itemsPerEdition: 4,
     publish: { baseUrl: 'https://digest.example/' },
     enrich: { enabled: false },
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   const digest = createDigest({
     config,
@@ -66,7 +78,7 @@ export async function createDeskHarness(
     clock: { now: () => new Date('2026-05-05T09:00:00Z') },
     log: silentLogger,
     fs: nodeFileSystem,
-    env: {},
+    env: options.env ?? {},
   });
   await store.upsertItems(options.items ?? weekItems());
   if (options.build !== false) {
