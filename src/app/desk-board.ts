@@ -5,7 +5,7 @@ import type { BoardCandidate, BoardFilter, BoardView } from '../publish/desk-vie
 import type { PlannedItem } from '../select/types.js';
 import { HEADER_KEY } from '../store/desk-apply.js';
 import type { DigestDeps } from './deps.js';
-import { list } from './list.js';
+import { type ListResult, list } from './list.js';
 
 export const BOARD_PAGE_SIZE = 100;
 const SHOWS: BoardFilter['show'][] = ['all', 'chosen', 'candidates', 'pinned', 'skipped', 'excluded'];
@@ -31,10 +31,11 @@ export async function boardView(
   week: string,
   filter: BoardFilter,
   notice: string | null,
+  listWeek: (week: string) => Promise<ListResult> = (date) => list(deps, { week: date }),
 ): Promise<BoardView> {
   const { store, config } = deps;
   const [listed, edition, decisions, deskWeek, edits, approval] = await Promise.all([
-    list(deps, { week }),
+    listWeek(week),
     store.getEdition(week),
     store.deskDecisions(week),
     store.deskWeek(week),

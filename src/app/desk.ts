@@ -17,6 +17,7 @@ import { addOnDesk, type DeskOutcome, decideOnDesk, rebuildDraft, setCountOnDesk
 import { type EditForm, itemEditView, revertOnDesk, saveEditOnDesk } from './desk-editing.js';
 import { approveOnDesk, approveView, previewOnDesk } from './desk-publish.js';
 import { regenerateOnDesk } from './desk-regenerate.js';
+import { type ListResult, list } from './list.js';
 
 export type { DeskSession, SignInLimits };
 
@@ -50,6 +51,8 @@ const NOTICES: Record<string, string> = {
   published: 'Approved and published.',
 };
 
+const PLAN_TTL_MS = 60_000;
+
 const page = (html: string, status = 200): DeskReply => ({ kind: 'page', status, html });
 const redirect = (location: string): DeskReply => ({ kind: 'redirect', location });
 
@@ -72,10 +75,23 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     csrf,
     siteName,
   });
+  // Ranking a week of 2,000 candidates takes about a second; the board reuses the plan until a desk action changes
+  // the week, or for PLAN_TTL_MS (a CLI ingest or decision shows up by then; "Rebuild the draft" refreshes at once).
+  const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
+  const listWeek = (week: string) => {
+    const now = deps.clock.now().getTime();
+    const cached = plans.get(week);
+    if (cached && now - cached.at < PLAN_TTL_MS) return cached.result;
+    const result = list(deps, { week });
+    plans.set(week, { at: now, result });
+    result.catch(() => plans.delete(week));
+    return result;
+  };
   const weekUrl = (week: string, path = '') => `/admin/week/${week}${path}`;
   const notice = (done: string | undefined) => (done ? (NOTICES[done] ?? null) : null);
 
   async function actionContext(session: DeskSession, week: string) {
+    plans.delete(week);
     return { editor: session.editor.email, week, draftDir: await drafts() };
   }
 
@@ -117,7 +133,7 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
       week: string,
       query: Record<string, string | undefined>,
     ): Promise<DeskReply> {
-      const view = await boardView(deps, week, parseBoardFilter(query), boardNotice(query));
+      const view = await boardView(deps, week, parseBoardFilter(query), boardNotice(query), listWeek);
       return page(renderBoard(context(session, session.csrf), view));
     },
 

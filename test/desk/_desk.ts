@@ -164,8 +164,8 @@ export async function signIn(
   return {
     cookie,
     csrf,
-    get: (path) => app.request(path, { headers: { cookie } }),
-    post: (path, fields, options = {}) => {
+    get: async (path) => app.request(path, { headers: { cookie } }),
+    post: async (path, fields, options = {}) => {
       const token = options.csrf === undefined ? csrf : options.csrf;
       const sent = form(token === null ? fields : { csrf: token, ...fields });
       return app.request(path, { method: 'POST', body: sent.body, headers: { ...sent.headers, cookie } });
