@@ -7,10 +7,15 @@ import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
-import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
+import type { CachePort, CandidatesPort, DecisionsPort, DeskPort, EditionsPort } from '../store/types.js';
 
 /** What building an edition reads and writes. */
-export type BuildStore = CandidatesPort & EditionsPort & DecisionsPort & CachePort;
+// The desk's week settings (count, order) and editor's versions of texts are applied by every build.
+export type BuildStore = CandidatesPort &
+  EditionsPort &
+  DecisionsPort &
+  CachePort &
+  Pick<DeskPort, 'deskWeek' | 'keepEditorEdits'>;
 
 import { cleanSourceText } from '../write/clean-text.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
