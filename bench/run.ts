@@ -91,6 +91,12 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'desk',
+    file: 'desk.ts',
+    exportName: 'benchDesk',
+    targets: { 'board render ms (2,000 candidates, median)': ['<=', 150] },
+  },
+  {
     name: 'serve',
     file: 'serve.ts',
     exportName: 'benchServe',

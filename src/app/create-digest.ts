@@ -6,6 +6,7 @@ import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
 import type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
 import type { DigestDeps } from './deps.js';
+import type { Desk, DeskOptions } from './desk.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
@@ -53,6 +54,16 @@ export function createDigest(deps: DigestDeps) {
     /** The published archive's read-only use cases (JSON API, MCP). */
     archive: async (): Promise<Archive> =>
       (await import('./api.js')).createArchive({ store: deps.store, baseUrl: deps.config.publish.baseUrl }),
+    /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
+    desk: async (options: DeskOptions): Promise<Desk> =>
+      (await import('./desk.js')).createDesk(deps, options),
+    editors: {
+      add: async (input: { email: string; password: string }) =>
+        (await import('./desk-editors.js')).addEditor(deps, input),
+      list: async () => (await import('./desk-editors.js')).listEditors(deps),
+      remove: async (input: { email: string }) =>
+        (await import('./desk-editors.js')).removeEditor(deps, input),
+    },
   };
 }
 

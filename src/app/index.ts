@@ -4,6 +4,8 @@ export { createDigest, type Digest } from './create-digest.js';
 export type { AddInput, DecideInput } from './decide.js';
 export type { ChatInput, ChatOutcome, PushInput, PushOutcome } from './deliver.js';
 export { type Clock, type DigestDeps, systemClock } from './deps.js';
+export type { Desk, DeskOptions, DeskReply, DeskSession } from './desk.js';
+export { MIN_PASSWORD_LENGTH } from './desk-passwords.js';
 export { checkWritableFolder, resolveDataDir, resolveWeek } from './inputs.js';
 export type { ListInput, ListResult } from './list.js';
 export { type OpenDigest, type OpenDigestOptions, openDigest, withDigest } from './open-digest.js';

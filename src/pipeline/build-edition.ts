@@ -7,10 +7,15 @@ import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
-import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
+import type { CachePort, CandidatesPort, DecisionsPort, DeskPort, EditionsPort } from '../store/types.js';
 
 /** What building an edition reads and writes. */
-export type BuildStore = CandidatesPort & EditionsPort & DecisionsPort & CachePort;
+// The desk's week settings (count, order) and editor's versions of texts are applied by every build.
+export type BuildStore = CandidatesPort &
+  EditionsPort &
+  DecisionsPort &
+  CachePort &
+  Pick<DeskPort, 'deskWeek' | 'keepEditorEdits'>;
 
 import { cleanSourceText } from '../write/clean-text.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
@@ -92,6 +97,9 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   const policy = await selectionPolicy(config, store, date);
   if (options.triage) policy.relevance = await options.triage(candidates, policy);
   const plan = options.planEdition(candidates, policy, date);
+  // The editor's order from the desk: listed keys first, in that order; the rest keep the plan's order.
+  const order = (await store.deskWeek(date))?.order;
+  if (order?.length) plan.picks = editorOrder(plan.picks, order);
   if (plan.picks.length === 0) {
     throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
   }
@@ -110,7 +118,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     { name: config.name, audience: config.audience, log },
   );
 
-  const edition: Edition = {
+  let edition: Edition = {
     date,
     name: config.name,
     title: header.title,
@@ -123,6 +131,8 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   if (usage !== undefined) edition.usage = usage;
   options.signal?.throwIfAborted();
   options.onStage?.('save', date);
+  // What was just written is the generated version; an editor's version of a field (the desk) stays in place.
+  edition = await store.keepEditorEdits(edition);
   await store.saveEdition(edition);
   return { edition, plan, warnings };
 }
@@ -136,11 +146,11 @@ export async function selectionPolicy(
 ): Promise<SelectionPolicy> {
   const decisions = await store.decisions(date);
   const policy: SelectionPolicy = {
-    itemsPerEdition: config.itemsPerEdition,
     sourceWeights: Object.fromEntries(config.sources.map((source) => [source.id, source.weight])),
     audience: config.audience,
     topics: config.selection.topics ?? [],
     excludeKeys: await store.featuredBefore(date),
+    itemsPerEdition: (await store.deskWeek(date))?.itemCount ?? config.itemsPerEdition,
     pinnedKeys: new Set([...decisions].filter(([, decision]) => decision === 'pin').map(([key]) => key)),
     skippedKeys: new Set([...decisions].filter(([, decision]) => decision === 'skip').map(([key]) => key)),
   };
@@ -151,6 +161,15 @@ export async function selectionPolicy(
   if (config.selection.learnTaste) policy.taste = (await loadTaste(store, date)).signal;
   if (relevance) policy.relevance = relevance;
   return policy;
+}
+
+function editorOrder(picks: PlannedItem[], order: readonly string[]): PlannedItem[] {
+  const rank = new Map(order.map((key, index) => [key, index]));
+  const at = (pick: PlannedItem) => rank.get(pick.item.key) ?? order.length;
+  return picks
+    .map((pick, index) => ({ pick, index }))
+    .sort((a, b) => at(a.pick) - at(b.pick) || a.index - b.index)
+    .map(({ pick }) => pick);
 }
 
 export function toWritingInput({ item }: PlannedItem): ItemForWriting {

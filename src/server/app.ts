@@ -2,7 +2,9 @@
 import { Hono } from 'hono';
 import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
 import type { Digest } from '../app/create-digest.js';
+import type { Desk } from '../app/index.js';
 import { createApiRoutes } from './api-routes.js';
+import { registerDeskRoutes } from './desk-routes.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
@@ -28,6 +30,8 @@ export interface ServerDeps {
   digest?: Digest;
   /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
   archive?: { archive: Archive; publicUrl?: string | undefined };
+  /** The editor's desk use cases; when given, /admin serves the desk. */
+  desk?: Desk;
 }
 
 export type ServerEnv = { Variables: RequestVariables };
@@ -75,6 +79,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
     app.route('/mcp', createMcpRoute({ ...deps.archive, version: API_VERSION }));
   }
 
+  if (deps.desk) registerDeskRoutes(app, deps.desk, { trustProxy: deps.trustProxy ?? false });
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);
   app.all('/*', (c) => c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD' }));

@@ -3,6 +3,28 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { cacheGet, cachePut } from './cache.js';
 import { decisions, setDecision } from './decisions.js';
+import {
+  addEditor,
+  createSession,
+  editorCredentials,
+  getSession,
+  listEditors,
+  removeEditor,
+  revokeSession,
+} from './desk-editors.js';
+import {
+  approval,
+  deskDecisions,
+  deskEdits,
+  deskWeek,
+  keepEditorEdits,
+  listAudit,
+  recordApproval,
+  recordAudit,
+  saveDeskEdits,
+  setDeskDecision,
+  setDeskWeek,
+} from './desk-edits.js';
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
@@ -77,6 +99,25 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     searchItems: (query) => searchItems(db, query),
     publishedItem: (key) => publishedItem(db, key),
     listPublishedEditions: (page) => listPublishedEditions(db, page),
+    addEditor: (email, passwordHash) => addEditor(db, email, passwordHash),
+    editorCredentials: (email) => editorCredentials(db, email),
+    listEditors: () => listEditors(db),
+    removeEditor: (email) => removeEditor(db, email),
+    createSession: (session) => createSession(db, session),
+    getSession: (tokenHash, now) => getSession(db, tokenHash, now),
+    revokeSession: (tokenHash, now) => revokeSession(db, tokenHash, now),
+    deskEdits: (week) => deskEdits(db, week),
+    saveDeskEdits: (week, itemKey, expected, changes, by) =>
+      saveDeskEdits(db, week, itemKey, expected, changes, by),
+    keepEditorEdits: (edition) => keepEditorEdits(db, edition),
+    deskWeek: (week) => deskWeek(db, week),
+    setDeskWeek: (week, patch, by) => setDeskWeek(db, week, patch, by),
+    setDeskDecision: (week, itemKey, decision, by) => setDeskDecision(db, week, itemKey, decision, by),
+    deskDecisions: (week) => deskDecisions(db, week),
+    recordApproval: (week, by) => recordApproval(db, week, by),
+    approval: (week) => approval(db, week),
+    recordAudit: (entry) => recordAudit(db, entry),
+    listAudit: (listOptions) => listAudit(db, listOptions),
     async close() {
       try {
         // Other commands first, so nothing reaches the database while it closes.

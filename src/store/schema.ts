@@ -61,6 +61,8 @@ export interface DecisionsTable {
   item_key: string;
   decision: 'pin' | 'skip';
   decided_at: DefaultTimestamp;
+  /** The editor's e-mail address (migration 003); null for decisions made with the CLI. */
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CacheTable {
@@ -126,6 +128,59 @@ export interface SearchItemsTable {
   document: ColumnType<string, never, never>;
 }
 
+export interface EditorsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface EditorSessionsTable {
+  token_hash: string;
+  editor_id: number;
+  csrf_secret: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  revoked_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+}
+
+export type DeskFieldName = 'summary' | 'takeaways' | 'level' | 'title' | 'intro';
+
+export interface DeskEditsTable {
+  week: string;
+  item_key: string;
+  field: DeskFieldName;
+  generated: Json<unknown>;
+  edited: ColumnType<unknown, string | null, string | null>;
+  version: number;
+  edited_by: string;
+  edited_at: DefaultTimestamp;
+}
+
+export interface DeskWeeksTable {
+  week: string;
+  item_count: number | null;
+  item_order: ColumnType<string[] | null, string | null, string | null>;
+  updated_by: string;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ApprovalsTable {
+  week: string;
+  approved_by: string;
+  approved_at: DefaultTimestamp;
+}
+
+export interface DeskAuditTable {
+  id: Generated<number>;
+  at: DefaultTimestamp;
+  editor: string;
+  action: string;
+  week: string | null;
+  item_key: string | null;
+  detail: Json<Record<string, unknown>>;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -137,4 +192,10 @@ export interface Database {
   subscribers: SubscribersTable;
   send_log: SendLogTable;
   search_items: SearchItemsTable;
+  editors: EditorsTable;
+  editor_sessions: EditorSessionsTable;
+  desk_edits: DeskEditsTable;
+  desk_weeks: DeskWeeksTable;
+  approvals: ApprovalsTable;
+  desk_audit: DeskAuditTable;
 }

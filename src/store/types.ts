@@ -4,7 +4,7 @@
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
-import type { SubscriberStatus } from './schema.js';
+import type { DeskFieldName, SubscriberStatus } from './schema.js';
 import type { Subscriber } from './subscribers.js';
 
 export interface EditionSummary {
@@ -178,6 +178,113 @@ export interface SearchPort {
   }>;
 }
 
+export interface Editor {
+  id: number;
+  email: string;
+  createdAt: string;
+}
+
+/** A live session (not revoked, not expired) and whose it is. */
+export interface EditorSession {
+  editorId: number;
+  email: string;
+  csrfSecret: string;
+  expiresAt: string;
+}
+
+/** Editors of the desk and their sessions (see desk-editors.ts). */
+export interface EditorsPort {
+  /** null when the address is already an editor. */
+  addEditor(email: string, passwordHash: string): Promise<Editor | null>;
+  editorCredentials(email: string): Promise<{ id: number; email: string; passwordHash: string } | null>;
+  listEditors(): Promise<Editor[]>;
+  /** Removes the editor and every session of theirs; false when there was none. */
+  removeEditor(email: string): Promise<boolean>;
+  createSession(session: {
+    tokenHash: string;
+    editorId: number;
+    csrfSecret: string;
+    expiresAt: Date;
+  }): Promise<void>;
+  /** The session for a token hash, or null when unknown, revoked or expired at `now`. */
+  getSession(tokenHash: string, now: Date): Promise<EditorSession | null>;
+  revokeSession(tokenHash: string, now: Date): Promise<void>;
+}
+
+export type DeskField = DeskFieldName;
+
+/** The editor's version of one field beside the generated one; item key '' is the edition's title and intro. */
+export interface DeskEdit {
+  week: string;
+  itemKey: string;
+  field: DeskField;
+  generated: unknown;
+  /** null: reverted to the generated text. */
+  edited: unknown;
+  version: number;
+  editedBy: string;
+  editedAt: string;
+}
+
+export interface DeskWeek {
+  week: string;
+  itemCount: number | null;
+  /** Item keys in the order the editor set; keys not listed follow in the plan's order. */
+  order: string[] | null;
+  updatedBy: string;
+  updatedAt: string;
+}
+
+export interface DeskDecision {
+  itemKey: string;
+  decision: EditorDecision;
+  decidedBy: string | null;
+  decidedAt: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  editor: string;
+  action: string;
+  week: string | null;
+  itemKey: string | null;
+  detail: Record<string, unknown>;
+}
+
+export type SaveEditsResult = { ok: true; version: number } | { ok: false; current: DeskEdit[] };
+
+/** The desk's per-week state: edits, count and order, who decided what, approvals, the audit log. */
+export interface DeskPort {
+  deskEdits(week: string): Promise<DeskEdit[]>;
+  /**
+   * Saves field changes of one item (or the header, key '') when its version is still `expectedVersion`
+   * (0: never edited); otherwise nothing is written and the current rows come back.
+   */
+  saveDeskEdits(
+    week: string,
+    itemKey: string,
+    expectedVersion: number,
+    changes: { field: DeskField; generated: unknown; edited: unknown }[],
+    by: string,
+  ): Promise<SaveEditsResult>;
+  /** Records `edition`'s texts as the generated ones and returns it with every editor's version applied. */
+  keepEditorEdits(edition: Edition): Promise<Edition>;
+  deskWeek(week: string): Promise<DeskWeek | null>;
+  setDeskWeek(
+    week: string,
+    patch: { itemCount?: number | null; order?: string[] | null },
+    by: string,
+  ): Promise<void>;
+  setDeskDecision(week: string, itemKey: string, decision: EditorDecision | null, by: string): Promise<void>;
+  deskDecisions(week: string): Promise<DeskDecision[]>;
+  recordApproval(week: string, by: string): Promise<void>;
+  approval(week: string): Promise<{ approvedBy: string; approvedAt: string } | null>;
+  recordAudit(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void>;
+  /** Newest first. */
+  listAudit(options?: { week?: string; limit?: number }): Promise<AuditEntry[]>;
+}
+
 export interface Store
   extends JobsPort,
     ItemsPort,
@@ -188,7 +295,9 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
-    SearchPort {
+    SearchPort,
+    EditorsPort,
+    DeskPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

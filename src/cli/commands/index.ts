@@ -6,6 +6,7 @@ import { register as build } from './build.js';
 import { register as chat } from './chat.js';
 import { register as decide } from './decide.js';
 import { register as demo } from './demo.js';
+import { register as editors } from './editors.js';
 import { register as email } from './email.js';
 import { register as evaluate } from './eval.js';
 import { register as list } from './list.js';
@@ -31,4 +32,5 @@ export const COMMANDS: RegisterCommand[] = [
   push,
   serve,
   mcp,
+  editors,
 ];

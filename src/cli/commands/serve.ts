@@ -133,6 +133,7 @@ export function register(program: Command, context: CliContext): void {
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
         archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
+        desk: await digest.desk({ siteDir }),
       });
       // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
       const shared = await digest.deps.store.shareDatabase();

@@ -3,11 +3,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
 import * as subscribers from './002-subscribers.js';
+import * as editorsDesk from './003-editors-desk.js';
 import * as search from './004-search.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
   '002-subscribers': subscribers,
+  '003-editors-desk': editorsDesk,
   '004-search': search,
 };
 

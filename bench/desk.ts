@@ -1,0 +1,102 @@
+// The editor's desk: the board of a 2,000-candidate week, rendered by the server (the `list` plan, the draft, the
+// decisions, filters → HTML), measured through the real Hono app with a signed-in session.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDigest } from '../src/app/create-digest.js';
+import { parseConfig } from '../src/config/index.js';
+import { editionWindow } from '../src/core/dates.js';
+import { silentLogger } from '../src/core/ports.js';
+import type { SourceItem } from '../src/core/types.js';
+import { createHttpClient } from '../src/net/http-client.js';
+import { nodeFileSystem } from '../src/publish/write-site.js';
+import { createServerApp } from '../src/server/app.js';
+import { seedWeekItems } from './_seed-week.js';
+import { withPreparedStore } from './_store.js';
+
+const CANDIDATES = 2_000;
+const WEEK = '2026-05-04';
+const RUNS = 10;
+
+export async function benchDesk(): Promise<Record<string, number | string>> {
+  const real = await seedWeekItems();
+  const window = editionWindow(WEEK);
+  const items: SourceItem[] = Array.from({ length: CANDIDATES }, (_, index) => {
+    const base = real[index % real.length]!;
+    const copy = Math.floor(index / real.length);
+    return copy === 0
+      ? base
+      : {
+          ...base,
+          arxivId: null,
+          url: `https://replica.example/copy-${copy}/item-${index}`,
+          title: `${base.title}: ${real[(index * 7 + copy) % real.length]!.title}`,
+          publishedAt: `${window.start}T00:00:00.000Z`,
+        };
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'bench-desk-'));
+  try {
+    return await withPreparedStore(async (store) => {
+      await store.upsertItems(items);
+      const digest = createDigest({
+        config: parseConfig({ enrich: { enabled: false } }),
+        store,
+        http: createHttpClient({ timeoutMs: 5000, maxBytes: 1024 * 1024, retries: 0 }),
+        clock: { now: () => new Date('2026-05-05T09:00:00Z') },
+        log: silentLogger,
+        fs: nodeFileSystem,
+        env: {},
+      });
+      await digest.build({
+        week: WEEK,
+        outDir: dir,
+        ingest: false,
+        enrich: false,
+        offline: true,
+        check: false,
+        refresh: false,
+      });
+      const desk = await digest.desk({ siteDir: dir, draftDir: dir });
+      const signedIn = await digest.editors
+        .add({ email: 'bench@example.com', password: 'a long bench password' })
+        .then(() =>
+          desk.auth.signIn({
+            email: 'bench@example.com',
+            password: 'a long bench password',
+            clientAddress: 'bench',
+          }),
+        );
+      if (!signedIn.ok) throw new Error('bench sign-in failed');
+      const app = createServerApp({ siteDir: dir, checkDatabase: async () => {}, desk, log: () => {} });
+      const headers = { authorization: `Bearer ${signedIn.token}` };
+      const time = async (path: string) => {
+        const started = performance.now();
+        const response = await app.request(path, { headers });
+        const body = await response.text();
+        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+        return { ms: performance.now() - started, bytes: Buffer.byteLength(body) };
+      };
+      // The first view ranks the week (the `list` plan, ~1 s for 2,000 candidates); later views reuse it.
+      const first = await time(`/admin/week/${WEEK}`);
+      const board: number[] = [];
+      const search: number[] = [];
+      let bytes = 0;
+      for (let run = 0; run < RUNS; run++) {
+        const result = await time(`/admin/week/${WEEK}`);
+        board.push(result.ms);
+        bytes = result.bytes;
+        search.push((await time(`/admin/week/${WEEK}?q=agent&show=candidates&page=2`)).ms);
+      }
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      return {
+        candidates: (await store.listCandidates(window)).length,
+        'board render ms (2,000 candidates, median)': Math.round(median(board)),
+        'board search ms (median)': Math.round(median(search)),
+        'board first view ms (ranking computed)': Math.round(first.ms),
+        'board KB': Math.round(bytes / 102.4) / 10,
+      };
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

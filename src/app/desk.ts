@@ -1,0 +1,282 @@
+// The editor's desk: the use cases behind /admin. Routes parse the request and call these; each returns what to
+// send (a page, a redirect, a file), never touching HTTP itself.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isIsoDay, latestMonday } from '../core/dates.js';
+import { DESK_CSS, DESK_JS } from '../publish/desk-assets.js';
+import { renderBoard } from '../publish/desk-board.js';
+import { renderItemEdit } from '../publish/desk-item.js';
+import { renderDeskMessage, renderLoginPage } from '../publish/desk-layout.js';
+import { renderApprove, renderAudit } from '../publish/desk-pages.js';
+import type { DeskPageContext } from '../publish/desk-view.js';
+import type { DigestDeps } from './deps.js';
+import { createDeskAuth, DEFAULT_SIGN_IN_LIMITS, type DeskSession, type SignInLimits } from './desk-auth.js';
+import { boardView, parseBoardFilter } from './desk-board.js';
+import { addOnDesk, type DeskOutcome, decideOnDesk, rebuildDraft, setCountOnDesk } from './desk-decisions.js';
+import { type EditForm, itemEditView, revertOnDesk, saveEditOnDesk } from './desk-editing.js';
+import { approveOnDesk, approveView, previewOnDesk } from './desk-publish.js';
+import { regenerateOnDesk } from './desk-regenerate.js';
+import { type ListResult, list } from './list.js';
+
+export type { DeskSession, SignInLimits };
+
+export type DeskReply =
+  | { kind: 'page'; status: number; html: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'file'; status: number; contentType: string; body: string };
+
+export interface DeskOptions {
+  /** The folder `digest serve` serves: approving publishes into it. */
+  siteDir: string;
+  /** Where rebuilt drafts' pages go (never the published site); default a private temporary folder. */
+  draftDir?: string;
+  signInLimits?: SignInLimits;
+}
+
+const NOTICES: Record<string, string> = {
+  pin: 'Pinned; the draft was rebuilt.',
+  skip: 'Skipped; the draft was rebuilt.',
+  unpin: 'Pin removed; the draft was rebuilt.',
+  undo: 'Decision removed; the draft was rebuilt.',
+  swap: 'Swapped; the draft was rebuilt.',
+  reordered: 'Order saved.',
+  added: 'Added and pinned; the draft was rebuilt.',
+  count: 'Number of items saved; the draft was rebuilt.',
+  rebuilt: 'The draft was rebuilt.',
+  saved: "The editor's version was saved.",
+  unchanged: 'Nothing changed.',
+  reverted: 'Reverted to the generated text.',
+  regenerated: 'Regenerated; an editor’s version, if any, stays in place.',
+  published: 'Approved and published.',
+};
+
+const PLAN_TTL_MS = 60_000;
+
+const page = (html: string, status = 200): DeskReply => ({ kind: 'page', status, html });
+const redirect = (location: string): DeskReply => ({ kind: 'redirect', location });
+
+export function checkWeek(week: string): boolean {
+  return isIsoDay(week);
+}
+
+export function createDesk(deps: DigestDeps, options: DeskOptions) {
+  const auth = createDeskAuth(deps, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS);
+  const siteName = deps.config.name;
+  let draftDir: Promise<string> | undefined = options.draftDir
+    ? Promise.resolve(options.draftDir)
+    : undefined;
+  const drafts = () => {
+    draftDir ??= mkdtemp(join(tmpdir(), 'digest-desk-drafts-'));
+    return draftDir;
+  };
+  const context = (session: DeskSession | null, csrf: string): DeskPageContext => ({
+    editor: session?.editor.email ?? null,
+    csrf,
+    siteName,
+  });
+  // Ranking a week of 2,000 candidates takes about a second; the board reuses the plan until a desk action changes
+  // the week, or for PLAN_TTL_MS (a CLI ingest or decision shows up by then; "Rebuild the draft" refreshes at once).
+  const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
+  const listWeek = (week: string) => {
+    const now = deps.clock.now().getTime();
+    const cached = plans.get(week);
+    if (cached && now - cached.at < PLAN_TTL_MS) return cached.result;
+    const result = list(deps, { week });
+    plans.set(week, { at: now, result });
+    result.catch(() => plans.delete(week));
+    return result;
+  };
+  const weekUrl = (week: string, path = '') => `/admin/week/${week}${path}`;
+  const notice = (done: string | undefined) => (done ? (NOTICES[done] ?? null) : null);
+
+  async function actionContext(session: DeskSession, week: string) {
+    plans.delete(week);
+    return { editor: session.editor.email, week, draftDir: await drafts() };
+  }
+
+  function reply(
+    session: DeskSession,
+    outcome: DeskOutcome,
+    back: string,
+    extra: Record<string, string> = {},
+  ): DeskReply {
+    if (outcome.ok) return redirect(`${back}?${new URLSearchParams({ done: outcome.done, ...extra })}`);
+    return page(
+      renderDeskMessage(context(session, session.csrf), {
+        title: outcome.title,
+        message: outcome.message,
+        back,
+      }),
+      outcome.status,
+    );
+  }
+
+  return {
+    auth,
+    assets: {
+      'desk.css': { contentType: 'text/css; charset=utf-8', body: DESK_CSS },
+      'desk.js': { contentType: 'text/javascript; charset=utf-8', body: DESK_JS },
+    } as Record<string, { contentType: string; body: string }>,
+
+    loginPage(formToken: string, error: string | null = null, status = 200): DeskReply {
+      return page(renderLoginPage(context(null, formToken), { error, next: '/admin' }), status);
+    },
+
+    async home(): Promise<DeskReply> {
+      const [latest] = await deps.store.listEditions({ limit: 1 });
+      return redirect(weekUrl(latest?.date ?? latestMonday(deps.clock.now())));
+    },
+
+    async board(
+      session: DeskSession,
+      week: string,
+      query: Record<string, string | undefined>,
+    ): Promise<DeskReply> {
+      const view = await boardView(deps, week, parseBoardFilter(query), boardNotice(query), listWeek);
+      return page(renderBoard(context(session, session.csrf), view));
+    },
+
+    async item(
+      session: DeskSession,
+      week: string,
+      query: Record<string, string | undefined>,
+    ): Promise<DeskReply> {
+      const key = query.key ?? '';
+      const cost = query.done === 'regenerated' ? costNotice(query) : undefined;
+      const text = notice(query.done);
+      const view = await itemEditView(deps, week, key, { notice: cost ? `${text ?? ''} ${cost}` : text });
+      if (!view) {
+        return page(
+          renderDeskMessage(context(session, session.csrf), {
+            title: 'Not found',
+            message: `No draft item "${key}" for ${week}.`,
+            back: weekUrl(week),
+          }),
+          404,
+        );
+      }
+      return page(renderItemEdit(context(session, session.csrf), view));
+    },
+
+    async decide(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
+      const outcome = await decideOnDesk(deps, await actionContext(session, week), {
+        action: form.action ?? '',
+        key: form.key ?? '',
+        with: form.with ?? '',
+        order: form.order ?? '',
+      });
+      return reply(session, outcome, weekUrl(week));
+    },
+
+    async add(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
+      const outcome = await addOnDesk(deps, await actionContext(session, week), {
+        input: form.input ?? '',
+        note: form.note ?? '',
+      });
+      return reply(session, outcome, weekUrl(week));
+    },
+
+    async count(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
+      return reply(
+        session,
+        await setCountOnDesk(deps, await actionContext(session, week), form.count ?? ''),
+        weekUrl(week),
+      );
+    },
+
+    async rebuild(session: DeskSession, week: string): Promise<DeskReply> {
+      return reply(session, await rebuildDraft(deps, await actionContext(session, week)), weekUrl(week));
+    },
+
+    async edit(session: DeskSession, week: string, form: EditForm, revert = false): Promise<DeskReply> {
+      const run = revert ? revertOnDesk : saveEditOnDesk;
+      const outcome = await run(deps, await actionContext(session, week), form);
+      const back = `${weekUrl(week, '/item')}`;
+      if (!outcome.ok && 'conflict' in outcome) {
+        return page(renderItemEdit(context(session, session.csrf), outcome.conflict), 409);
+      }
+      if (outcome.ok)
+        return redirect(`${back}?${new URLSearchParams({ key: form.key ?? '', done: outcome.done })}`);
+      return reply(session, outcome, weekUrl(week));
+    },
+
+    async regenerate(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
+      const key = form.key ?? '';
+      const outcome = await regenerateOnDesk(deps, await actionContext(session, week), {
+        key,
+        writer: form.writer ?? '',
+      });
+      if (!outcome.ok) return reply(session, outcome, weekUrl(week));
+      const extra: Record<string, string> = { key, done: outcome.done };
+      if ('spent' in outcome && outcome.spent) {
+        extra.calls = String(outcome.spent.calls);
+        extra.cost = outcome.spent.costUsd.toFixed(4);
+        extra.before = outcome.spent.before.toFixed(4);
+        extra.after = outcome.spent.after.toFixed(4);
+      }
+      return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams(extra)}`);
+    },
+
+    async preview(week: string, kind: 'page' | 'email' | 'text'): Promise<DeskReply | null> {
+      const preview = await previewOnDesk(deps, week, kind);
+      return preview
+        ? { kind: 'file', status: 200, contentType: preview.contentType, body: preview.body }
+        : null;
+    },
+
+    async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
+      const view = await approveView(deps, week);
+      return view ? page(renderApprove(context(session, session.csrf), view)) : null;
+    },
+
+    async approve(session: DeskSession, week: string): Promise<DeskReply> {
+      const outcome = await approveOnDesk(deps, {
+        ...(await actionContext(session, week)),
+        siteDir: options.siteDir,
+      });
+      return reply(session, outcome, weekUrl(week));
+    },
+
+    async audit(session: DeskSession): Promise<DeskReply> {
+      const entries = await deps.store.listAudit({ limit: 300 });
+      return page(
+        renderAudit(context(session, session.csrf), {
+          entries: entries.map((entry) => ({
+            at: entry.at,
+            editor: entry.editor,
+            action: entry.action,
+            week: entry.week,
+            itemKey: entry.itemKey,
+            detail: JSON.stringify(entry.detail),
+          })),
+        }),
+      );
+    },
+
+    notFound(session: DeskSession, message: string): DeskReply {
+      return page(
+        renderDeskMessage(context(session, session.csrf), { title: 'Not found', message, back: '/admin' }),
+        404,
+      );
+    },
+  };
+
+  function boardNotice(query: Record<string, string | undefined>): string | null {
+    return notice(query.done);
+  }
+}
+
+/** The regeneration's cost line from the redirect's numbers (parsed, so nothing else reaches the page). */
+export function costNotice(query: Record<string, string | undefined>): string | undefined {
+  const number = (value: string | undefined) => {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : null;
+  };
+  const calls = number(query.calls);
+  const cost = number(query.cost);
+  if (calls === null || cost === null) return undefined;
+  return `Regenerated with ${calls} model call(s), $${cost.toFixed(4)}; the edition's LLM cost went from $${(number(query.before) ?? 0).toFixed(4)} to $${(number(query.after) ?? 0).toFixed(4)}.`;
+}
+
+export type Desk = ReturnType<typeof createDesk>;

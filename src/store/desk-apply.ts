@@ -1,0 +1,50 @@
+// Where each desk field lives in an Edition, and putting the editor's versions into one. Pure functions.
+import type { Edition } from '../core/types.js';
+import type { DeskEdit, DeskField } from './types.js';
+
+/** The item key of the edition's own texts (title and intro). */
+export const HEADER_KEY = '';
+
+export function fieldValue(edition: Edition, itemKey: string, field: DeskField): unknown {
+  if (itemKey === HEADER_KEY) return field === 'title' || field === 'intro' ? edition[field] : undefined;
+  const item = edition.items.find((entry) => entry.key === itemKey);
+  if (!item || field === 'title' || field === 'intro') return undefined;
+  return item[field];
+}
+
+/** A copy of `edition` with `value` in the field (unknown items and fields are left alone). */
+export function withFieldValue(edition: Edition, itemKey: string, field: DeskField, value: unknown): Edition {
+  if (itemKey === HEADER_KEY) {
+    if (field !== 'title' && field !== 'intro') return edition;
+    return { ...edition, [field]: value as string };
+  }
+  if (field === 'title' || field === 'intro') return edition;
+  return {
+    ...edition,
+    items: edition.items.map((item) => (item.key === itemKey ? { ...item, [field]: value } : item)),
+  };
+}
+
+/** The edition with every row's editor version (or, reverted, its generated text) in place. */
+export function applyEdits(edition: Edition, rows: readonly DeskEdit[]): Edition {
+  let result = edition;
+  for (const row of rows) {
+    if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
+    result = withFieldValue(result, row.itemKey, row.field, row.edited ?? row.generated);
+  }
+  return result;
+}
+
+export function sameValue(left: unknown, right: unknown): boolean {
+  return JSON.stringify(left) === JSON.stringify(right);
+}
+
+/** The edition with every edited field back at its generated text (what a writer last produced). */
+export function withGenerated(edition: Edition, rows: readonly DeskEdit[]): Edition {
+  let result = edition;
+  for (const row of rows) {
+    if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
+    result = withFieldValue(result, row.itemKey, row.field, row.generated);
+  }
+  return result;
+}

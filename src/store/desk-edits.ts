@@ -1,0 +1,219 @@
+// The desk's per-week state: the editor's versions of texts (with a version per item for optimistic concurrency),
+// the week's item count and order, who decided what, approvals and the audit log.
+import { type Kysely, sql } from 'kysely';
+import type { Edition } from '../core/types.js';
+import { isoTimestamp, json, toJson } from './_values.js';
+import { applyEdits, fieldValue, sameValue } from './desk-apply.js';
+import type { Database } from './schema.js';
+import type {
+  AuditEntry,
+  DeskDecision,
+  DeskEdit,
+  DeskField,
+  DeskWeek,
+  EditorDecision,
+  SaveEditsResult,
+} from './types.js';
+
+type Db = Kysely<Database>;
+
+export async function deskEdits(db: Db, week: string): Promise<DeskEdit[]> {
+  const rows = await db
+    .selectFrom('desk_edits')
+    .selectAll()
+    .where('week', '=', week)
+    .orderBy('item_key')
+    .orderBy('field')
+    .execute();
+  return rows.map((row) => ({
+    week: row.week,
+    itemKey: row.item_key,
+    field: row.field,
+    generated: row.generated,
+    edited: row.edited ?? null,
+    version: row.version,
+    editedBy: row.edited_by,
+    editedAt: isoTimestamp(row.edited_at),
+  }));
+}
+
+export async function saveDeskEdits(
+  db: Db,
+  week: string,
+  itemKey: string,
+  expectedVersion: number,
+  changes: { field: DeskField; generated: unknown; edited: unknown }[],
+  by: string,
+): Promise<SaveEditsResult> {
+  return db.transaction().execute(async (tx) => {
+    // Two saves of one item (two editors, two servers on PostgreSQL) take turns: the later one sees the new version.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`desk:${week}:${itemKey}`}))`.execute(tx);
+    const current = (await deskEdits(tx, week)).filter((row) => row.itemKey === itemKey);
+    const version = current.reduce((max, row) => Math.max(max, row.version), 0);
+    if (version !== expectedVersion) return { ok: false, current };
+    const next = version + 1;
+    for (const change of changes) {
+      await tx
+        .insertInto('desk_edits')
+        .values({
+          week,
+          item_key: itemKey,
+          field: change.field,
+          generated: json(change.generated),
+          edited: change.edited === null ? null : json(change.edited),
+          version: next,
+          edited_by: by,
+        })
+        .onConflict((conflict) =>
+          conflict.columns(['week', 'item_key', 'field']).doUpdateSet((eb) => ({
+            edited: eb.ref('excluded.edited'),
+            version: next,
+            edited_by: by,
+            edited_at: sql`now()`,
+          })),
+        )
+        .execute();
+    }
+    return { ok: true, version: next };
+  });
+}
+
+/** Records the edition's texts as the generated ones (a rebuild, a regeneration) and applies the editor's versions. */
+export async function keepEditorEdits(db: Db, edition: Edition): Promise<Edition> {
+  const rows = await deskEdits(db, edition.date);
+  const kept: DeskEdit[] = [];
+  for (const row of rows) {
+    const generated = fieldValue(edition, row.itemKey, row.field);
+    if (generated === undefined) continue;
+    if (!sameValue(generated, row.generated)) {
+      await db
+        .updateTable('desk_edits')
+        .set({ generated: toJson(generated) })
+        .where('week', '=', row.week)
+        .where('item_key', '=', row.itemKey)
+        .where('field', '=', row.field)
+        .execute();
+    }
+    kept.push({ ...row, generated });
+  }
+  return applyEdits(edition, kept);
+}
+
+export async function deskWeek(db: Db, week: string): Promise<DeskWeek | null> {
+  const row = await db.selectFrom('desk_weeks').selectAll().where('week', '=', week).executeTakeFirst();
+  if (!row) return null;
+  return {
+    week: row.week,
+    itemCount: row.item_count,
+    order: row.item_order,
+    updatedBy: row.updated_by,
+    updatedAt: isoTimestamp(row.updated_at),
+  };
+}
+
+export async function setDeskWeek(
+  db: Db,
+  week: string,
+  patch: { itemCount?: number | null; order?: string[] | null },
+  by: string,
+): Promise<void> {
+  const values = {
+    ...(patch.itemCount !== undefined ? { item_count: patch.itemCount } : {}),
+    ...(patch.order !== undefined ? { item_order: patch.order === null ? null : toJson(patch.order) } : {}),
+  };
+  await db
+    .insertInto('desk_weeks')
+    .values({ week, updated_by: by, ...values })
+    .onConflict((conflict) =>
+      conflict.column('week').doUpdateSet({ ...values, updated_by: by, updated_at: sql`now()` }),
+    )
+    .execute();
+}
+
+export async function setDeskDecision(
+  db: Db,
+  week: string,
+  itemKey: string,
+  decision: EditorDecision | null,
+  by: string,
+): Promise<void> {
+  if (decision === null) {
+    await db.deleteFrom('decisions').where('week', '=', week).where('item_key', '=', itemKey).execute();
+    return;
+  }
+  await db
+    .insertInto('decisions')
+    .values({ week, item_key: itemKey, decision, decided_by: by })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['week', 'item_key'])
+        .doUpdateSet({ decision, decided_by: by, decided_at: sql`now()` }),
+    )
+    .execute();
+}
+
+export async function deskDecisions(db: Db, week: string): Promise<DeskDecision[]> {
+  const rows = await db
+    .selectFrom('decisions')
+    .select(['item_key', 'decision', 'decided_by', 'decided_at'])
+    .where('week', '=', week)
+    .orderBy('decided_at')
+    .orderBy('item_key')
+    .execute();
+  return rows.map((row) => ({
+    itemKey: row.item_key,
+    decision: row.decision,
+    decidedBy: row.decided_by,
+    decidedAt: isoTimestamp(row.decided_at),
+  }));
+}
+
+export async function recordApproval(db: Db, week: string, by: string): Promise<void> {
+  await db
+    .insertInto('approvals')
+    .values({ week, approved_by: by })
+    .onConflict((conflict) =>
+      conflict.column('week').doUpdateSet({ approved_by: by, approved_at: sql`now()` }),
+    )
+    .execute();
+}
+
+export async function approval(db: Db, week: string) {
+  const row = await db.selectFrom('approvals').selectAll().where('week', '=', week).executeTakeFirst();
+  return row ? { approvedBy: row.approved_by, approvedAt: isoTimestamp(row.approved_at) } : null;
+}
+
+export async function recordAudit(db: Db, entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
+  await db
+    .insertInto('desk_audit')
+    .values({
+      editor: entry.editor,
+      action: entry.action,
+      week: entry.week,
+      item_key: entry.itemKey,
+      detail: json(entry.detail),
+    })
+    .execute();
+}
+
+export async function listAudit(
+  db: Db,
+  options: { week?: string; limit?: number } = {},
+): Promise<AuditEntry[]> {
+  let query = db
+    .selectFrom('desk_audit')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(Math.min(Math.max(1, options.limit ?? 200), 1000));
+  if (options.week) query = query.where('week', '=', options.week);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    at: isoTimestamp(row.at),
+    editor: row.editor,
+    action: row.action,
+    week: row.week,
+    itemKey: row.item_key,
+    detail: row.detail,
+  }));
+}

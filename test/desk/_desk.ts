@@ -1,0 +1,174 @@
+// A desk on a test store: a week of synthetic items built into a draft by the extractive writer, one editor, and
+// the real Hono app (app.request()), plus helpers that sign in and read the CSRF token like a browser would.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDigest, type Digest } from '../../src/app/create-digest.js';
+import type { Desk } from '../../src/app/desk.js';
+import type { SignInLimits } from '../../src/app/desk-auth.js';
+import { parseConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/core/ports.js';
+import type { SourceItem } from '../../src/core/types.js';
+import { createHttpClient } from '../../src/net/http-client.js';
+import { nodeFileSystem } from '../../src/publish/write-site.js';
+import { createServerApp } from '../../src/server/app.js';
+import type { Store } from '../../src/store/types.js';
+
+export const WEEK = '2026-05-04';
+export const EDITOR = { email: 'ed@example.com', password: 'correct horse battery staple' };
+export const SECOND_EDITOR = { email: 'other@example.com', password: 'another long passphrase' };
+export const XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
+
+export function weekItems(count = 8): SourceItem[] {
+  return Array.from({ length: count }, (_, index) => {
+    const id = `2605.${String(10_000 + index)}`;
+    return {
+      sourceId: 'api-hf',
+      url: `https://arxiv.org/abs/${id}`,
+      title: index === 2 ? `Agents ${XSS} in production` : `Paper ${index + 1} on language model agents`,
+      text: [
+        `We study tool-using language model agents in production deployment number ${index + 1}.`,
+        'Our evaluation covers forty enterprise workflows with real users and logged failures.',
+        'The agents fail most often when a tool returns an unexpected error message.',
+        'A simple retry policy with structured feedback halves the failure rate in our tests.',
+        'We release the benchmark, the traces and the evaluation harness for other teams.',
+        'Deployment cost stays below two dollars per thousand completed tasks at scale.',
+      ].join(' '),
+      authors: [`Author ${index + 1}`],
+      arxivId: id,
+      image: null,
+      publishedAt: `2026-05-0${1 + (index % 3)}T08:00:00Z`,
+      upvotes: 40 - index * 3,
+    };
+  });
+}
+
+export interface DeskHarness {
+  digest: Digest;
+  desk: Desk;
+  app: ReturnType<typeof createServerApp>;
+  siteDir: string;
+  close(): Promise<void>;
+}
+
+export async function createDeskHarness(
+  store: Store,
+  options: {
+    limits?: SignInLimits;
+    items?: SourceItem[];
+    build?: boolean;
+    llm?: Record<string, unknown>;
+    env?: NodeJS.ProcessEnv;
+  } = {},
+): Promise<DeskHarness> {
+  const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
+  const draftDir = await mkdtemp(join(tmpdir(), 'desk-drafts-'));
+  const config = parseConfig({
+    name: 'Test Digest',
+    itemsPerEdition: 4,
+    publish: { baseUrl: 'https://digest.example/' },
+    enrich: { enabled: false },
+    ...(options.llm ? { llm: options.llm } : {}),
+  });
+  const digest = createDigest({
+    config,
+    store,
+    // The real guarded client: private and loopback addresses are refused.
+    http: createHttpClient({ timeoutMs: 5000, maxBytes: 1024 * 1024, retries: 0 }),
+    clock: { now: () => new Date('2026-05-05T09:00:00Z') },
+    log: silentLogger,
+    fs: nodeFileSystem,
+    env: options.env ?? {},
+  });
+  await store.upsertItems(options.items ?? weekItems());
+  if (options.build !== false) {
+    await digest.build({
+      week: WEEK,
+      outDir: draftDir,
+      ingest: false,
+      enrich: false,
+      offline: true,
+      check: false,
+      refresh: false,
+    });
+  }
+  await digest.editors.add(EDITOR);
+  await digest.editors.add(SECOND_EDITOR);
+  const desk = await digest.desk({
+    siteDir,
+    draftDir,
+    ...(options.limits ? { signInLimits: options.limits } : {}),
+  });
+  const app = createServerApp({ siteDir, checkDatabase: async () => {}, desk, log: () => {} });
+  return {
+    digest,
+    desk,
+    app,
+    siteDir,
+    close: async () => {
+      await rm(siteDir, { recursive: true, force: true });
+      await rm(draftDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `name=value` of each Set-Cookie header. */
+export function cookiesOf(response: Response): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const header of response.headers.getSetCookie()) {
+    const [pair] = header.split(';');
+    const [name, ...value] = pair!.split('=');
+    cookies.set(name!.trim(), value.join('='));
+  }
+  return cookies;
+}
+
+export function csrfOf(html: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no CSRF field on the page');
+  return match[1]!;
+}
+
+export function form(fields: Record<string, string>): { body: string; headers: Record<string, string> } {
+  return {
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+export interface Browserish {
+  cookie: string;
+  csrf: string;
+  get(path: string): Promise<Response>;
+  post(path: string, fields: Record<string, string>, options?: { csrf?: string | null }): Promise<Response>;
+}
+
+/** Signs in through the real form and returns a client that sends the cookie (and the CSRF token on POSTs). */
+export async function signIn(
+  app: DeskHarness['app'],
+  editor = EDITOR,
+  clientAddress = '203.0.113.7',
+): Promise<Browserish> {
+  const loginPage = await app.request('/admin/login');
+  const loginToken = cookiesOf(loginPage).get('digest_desk_login')!;
+  const body = form({ csrf: csrfOf(await loginPage.text()), email: editor.email, password: editor.password });
+  const response = await app.request('/admin/login', {
+    method: 'POST',
+    body: body.body,
+    headers: { ...body.headers, cookie: `digest_desk_login=${loginToken}`, 'x-forwarded-for': clientAddress },
+  });
+  if (response.status !== 303) throw new Error(`sign-in answered ${response.status}`);
+  const cookie = `digest_desk=${cookiesOf(response).get('digest_desk')}`;
+  const board = await app.request(`/admin/week/${WEEK}`, { headers: { cookie } });
+  const csrf = csrfOf(await board.text());
+  return {
+    cookie,
+    csrf,
+    get: async (path) => app.request(path, { headers: { cookie } }),
+    post: async (path, fields, options = {}) => {
+      const token = options.csrf === undefined ? csrf : options.csrf;
+      const sent = form(token === null ? fields : { csrf: token, ...fields });
+      return app.request(path, { method: 'POST', body: sent.body, headers: { ...sent.headers, cookie } });
+    },
+  };
+}

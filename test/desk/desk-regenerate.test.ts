@@ -1,0 +1,77 @@
+// Regenerating one item on the desk goes through the one model road: exactly one item call and its check (the fake
+// LLM on loopback counts them), the usage meter's cost shown; the editor's version stays in place.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestStore } from '../support/database.js';
+import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
+import { createDeskHarness, type DeskHarness, signIn, WEEK } from './_desk.js';
+
+describe('regenerate one item', () => {
+  const store = useTestStore();
+  let fake: FakeLlm;
+  let harness: DeskHarness;
+
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(async () => fake.close());
+  beforeEach(async () => {
+    // Built offline (extractive): the model is asked only by the regeneration.
+    harness = await createDeskHarness(store(), {
+      llm: { write: 'openai:gpt-4.1-mini' },
+      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL },
+    });
+    fake.requests.length = 0;
+  });
+  afterEach(async () => harness.close());
+
+  it('makes exactly 1 item call + its check, shows the cost, and keeps the editor’s version', async () => {
+    const client = await signIn(harness.app);
+    const [first, second] = (await store().getEdition(WEEK))!.items;
+    await client.post(`/admin/week/${WEEK}/edit`, {
+      key: second!.key,
+      version: '0',
+      summary: 'The editor wrote this.',
+      takeaway1: second!.takeaways[0],
+      takeaway2: second!.takeaways[1],
+      takeaway3: second!.takeaways[2],
+      level: second!.level,
+    });
+
+    const response = await client.post(`/admin/week/${WEEK}/regenerate`, { key: first!.key, writer: 'llm' });
+    expect(response.status).toBe(303);
+    expect(fake.count('item')).toBe(1);
+    expect(fake.count('check')).toBe(1);
+    expect(fake.count()).toBe(2);
+    const location = response.headers.get('location')!;
+    expect(location).toContain('calls=2');
+    const page = await (await client.get(location)).text();
+    expect(page).toMatch(/Regenerated with 2 model call\(s\), \$\d+\.\d{4}/);
+
+    const edition = (await store().getEdition(WEEK))!;
+    expect(edition.items[0]!.writer).toBe('openai:gpt-4.1-mini');
+    expect(edition.items[0]!.summary).not.toBe(first!.summary);
+
+    fake.requests.length = 0;
+    await client.post(`/admin/week/${WEEK}/regenerate`, { key: second!.key, writer: 'llm' });
+    expect(fake.count('item')).toBe(1);
+    const after = (await store().getEdition(WEEK))!;
+    expect(after.items[1]!.summary).toBe('The editor wrote this.');
+    const row = (await store().deskEdits(WEEK)).find(
+      (entry) => entry.itemKey === second!.key && entry.field === 'summary',
+    );
+    expect(row?.generated).not.toBe(second!.summary);
+    expect(row?.edited).toBe('The editor wrote this.');
+  });
+
+  it('regenerates with the extractive writer without any model call', async () => {
+    const client = await signIn(harness.app);
+    const [first] = (await store().getEdition(WEEK))!.items;
+    const response = await client.post(`/admin/week/${WEEK}/regenerate`, {
+      key: first!.key,
+      writer: 'extractive',
+    });
+    expect(response.status).toBe(303);
+    expect(fake.count()).toBe(0);
+    expect((await store().getEdition(WEEK))!.items[0]!.writer).toBe('extractive');
+  });
+});

@@ -1,0 +1,231 @@
+// The desk's routes through app.request(): sign-in, sessions, CSRF, rate limits and what an unauthenticated or
+// forged request can do (nothing).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTestStore } from '../support/database.js';
+import {
+  cookiesOf,
+  createDeskHarness,
+  csrfOf,
+  type DeskHarness,
+  EDITOR,
+  form,
+  signIn,
+  WEEK,
+} from './_desk.js';
+
+const GET_ROUTES = [
+  '/admin',
+  `/admin/week/${WEEK}`,
+  `/admin/week/${WEEK}/item?key=`,
+  `/admin/week/${WEEK}/preview`,
+  `/admin/week/${WEEK}/preview/email`,
+  `/admin/week/${WEEK}/preview/email.txt`,
+  `/admin/week/${WEEK}/approve`,
+  '/admin/audit',
+  '/admin/anything-else',
+];
+
+const POST_ROUTES = [
+  '/admin/logout',
+  `/admin/week/${WEEK}/decide`,
+  `/admin/week/${WEEK}/add`,
+  `/admin/week/${WEEK}/count`,
+  `/admin/week/${WEEK}/rebuild`,
+  `/admin/week/${WEEK}/edit`,
+  `/admin/week/${WEEK}/revert`,
+  `/admin/week/${WEEK}/regenerate`,
+  `/admin/week/${WEEK}/approve`,
+];
+
+/** Fields that would change something if the request were let through. */
+const HARMFUL: Record<string, Record<string, string>> = {
+  decide: { action: 'skip', key: 'arxiv:2605.10000' },
+  add: { input: 'https://example.com/post' },
+  count: { count: '2' },
+  edit: { key: '', version: '0', title: 'Hijacked', intro: 'Hijacked intro' },
+  revert: { key: '', field: 'title', version: '0' },
+  regenerate: { key: 'arxiv:2605.10000', writer: 'extractive' },
+};
+
+const fieldsFor = (path: string) => HARMFUL[path.split('/').at(-1)!] ?? {};
+
+describe('editor desk routes', () => {
+  const store = useTestStore();
+  let harness: DeskHarness;
+
+  beforeEach(async () => {
+    harness = await createDeskHarness(store(), {
+      limits: { perIp: 50, perIpRefillMs: 60_000, perAccount: 3, perAccountRefillMs: 600_000 },
+    });
+  });
+  afterEach(async () => harness.close());
+
+  async function snapshot() {
+    const s = store();
+    return JSON.stringify({
+      edition: await s.getEdition(WEEK),
+      decisions: await s.deskDecisions(WEEK),
+      edits: await s.deskEdits(WEEK),
+      week: await s.deskWeek(WEEK),
+      approval: await s.approval(WEEK),
+      actions: (await s.listAudit()).map((entry) => entry.action),
+    });
+  }
+
+  it('sends every unauthenticated GET to the sign-in page', async () => {
+    for (const path of GET_ROUTES) {
+      const response = await harness.app.request(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get('location'), path).toBe('/admin/login');
+    }
+  });
+
+  it('answers every unauthenticated POST with 401 and changes nothing', async () => {
+    const before = await snapshot();
+    for (const path of POST_ROUTES) {
+      const sent = form({ csrf: 'guess', ...fieldsFor(path) });
+      const response = await harness.app.request(path, { method: 'POST', ...sent });
+      expect(response.status, path).toBe(401);
+      // A forged cookie is no better than none.
+      const forged = await harness.app.request(path, {
+        method: 'POST',
+        body: sent.body,
+        headers: { ...sent.headers, cookie: 'digest_desk=forged-token' },
+      });
+      expect(forged.status, path).toBe(401);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses a POST with a missing or wrong CSRF token (403) and changes nothing', async () => {
+    const client = await signIn(harness.app);
+    const other = await signIn(harness.app, {
+      email: 'other@example.com',
+      password: 'another long passphrase',
+    });
+    const before = await snapshot();
+    for (const path of POST_ROUTES) {
+      const missing = await client.post(path, fieldsFor(path), { csrf: null });
+      expect(missing.status, path).toBe(403);
+      const wrong = await client.post(path, fieldsFor(path), { csrf: `${client.csrf.slice(0, -2)}xx` });
+      expect(wrong.status, path).toBe(403);
+    }
+    // Another editor's token does not work with this session either.
+    expect((await client.post('/admin/logout', {}, { csrf: other.csrf })).status).toBe(403);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('sets an HttpOnly, SameSite=Strict session cookie, Secure behind TLS', async () => {
+    const page = await harness.app.request('https://desk.example/admin/login');
+    const loginCookie = cookiesOf(page).get('digest_desk_login')!;
+    const sent = form({ csrf: csrfOf(await page.text()), ...EDITOR });
+    const response = await harness.app.request('https://desk.example/admin/login', {
+      method: 'POST',
+      body: sent.body,
+      headers: { ...sent.headers, cookie: `digest_desk_login=${loginCookie}` },
+    });
+    expect(response.status).toBe(303);
+    const header = response.headers.getSetCookie().find((value) => value.startsWith('digest_desk='))!;
+    expect(header).toMatch(/HttpOnly/);
+    expect(header).toMatch(/SameSite=Strict/);
+    expect(header).toMatch(/Secure/);
+    expect(header).toMatch(/Path=\/admin/);
+    const plain = await signIn(harness.app);
+    expect(plain.cookie).toMatch(/^digest_desk=/);
+  });
+
+  it('refuses a sign-in form without its double-submit cookie', async () => {
+    const page = await harness.app.request('/admin/login');
+    const sent = form({ csrf: csrfOf(await page.text()), ...EDITOR });
+    const response = await harness.app.request('/admin/login', { method: 'POST', ...sent });
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie().some((value) => value.startsWith('digest_desk='))).toBe(false);
+  });
+
+  it('revokes the session on sign-out: a replayed cookie is sent to the sign-in page', async () => {
+    const client = await signIn(harness.app);
+    expect((await client.get(`/admin/week/${WEEK}`)).status).toBe(200);
+    const out = await client.post('/admin/logout', {});
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/admin/login');
+    const replayed = await client.get(`/admin/week/${WEEK}`);
+    expect(replayed.status).toBe(302);
+    expect(replayed.headers.get('location')).toBe('/admin/login');
+    const before = await snapshot();
+    expect((await client.post(`/admin/week/${WEEK}/count`, { count: '2' })).status).toBe(401);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('rate-limits sign-in per account: 429 after the allowed attempts, even with the right password', async () => {
+    const attempt = async (password: string) => {
+      const page = await harness.app.request('/admin/login');
+      const loginCookie = cookiesOf(page).get('digest_desk_login')!;
+      const sent = form({ csrf: csrfOf(await page.text()), email: EDITOR.email, password });
+      return harness.app.request('/admin/login', {
+        method: 'POST',
+        body: sent.body,
+        headers: { ...sent.headers, cookie: `digest_desk_login=${loginCookie}` },
+      });
+    };
+    for (let index = 0; index < 3; index++) expect((await attempt(`wrong guess ${index}`)).status).toBe(401);
+    const blocked = await attempt(EDITOR.password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.headers.getSetCookie().some((value) => value.startsWith('digest_desk='))).toBe(false);
+    // The other editor's account is not locked by it.
+    await expect(
+      signIn(harness.app, { email: 'other@example.com', password: 'another long passphrase' }),
+    ).resolves.toBeTruthy();
+    const failures = (await store().listAudit()).filter((entry) => entry.action === 'sign-in-failed');
+    expect(failures).toHaveLength(3);
+  });
+
+  it('rate-limits sign-in per client address', async () => {
+    const desk = await harness.digest.desk({
+      siteDir: harness.siteDir,
+      signInLimits: { perIp: 2, perIpRefillMs: 60_000, perAccount: 100, perAccountRefillMs: 60_000 },
+    });
+    const results = [];
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      results.push(
+        await desk.auth.signIn({ email, password: 'whatever it is', clientAddress: '198.51.100.1' }),
+      );
+    }
+    expect(results.map((result) => (result.ok ? 'ok' : result.reason))).toEqual([
+      'invalid',
+      'invalid',
+      'rate-limited',
+    ]);
+    const elsewhere = await desk.auth.signIn({ ...EDITOR, clientAddress: '198.51.100.2' });
+    expect(elsewhere.ok).toBe(true);
+  });
+
+  it('accepts a session token as a Bearer token for scripts (no CSRF: no cookie is involved)', async () => {
+    const result = await harness.desk.auth.signIn({ ...EDITOR, clientAddress: 'script' });
+    if (!result.ok) throw new Error('sign-in failed');
+    const headers = { authorization: `Bearer ${result.token}` };
+    expect((await harness.app.request(`/admin/week/${WEEK}`, { headers })).status).toBe(200);
+    const sent = form({ count: '3' });
+    const response = await harness.app.request(`/admin/week/${WEEK}/count`, {
+      method: 'POST',
+      body: sent.body,
+      headers: { ...sent.headers, ...headers },
+    });
+    expect(response.status).toBe(303);
+    expect((await store().deskWeek(WEEK))?.itemCount).toBe(3);
+    const bad = await harness.app.request(`/admin/week/${WEEK}`, {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(bad.status).toBe(302);
+  });
+
+  it('serves admin pages with no-store and the site policy headers', async () => {
+    const client = await signIn(harness.app);
+    const response = await client.get(`/admin/week/${WEEK}`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    const html = await response.text();
+    expect(html).not.toMatch(/<script>|<style>| style="/);
+    expect(html).toContain('<script src="/desk-assets/desk.js" defer></script>');
+  });
+});
