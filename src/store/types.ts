@@ -4,7 +4,8 @@
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
-import type { SubscriberStatus } from './schema.js';
+import type { SendState, SubscriberStatus } from './schema.js';
+import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
 
 export interface EditionSummary {
@@ -112,6 +113,7 @@ export interface SubscribersPort {
   countSubscribers(): Promise<Record<SubscriberStatus, number>>;
 }
 
+<<<<<<< HEAD
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
 
 /** Processes sharing one database: who runs a job, and (PGlite) letting other commands in while serving. */
@@ -176,6 +178,46 @@ export interface SearchPort {
     editions: EditionSummary[];
     total: number;
   }>;
+=======
+/** The send log of `digest send` (see send-log.ts): rows written before sending, claimed, then settled. */
+export interface SendLogPort {
+  enqueueSend(edition: string): Promise<{ added: number; skipped: number }>;
+  sendClaimers(edition: string): Promise<string[]>;
+  markUncertain(edition: string, deadClaimers: readonly string[], leaseSeconds: number): Promise<number>;
+  requeueUncertain(edition: string): Promise<number>;
+  reserveSendBatch(
+    edition: string,
+    worker: string,
+    limit: number,
+    deadClaimers: readonly string[],
+    leaseSeconds: number,
+  ): Promise<number[]>;
+  startSending(edition: string, subscriberId: number, worker: string): Promise<SendRecipient | null>;
+  recordSent(
+    edition: string,
+    subscriberId: number,
+    worker: string,
+    smtpResponse: string,
+    messageId: string,
+  ): Promise<void>;
+  recordFailed(
+    edition: string,
+    subscriberId: number,
+    worker: string,
+    smtpResponse: string,
+    retryInMs: number | null,
+  ): Promise<void>;
+  sendCounts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
+  sendLogCounts(): Promise<SendCounts>;
+  listSendLog(
+    edition: string,
+    options: { states: readonly SendState[]; afterId?: number; limit?: number },
+  ): Promise<SendLogEntry[]>;
+  previewRecipients(
+    edition: string,
+    options?: { afterId?: number; limit?: number },
+  ): Promise<{ id: number; address: string }[]>;
+>>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
 }
 
 export interface Store
@@ -188,11 +230,15 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
+<<<<<<< HEAD
     SearchPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).
    */
   shareDatabase(): Promise<SharedDatabase | null>;
+=======
+    SendLogPort {
+>>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
   close(): Promise<void>;
 }
