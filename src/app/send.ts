@@ -101,7 +101,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
   const dead = deadClaimers(await store.sendClaimers(input.week), worker);
   const foundUncertain = await store.markUncertain(input.week, dead, settings.send.leaseSeconds);
   const requeued = input.resendUncertain ? await store.requeueUncertain(input.week) : 0;
-  const { added, skipped } = await store.enqueueSend(input.week);
+  const { added, skipped, retried } = await store.enqueueSend(input.week);
   const before = await store.sendCounts(input.week);
   if (foundUncertain) {
     log.warn(
@@ -111,7 +111,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
   }
   log.info(
     `Sending "${edition.title}": ${before.queued + before.retrying} to send, ${before.sent} already sent` +
-      `${added ? `, ${added} new reader(s)` : ''}${skipped ? `, ${skipped} left since the last run (skipped)` : ''}.`,
+      `${added ? `, ${added} new reader(s)` : ''}${retried ? `, ${retried} failed temporarily before (trying again)` : ''}${skipped ? `, ${skipped} left since the last run (skipped)` : ''}.`,
   );
 
   const run = { sent: 0, failed: 0, skipped: 0, bounced: 0 };

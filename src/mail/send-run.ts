@@ -61,7 +61,7 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
       outgoing = mail.build({ ...recipient, token: options.tokenFor(recipient) });
     } catch (error) {
       if (!(error instanceof InvalidRecipientError)) throw error;
-      await store.recordFailed(edition, subscriberId, worker, error.message, null);
+      await store.recordFailed(edition, subscriberId, worker, error.message, null, 'permanent');
       options.onEvent?.({
         kind: 'failed',
         address: recipient.address,
@@ -78,7 +78,7 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
       const verdict = judgeFailure(error);
       if (verdict.kind === 'fatal') {
         // Not this reader's fault: the row waits for the next run, and the send stops.
-        await store.recordFailed(edition, subscriberId, worker, verdict.response, 0);
+        await store.recordFailed(edition, subscriberId, worker, verdict.response, 0, 'temporary');
         fatal ??= new FatalSendError(`The SMTP server refused the sender: ${verdict.response}`, {
           cause: error,
         });
@@ -87,11 +87,18 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
       }
       if (verdict.kind === 'temporary' && recipient.attempt < options.maxAttempts) {
         const inMs = options.retryDelayMs * 2 ** (recipient.attempt - 1);
-        await store.recordFailed(edition, subscriberId, worker, verdict.response, inMs);
+        await store.recordFailed(edition, subscriberId, worker, verdict.response, inMs, 'temporary');
         options.onEvent?.({ kind: 'retry', address: recipient.address, response: verdict.response, inMs });
         return;
       }
-      await store.recordFailed(edition, subscriberId, worker, verdict.response, null);
+      await store.recordFailed(
+        edition,
+        subscriberId,
+        worker,
+        verdict.response,
+        null,
+        verdict.kind === 'permanent' ? 'permanent' : 'temporary',
+      );
       const bounced = verdict.kind === 'permanent' ? await options.recordBounce(subscriberId) : false;
       options.onEvent?.({ kind: 'failed', address: recipient.address, response: verdict.response, bounced });
     }

@@ -7,9 +7,7 @@ import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } 
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
 import type { Database } from './schema.js';
-<<<<<<< HEAD
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
-=======
 import {
   enqueueSend,
   listSendLog,
@@ -24,7 +22,6 @@ import {
   sendLogCounts,
   startSending,
 } from './send-log.js';
->>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
 import {
   claimConfirmationMail,
@@ -91,11 +88,9 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     removeSubscriber: (address) => removeSubscriber(db, address),
     listSubscribers: (options) => listSubscribers(db, options),
     countSubscribers: () => countSubscribers(db),
-<<<<<<< HEAD
     searchItems: (query) => searchItems(db, query),
     publishedItem: (key) => publishedItem(db, key),
     listPublishedEditions: (page) => listPublishedEditions(db, page),
-=======
     enqueueSend: (edition) => enqueueSend(db, edition),
     sendClaimers: (edition) => sendClaimers(db, edition),
     markUncertain: (edition, dead, lease) => markUncertain(db, edition, dead, lease),
@@ -105,13 +100,12 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     startSending: (edition, id, worker) => startSending(db, edition, id, worker),
     recordSent: (edition, id, worker, response, messageId) =>
       recordSent(db, edition, id, worker, response, messageId),
-    recordFailed: (edition, id, worker, response, retryInMs) =>
-      recordFailed(db, edition, id, worker, response, retryInMs),
+    recordFailed: (edition, id, worker, response, retryInMs, failure) =>
+      recordFailed(db, edition, id, worker, response, retryInMs, failure),
     sendCounts: (edition) => sendCounts(db, edition),
     sendLogCounts: () => sendLogCounts(db),
     listSendLog: (edition, options) => listSendLog(db, edition, options),
     previewRecipients: (edition, options) => previewRecipients(db, edition, options),
->>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
     async close() {
       try {
         // Other commands first, so nothing reaches the database while it closes.

@@ -29,12 +29,21 @@ const STATES: SendState[] = ['queued', 'sending', 'sent', 'failed', 'uncertain',
 
 /**
  * Writes a queued row for every confirmed subscriber that has none for this edition (one statement; a rerun adds
- * only readers confirmed since), and marks rows still waiting for a reader who is no longer confirmed skipped.
+ * only readers confirmed since), queues temporary failures of an earlier run again with fresh attempts, and marks
+ * rows still waiting for a reader who is no longer confirmed skipped.
  */
 export async function enqueueSend(
   db: Kysely<Database>,
   edition: string,
-): Promise<{ added: number; skipped: number }> {
+): Promise<{ added: number; skipped: number; retried: number }> {
+  const retried = await db
+    .updateTable('send_log')
+    .set({ state: 'queued', attempts: 0, claimed_by: null, failure: null, updated_at: sql`now()` })
+    .where('edition_date', '=', edition)
+    .where('state', '=', 'failed')
+    .where('failure', '=', 'temporary')
+    .where('next_attempt_at', 'is', null)
+    .executeTakeFirst();
   const added = await sql`
     INSERT INTO send_log (edition_date, subscriber_id, state)
     SELECT ${edition}::date, id, 'queued' FROM subscribers WHERE status = 'confirmed'
@@ -46,7 +55,11 @@ export async function enqueueSend(
       AND l.state IN ('queued', 'failed') AND (l.state = 'queued' OR l.next_attempt_at IS NOT NULL)`.execute(
     db,
   );
-  return { added: Number(added.numAffectedRows ?? 0), skipped: Number(skipped.numAffectedRows ?? 0) };
+  return {
+    added: Number(added.numAffectedRows ?? 0),
+    skipped: Number(skipped.numAffectedRows ?? 0),
+    retried: Number(retried.numUpdatedRows),
+  };
 }
 
 /** Who holds rows of this edition (queued reservations or mails in flight), for the caller to judge alive or not. */
@@ -169,7 +182,10 @@ export async function recordSent(
     .execute();
 }
 
-/** The mail failed: tried again after `retryInMs`, or (null) never. The reservation is released. */
+/**
+ * The mail failed: tried again after `retryInMs` in this run, or (null) not in this run — a temporary failure is
+ * tried again by the next run, a permanent one never. The reservation is released.
+ */
 export async function recordFailed(
   db: Kysely<Database>,
   edition: string,
@@ -177,11 +193,13 @@ export async function recordFailed(
   worker: string,
   smtpResponse: string,
   retryInMs: number | null,
+  failure: 'temporary' | 'permanent',
 ): Promise<void> {
   await db
     .updateTable('send_log')
     .set({
       state: 'failed',
+      failure,
       smtp_response: smtpResponse.slice(0, 1000),
       claimed_by: null,
       next_attempt_at:

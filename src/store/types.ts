@@ -113,7 +113,6 @@ export interface SubscribersPort {
   countSubscribers(): Promise<Record<SubscriberStatus, number>>;
 }
 
-<<<<<<< HEAD
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
 
 /** Processes sharing one database: who runs a job, and (PGlite) letting other commands in while serving. */
@@ -178,10 +177,9 @@ export interface SearchPort {
     editions: EditionSummary[];
     total: number;
   }>;
-=======
 /** The send log of `digest send` (see send-log.ts): rows written before sending, claimed, then settled. */
 export interface SendLogPort {
-  enqueueSend(edition: string): Promise<{ added: number; skipped: number }>;
+  enqueueSend(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
   sendClaimers(edition: string): Promise<string[]>;
   markUncertain(edition: string, deadClaimers: readonly string[], leaseSeconds: number): Promise<number>;
   requeueUncertain(edition: string): Promise<number>;
@@ -206,6 +204,7 @@ export interface SendLogPort {
     worker: string,
     smtpResponse: string,
     retryInMs: number | null,
+    failure: 'temporary' | 'permanent',
   ): Promise<void>;
   sendCounts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
   sendLogCounts(): Promise<SendCounts>;
@@ -217,7 +216,6 @@ export interface SendLogPort {
     edition: string,
     options?: { afterId?: number; limit?: number },
   ): Promise<{ id: number; address: string }[]>;
->>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
 }
 
 export interface Store
@@ -230,15 +228,12 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
-<<<<<<< HEAD
-    SearchPort {
+    SearchPort,
+    SendLogPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).
    */
   shareDatabase(): Promise<SharedDatabase | null>;
-=======
-    SendLogPort {
->>>>>>> 1ad3f5e (send: the send log (claims, uncertain rows, retries), per-subscriber mails with List-Unsubscribe, digest send and digest subscribers; publish/send refuse flagged editions unless --allow-flagged)
   close(): Promise<void>;
 }

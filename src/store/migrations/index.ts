@@ -4,11 +4,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
 import * as subscribers from './002-subscribers.js';
 import * as search from './004-search.js';
+import * as sendFailures from './005-send-failures.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
   '002-subscribers': subscribers,
   '004-search': search,
+  '005-send-failures': sendFailures,
 };
 
 export const migrationProvider: MigrationProvider = {
