@@ -63,7 +63,9 @@ export interface SendOutcome {
   /** A few of the rows that need a look (first 50 of each). */
   uncertain: SendLogEntry[];
   failed: SendLogEntry[];
-  /** True when every confirmed reader's row is settled as sent or skipped. */
+  /** Rows another process sharing this send still holds when this one finished. */
+  inFlightElsewhere: number;
+  /** True when every row is sent or skipped (or held by another process still sending). */
   complete: boolean;
 }
 
@@ -165,6 +167,8 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
     sender.close();
   }
   const counts = await store.sendCounts(input.week);
+  // Rows still held when this worker runs out of work belong to another process sharing the send (PostgreSQL).
+  const elsewhere = counts.queued + counts.sending > 0 && (await store.sendClaimers(input.week)).length > 0;
   const [uncertain, failed] = await Promise.all([
     store.listSendLog(input.week, { states: ['uncertain', 'sending'], limit: 50 }),
     store.listSendLog(input.week, { states: ['failed'], limit: 50 }),
@@ -178,7 +182,8 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
     counts,
     uncertain,
     failed,
-    complete: counts.queued + counts.sending + counts.failed + counts.uncertain === 0,
+    inFlightElsewhere: elsewhere ? counts.queued + counts.sending : 0,
+    complete: counts.failed + counts.uncertain === 0 && (elsewhere || counts.queued + counts.sending === 0),
   };
 }
 
@@ -214,6 +219,7 @@ function emptyOutcome(week: string, dryRun: boolean): SendOutcome {
     counts,
     uncertain: [],
     failed: [],
+    inFlightElsewhere: 0,
     complete: false,
   };
 }

@@ -64,11 +64,20 @@ export function register(program: Command, context: CliContext): void {
 function report(outcome: SendOutcome): string {
   const { counts, run } = outcome;
   const rows: [string, number, string][] = [
+    ['elsewhere', outcome.inFlightElsewhere, 'being sent by another `digest send` process'],
     ['sent', counts.sent, `${run.sent} in this run`],
     ['skipped', counts.skipped, 'unsubscribed or bounced before their mail'],
     ['failed', counts.failed - counts.retrying, `${run.bounced} address(es) marked bounced in this run`],
-    ['retrying', counts.retrying + counts.queued, 'temporary failures or rows left queued: run again'],
-    ['uncertain', counts.uncertain + counts.sending, 'may or may not have arrived; not resent'],
+    [
+      'retrying',
+      counts.retrying + (outcome.inFlightElsewhere ? 0 : counts.queued),
+      'temporary failures or rows left queued: run again',
+    ],
+    [
+      'uncertain',
+      counts.uncertain + (outcome.inFlightElsewhere ? 0 : counts.sending),
+      'may or may not have arrived; not resent',
+    ],
   ];
   const lines = [`Edition ${outcome.week}:`];
   for (const [label, value, note] of rows) {
