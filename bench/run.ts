@@ -91,6 +91,17 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'send',
+    file: 'send.ts',
+    exportName: 'benchSend',
+    targets: {
+      'wall s (10,000 mails)': ['<=', 60],
+      'send RSS over idle MB': ['<=', 100],
+      'after 3 kills: duplicates': ['<=', 0],
+      'after 3 kills: missing': ['<=', 0],
+    },
+  },
+  {
     name: 'serve',
     file: 'serve.ts',
     exportName: 'benchServe',

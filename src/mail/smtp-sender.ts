@@ -52,8 +52,8 @@ export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
   });
   return {
     async send(mail) {
-      const info = await transport.sendMail(mail);
-      return { response: String(info.response ?? ''), messageId: String(info.messageId ?? mail.messageId) };
+      const info = await transport.sendMail({ envelope: mail.envelope, raw: mail.raw });
+      return { response: String(info.response ?? ''), messageId: mail.messageId };
     },
     close: () => transport.close(),
   };
