@@ -177,6 +177,8 @@ export interface SearchPort {
     editions: EditionSummary[];
     total: number;
   }>;
+}
+
 /** The send log of `digest send` (see send-log.ts): rows written before sending, claimed, then settled. */
 export interface SendLogPort {
   enqueueSend(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
