@@ -85,6 +85,8 @@ export async function startSmtpServer(behaviour: SmtpBehaviour = {}): Promise<Te
       });
     },
   });
+  // A killed client resets its connection: that is the test, not a server failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.port = (server.server.address() as AddressInfo).port;
   return state;
