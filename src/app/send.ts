@@ -166,9 +166,11 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
   } finally {
     sender.close();
   }
-  const counts = await store.sendCounts(input.week);
   // Rows still held when this worker runs out of work belong to another process sharing the send (PostgreSQL).
-  const elsewhere = counts.queued + counts.sending > 0 && (await store.sendClaimers(input.week)).length > 0;
+  // Claimers first, then counts: rows only move towards settled, so a claimer seen first covers every row counted.
+  const claimers = await store.sendClaimers(input.week);
+  const counts = await store.sendCounts(input.week);
+  const elsewhere = counts.queued + counts.sending > 0 && claimers.length > 0;
   const [uncertain, failed] = await Promise.all([
     store.listSendLog(input.week, { states: ['uncertain', 'sending'], limit: 50 }),
     store.listSendLog(input.week, { states: ['failed'], limit: 50 }),
