@@ -97,6 +97,17 @@ const BENCHMARKS: Benchmark[] = [
     targets: { 'board render ms (2,000 candidates, median)': ['<=', 150] },
   },
   {
+    name: 'send',
+    file: 'send.ts',
+    exportName: 'benchSend',
+    targets: {
+      'wall s (10,000 mails)': ['<=', 60],
+      'send RSS over idle MB': ['<=', 100],
+      'after 3 kills: duplicates': ['<=', 0],
+      'after 3 kills: missing': ['<=', 0],
+    },
+  },
+  {
     name: 'serve',
     file: 'serve.ts',
     exportName: 'benchServe',

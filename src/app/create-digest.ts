@@ -1,6 +1,10 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them.
 // Each use case's module is imported when first called, so a command loads only what it uses (mjml for email,
 // the AI SDK for an LLM build, Readability for enrichment).
+
+import type { SubscriberStatus } from '../store/schema.js';
+import type { SendCounts } from '../store/send-log.js';
+import type { Subscriber } from '../store/subscribers.js';
 import type { Archive } from './api.js';
 import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
@@ -11,7 +15,9 @@ import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
+import type { SendInput, SendOutcome } from './send.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
+import type { ImportReport, PutResult } from './subscribers.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
 
 export function createDigest(deps: DigestDeps) {
@@ -63,6 +69,21 @@ export function createDigest(deps: DigestDeps) {
       list: async () => (await import('./desk-editors.js')).listEditors(deps),
       remove: async (input: { email: string }) =>
         (await import('./desk-editors.js')).removeEditor(deps, input),
+    },
+    send: async (input: SendInput): Promise<SendOutcome> => (await import('./send.js')).send(deps, input),
+    /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
+    sendLogCounts: async (): Promise<SendCounts> => (await import('./send.js')).sendLogCounts(deps),
+    subscribers: {
+      list: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<Subscriber>> =>
+        (await import('./subscribers.js')).eachSubscriber(deps, input.status),
+      add: async (input: { email: string; confirmed: boolean }): Promise<PutResult> =>
+        (await import('./subscribers.js')).addSubscriber(deps, input),
+      remove: async (input: { email: string }): Promise<string> =>
+        (await import('./subscribers.js')).removeSubscriber(deps, input),
+      import: async (input: { csv: string; confirmed: boolean }): Promise<ImportReport> =>
+        (await import('./subscribers.js')).importSubscribers(deps, input),
+      export: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<string>> =>
+        (await import('./subscribers.js')).exportSubscribers(deps, input),
     },
   };
 }

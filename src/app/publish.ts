@@ -7,6 +7,7 @@ import { createSmtpMailer, sendEditionEml } from '../publish/email-message.js';
 import { fetchItemImages } from '../publish/item-images.js';
 import type { ChatStep } from './deliver.js';
 import type { DigestDeps } from './deps.js';
+import { refuseFlagged } from './edition-flags.js';
 import { resolveBaseUrl } from './inputs.js';
 
 export interface PublishInput {
@@ -15,6 +16,8 @@ export interface PublishInput {
   baseUrl?: string;
   /** Post to the configured chat channels afterwards (default true; nothing happens without channels). */
   chat?: boolean;
+  /** Publish even with fallbacks or flagged items (otherwise FlaggedEditionError). */
+  allowFlagged?: boolean;
 }
 
 export interface PublishOutcome extends PublishEditionResult {
@@ -29,6 +32,9 @@ export interface PublishOutcome extends PublishEditionResult {
 export async function publish(deps: DigestDeps, input: PublishInput): Promise<PublishOutcome> {
   const { config } = deps;
   const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
+  // A first publication needs a clean edition (or --allow-flagged); rewriting a published one does not.
+  const draft = await deps.store.getEdition(input.week);
+  if (draft && !draft.publishedAt) refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
   const result = await publishEdition({
     store: deps.store,
     fs: deps.fs,

@@ -20,6 +20,44 @@ export const smtpSchema = z
   })
   .strict();
 
+/** DKIM signing of every mail `digest send` sends (the List-Unsubscribe headers are signed too). */
+export const dkimSchema = z
+  .object({
+    /** The d= domain: the domain of the From address (DMARC alignment). */
+    domainName: z.string().min(3),
+    /** The s= selector: the DNS record is <keySelector>._domainkey.<domainName>. */
+    keySelector: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_"'),
+    /** Name of the environment variable holding the PEM private key (never the key itself). */
+    privateKeyEnv: z.string().min(1).default('DIGEST_DKIM_PRIVATE_KEY'),
+  })
+  .strict();
+
+/** How `digest send` delivers an edition to the confirmed subscribers. */
+export const sendSchema = z
+  .object({
+    /** SMTP transactions in flight at once (one pooled connection each). */
+    concurrency: z.number().int().min(1).max(100).default(4),
+    /** Upper bound on mails started per second, whatever the concurrency (your provider's limit). */
+    messagesPerSecond: z.number().min(0.1).max(10_000).default(20),
+    /** Permanent failures (5xx) after which an address is marked bounced. */
+    bounceLimit: z.number().int().min(1).max(100).default(3),
+    /** Attempts of a mail that fails temporarily (4xx, connection refused, timeout) before it counts as failed. */
+    maxAttempts: z.number().int().min(1).max(20).default(5),
+    /** Wait before the first retry; doubled for each later one (exponential backoff). */
+    retryDelayMs: z.number().int().min(1).max(3_600_000).default(60_000),
+    /** SMTP connection, greeting and socket timeout. */
+    timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /**
+     * A row left "sending" by a process that stopped answering for this long (or that is gone) is "uncertain":
+     * the mail may have been delivered. Longer than any SMTP transaction can take.
+     */
+    leaseSeconds: z.number().int().min(1).max(86_400).default(600),
+    /** A mailbox that unsubscribes whoever writes to it: the mailto half of List-Unsubscribe (optional). */
+    unsubscribeMailto: z.string().min(3).optional(),
+  })
+  .strict()
+  .prefault({});
+
 export const emailSchema = z
   .object({
     from: z.string().min(3).default('LLM News Digest <digest@example.com>'),
@@ -28,6 +66,8 @@ export const emailSchema = z
     /** Placeholder your sending tool replaces per subscriber; sent as the List-Unsubscribe header. */
     unsubscribeUrl: httpUrl.default(DEFAULT_UNSUBSCRIBE_URL),
     smtp: smtpSchema.optional(),
+    dkim: dkimSchema.optional(),
+    send: sendSchema,
   })
   .strict();
 
@@ -45,3 +85,5 @@ export const publishSchema = z
 export type PublishConfig = z.infer<typeof publishSchema>;
 export type EmailConfig = z.infer<typeof emailSchema>;
 export type SmtpConfig = z.infer<typeof smtpSchema>;
+export type DkimConfig = z.infer<typeof dkimSchema>;
+export type SendConfig = z.infer<typeof sendSchema>;

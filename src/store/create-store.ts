@@ -30,6 +30,20 @@ import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
 import type { Database } from './schema.js';
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
+import {
+  enqueueSend,
+  listSendLog,
+  markUncertain,
+  previewRecipients,
+  recordFailed,
+  recordSent,
+  requeueUncertain,
+  reserveSendBatch,
+  sendClaimers,
+  sendCounts,
+  sendLogCounts,
+  startSending,
+} from './send-log.js';
 import { getSourceState, lastIngestRun, recordIngestRun, setSourceState } from './source-state.js';
 import {
   claimConfirmationMail,
@@ -118,6 +132,21 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     approval: (week) => approval(db, week),
     recordAudit: (entry) => recordAudit(db, entry),
     listAudit: (listOptions) => listAudit(db, listOptions),
+    enqueueSend: (edition) => enqueueSend(db, edition),
+    sendClaimers: (edition) => sendClaimers(db, edition),
+    markUncertain: (edition, dead, lease) => markUncertain(db, edition, dead, lease),
+    requeueUncertain: (edition) => requeueUncertain(db, edition),
+    reserveSendBatch: (edition, worker, limit, dead, lease) =>
+      reserveSendBatch(db, edition, worker, limit, dead, lease),
+    startSending: (edition, id, worker) => startSending(db, edition, id, worker),
+    recordSent: (edition, id, worker, response, messageId) =>
+      recordSent(db, edition, id, worker, response, messageId),
+    recordFailed: (edition, id, worker, response, retryInMs, failure) =>
+      recordFailed(db, edition, id, worker, response, retryInMs, failure),
+    sendCounts: (edition) => sendCounts(db, edition),
+    sendLogCounts: () => sendLogCounts(db),
+    listSendLog: (edition, options) => listSendLog(db, edition, options),
+    previewRecipients: (edition, options) => previewRecipients(db, edition, options),
     async close() {
       try {
         // Other commands first, so nothing reaches the database while it closes.

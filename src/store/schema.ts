@@ -107,6 +107,8 @@ export interface SendLogTable {
   claimed_by: string | null;
   claimed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   next_attempt_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  /** Why a failed row failed (migration 005): temporary ones are tried again by the next run. */
+  failure: ColumnType<'temporary' | 'permanent' | null, 'temporary' | 'permanent' | null | undefined>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

@@ -4,7 +4,8 @@
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
-import type { DeskFieldName, SubscriberStatus } from './schema.js';
+import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
+import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
 
 export interface EditionSummary {
@@ -285,6 +286,47 @@ export interface DeskPort {
   listAudit(options?: { week?: string; limit?: number }): Promise<AuditEntry[]>;
 }
 
+/** The send log of `digest send` (see send-log.ts): rows written before sending, claimed, then settled. */
+export interface SendLogPort {
+  enqueueSend(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
+  sendClaimers(edition: string): Promise<string[]>;
+  markUncertain(edition: string, deadClaimers: readonly string[], leaseSeconds: number): Promise<number>;
+  requeueUncertain(edition: string): Promise<number>;
+  reserveSendBatch(
+    edition: string,
+    worker: string,
+    limit: number,
+    deadClaimers: readonly string[],
+    leaseSeconds: number,
+  ): Promise<number[]>;
+  startSending(edition: string, subscriberId: number, worker: string): Promise<SendRecipient | null>;
+  recordSent(
+    edition: string,
+    subscriberId: number,
+    worker: string,
+    smtpResponse: string,
+    messageId: string,
+  ): Promise<void>;
+  recordFailed(
+    edition: string,
+    subscriberId: number,
+    worker: string,
+    smtpResponse: string,
+    retryInMs: number | null,
+    failure: 'temporary' | 'permanent',
+  ): Promise<void>;
+  sendCounts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
+  sendLogCounts(): Promise<SendCounts>;
+  listSendLog(
+    edition: string,
+    options: { states: readonly SendState[]; afterId?: number; limit?: number },
+  ): Promise<SendLogEntry[]>;
+  previewRecipients(
+    edition: string,
+    options?: { afterId?: number; limit?: number },
+  ): Promise<{ id: number; address: string }[]>;
+}
+
 export interface Store
   extends JobsPort,
     ItemsPort,
@@ -297,7 +339,8 @@ export interface Store
     SubscribersPort,
     SearchPort,
     EditorsPort,
-    DeskPort {
+    DeskPort,
+    SendLogPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

@@ -13,7 +13,9 @@ import { register as list } from './list.js';
 import { register as mcp } from './mcp.js';
 import { register as publish } from './publish.js';
 import { register as push } from './push.js';
+import { register as send } from './send.js';
 import { register as serve } from './serve.js';
+import { register as subscribers } from './subscribers.js';
 import { register as taste } from './taste.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
@@ -30,6 +32,8 @@ export const COMMANDS: RegisterCommand[] = [
   email,
   chat,
   push,
+  send,
+  subscribers,
   serve,
   mcp,
   editors,

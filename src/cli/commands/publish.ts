@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { FlaggedEditionError } from '../../app/edition-flags.js';
 import { checkWritableFolder, resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
@@ -8,6 +9,7 @@ interface PublishCommandOptions extends CommonOptions {
   out: string;
   baseUrl?: string;
   chat: boolean;
+  allowFlagged?: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -19,7 +21,8 @@ export function register(program: Command, context: CliContext): void {
   weekOption(command)
     .option('--out <dir>', 'output folder', 'out')
     .option('--base-url <url>', 'absolute URL the site is served from (default: publish.baseUrl)')
-    .option('--no-chat', 'do not post to the configured chat channels (digest chat does it later)');
+    .option('--no-chat', 'do not post to the configured chat channels (digest chat does it later)')
+    .option('--allow-flagged', 'publish even if items fell back to the extractive writer or are flagged');
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
     const week = resolveWeek(options.week, new Date());
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
@@ -31,10 +34,16 @@ export function register(program: Command, context: CliContext): void {
         outDir,
         chat: options.chat,
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(options.allowFlagged ? { allowFlagged: true } : {}),
       });
       context.stdout.write(`${outcome.pagePath}\n`);
       // Published either way; status 3 tells a scheduler that a chat channel did not get it.
       if (outcome.needsALook) context.exitCode = 3;
+    }).catch((error: unknown) => {
+      // Not an error of the program: the edition needs a look (exit 3), as a degraded build does.
+      if (!(error instanceof FlaggedEditionError)) throw error;
+      context.stderr.write(`${error.message}\n`);
+      context.exitCode = 3;
     });
   });
 }

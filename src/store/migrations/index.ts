@@ -5,12 +5,14 @@ import * as initial from './001-initial.js';
 import * as subscribers from './002-subscribers.js';
 import * as editorsDesk from './003-editors-desk.js';
 import * as search from './004-search.js';
+import * as sendFailures from './005-send-failures.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
   '002-subscribers': subscribers,
   '003-editors-desk': editorsDesk,
   '004-search': search,
+  '005-send-failures': sendFailures,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,159 @@
+// `npm run bench send`: one edition to 10,000 confirmed subscribers through the real `digest send` process and a
+// loopback SMTP server (smtp-server, accepting and discarding). A clean run gives wall time and the process's peak
+// RSS over an idle `digest` process on the same store; a second edition is sent with three SIGKILLs at random points
+// and a rerun, then every reader's mails are counted: duplicates, missing, and uncertain rows (see README).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
+import { openStore } from '../src/store/open-store.js';
+import { referenceEdition } from '../test/publish/_reference-edition.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'digest.js');
+const READERS = 10_000;
+const SECRET = 'a-bench-secret-of-at-least-32-bytes-long!';
+
+interface Counter {
+  counts: Map<string, number>;
+  total: number;
+  onMail?: () => void;
+}
+
+async function startSink(counter: Counter): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        for (const { address } of session.envelope.rcptTo) {
+          counter.counts.set(address, (counter.counts.get(address) ?? 0) + 1);
+          counter.total++;
+        }
+        counter.onMail?.();
+        callback(null, 'Ok: discarded');
+      });
+    },
+  });
+  // A killed client resets its connection: that is the test, not a server failure.
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs `digest …` to its end (or until `onChild` kills it); peak RSS from /proc (VmHWM), polled. */
+async function runDigest(
+  cwd: string,
+  args: string[],
+  onChild: (child: ChildProcess) => void = () => {},
+): Promise<{ code: number | null; signal: string | null; wallS: number; peakMb: number; stdout: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args, '--data-dir', 'data'], {
+    cwd,
+    env: { ...process.env, DATABASE_URL: '', DIGEST_SECRET: SECRET },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onChild(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (match) peakKb = Math.max(peakKb, Number(match[1]));
+    } catch {}
+  }, 25);
+  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('close', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })),
+  );
+  clearInterval(poll);
+  if (code !== 0 && code !== 3 && signal !== 'SIGKILL')
+    throw new Error(`digest ${args[0]} failed:\n${stderr}`);
+  return { code, signal, wallS: (performance.now() - started) / 1000, peakMb: peakKb / 1024, stdout };
+}
+
+export async function benchSend(): Promise<Record<string, number | string>> {
+  const cwd = await mkdtemp(join(tmpdir(), 'digest-bench-send-'));
+  const counter: Counter = { counts: new Map(), total: 0 };
+  const sink = await startSink(counter);
+  try {
+    await writeFile(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        enrich: { enabled: false },
+        publish: {
+          baseUrl: 'https://digest.example.org/',
+          email: {
+            from: 'LLM News Digest <digest@example.org>',
+            smtp: { host: '127.0.0.1', port: sink.port, requireTls: false },
+            send: { concurrency: 8, messagesPerSecond: 2000, unsubscribeMailto: 'unsubscribe@example.org' },
+          },
+        },
+      }),
+    );
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      for (const date of ['2026-05-04', '2026-05-11']) {
+        await store.saveEdition({ ...referenceEdition(), date });
+        await store.markPublished(date, `${date}T08:00:00.000Z`);
+      }
+      for (let index = 0; index < READERS; index++) {
+        const address = `reader${String(index).padStart(5, '0')}@example.com`;
+        await store.putSubscriber(address, address, 'confirmed');
+      }
+    } finally {
+      await store.close();
+    }
+
+    const idle = await runDigest(cwd, ['subscribers', 'list', '--status', 'bounced']);
+    const clean = await runDigest(cwd, ['send', '--week', '2026-05-04']);
+    if (counter.total !== READERS) throw new Error(`clean run delivered ${counter.total} mails`);
+
+    counter.counts.clear();
+    counter.total = 0;
+    const killPoints: number[] = [];
+    for (let kill = 0; kill < 3; kill++) {
+      const at = counter.total + 500 + Math.floor(Math.random() * 2500);
+      killPoints.push(at);
+      await runDigest(cwd, ['send', '--week', '2026-05-11'], (child) => {
+        counter.onMail = () => {
+          if (counter.total >= at) child.kill('SIGKILL');
+        };
+      });
+    }
+    counter.onMail = undefined;
+    const final = await runDigest(cwd, ['send', '--week', '2026-05-11']);
+    const uncertain = Number(/uncertain\s+(\d+)/.exec(final.stdout)?.[1] ?? 0);
+    const duplicates = [...counter.counts.values()].filter((count) => count > 1).length;
+    const missing = READERS - counter.counts.size;
+    return {
+      'wall s (10,000 mails)': round(clean.wallS),
+      'mails/s': Math.round(READERS / clean.wallS),
+      'send peak RSS MB': round(clean.peakMb),
+      'idle digest peak RSS MB': round(idle.peakMb),
+      'send RSS over idle MB': round(clean.peakMb - idle.peakMb),
+      'after 3 kills: duplicates': duplicates,
+      'after 3 kills: missing': missing,
+      'after 3 kills: uncertain rows (not resent)': uncertain,
+      'kill points (mails received)': killPoints.join(', '),
+    };
+  } finally {
+    await sink.close();
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import { FlaggedEditionError } from '../../app/edition-flags.js';
+import { resolveWeek } from '../../app/inputs.js';
+import type { SendOutcome, SendProgress } from '../../app/send.js';
+import type { CliContext } from '../context.js';
+import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+
+interface SendCommandOptions extends CommonOptions {
+  week?: string;
+  dryRun?: boolean;
+  allowFlagged?: boolean;
+  resendUncertain?: boolean;
+  baseUrl?: string;
+}
+
+export function register(program: Command, context: CliContext): void {
+  const command = program
+    .command('send')
+    .description(
+      'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
+        'Exit 0 all sent, 3 some failed or uncertain.',
+    );
+  weekOption(command)
+    .option('--dry-run', 'list who would get it; write nothing, send nothing')
+    .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
+    .option(
+      '--resend-uncertain',
+      'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
+    )
+    .option(
+      '--base-url <url>',
+      'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
+    );
+  withStoreOptions(command).action(async (options: SendCommandOptions) => {
+    const week = resolveWeek(options.week, new Date());
+    await checkDataDir(options, context);
+    const { withDigest } = await import('../../app/open-digest.js');
+    const progress = progressLine(context.stderr);
+    await withDigest(digestOptions(options, context), async (digest) => {
+      const outcome = await digest.send({
+        week,
+        ...(options.dryRun ? { dryRun: true } : {}),
+        ...(options.allowFlagged ? { allowFlagged: true } : {}),
+        ...(options.resendUncertain ? { resendUncertain: true } : {}),
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        onProgress: progress.update,
+      });
+      progress.end();
+      if (outcome.dryRun) {
+        for (const address of outcome.wouldSend) context.stdout.write(`${address}\n`);
+        return;
+      }
+      context.stdout.write(report(outcome));
+      if (!outcome.complete) context.exitCode = 3;
+    }).catch((error: unknown) => {
+      progress.end();
+      if (!(error instanceof FlaggedEditionError)) throw error;
+      context.stderr.write(`${error.message}\n`);
+      context.exitCode = 3;
+    });
+  });
+}
+
+function report(outcome: SendOutcome): string {
+  const { counts, run } = outcome;
+  const rows: [string, number, string][] = [
+    ['elsewhere', outcome.inFlightElsewhere, 'being sent by another `digest send` process'],
+    ['sent', counts.sent, `${run.sent} in this run`],
+    ['skipped', counts.skipped, 'unsubscribed or bounced before their mail'],
+    ['failed', counts.failed - counts.retrying, `${run.bounced} address(es) marked bounced in this run`],
+    [
+      'retrying',
+      counts.retrying + (outcome.inFlightElsewhere ? 0 : counts.queued),
+      'temporary failures or rows left queued: run again',
+    ],
+    [
+      'uncertain',
+      counts.uncertain + (outcome.inFlightElsewhere ? 0 : counts.sending),
+      'may or may not have arrived; not resent',
+    ],
+  ];
+  const lines = [`Edition ${outcome.week}:`];
+  for (const [label, value, note] of rows) {
+    lines.push(`  ${label.padEnd(10)}${String(value).padStart(8)}${value ? `   ${note}` : ''}`);
+  }
+  for (const row of outcome.uncertain) lines.push(`  ? ${row.address} (uncertain)`);
+  for (const row of outcome.failed) {
+    lines.push(`  ✗ ${row.address}: ${row.smtpResponse ?? 'failed'} (${row.attempts} attempt(s))`);
+  }
+  if (outcome.foundUncertain) {
+    lines.push(
+      `${outcome.foundUncertain} row(s) were left "sending" by a stopped run: their mails may have arrived. ` +
+        'They are not resent; `digest send --resend-uncertain` resends them.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A progress bar on a terminal; elsewhere (logs, CI) one line per 10%. Always on stderr. */
+function progressLine(stream: NodeJS.WritableStream) {
+  const tty = (stream as NodeJS.WriteStream).isTTY === true;
+  let lastDecile = -1;
+  let drawn = false;
+  return {
+    update(progress: SendProgress) {
+      const share = progress.total ? Math.min(1, progress.done / progress.total) : 1;
+      const text =
+        `${Math.floor(share * 100)}% ${progress.done}/${progress.total} · sent ${progress.sent}` +
+        `${progress.failed ? ` · failed ${progress.failed}` : ''}${progress.skipped ? ` · skipped ${progress.skipped}` : ''}` +
+        `${progress.retrying ? ` · retrying ${progress.retrying}` : ''}`;
+      if (tty) {
+        const width = 24;
+        const filled = Math.round(share * width);
+        stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${text}\u001b[K`);
+        drawn = true;
+        return;
+      }
+      const decile = Math.floor(share * 10);
+      if (decile > lastDecile) {
+        lastDecile = decile;
+        stream.write(`send: ${text}\n`);
+      }
+    },
+    end() {
+      if (drawn) stream.write('\n');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { SUBSCRIBER_STATUSES } from '../../app/subscribers.js';
+import { ConfigError } from '../../core/errors.js';
+import type { CliContext } from '../context.js';
+import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
+
+type Status = (typeof SUBSCRIBER_STATUSES)[number];
+
+function parseStatus(value: string): Status {
+  if (!(SUBSCRIBER_STATUSES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${SUBSCRIBER_STATUSES.join(', ')}`);
+  }
+  return value as Status;
+}
+
+interface ListOptions extends CommonOptions {
+  status?: Status;
+  json?: boolean;
+}
+
+export function register(program: Command, context: CliContext): void {
+  const group = program
+    .command('subscribers')
+    .description('The subscriber list: list, add, remove, import and export (CSV with an "email" column)');
+
+  const open = async <T>(
+    options: CommonOptions,
+    fn: (digest: import('../../app/index.js').OpenDigest) => Promise<T>,
+  ) => {
+    await checkDataDir(options, context);
+    const { withDigest } = await import('../../app/open-digest.js');
+    return withDigest(digestOptions(options, context), fn);
+  };
+
+  withStoreOptions(
+    group
+      .command('list')
+      .description('one subscriber per line: address, status, subscribed at')
+      .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus)
+      .option('--json', 'one JSON object per line'),
+  ).action(async (options: ListOptions) => {
+    await open(options, async (digest) => {
+      let count = 0;
+      for await (const subscriber of await digest.subscribers.list(
+        options.status ? { status: options.status } : {},
+      )) {
+        count++;
+        context.stdout.write(
+          options.json
+            ? `${JSON.stringify(subscriber)}\n`
+            : `${subscriber.address}\t${subscriber.status}\t${subscriber.createdAt}\n`,
+        );
+      }
+      digest.deps.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
+    });
+  });
+
+  withStoreOptions(
+    group
+      .command('add')
+      .description('add one address (pending unless --confirmed)')
+      .argument('<email>', 'the address')
+      .option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
+  ).action(async (email: string, options: CommonOptions & { confirmed?: boolean }) => {
+    await open(options, async (digest) => {
+      const result = await digest.subscribers.add({ email, confirmed: options.confirmed ?? false });
+      const { address, status } = result.subscriber;
+      const said = {
+        added: `added ${address} (${status})`,
+        confirmed: `${address} is now confirmed`,
+        unchanged: `${address} is already ${status}`,
+        kept: `${address} is ${status} and stays so: only the reader can subscribe again (through the form)`,
+      };
+      context.stdout.write(`${said[result.outcome]}\n`);
+    });
+  });
+
+  withStoreOptions(
+    group
+      .command('remove')
+      .description('delete a subscriber and everything stored about them (their send-log rows too)')
+      .argument('<email>', 'the address'),
+  ).action(async (email: string, options: CommonOptions) => {
+    await open(options, async (digest) => {
+      const address = await digest.subscribers.remove({ email });
+      context.stdout.write(`removed ${address}\n`);
+    });
+  });
+
+  withStoreOptions(
+    group
+      .command('import')
+      .description('add the addresses of a CSV file with an "email" column (pending unless --confirmed)')
+      .argument('<file>', 'CSV file, UTF-8, header line first')
+      .option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
+  ).action(async (file: string, options: CommonOptions & { confirmed?: boolean }) => {
+    const path = resolve(context.cwd, file);
+    const csv = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new ConfigError(`Cannot read ${path}: ${error.code ?? error.message}.`, [
+        { path: '<file>', message: 'not readable' },
+      ]);
+    });
+    await open(options, async (digest) => {
+      const report = await digest.subscribers.import({ csv, confirmed: options.confirmed ?? false });
+      for (const bad of report.invalid) {
+        context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
+      }
+      context.stdout.write(
+        `imported ${path}: ${report.added} added, ${report.confirmed} confirmed, ${report.unchanged} unchanged, ` +
+          `${report.kept} left unsubscribed or bounced, ${report.duplicates} duplicate(s), ${report.invalid.length} invalid line(s)\n`,
+      );
+      if (report.invalid.length) context.exitCode = 3;
+    });
+  });
+
+  withStoreOptions(
+    group
+      .command('export')
+      .description('the list as CSV on stdout (email,status,created_at,confirmed_at)')
+      .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
+  ).action(async (options: CommonOptions & { status?: Status }) => {
+    await open(options, async (digest) => {
+      for await (const line of await digest.subscribers.export(
+        options.status ? { status: options.status } : {},
+      )) {
+        context.stdout.write(line);
+      }
+    });
+  });
+}

@@ -1,0 +1,91 @@
+// SMTP delivery for `digest send`: a pooled nodemailer transport (one connection per concurrent send), optional DKIM
+// signing that covers the List-Unsubscribe headers, and a verdict on every failure.
+import nodemailer from 'nodemailer';
+import type { OutgoingMail } from './edition-mail.js';
+
+export interface SmtpSenderSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  requireTls: boolean;
+  user?: string;
+  password?: string;
+  /** Connections kept open: the send's concurrency. */
+  connections: number;
+  timeoutMs: number;
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+export interface SentMail {
+  /** The server's answer, e.g. "250 2.0.0 Ok: queued as 4F2A1". */
+  response: string;
+  messageId: string;
+}
+
+/** The part of a transport the send uses, so a test can hand in any SMTP client. */
+export interface MailSender {
+  send(mail: OutgoingMail): Promise<SentMail>;
+  close(): void;
+}
+
+// nodemailer's default list (RFC 6376 §5.4) plus List-Unsubscribe-Post: Gmail wants the one-click pair signed.
+const DKIM_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:' +
+  'Content-ID:Content-Description:In-Reply-To:References:List-Id:List-Help:List-Unsubscribe:' +
+  'List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
+
+export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: settings.connections,
+    maxMessages: Number.POSITIVE_INFINITY,
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls && !settings.secure,
+    ignoreTLS: !settings.requireTls,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+    ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
+    ...(settings.dkim ? { dkim: { ...settings.dkim, headerFieldNames: DKIM_HEADERS } } : {}),
+  });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ envelope: mail.envelope, raw: mail.raw });
+      return { response: String(info.response ?? ''), messageId: mail.messageId };
+    },
+    close: () => transport.close(),
+  };
+}
+
+export type FailureKind =
+  /** Try again later: 4xx, connection refused or dropped, timeout. */
+  | 'temporary'
+  /** The server refused this reader's mail for good (5xx): counts toward the bounce limit. */
+  | 'permanent'
+  /** Nothing can be sent with these settings (login or sender refused): the send stops. */
+  | 'fatal';
+
+export interface FailureVerdict {
+  kind: FailureKind;
+  /** One line for the log and the send_log row. */
+  response: string;
+}
+
+export function judgeFailure(error: unknown): FailureVerdict {
+  const failure = (error ?? {}) as {
+    code?: string;
+    responseCode?: number;
+    response?: string;
+    command?: string;
+  };
+  const message = error instanceof Error ? error.message : String(error);
+  const response = (failure.response || message).replace(/\s+/g, ' ').trim().slice(0, 500);
+  const status = failure.responseCode ?? 0;
+  if (failure.code === 'EAUTH' || (status >= 500 && /^MAIL\b/i.test(failure.command ?? ''))) {
+    return { kind: 'fatal', response };
+  }
+  if (status >= 500 && status < 600) return { kind: 'permanent', response };
+  return { kind: 'temporary', response };
+}

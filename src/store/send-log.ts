@@ -1,0 +1,300 @@
+// The send log: one row per (edition, subscriber), written before the first mail goes out, so a killed send can
+// be resumed without asking the subscribers table who was meant to get it. Every move between states is one
+// conditional statement: two processes (or two workers of one) never send the same row, and a write that lost a
+// race changes nothing. Times are the database's (now()), so processes on different machines agree.
+import { type Kysely, sql } from 'kysely';
+import type { Database, SendState } from './schema.js';
+
+export type SendCounts = Record<SendState, number> & {
+  /** Failed rows that will be tried again (a temporary failure with attempts left); included in `failed`. */
+  retrying: number;
+};
+
+export interface SendRecipient {
+  subscriberId: number;
+  address: string;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+}
+
+export interface SendLogEntry {
+  subscriberId: number;
+  address: string;
+  state: SendState;
+  attempts: number;
+  smtpResponse: string | null;
+}
+
+const STATES: SendState[] = ['queued', 'sending', 'sent', 'failed', 'uncertain', 'skipped'];
+
+/**
+ * Writes a queued row for every confirmed subscriber that has none for this edition (one statement; a rerun adds
+ * only readers confirmed since), queues temporary failures of an earlier run again with fresh attempts, and marks
+ * rows still waiting for a reader who is no longer confirmed skipped.
+ */
+export async function enqueueSend(
+  db: Kysely<Database>,
+  edition: string,
+): Promise<{ added: number; skipped: number; retried: number }> {
+  const retried = await db
+    .updateTable('send_log')
+    .set({ state: 'queued', attempts: 0, claimed_by: null, failure: null, updated_at: sql`now()` })
+    .where('edition_date', '=', edition)
+    .where('state', '=', 'failed')
+    .where('failure', '=', 'temporary')
+    .where('next_attempt_at', 'is', null)
+    .executeTakeFirst();
+  const added = await sql`
+    INSERT INTO send_log (edition_date, subscriber_id, state)
+    SELECT ${edition}::date, id, 'queued' FROM subscribers WHERE status = 'confirmed'
+    ON CONFLICT DO NOTHING`.execute(db);
+  const skipped = await sql`
+    UPDATE send_log AS l SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
+    FROM subscribers AS s
+    WHERE l.edition_date = ${edition}::date AND s.id = l.subscriber_id AND s.status <> 'confirmed'
+      AND l.state IN ('queued', 'failed') AND (l.state = 'queued' OR l.next_attempt_at IS NOT NULL)`.execute(
+    db,
+  );
+  return {
+    added: Number(added.numAffectedRows ?? 0),
+    skipped: Number(skipped.numAffectedRows ?? 0),
+    retried: Number(retried.numUpdatedRows),
+  };
+}
+
+/** Who holds rows of this edition (queued reservations or mails in flight), for the caller to judge alive or not. */
+export async function sendClaimers(db: Kysely<Database>, edition: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('send_log')
+    .select('claimed_by')
+    .distinct()
+    .where('edition_date', '=', edition)
+    .where('state', 'in', ['queued', 'sending'])
+    .where('claimed_by', 'is not', null)
+    .execute();
+  return rows.map((row) => row.claimed_by!);
+}
+
+/**
+ * Rows left "sending" by a claimer that is gone, or silent for longer than the lease, become "uncertain": the
+ * server may have accepted the mail before the process died. Returns how many.
+ */
+export async function markUncertain(
+  db: Kysely<Database>,
+  edition: string,
+  deadClaimers: readonly string[],
+  leaseSeconds: number,
+): Promise<number> {
+  const result = await sql`
+    UPDATE send_log SET state = 'uncertain', updated_at = now()
+    WHERE edition_date = ${edition}::date AND state = 'sending'
+      AND (claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
+           OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** `--resend-uncertain`: uncertain rows are queued again (their readers may get the mail twice). */
+export async function requeueUncertain(db: Kysely<Database>, edition: string): Promise<number> {
+  const result = await db
+    .updateTable('send_log')
+    .set({ state: 'queued', claimed_by: null, next_attempt_at: null, updated_at: sql`now()` })
+    .where('edition_date', '=', edition)
+    .where('state', '=', 'uncertain')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Reserves up to `limit` rows for `worker`: queued ones, and failed ones whose retry is due, not reserved by a live
+ * claimer. `FOR UPDATE SKIP LOCKED` lets several processes on PostgreSQL take disjoint batches at once.
+ */
+export async function reserveSendBatch(
+  db: Kysely<Database>,
+  edition: string,
+  worker: string,
+  limit: number,
+  deadClaimers: readonly string[],
+  leaseSeconds: number,
+): Promise<number[]> {
+  const result = await sql<{ subscriber_id: number }>`
+    UPDATE send_log SET claimed_by = ${worker}, claimed_at = now(), updated_at = now()
+    WHERE edition_date = ${edition}::date AND subscriber_id IN (
+      SELECT subscriber_id FROM send_log
+      WHERE edition_date = ${edition}::date
+        AND (state = 'queued' OR (state = 'failed' AND next_attempt_at <= now()))
+        AND (claimed_by IS NULL OR claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
+             OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))
+      ORDER BY subscriber_id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING subscriber_id`.execute(db);
+  return result.rows.map((row) => Number(row.subscriber_id)).sort((a, b) => a - b);
+}
+
+/**
+ * Right before the SMTP transaction: the reserved row becomes "sending" only if its reader is still confirmed.
+ * Returns the address to send to, or null (the reader left: the row is marked skipped).
+ */
+export async function startSending(
+  db: Kysely<Database>,
+  edition: string,
+  subscriberId: number,
+  worker: string,
+): Promise<SendRecipient | null> {
+  const result = await sql<{ address: string; attempts: number }>`
+    UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, claimed_at = now(), updated_at = now()
+    FROM subscribers AS s
+    WHERE l.edition_date = ${edition}::date AND l.subscriber_id = ${subscriberId} AND l.claimed_by = ${worker}
+      AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
+    RETURNING s.address, l.attempts`.execute(db);
+  const row = result.rows[0];
+  if (row) return { subscriberId, address: row.address, attempt: Number(row.attempts) };
+  await sql`
+    UPDATE send_log SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
+    WHERE edition_date = ${edition}::date AND subscriber_id = ${subscriberId} AND claimed_by = ${worker}
+      AND state IN ('queued', 'failed')`.execute(db);
+  return null;
+}
+
+/** The server accepted the mail. */
+export async function recordSent(
+  db: Kysely<Database>,
+  edition: string,
+  subscriberId: number,
+  worker: string,
+  smtpResponse: string,
+  messageId: string,
+): Promise<void> {
+  await db
+    .updateTable('send_log')
+    .set({
+      state: 'sent',
+      smtp_response: smtpResponse.slice(0, 1000),
+      message_id: messageId.slice(0, 300),
+      next_attempt_at: null,
+      updated_at: sql`now()`,
+    })
+    .where('edition_date', '=', edition)
+    .where('subscriber_id', '=', subscriberId)
+    .where('claimed_by', '=', worker)
+    // "uncertain" too: another process may have judged this one gone while its server was slow to answer.
+    .where('state', 'in', ['sending', 'uncertain'])
+    .execute();
+}
+
+/**
+ * The mail failed: tried again after `retryInMs` in this run, or (null) not in this run — a temporary failure is
+ * tried again by the next run, a permanent one never. The reservation is released.
+ */
+export async function recordFailed(
+  db: Kysely<Database>,
+  edition: string,
+  subscriberId: number,
+  worker: string,
+  smtpResponse: string,
+  retryInMs: number | null,
+  failure: 'temporary' | 'permanent',
+): Promise<void> {
+  await db
+    .updateTable('send_log')
+    .set({
+      state: 'failed',
+      failure,
+      smtp_response: smtpResponse.slice(0, 1000),
+      claimed_by: null,
+      next_attempt_at:
+        retryInMs === null ? null : sql`now() + make_interval(secs => ${retryInMs / 1000}::double precision)`,
+      updated_at: sql`now()`,
+    })
+    .where('edition_date', '=', edition)
+    .where('subscriber_id', '=', subscriberId)
+    .where('claimed_by', '=', worker)
+    .where('state', 'in', ['sending', 'uncertain'])
+    .execute();
+}
+
+/** Rows by state for one edition, and how long until the next retry is due (null: none waiting). */
+export async function sendCounts(
+  db: Kysely<Database>,
+  edition: string,
+): Promise<SendCounts & { nextRetryInMs: number | null }> {
+  const result = await sql<{ state: SendState; count: number; retrying: number; wait_ms: number | null }>`
+    SELECT state, count(*)::int AS count,
+           count(*) FILTER (WHERE state = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying,
+           (extract(epoch FROM min(next_attempt_at) FILTER (WHERE state = 'failed') - now()) * 1000)::float8
+             AS wait_ms
+    FROM send_log WHERE edition_date = ${edition}::date GROUP BY state`.execute(db);
+  const counts = emptyCounts();
+  let nextRetryInMs: number | null = null;
+  for (const row of result.rows) {
+    counts[row.state] = Number(row.count);
+    counts.retrying += Number(row.retrying);
+    if (row.wait_ms !== null && row.retrying > 0) nextRetryInMs = Math.max(0, Number(row.wait_ms));
+  }
+  return { ...counts, nextRetryInMs };
+}
+
+/** Rows by state over every edition (for /metrics). */
+export async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
+  const result = await sql<{ state: SendState; count: number; retrying: number }>`
+    SELECT state, count(*)::int AS count,
+           count(*) FILTER (WHERE state = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying
+    FROM send_log GROUP BY state`.execute(db);
+  const counts = emptyCounts();
+  for (const row of result.rows) {
+    counts[row.state] = Number(row.count);
+    counts.retrying += Number(row.retrying);
+  }
+  return counts;
+}
+
+/** Rows of one edition in the given states with their readers' addresses, in subscriber order (keyset paging). */
+export async function listSendLog(
+  db: Kysely<Database>,
+  edition: string,
+  options: { states: readonly SendState[]; afterId?: number; limit?: number },
+): Promise<SendLogEntry[]> {
+  const rows = await db
+    .selectFrom('send_log as l')
+    .innerJoin('subscribers as s', 's.id', 'l.subscriber_id')
+    .select(['l.subscriber_id', 's.address', 'l.state', 'l.attempts', 'l.smtp_response'])
+    .where('l.edition_date', '=', edition)
+    .where('l.state', 'in', [...options.states])
+    .where('l.subscriber_id', '>', options.afterId ?? 0)
+    .orderBy('l.subscriber_id')
+    .limit(Math.min(Math.max(options.limit ?? 1000, 1), 10_000))
+    .execute();
+  return rows.map((row) => ({
+    subscriberId: Number(row.subscriber_id),
+    address: row.address,
+    state: row.state,
+    attempts: row.attempts,
+    smtpResponse: row.smtp_response,
+  }));
+}
+
+/**
+ * `--dry-run`: confirmed readers a send would mail now (no row yet, or one still queued or due for a retry), in id
+ * order (keyset paging). Reads only.
+ */
+export async function previewRecipients(
+  db: Kysely<Database>,
+  edition: string,
+  options: { afterId?: number; limit?: number } = {},
+): Promise<{ id: number; address: string }[]> {
+  const result = await sql<{ id: number; address: string }>`
+    SELECT s.id, s.address FROM subscribers AS s
+    WHERE s.status = 'confirmed' AND s.id > ${options.afterId ?? 0}
+      AND NOT EXISTS (
+        SELECT 1 FROM send_log AS l
+        WHERE l.edition_date = ${edition}::date AND l.subscriber_id = s.id
+          AND NOT (l.state = 'queued' OR (l.state = 'failed' AND l.next_attempt_at IS NOT NULL)))
+    ORDER BY s.id LIMIT ${Math.min(Math.max(options.limit ?? 1000, 1), 10_000)}`.execute(db);
+  return result.rows.map((row) => ({ id: Number(row.id), address: row.address }));
+}
+
+function emptyCounts(): SendCounts {
+  const counts = { retrying: 0 } as SendCounts;
+  for (const state of STATES) counts[state] = 0;
+  return counts;
+}
