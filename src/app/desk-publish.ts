@@ -1,5 +1,6 @@
 // Preview exactly what goes out (the same renderers as publishing), and approve → publish with one confirmation.
 
+import { errorMessage } from '../core/errors.js';
 import type { ApproveView } from '../publish/desk-view.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
@@ -70,7 +71,8 @@ export async function approveOnDesk(
     itemKey: null,
     detail: { confirmedSubscribers: view.confirmedSubscribers, openFlags: view.flagged.length },
   });
-  const outcome = await publish(deps, { week: context.week, outDir: context.siteDir });
+  // The editor saw the open flags on the confirmation page and approved: that is the --allow-flagged of the desk.
+  const outcome = await publish(deps, { week: context.week, outDir: context.siteDir, allowFlagged: true });
   await deps.store.recordAudit({
     editor: context.editor,
     action: 'publish',
@@ -78,5 +80,31 @@ export async function approveOnDesk(
     itemKey: null,
     detail: { files: outcome.files.length, publishedAt: outcome.edition.publishedAt ?? null },
   });
+  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context);
   return { ok: true, done: 'published' };
+}
+
+/**
+ * Sends the approved edition to every confirmed reader in the background (a send of thousands takes minutes; the
+ * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
+ * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
+ */
+function startSend(deps: DigestDeps, context: DeskActionContext): void {
+  const audit = (action: string, detail: Record<string, unknown>) =>
+    deps.store
+      .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
+      .catch((error: unknown) => deps.log.warn(`desk: audit of ${action} failed: ${errorMessage(error)}`));
+  void (async () => {
+    await audit('send-started', {});
+    try {
+      const { send } = await import('./send.js');
+      const result = await send(deps, { week: context.week, allowFlagged: true });
+      await audit('sent', { ...result.counts });
+    } catch (error) {
+      deps.log.warn(
+        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "digest send --week ${context.week}")`,
+      );
+      await audit('send-failed', { error: errorMessage(error) });
+    }
+  })();
 }

@@ -178,6 +178,8 @@ export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0
 export interface DigestMetricsOptions {
   /** Subscribers per status (pending, confirmed, unsubscribed, bounced), read from the store on each scrape. */
   subscribersByStatus?: () => Promise<Record<string, number>>;
+  /** Mails of every send by send-log state (sent, failed, uncertain, skipped…), read on each scrape. */
+  sendLog?: () => Promise<Record<string, number>>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -200,7 +202,13 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       HTTP_DURATION_BUCKETS,
     ),
   };
-  const { subscribersByStatus } = options;
+  const { subscribersByStatus, sendLog } = options;
+  if (sendLog) {
+    // Every mail of every send, from the send log: the same numbers whichever process sent them.
+    registry.collectedGauge('digest_send_log_mails', 'Mails in the send log by state.', ['state'], async () =>
+      Object.entries(await sendLog()).map(([state, value]) => ({ labels: { state }, value })),
+    );
+  }
   if (subscribersByStatus) {
     registry.collectedGauge('digest_subscribers', 'Subscribers by status.', ['status'], async () =>
       Object.entries(await subscribersByStatus()).map(([status, value]) => ({ labels: { status }, value })),

@@ -5,6 +5,7 @@ import type { OpenDigest } from '../../app/open-digest.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import type { DigestMetrics } from '../../server/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
 
@@ -57,15 +58,21 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
   );
 }
 
-/** The `send` use case, once the digest has one: a scheduled, auto-published edition is sent with it. */
-type SendUseCase = (input: { week: string }) => Promise<unknown>;
-
 /** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
-async function startSchedule(digest: OpenDigest, siteDir: string, signal: AbortSignal | undefined) {
+function countMail(metrics: DigestMetrics, kind: string): void {
+  if (kind === 'sent') metrics.mailsSent.inc();
+  else if (kind === 'failed') metrics.mailsFailed.inc();
+}
+
+async function startSchedule(
+  digest: OpenDigest,
+  siteDir: string,
+  signal: AbortSignal | undefined,
+  metrics: DigestMetrics,
+) {
   const { config, deps } = digest;
   if (!config.schedule.enabled) return null;
   const { createScheduler } = await import('../../app/scheduler.js');
-  const send = (digest as unknown as { send?: SendUseCase }).send;
   const scheduler = createScheduler({
     schedule: config.schedule,
     store: deps.store,
@@ -76,7 +83,8 @@ async function startSchedule(digest: OpenDigest, siteDir: string, signal: AbortS
       digest.scheduledEdition({
         week: run.week,
         siteDir,
-        ...(send ? { send: (week: string) => send({ week }) } : {}),
+        // A clean, auto-published edition goes to every confirmed reader; each mail counts in /metrics.
+        send: (week: string) => digest.send({ week, onEvent: (event) => countMail(metrics, event.kind) }),
       }),
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
@@ -121,6 +129,10 @@ export function register(program: Command, context: CliContext): void {
       } else if (!subscriptions.canMail) {
         log.warn('no publish.email.smtp: subscribing answers 503 until an SMTP server is configured');
       }
+      const metrics = createDigestMetrics({
+        subscribersByStatus: () => digest.deps.store.countSubscribers(),
+        sendLog: () => digest.sendLogCounts(),
+      });
       const app = createServerApp({
         digest,
         siteDir,
@@ -128,7 +140,7 @@ export function register(program: Command, context: CliContext): void {
         checkDatabase: async () => {
           await digest.deps.store.lastIngestRun();
         },
-        metrics: createDigestMetrics({ subscribersByStatus: () => digest.deps.store.countSubscribers() }),
+        metrics,
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
         log: (line) => context.stderr.write(`${line}\n`),
@@ -141,7 +153,7 @@ export function register(program: Command, context: CliContext): void {
       const server = await startServer(app, listen);
       context.stdout.write(`${server.url}\n`);
       log.info(`Serving ${siteDir} at ${server.url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
-      const schedule = await startSchedule(digest, siteDir, context.signal);
+      const schedule = await startSchedule(digest, siteDir, context.signal, metrics);
       const reason = await stopped(context.signal);
       log.info(`${reason}: closing the server…`);
       await server.close();
