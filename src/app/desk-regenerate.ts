@@ -1,4 +1,4 @@
-// Regenerate one item with the LLM (through the one model road: cache, usage meter, faithfulness check) or with the
+// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage meter, faithfulness check) or with the
 // extractive writer. The new text replaces the generated version only; an editor's version stays in place.
 import { createModelRoad } from '../llm/model-road.js';
 import { toWritingInput } from '../pipeline/build-edition.js';
@@ -32,9 +32,11 @@ export async function regenerateOnDesk(
   const published = await refuseIfPublished(deps, context.week);
   if (published) return published;
   const edition = await store.getEdition(context.week);
-  const index = edition?.items.findIndex((item) => item.key === input.key) ?? -1;
-  const stored = await store.getItem(input.key);
-  if (!edition || index < 0 || !stored) {
+  // The edition's own header (title and intro) has the empty key, as on the edit page.
+  const header = input.key === '';
+  const index = header ? 0 : (edition?.items.findIndex((item) => item.key === input.key) ?? -1);
+  const stored = header ? null : await store.getItem(input.key);
+  if (!edition || index < 0 || (!header && !stored)) {
     return {
       ok: false,
       status: 404,
@@ -67,31 +69,57 @@ export async function regenerateOnDesk(
   }
   const writer = road ? createWriter({ road }).writer : createExtractiveWriter();
   const before = (edition.usage as { costUsd?: number } | undefined)?.costUsd ?? 0;
-  const [written] = await writer.writeItems(
-    [toWritingInput({ item: stored, score: 0, signals: {}, pinned: false })],
-    {
-      name: config.name,
-      audience: config.audience,
-      log: deps.log,
-    },
-  );
-  if (!written) throw new Error('the writer returned no item');
+  const writing = { name: config.name, audience: config.audience, log: deps.log };
   const rows = await store.deskEdits(context.week);
   const generated = withGenerated(edition, rows);
-  const items = generated.items.map((item) =>
-    item.key === input.key
-      ? {
-          ...item,
-          summary: written.summary,
-          takeaways: written.takeaways,
-          level: written.level,
-          levelReason: written.levelReason,
-          writer: written.writer,
-          ...(written.checks !== undefined ? { checks: written.checks } : { checks: undefined }),
-        }
-      : item,
-  );
-  await store.saveEdition(await store.keepEditorEdits({ ...generated, items }));
+  let writtenBy: string;
+  if (header) {
+    // Title and intro from the items as written now (their generated text): one edition call on the road.
+    const items = [];
+    for (const item of generated.items) {
+      const source = await store.getItem(item.key);
+      if (!source) continue;
+      items.push({
+        ...toWritingInput({ item: source, score: 0, signals: {}, pinned: false }),
+        summary: item.summary,
+        takeaways: item.takeaways,
+        level: item.level,
+        levelReason: item.levelReason ?? '',
+        writer: item.writer,
+      });
+    }
+    const written = await writer.writeEdition(items, writing);
+    writtenBy = written.writer;
+    await store.saveEdition(
+      await store.keepEditorEdits({
+        ...generated,
+        title: written.title,
+        intro: written.intro,
+        writer: written.writer,
+      }),
+    );
+  } else {
+    const [written] = await writer.writeItems(
+      [toWritingInput({ item: stored!, score: 0, signals: {}, pinned: false })],
+      writing,
+    );
+    if (!written) throw new Error('the writer returned no item');
+    writtenBy = written.writer;
+    const items = generated.items.map((item) =>
+      item.key === input.key
+        ? {
+            ...item,
+            summary: written.summary,
+            takeaways: written.takeaways,
+            level: written.level,
+            levelReason: written.levelReason,
+            writer: written.writer,
+            ...(written.checks !== undefined ? { checks: written.checks } : { checks: undefined }),
+          }
+        : item,
+    );
+    await store.saveEdition(await store.keepEditorEdits({ ...generated, items }));
+  }
   const usage = road?.usage() ?? null;
   const spent = usage
     ? {
@@ -106,8 +134,12 @@ export async function regenerateOnDesk(
     editor: context.editor,
     action: 'regenerate',
     week: context.week,
-    itemKey: input.key,
-    detail: { writer: written.writer, ...(spent ? { costUsd: spent.costUsd, calls: spent.calls } : {}) },
+    itemKey: header ? null : input.key,
+    detail: {
+      writer: writtenBy,
+      ...(header ? { header: true } : {}),
+      ...(spent ? { costUsd: spent.costUsd, calls: spent.calls } : {}),
+    },
   });
   return { ok: true, done: 'regenerated', spent };
 }

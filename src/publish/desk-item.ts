@@ -19,7 +19,7 @@ ${view.conflict ? renderConflict(view) : null}
 ${renderForm(context, view)}
 ${renderVersions(context, view)}
 ${view.flags ? renderFlags(view) : null}
-${view.key ? renderRegenerate(context, view) : null}`;
+${renderRegenerate(context, view)}`;
   return renderDeskPage(context, { title: heading, body });
 }
 

@@ -74,4 +74,30 @@ describe('regenerate one item', () => {
     expect(fake.count()).toBe(0);
     expect((await store().getEdition(WEEK))!.items[0]!.writer).toBe('extractive');
   });
+
+  it("regenerates the title and intro with exactly 1 edition call; an editor's intro stays", async () => {
+    const client = await signIn(harness.app);
+    const built = (await store().getEdition(WEEK))!;
+    const edited = await client.post(`/admin/week/${WEEK}/edit`, {
+      key: '',
+      version: '0',
+      title: built.title,
+      intro: 'The editor wrote this intro.',
+    });
+    expect(edited.status).toBe(303);
+    const page = await (await client.get(`/admin/week/${WEEK}/item?key=`)).text();
+    expect(page).toContain('Regenerate with the LLM');
+
+    const response = await client.post(`/admin/week/${WEEK}/regenerate`, { key: '', writer: 'llm' });
+    expect(response.status).toBe(303);
+    expect(fake.count('edition')).toBe(1);
+    expect(fake.count()).toBe(1);
+    expect(response.headers.get('location')).toContain('calls=1');
+    const after = (await store().getEdition(WEEK))!;
+    expect(after.writer).toBe('openai:gpt-4.1-mini');
+    expect(after.title).not.toBe(built.title);
+    expect(after.intro).toBe('The editor wrote this intro.');
+    const audit = await store().listAudit({ week: WEEK });
+    expect(audit.some((entry) => entry.action === 'regenerate' && entry.itemKey === null)).toBe(true);
+  });
 });
