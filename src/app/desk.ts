@@ -24,7 +24,14 @@ export type { DeskSession, SignInLimits };
 export type DeskReply =
   | { kind: 'page'; status: number; html: string }
   | { kind: 'redirect'; location: string }
-  | { kind: 'file'; status: number; contentType: string; body: string };
+  | {
+      kind: 'file';
+      status: number;
+      contentType: string;
+      body: string;
+      /** A policy of its own for this answer (the email preview), instead of the site's. */
+      contentSecurityPolicy?: string;
+    };
 
 export interface DeskOptions {
   /** The folder `digest serve` serves: approving publishes into it. */
@@ -52,6 +59,13 @@ const NOTICES: Record<string, string> = {
 };
 
 const PLAN_TTL_MS = 60_000;
+
+/**
+ * The email preview shows the mail as a mail client would: its inline styles apply. It runs sandboxed (no script,
+ * an opaque origin, so nothing reaches the desk's session) and loads nothing but its images.
+ */
+export const EMAIL_PREVIEW_POLICY =
+  "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; frame-ancestors 'none'";
 
 const page = (html: string, status = 200): DeskReply => ({ kind: 'page', status, html });
 const redirect = (location: string): DeskReply => ({ kind: 'redirect', location });
@@ -221,7 +235,13 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     async preview(week: string, kind: 'page' | 'email' | 'text'): Promise<DeskReply | null> {
       const preview = await previewOnDesk(deps, week, kind);
       return preview
-        ? { kind: 'file', status: 200, contentType: preview.contentType, body: preview.body }
+        ? {
+            kind: 'file',
+            status: 200,
+            contentType: preview.contentType,
+            body: preview.body,
+            ...(kind === 'email' ? { contentSecurityPolicy: EMAIL_PREVIEW_POLICY } : {}),
+          }
         : null;
     },
 

@@ -40,7 +40,10 @@ function send(c: Context, reply: DeskReply, redirectStatus: 302 | 303 = 303): Re
   c.header('Cache-Control', 'no-store');
   if (reply.kind === 'redirect') return c.redirect(reply.location, redirectStatus);
   if (reply.kind === 'file') {
-    return c.body(reply.body, reply.status as 200, { 'Content-Type': reply.contentType });
+    return c.body(reply.body, reply.status as 200, {
+      'Content-Type': reply.contentType,
+      ...(reply.contentSecurityPolicy ? { 'Content-Security-Policy': reply.contentSecurityPolicy } : {}),
+    });
   }
   return c.html(reply.html, reply.status as 200);
 }

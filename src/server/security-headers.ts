@@ -20,7 +20,9 @@ export function securityHeaders(contentSecurityPolicy = DEFAULT_CONTENT_SECURITY
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
-    headers.set('Content-Security-Policy', contentSecurityPolicy);
+    // A route may answer with a stricter policy of its own (the sandboxed email preview); every other answer gets this.
+    if (!headers.has('Content-Security-Policy'))
+      headers.set('Content-Security-Policy', contentSecurityPolicy);
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('X-Frame-Options', 'DENY');
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');

@@ -237,6 +237,17 @@ describe('editor desk actions', () => {
       expect(html, name).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
     }
     // The text part is plain text: the payload is just characters there.
+    // The email preview applies the mail's inline styles, sandboxed: no script, an opaque origin.
+    const emailPolicy = (await client.get(`/admin/week/${WEEK}/preview/email`)).headers.get(
+      'content-security-policy',
+    );
+    expect(emailPolicy).toMatch(/^sandbox;/);
+    expect(emailPolicy).toContain("style-src 'unsafe-inline'");
+    expect(emailPolicy).not.toMatch(/script-src/);
+    const pagePolicy = (await client.get(`/admin/week/${WEEK}/preview`)).headers.get(
+      'content-security-policy',
+    );
+    expect(pagePolicy).not.toContain('unsafe-inline');
     expect(await (await client.get(`/admin/week/${WEEK}/preview/email.txt`)).text()).toContain(
       'window.__pwned=1',
     );
