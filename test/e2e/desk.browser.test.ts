@@ -1,6 +1,6 @@
 // The editor's desk in real Chromium against the real `digest serve` (bin/digest.js) on loopback with the sample
 // week: sign in, a decision, an edit, approve → publish; axe-core on every admin page; keyboard sign-in.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,41 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/browser.js';
 import { runDigest } from '../support/cli.js';
 import { chromiumPath } from '../support/environment.js';
+import { startServe } from '../support/serve.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
 const WEEK = '2026-05-04';
 const EDITOR = { email: 'editor@example.com', password: 'a sample week passphrase' };
-const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 
-async function startServe(cwd: string): Promise<{ child: ChildProcess; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: SECRET };
-  delete env.DATABASE_URL;
-  delete env.PORT;
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--site', 'site', '--data-dir', 'data-sample'],
-    {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-8000);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve(new URL(stdout.split('\n')[0]!).origin);
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`digest serve exited (${code}) before listening:\n${stderr}`)),
-    );
-  });
-  return { child, url };
+async function serveDesk(cwd: string): Promise<{ child: ChildProcess; url: string }> {
+  const { child, url } = await startServe({ cwd, site: 'site', dataDir: 'data-sample' });
+  return { child, url: new URL(url).origin };
 }
 
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -77,7 +51,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       env: { DIGEST_EDITOR_PASSWORD: EDITOR.password },
     });
     expect(added.code, added.stderr).toBe(0);
-    served = await startServe(cwd);
+    served = await serveDesk(cwd);
     browser = await launchChromium();
     // axe is injected as a script: the context bypasses the policy for that alone (CSP is checked in the routes tests).
     opened = await openPage(browser, { width: 1280, allowOrigin: served.url, bypassCSP: true });

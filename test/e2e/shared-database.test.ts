@@ -2,7 +2,6 @@
 // `digest pin` and `digest build` (the real CLI) reach its database through the socket it shares, their writes land
 // in that one database, and the server keeps answering meanwhile. After SIGTERM the socket and its share file are
 // gone and commands open the folder directly again.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,51 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_WEEK } from '../../src/sample/sample-week.js';
 import { runDigest } from '../support/cli.js';
+import { type Served, startServe } from '../support/serve.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startServe(cwd: string): Promise<Served> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!',
-  };
-  delete env.DATABASE_URL;
-  delete env.PORT;
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--site', 'site', '--data-dir', 'data'],
-    {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const lines = stdout.split('\n');
-      if (lines.length > 1) resolve({ child, url: lines[0]!, stderr: () => stderr, exited });
-    });
-    void exited.then(({ code }) =>
-      reject(new Error(`digest serve exited (${code}) before listening:\n${stderr}`)),
-    );
-  });
+function serveSample(cwd: string) {
+  return startServe({ cwd, site: 'site', dataDir: 'data' });
 }
 
 interface ListJson {
@@ -75,7 +35,7 @@ describe('digest serve shares its embedded database with other commands', () => 
     cwd = await mkdtemp(join(tmpdir(), 'digest-shared-'));
     const demo = await runDigest(['demo', '--out', 'site', '--data-dir', 'data'], { cwd });
     expect(demo.code, demo.stderr).toBe(0);
-    served = await startServe(cwd);
+    served = await serveSample(cwd);
   }, 180_000);
 
   afterAll(async () => {

@@ -1,60 +1,14 @@
 // The real `digest serve` process (bin/digest.js) on loopback: it serves a published site, then stops on SIGTERM.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Served, startServe } from '../support/serve.js';
 import { publishTempSite, type TempSite } from './_site.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function startServe(site: TempSite, cwd: string): Promise<Served> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!',
-  };
-  delete env.DATABASE_URL;
-  delete env.PORT;
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--site', site.dir, '--data-dir', 'data'],
-    {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  // The first stdout line is the address it listens on.
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n');
-      if (line.length > 1) resolve(line[0]!);
-    });
-    void exited.then(({ code }) =>
-      reject(new Error(`digest serve exited (${code}) before listening:\n${stderr}`)),
-    );
-  });
-  return { child, url, stderr: () => stderr, exited };
-}
 
 describe('digest serve (real process)', () => {
   let site: TempSite;
@@ -68,7 +22,7 @@ describe('digest serve (real process)', () => {
     }
     site = await publishTempSite();
     cwd = await mkdtemp(join(tmpdir(), 'digest-serve-cwd-'));
-    served = await startServe(site, cwd);
+    served = await startServeIn(site, cwd);
   }, 120_000);
 
   afterAll(async () => {
@@ -116,3 +70,7 @@ describe('digest serve (real process)', () => {
     await expect(fetch(served.url)).rejects.toThrow();
   }, 30_000);
 });
+
+function startServeIn(site: TempSite, cwd: string) {
+  return startServe({ cwd, site: site.dir, dataDir: 'data' });
+}

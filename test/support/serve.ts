@@ -1,0 +1,47 @@
+// Starts the real `digest serve` process (bin/digest.js, so dist/ must be built: npm test does it) on a free loopback
+// port and resolves once it prints the address it listens on; a server that exits first rejects with its stderr.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'digest.js');
+
+export const TEST_SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
+
+export interface Served {
+  child: ChildProcess;
+  /** The address it listens on, from its first stdout line. */
+  url: string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function startServe(options: { cwd: string; site: string; dataDir: string }): Promise<Served> {
+  // A developer's own DATABASE_URL or PORT must never reach a test server.
+  const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: TEST_SECRET };
+  delete env.DATABASE_URL;
+  delete env.PORT;
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--site', options.site, '--data-dir', options.dataDir],
+    { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const lines = stdout.split('\n');
+      if (lines.length > 1) resolve({ child, url: lines[0]!, stderr: () => stderr, exited });
+    });
+    void exited.then(({ code }) =>
+      reject(new Error(`digest serve exited (${code}) before listening:\n${stderr}`)),
+    );
+  });
+}
