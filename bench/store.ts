@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/store/open-store.js';
 import { seedWeekItems } from './_seed-week.js';
 
-const PROBE = join(dirname(fileURLToPath(import.meta.url)), '_store-probe.ts');
+const PROBE = join(dirname(fileURLToPath(import.meta.url)), '_store-probe.mjs');
 
 export interface ProbeResult {
   peakRssMb: number;
@@ -18,7 +18,7 @@ export interface ProbeResult {
 }
 
 export function probe(mode: 'floor' | 'open' | 'list' | 'create', dataDir: string): ProbeResult {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', PROBE, mode, dataDir], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [PROBE, mode, dataDir], { encoding: 'utf8' });
   const line = child.stdout.trim().split('\n').at(-1) ?? '';
   if (child.status !== 0 || !line.startsWith('{'))
     throw new Error(`store probe ${mode} failed: ${child.stderr}`);

@@ -13,11 +13,16 @@ import type { DeskPageContext } from '../publish/desk-view.js';
 import type { DigestDeps } from './deps.js';
 import { createDeskAuth, DEFAULT_SIGN_IN_LIMITS, type DeskSession, type SignInLimits } from './desk-auth.js';
 import { boardView, parseBoardFilter } from './desk-board.js';
-import { addOnDesk, type DeskOutcome, decideOnDesk, rebuildDraft, setCountOnDesk } from './desk-decisions.js';
-import { type EditForm, itemEditView, revertOnDesk, saveEditOnDesk } from './desk-editing.js';
-import { approveOnDesk, approveView, previewOnDesk } from './desk-publish.js';
-import { regenerateOnDesk } from './desk-regenerate.js';
+import type { DeskOutcome } from './desk-decisions.js';
+import type { EditForm } from './desk-editing.js';
 import { type ListResult, list } from './list.js';
+
+// The actions load on first use: they bring the build, the fetcher, the LLM road and the email renderer
+// (Readability, the AI SDK, mjml), which an idle `digest serve` should not carry.
+const decisions = () => import('./desk-decisions.js');
+const editing = () => import('./desk-editing.js');
+const publishing = () => import('./desk-publish.js');
+const regenerating = () => import('./desk-regenerate.js');
 
 export type { DeskSession, SignInLimits };
 
@@ -159,7 +164,9 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
       const key = query.key ?? '';
       const cost = query.done === 'regenerated' ? costNotice(query) : undefined;
       const text = notice(query.done);
-      const view = await itemEditView(deps, week, key, { notice: cost ? `${text ?? ''} ${cost}` : text });
+      const view = await (await editing()).itemEditView(deps, week, key, {
+        notice: cost ? `${text ?? ''} ${cost}` : text,
+      });
       if (!view) {
         return page(
           renderDeskMessage(context(session, session.csrf), {
@@ -174,7 +181,7 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     },
 
     async decide(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
-      const outcome = await decideOnDesk(deps, await actionContext(session, week), {
+      const outcome = await (await decisions()).decideOnDesk(deps, await actionContext(session, week), {
         action: form.action ?? '',
         key: form.key ?? '',
         with: form.with ?? '',
@@ -184,7 +191,7 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     },
 
     async add(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
-      const outcome = await addOnDesk(deps, await actionContext(session, week), {
+      const outcome = await (await decisions()).addOnDesk(deps, await actionContext(session, week), {
         input: form.input ?? '',
         note: form.note ?? '',
       });
@@ -194,16 +201,18 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     async count(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
       return reply(
         session,
-        await setCountOnDesk(deps, await actionContext(session, week), form.count ?? ''),
+        await (await decisions()).setCountOnDesk(deps, await actionContext(session, week), form.count ?? ''),
         weekUrl(week),
       );
     },
 
     async rebuild(session: DeskSession, week: string): Promise<DeskReply> {
+      const { rebuildDraft } = await decisions();
       return reply(session, await rebuildDraft(deps, await actionContext(session, week)), weekUrl(week));
     },
 
     async edit(session: DeskSession, week: string, form: EditForm, revert = false): Promise<DeskReply> {
+      const { revertOnDesk, saveEditOnDesk } = await editing();
       const run = revert ? revertOnDesk : saveEditOnDesk;
       const outcome = await run(deps, await actionContext(session, week), form);
       const back = `${weekUrl(week, '/item')}`;
@@ -217,10 +226,14 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
 
     async regenerate(session: DeskSession, week: string, form: Record<string, string>): Promise<DeskReply> {
       const key = form.key ?? '';
-      const outcome = await regenerateOnDesk(deps, await actionContext(session, week), {
-        key,
-        writer: form.writer ?? '',
-      });
+      const outcome = await (await regenerating()).regenerateOnDesk(
+        deps,
+        await actionContext(session, week),
+        {
+          key,
+          writer: form.writer ?? '',
+        },
+      );
       if (!outcome.ok) return reply(session, outcome, weekUrl(week));
       const extra: Record<string, string> = { key, done: outcome.done };
       if ('spent' in outcome && outcome.spent) {
@@ -233,7 +246,7 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     },
 
     async preview(week: string, kind: 'page' | 'email' | 'text'): Promise<DeskReply | null> {
-      const preview = await previewOnDesk(deps, week, kind);
+      const preview = await (await publishing()).previewOnDesk(deps, week, kind);
       return preview
         ? {
             kind: 'file',
@@ -246,12 +259,12 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     },
 
     async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
-      const view = await approveView(deps, week);
+      const view = await (await publishing()).approveView(deps, week);
       return view ? page(renderApprove(context(session, session.csrf), view)) : null;
     },
 
     async approve(session: DeskSession, week: string): Promise<DeskReply> {
-      const outcome = await approveOnDesk(deps, {
+      const outcome = await (await publishing()).approveOnDesk(deps, {
         ...(await actionContext(session, week)),
         siteDir: options.siteDir,
       });

@@ -2,10 +2,27 @@
 // the WebAssembly heap (measured: reopening a store peaks at 314 MB with it, 153 MB with 16 MB); a weekly digest
 // touches a few MB of pages. Passed as a start parameter: PGlite's `postgresqlconf` option would rewrite the
 // folder's whole postgresql.conf on every open.
+//
+// WebAssembly tiers: by default V8 compiles PGlite's 9 MB module twice, Liftoff (baseline) at once and TurboFan in
+// the background. The optimized copy costs ~70 MB of RSS and a core for the first seconds, and a weekly build or
+// an idle `digest serve` never runs long enough to gain from it (measured: sample build 274 → 203 MB peak RSS,
+// 1.44 → 1.12 s). So PGlite runs on baseline code only. The flag is read when a module is compiled, so it is set
+// before PGlite loads; DIGEST_WASM_OPTIMIZE=1 keeps V8's default (a store under sustained heavy load).
+import { setFlagsFromString } from 'node:v8';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 
 export const SHARED_BUFFERS = '16MB';
 
+let tiersChosen = false;
+
+/** Before PGlite compiles its WebAssembly (the first `PGlite.create` in this process); pgliteOptions() calls it. */
+export function chooseWasmTiers(env: NodeJS.ProcessEnv = process.env): void {
+  if (tiersChosen) return;
+  tiersChosen = true;
+  if (env.DIGEST_WASM_OPTIMIZE !== '1') setFlagsFromString('--liftoff-only');
+}
+
 export function pgliteOptions(pglite: typeof PGlite): Pick<PGliteOptions, 'startParams'> {
+  chooseWasmTiers();
   return { startParams: [...pglite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
 }

@@ -1,11 +1,12 @@
 // One store measurement in a process of its own, so its peak RSS is its own. Prints one JSON line.
-// Usage: node --import tsx bench/_store-probe.ts floor|open|list|create DATA_DIR
-import { editionWindow } from '../src/core/dates.js';
-import { openStore } from '../src/store/open-store.js';
-import { pgliteOptions } from '../src/store/pglite-options.js';
+// Plain node on the compiled modules (dist/, built by `npm run bench`), as the CLI runs: no tsx in the figure.
+// Usage: node bench/_store-probe.mjs floor|open|list|create DATA_DIR
+import { editionWindow } from '../dist/core/dates.js';
+import { openStore } from '../dist/store/open-store.js';
+import { pgliteOptions } from '../dist/store/pglite-options.js';
 
 const [mode, dataDir] = process.argv.slice(2);
-if (!mode || !dataDir) throw new Error('usage: _store-probe.ts floor|open|list|create DATA_DIR');
+if (!mode || !dataDir) throw new Error('usage: _store-probe.mjs floor|open|list|create DATA_DIR');
 const started = performance.now();
 let rows = 0;
 if (mode === 'floor') {
