@@ -232,6 +232,13 @@ describe('JSON API /api/v1', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
     expect(preflight.headers.get('access-control-allow-methods')).not.toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toBe('if-none-match');
+    expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+    // The ETag is readable by a script, and errors are readable too (a 400 names the field to a browser client).
+    expect(response.headers.get('access-control-expose-headers')).toBe('ETag');
+    const invalid = await get('/api/v1/editions?limit=abc', { origin: 'https://elsewhere.example' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('is read-only: other methods get 405, unknown paths a JSON 404', async () => {
