@@ -101,10 +101,16 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
 
   const worker = newClaimerId();
   const dead = deadClaimers(await store.sendClaimers(input.week), worker);
-  const foundUncertain = await store.markUncertain(input.week, dead, settings.send.leaseSeconds);
+  const abandoned = await store.recoverAbandoned(input.week, dead, settings.send.leaseSeconds);
+  const foundUncertain = abandoned.uncertain;
   const requeued = input.resendUncertain ? await store.requeueUncertain(input.week) : 0;
   const { added, skipped, retried } = await store.enqueueSend(input.week);
   const before = await store.sendCounts(input.week);
+  if (abandoned.requeued) {
+    log.info(
+      `${abandoned.requeued} mail(s) an earlier run had started but not finished (the server never got their end): sending them again.`,
+    );
+  }
   if (foundUncertain) {
     log.warn(
       `${foundUncertain} mail(s) were being sent when an earlier run stopped: uncertain whether they arrived` +

@@ -3,7 +3,7 @@
 import PQueue from 'p-queue';
 import type { SendLogPort } from '../store/types.js';
 import { type EditionMail, InvalidRecipientError } from './edition-mail.js';
-import { judgeFailure, type MailSender } from './smtp-sender.js';
+import { HandOverRefusedError, judgeFailure, type MailSender } from './smtp-sender.js';
 
 export type SendEvent =
   | { kind: 'sent'; address: string }
@@ -71,10 +71,15 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
       return;
     }
     try {
-      const sent = await options.sender.send(outgoing);
+      const sent = await options.sender.send(outgoing, () => store.handOver(edition, subscriberId, worker));
       await store.recordSent(edition, subscriberId, worker, sent.response, sent.messageId);
       options.onEvent?.({ kind: 'sent', address: recipient.address });
     } catch (error) {
+      // Another process took the row over before the dot (this one was judged gone): it sends the mail.
+      if (error instanceof HandOverRefusedError) {
+        options.onEvent?.({ kind: 'skipped', subscriberId });
+        return;
+      }
       const verdict = judgeFailure(error);
       if (verdict.kind === 'fatal') {
         // Not this reader's fault: the row waits for the next run, and the send stops.

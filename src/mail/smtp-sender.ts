@@ -1,7 +1,9 @@
-// SMTP delivery for `digest send`: a pooled nodemailer transport (one connection per concurrent send), optional DKIM
+// SMTP delivery for `digest send`: pooled connections (one per concurrent send, see smtp-pool.ts), optional DKIM
 // signing that covers the List-Unsubscribe headers, and a verdict on every failure.
-import nodemailer from 'nodemailer';
 import type { OutgoingMail } from './edition-mail.js';
+import { createSmtpPool } from './smtp-pool.js';
+
+export { HandOverRefusedError } from './smtp-pool.js';
 
 export interface SmtpSenderSettings {
   host: string;
@@ -24,7 +26,11 @@ export interface SentMail {
 
 /** The part of a transport the send uses, so a test can hand in any SMTP client. */
 export interface MailSender {
-  send(mail: OutgoingMail): Promise<SentMail>;
+  /**
+   * Sends one mail. `handOver` is awaited right before the mail's terminating dot; when it answers false the mail
+   * is not finished (nothing is delivered) and the send rejects with HandOverRefusedError.
+   */
+  send(mail: OutgoingMail, handOver?: () => Promise<boolean>): Promise<SentMail>;
   close(): void;
 }
 
@@ -35,27 +41,17 @@ const DKIM_HEADERS =
   'List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
 export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
-  const transport = nodemailer.createTransport({
-    pool: true,
-    maxConnections: settings.connections,
-    maxMessages: Number.POSITIVE_INFINITY,
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: settings.requireTls && !settings.secure,
-    ignoreTLS: !settings.requireTls,
-    connectionTimeout: settings.timeoutMs,
-    greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
-    ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
-    ...(settings.dkim ? { dkim: { ...settings.dkim, headerFieldNames: DKIM_HEADERS } } : {}),
+  const { dkim, ...connection } = settings;
+  const pool = createSmtpPool({
+    ...connection,
+    ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_HEADERS } } : {}),
   });
   return {
-    async send(mail) {
-      const info = await transport.sendMail({ envelope: mail.envelope, raw: mail.raw });
-      return { response: String(info.response ?? ''), messageId: mail.messageId };
+    async send(mail, handOver) {
+      const { response } = await pool.send({ envelope: mail.envelope, raw: mail.raw }, handOver);
+      return { response, messageId: mail.messageId };
     },
-    close: () => transport.close(),
+    close: () => pool.close(),
   };
 }
 

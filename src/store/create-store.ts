@@ -32,11 +32,12 @@ import type { Database } from './schema.js';
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
 import {
   enqueueSend,
+  handOver,
   listSendLog,
-  markUncertain,
   previewRecipients,
   recordFailed,
   recordSent,
+  recoverAbandoned,
   requeueUncertain,
   reserveSendBatch,
   sendClaimers,
@@ -134,11 +135,12 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     listAudit: (listOptions) => listAudit(db, listOptions),
     enqueueSend: (edition) => enqueueSend(db, edition),
     sendClaimers: (edition) => sendClaimers(db, edition),
-    markUncertain: (edition, dead, lease) => markUncertain(db, edition, dead, lease),
+    recoverAbandoned: (edition, dead, lease) => recoverAbandoned(db, edition, dead, lease),
     requeueUncertain: (edition) => requeueUncertain(db, edition),
     reserveSendBatch: (edition, worker, limit, dead, lease) =>
       reserveSendBatch(db, edition, worker, limit, dead, lease),
     startSending: (edition, id, worker) => startSending(db, edition, id, worker),
+    handOver: (edition, id, worker) => handOver(db, edition, id, worker),
     recordSent: (edition, id, worker, response, messageId) =>
       recordSent(db, edition, id, worker, response, messageId),
     recordFailed: (edition, id, worker, response, retryInMs, failure) =>

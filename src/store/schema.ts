@@ -109,6 +109,8 @@ export interface SendLogTable {
   next_attempt_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   /** Why a failed row failed (migration 005): temporary ones are tried again by the next run. */
   failure: ColumnType<'temporary' | 'permanent' | null, 'temporary' | 'permanent' | null | undefined>;
+  /** When the mail's terminating dot was released to the server (migration 006); null until then. */
+  handed_over_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

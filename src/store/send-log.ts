@@ -76,21 +76,51 @@ export async function sendClaimers(db: Kysely<Database>, edition: string): Promi
 }
 
 /**
- * Rows left "sending" by a claimer that is gone, or silent for longer than the lease, become "uncertain": the
- * server may have accepted the mail before the process died. Returns how many.
+ * Rows left "sending" by a claimer that is gone, or silent for longer than the lease. One whose terminating dot was
+ * never released (no `handed_over_at`) did not reach the reader — a server delivers no mail without its final dot —
+ * and is queued again. One released may have been accepted before the process died: it becomes "uncertain".
  */
-export async function markUncertain(
+export async function recoverAbandoned(
   db: Kysely<Database>,
   edition: string,
   deadClaimers: readonly string[],
   leaseSeconds: number,
-): Promise<number> {
-  const result = await sql`
-    UPDATE send_log SET state = 'uncertain', updated_at = now()
-    WHERE edition_date = ${edition}::date AND state = 'sending'
+): Promise<{ requeued: number; uncertain: number }> {
+  const abandoned = sql`edition_date = ${edition}::date AND state = 'sending'
       AND (claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
-           OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+           OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))`;
+  const requeued = await sql`
+    UPDATE send_log SET state = 'queued', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
+    WHERE ${abandoned} AND handed_over_at IS NULL`.execute(db);
+  const uncertain = await sql`
+    UPDATE send_log SET state = 'uncertain', updated_at = now()
+    WHERE ${abandoned} AND handed_over_at IS NOT NULL`.execute(db);
+  return {
+    requeued: Number(requeued.numAffectedRows ?? 0),
+    uncertain: Number(uncertain.numAffectedRows ?? 0),
+  };
+}
+
+/**
+ * The last step before the server may accept the mail: recorded before the terminating dot is written. False when
+ * the row is no longer this worker's (another process judged it abandoned and queued it again): the mail must
+ * then not be finished.
+ */
+export async function handOver(
+  db: Kysely<Database>,
+  edition: string,
+  subscriberId: number,
+  worker: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('send_log')
+    .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
+    .where('edition_date', '=', edition)
+    .where('subscriber_id', '=', subscriberId)
+    .where('claimed_by', '=', worker)
+    .where('state', '=', 'sending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** `--resend-uncertain`: uncertain rows are queued again (their readers may get the mail twice). */
@@ -142,7 +172,8 @@ export async function startSending(
   worker: string,
 ): Promise<SendRecipient | null> {
   const result = await sql<{ address: string; attempts: number }>`
-    UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, claimed_at = now(), updated_at = now()
+    UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, handed_over_at = NULL, claimed_at = now(),
+      updated_at = now()
     FROM subscribers AS s
     WHERE l.edition_date = ${edition}::date AND l.subscriber_id = ${subscriberId} AND l.claimed_by = ${worker}
       AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'

@@ -290,7 +290,11 @@ export interface DeskPort {
 export interface SendLogPort {
   enqueueSend(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
   sendClaimers(edition: string): Promise<string[]>;
-  markUncertain(edition: string, deadClaimers: readonly string[], leaseSeconds: number): Promise<number>;
+  recoverAbandoned(
+    edition: string,
+    deadClaimers: readonly string[],
+    leaseSeconds: number,
+  ): Promise<{ requeued: number; uncertain: number }>;
   requeueUncertain(edition: string): Promise<number>;
   reserveSendBatch(
     edition: string,
@@ -300,6 +304,7 @@ export interface SendLogPort {
     leaseSeconds: number,
   ): Promise<number[]>;
   startSending(edition: string, subscriberId: number, worker: string): Promise<SendRecipient | null>;
+  handOver(edition: string, subscriberId: number, worker: string): Promise<boolean>;
   recordSent(
     edition: string,
     subscriberId: number,

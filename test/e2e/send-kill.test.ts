@@ -1,6 +1,7 @@
 // The real `digest send` process (bin/digest.js), SIGKILLed at random points while a loopback SMTP server counts the
 // mails, then run again: every confirmed reader gets exactly one mail, except uncertain rows (killed between the
-// server's "250" and the log write), which are reported and get at most one. On PGlite and on PostgreSQL, and with
+// hand-over before the terminating dot and the log write of the server's "250"), which are reported and get at most
+// one; rows killed before their hand-over are sent again. On PGlite and on PostgreSQL, and with
 // two processes sharing one send on PostgreSQL.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -6,6 +6,7 @@ import * as subscribers from './002-subscribers.js';
 import * as editorsDesk from './003-editors-desk.js';
 import * as search from './004-search.js';
 import * as sendFailures from './005-send-failures.js';
+import * as sendHandover from './006-send-handover.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
@@ -13,6 +14,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '003-editors-desk': editorsDesk,
   '004-search': search,
   '005-send-failures': sendFailures,
+  '006-send-handover': sendHandover,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,204 @@
+// The SMTP connections of a send: nodemailer's SMTPConnection (the protocol, STARTTLS, AUTH), pooled here so each
+// mail's terminating dot waits for the send log. A server keeps no mail without its final "<CRLF>.<CRLF>", so the
+// order "record the hand-over, then write the dot" makes a crash leave only two kinds of rows: never handed over
+// (certainly not delivered: sent again) and handed over (the server has, or is about to have, the whole mail).
+// nodemailer's own pool reads the message before the envelope is accepted, which would move that record early.
+import { Readable } from 'node:stream';
+import DKIM from 'nodemailer/lib/dkim';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+
+export interface SmtpPoolSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  requireTls: boolean;
+  user?: string;
+  password?: string;
+  /** Connections kept open at most. */
+  connections: number;
+  timeoutMs: number;
+  dkim?: { domainName: string; keySelector: string; privateKey: string; headerFieldNames: string };
+}
+
+export interface PooledMail {
+  envelope: { from: string; to: string[] };
+  raw: string;
+}
+
+/** Another process took the row over before the dot: the mail was not finished, nothing was delivered. */
+export class HandOverRefusedError extends Error {
+  override name = 'HandOverRefusedError';
+}
+
+/**
+ * The message for SMTPConnection.send, which pipes it only once the server has answered DATA with 354: the content
+ * flows at once; the end of the stream (after which the connection writes the dot) waits for `handOver`.
+ */
+class GatedMessage extends Readable {
+  started = false;
+  refused = false;
+  readonly #bytes: Buffer;
+  readonly #handOver: (() => Promise<boolean>) | undefined;
+
+  constructor(bytes: Buffer, handOver: (() => Promise<boolean>) | undefined) {
+    super();
+    this.#bytes = bytes;
+    this.#handOver = handOver;
+  }
+
+  override _read(): void {
+    if (this.started) return;
+    this.started = true;
+    this.push(this.#bytes);
+    if (!this.#handOver) {
+      this.push(null);
+      return;
+    }
+    this.#handOver().then(
+      (granted) => {
+        if (granted) this.push(null);
+        else {
+          this.refused = true;
+          this.destroy(
+            new HandOverRefusedError('the send log row was taken over; the mail was not finished'),
+          );
+        }
+      },
+      (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+}
+
+export interface SmtpPool {
+  /** Sends one mail over a pooled connection; `handOver` runs right before the terminating dot. */
+  send(mail: PooledMail, handOver?: () => Promise<boolean>): Promise<{ response: string }>;
+  close(): void;
+}
+
+export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
+  const idle: SMTPConnection[] = [];
+  const broken = new WeakSet<SMTPConnection>();
+  const waiting: (() => void)[] = [];
+  let open = 0;
+  let closed = false;
+
+  function connect(): Promise<SMTPConnection> {
+    return new Promise((resolve, reject) => {
+      const connection = new SMTPConnection({
+        host: settings.host,
+        port: settings.port,
+        secure: settings.secure,
+        requireTLS: settings.requireTls && !settings.secure,
+        ignoreTLS: !settings.requireTls,
+        connectionTimeout: settings.timeoutMs,
+        greetingTimeout: settings.timeoutMs,
+        socketTimeout: settings.timeoutMs,
+      });
+      let connected = false;
+      // Errors of an idle or busy connection also reach the send's callback; here they only retire it.
+      connection.on('error', (error) => {
+        broken.add(connection);
+        if (!connected) reject(error);
+      });
+      connection.on('end', () => broken.add(connection));
+      connection.connect((error) => {
+        if (error) return reject(error);
+        if (!settings.user) {
+          connected = true;
+          return resolve(connection);
+        }
+        connection.login({ user: settings.user, pass: settings.password ?? '' }, (loginError) => {
+          if (loginError) {
+            connection.close();
+            return reject(loginError);
+          }
+          connected = true;
+          resolve(connection);
+        });
+      });
+    });
+  }
+
+  async function acquire(): Promise<{ connection: SMTPConnection; reused: boolean }> {
+    for (;;) {
+      if (closed) throw new Error('the SMTP connections were closed');
+      const reused = idle.pop();
+      if (reused) {
+        if (!broken.has(reused)) return { connection: reused, reused: true };
+        open--;
+        continue;
+      }
+      if (open < settings.connections) {
+        open++;
+        try {
+          return { connection: await connect(), reused: false };
+        } catch (error) {
+          open--;
+          waiting.shift()?.();
+          throw error;
+        }
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  }
+
+  function release(connection: SMTPConnection, healthy: boolean): void {
+    if (healthy && !closed && !broken.has(connection)) idle.push(connection);
+    else {
+      open--;
+      connection.close();
+    }
+    waiting.shift()?.();
+  }
+
+  function transmit(
+    connection: SMTPConnection,
+    envelope: PooledMail['envelope'],
+    message: GatedMessage,
+  ): Promise<string> {
+    return new Promise((resolve, reject) => {
+      connection.send(envelope, message, (error, info) => {
+        if (error)
+          reject(message.refused ? new HandOverRefusedError(error.message, { cause: error }) : error);
+        else resolve(String(info?.response ?? ''));
+      });
+    });
+  }
+
+  return {
+    async send(mail, handOver) {
+      const bytes = settings.dkim ? await signed(mail.raw, settings.dkim) : Buffer.from(mail.raw);
+      for (let attempt = 0; ; attempt++) {
+        const { connection, reused } = await acquire();
+        const message = new GatedMessage(bytes, handOver);
+        try {
+          const response = await transmit(connection, mail.envelope, message);
+          release(connection, true);
+          return { response };
+        } catch (error) {
+          // Whatever state the session is in, it is not reused.
+          release(connection, false);
+          // A kept connection the server had already dropped: not a byte was sent, so a new one may take it.
+          if (reused && !message.started && attempt === 0 && !isServerAnswer(error)) continue;
+          throw error;
+        }
+      }
+    },
+    close() {
+      closed = true;
+      for (const connection of idle.splice(0)) connection.close();
+      for (const wake of waiting.splice(0)) wake();
+    },
+  };
+}
+
+function isServerAnswer(error: unknown): boolean {
+  return typeof (error as { responseCode?: unknown }).responseCode === 'number';
+}
+
+/** DKIM-signed before sending, so the signature covers exactly the bytes the connection writes. */
+async function signed(raw: string, dkim: NonNullable<SmtpPoolSettings['dkim']>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of new DKIM(dkim).sign(raw)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
