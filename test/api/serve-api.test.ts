@@ -1,6 +1,5 @@
 // The real `digest serve` process on a data folder with published editions: the JSON API and /mcp answer over
 // loopback beside the site, and the process still stops cleanly.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,17 +9,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishTempSite, type TempSite } from '../server/_site.js';
+import { type Served, startServe } from '../support/serve.js';
 import { BASE_URL, seedArchiveDataDir } from './_archive.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
 
 describe('digest serve with the archive API (real process)', () => {
   let site: TempSite;
   let cwd: string;
-  let child: ChildProcess;
+  let served: Served;
   let url: string;
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist', 'server', 'api-routes.js'))) {
@@ -30,33 +28,12 @@ describe('digest serve with the archive API (real process)', () => {
     cwd = await mkdtemp(join(tmpdir(), 'digest-serve-api-'));
     await seedArchiveDataDir(join(cwd, 'data'));
     await writeFile(join(cwd, 'digest.config.json'), JSON.stringify({ publish: { baseUrl: BASE_URL } }));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!',
-    };
-    delete env.DATABASE_URL;
-    delete env.PORT;
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--site', site.dir, '--data-dir', 'data'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    url = await new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
-      });
-      void exited.then(({ code }) => reject(new Error(`digest serve exited (${code}):\n${stderr}`)));
-    });
+    served = await startServe({ cwd, site: site.dir, dataDir: 'data' });
+    url = served.url;
   }, 120_000);
 
   afterAll(async () => {
+    const child = served?.child;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await site?.remove();
     if (cwd) await rm(cwd, { recursive: true, force: true });
@@ -99,7 +76,7 @@ describe('digest serve with the archive API (real process)', () => {
   });
 
   it('stops cleanly on SIGTERM', async () => {
-    child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
   }, 30_000);
 });

@@ -1,7 +1,6 @@
 // The whole subscriber flow in real Chromium against the real `digest serve` process on loopback: the front page's
 // form → the confirmation mail on a loopback SMTP server → its link → confirmed → an unsubscribe link → the button →
 // unsubscribed; axe-core on every page of the flow. Needs `npm run build` (bin/digest.js runs dist/).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -18,9 +17,9 @@ import { weeklyEditions } from '../publish/_editions.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
+import { type Served, startServe } from '../support/serve.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
 const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 const hasChromium = chromiumPath() !== null;
 if (!hasChromium) announceSkip('subscribe.browser', 'Chromium is not installed');
@@ -36,9 +35,7 @@ async function freePort(): Promise<number> {
 describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium against digest serve', () => {
   let cwd: string;
   let smtp: LoopbackSmtp;
-  let child: ChildProcess;
-  let exited: Promise<number | null>;
-  let stderr = '';
+  let served: Served;
   let base: string;
   let browser: Browser;
   let opened: OpenedPage;
@@ -73,28 +70,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
         },
       }),
     );
-    const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: SECRET };
-    delete env.DATABASE_URL;
-    delete env.PORT;
-    child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', String(port), '--site', 'site', '--data-dir', 'data'],
-      {
-        cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('\n')) resolve();
-      });
-      void exited.then((code) => reject(new Error(`digest serve exited (${code}):\n${stderr}`)));
-    });
+    served = await startServe({ cwd, site: 'site', dataDir: 'data', port, secret: SECRET });
     browser = await launchChromium();
     // axe-core is injected as a script, which the pages' policy rightly forbids: this context bypasses it.
     opened = await openPage(browser, { width: 1000, bypassCSP: true, allowOrigin: base.slice(0, -1) });
@@ -102,6 +78,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
 
   afterAll(async () => {
     await browser?.close();
+    const child = served?.child;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await smtp?.close();
     if (cwd) await rm(cwd, { recursive: true, force: true });
@@ -164,8 +141,8 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
   }, 120_000);
 
   it('after the server stops, the store shows the reader confirmed once and now unsubscribed', async () => {
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
       const reader = await store.getSubscriber({ address: 'reader+news@example.org' });

@@ -16,14 +16,33 @@ export interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startServe(options: { cwd: string; site: string; dataDir: string }): Promise<Served> {
+export interface ServeOptions {
+  cwd: string;
+  site: string;
+  dataDir: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** DIGEST_SECRET; default TEST_SECRET. */
+  secret?: string;
+}
+
+export function startServe(options: ServeOptions): Promise<Served> {
   // A developer's own DATABASE_URL or PORT must never reach a test server.
-  const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: TEST_SECRET };
+  const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: options.secret ?? TEST_SECRET };
   delete env.DATABASE_URL;
   delete env.PORT;
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', '0', '--site', options.site, '--data-dir', options.dataDir],
+    [
+      BIN,
+      'serve',
+      '--port',
+      String(options.port ?? 0),
+      '--site',
+      options.site,
+      '--data-dir',
+      options.dataDir,
+    ],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
