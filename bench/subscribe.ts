@@ -174,6 +174,7 @@ export async function benchSubscribe(): Promise<Record<string, number | string>>
       'flood of new addresses p50 ms': flood.latency.p50,
       'flood of new addresses req/s': Math.round(flood.requests.average),
       'flood non-2xx or errors': flood.non2xx + flood.errors + flood.timeouts,
+      'status codes (flood)': JSON.stringify(flood.statusCodeStats),
       'errors (100 clients)': limited.errors + limited.timeouts,
       'confirmation mails received during the flood': mails - mailsBefore,
     };

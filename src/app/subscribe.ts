@@ -20,6 +20,13 @@ export const CONFIRMATION_WINDOW_SECONDS = 3600;
 const MAX_QUEUED_MAILS = 500;
 /** Accepted subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
 const MAX_WAITING_REQUESTS = 10_000;
+/** Requests stored per statement. */
+const INTAKE_BATCH = 200;
+/** Confirmation claims (one statement each) between two yields to pending I/O. */
+const CLAIMS_BETWEEN_YIELDS = 20;
+
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Addresses this process stored within the confirmation window, at most (the least recent are forgotten first). */
 const MAX_RECENT_ADDRESSES = 100_000;
 const MIN_WEBHOOK_SECRET_LENGTH = 16;
@@ -76,9 +83,11 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
   const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
   const queue = new PQueue({ concurrency: 4 });
   // Accepted requests are stored after the answer: the answer (and its timing) is the same for every address, and a
-  // burst waits here instead of holding 100 connections on a database that writes one row at a time (PGlite).
-  const intake = new PQueue({ concurrency: 4 });
+  // burst waits here instead of holding 100 connections on a database that writes on this thread (PGlite). What
+  // waits is stored in batches, one statement each, yielding to pending I/O in between.
+  const intake = new Map<string, string>();
   const waiting = new Set<string>();
+  let draining: Promise<void> | null = null;
   // An address stored within the hour needs no second visit to the database: its row is pending (and its mail
   // claimed) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
   const recent = new Map<string, number>();
@@ -182,9 +191,9 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     });
   }
 
-  async function recordRequest(address: string, mailbox: string): Promise<void> {
-    const subscriber = await store.requestSubscription(address, mailbox);
-    remember(address);
+  /** A stored request: remembered, and a pending reader's confirmation mail claimed and queued. */
+  async function afterStored(subscriber: Subscriber): Promise<void> {
+    remember(subscriber.address);
     // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
     if (subscriber.status !== 'pending') return;
     if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
@@ -194,6 +203,47 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
       sendConfirmation(subscriber);
     }
+  }
+
+  async function storeBatch(batch: { address: string; mailbox: string }[]): Promise<void> {
+    let stored: Subscriber[];
+    try {
+      stored = await store.requestSubscriptions(batch);
+    } catch (error) {
+      log.warn(`subscribe: storing ${batch.length} request(s) failed: ${errorText(error)}`);
+      return;
+    }
+    for (const [index, subscriber] of stored.entries()) {
+      if (index > 0 && index % CLAIMS_BETWEEN_YIELDS === 0) await yieldToIo();
+      await afterStored(subscriber).catch((error: unknown) =>
+        log.warn(
+          `subscribe: claiming the confirmation mail of subscriber ${subscriber.id} failed: ${errorText(error)}`,
+        ),
+      );
+    }
+  }
+
+  function drain(): Promise<void> {
+    draining ??= (async () => {
+      try {
+        while (intake.size > 0) {
+          // PGlite runs on this thread: answers to other readers go out between batches.
+          await yieldToIo();
+          const batch = [...intake]
+            .slice(0, INTAKE_BATCH)
+            .map(([address, mailbox]) => ({ address, mailbox }));
+          for (const { address } of batch) intake.delete(address);
+          try {
+            await storeBatch(batch);
+          } finally {
+            for (const { address } of batch) waiting.delete(address);
+          }
+        }
+      } finally {
+        draining = null;
+      }
+    })();
+    return draining;
   }
 
   return {
@@ -210,14 +260,8 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       if (waiting.has(checked.address) || storedRecently(checked.address)) return { ok: true };
       if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
       waiting.add(checked.address);
-      void intake
-        .add(() => recordRequest(checked.address, checked.mailbox))
-        .catch((error: unknown) =>
-          log.warn(
-            `subscribe: storing a request failed: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        )
-        .finally(() => waiting.delete(checked.address));
+      intake.set(checked.address, checked.mailbox);
+      void drain();
       return { ok: true };
     },
 
@@ -294,7 +338,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     },
 
     async idle() {
-      await intake.onIdle();
+      while (draining) await draining;
       await queue.onIdle();
     },
   };

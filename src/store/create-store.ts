@@ -55,6 +55,7 @@ import {
   recordBounce,
   removeSubscriber,
   requestSubscription,
+  requestSubscriptions,
   setSubscriberStatus,
 } from './subscribers.js';
 import type { SharedDatabase, Store } from './types.js';
@@ -103,6 +104,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     recordIngestRun: (run) => recordIngestRun(db, run),
     lastIngestRun: () => lastIngestRun(db),
     requestSubscription: (address, mailbox) => requestSubscription(db, address, mailbox),
+    requestSubscriptions: (requests) => requestSubscriptions(db, requests),
     putSubscriber: (address, mailbox, status) => putSubscriber(db, address, mailbox, status),
     getSubscriber: (by) => getSubscriber(db, by),
     claimConfirmationMail: (id, withinSeconds) => claimConfirmationMail(db, id, withinSeconds),

@@ -64,9 +64,22 @@ export async function requestSubscription(
   address: string,
   mailbox: string,
 ): Promise<Subscriber> {
-  const row = await db
+  const [subscriber] = await requestSubscriptions(db, [{ address, mailbox }]);
+  return subscriber!;
+}
+
+/**
+ * Many requests in one statement (a burst on `digest serve`): each address once, in the order given. A new address
+ * is pending; one that left (unsubscribed, bounced) is pending again; a pending or confirmed one is unchanged.
+ */
+export async function requestSubscriptions(
+  db: Kysely<Database>,
+  requests: readonly { address: string; mailbox: string }[],
+): Promise<Subscriber[]> {
+  if (requests.length === 0) return [];
+  const rows = await db
     .insertInto('subscribers')
-    .values({ address, mailbox, status: 'pending' })
+    .values(requests.map(({ address, mailbox }) => ({ address, mailbox, status: 'pending' as const })))
     .onConflict((conflict) =>
       conflict.column('address').doUpdateSet({
         status: sql`CASE WHEN subscribers.status IN ('unsubscribed', 'bounced') THEN 'pending' ELSE subscribers.status END`,
@@ -74,8 +87,9 @@ export async function requestSubscription(
       }),
     )
     .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
-  return toSubscriber(row as Row);
+    .execute();
+  const byAddress = new Map(rows.map((row) => [(row as Row).address, toSubscriber(row as Row)]));
+  return requests.map(({ address }) => byAddress.get(address)!);
 }
 
 /** Adds an address with a given status (CLI `subscribers add` / `import`); an existing row is updated to it. */

@@ -95,6 +95,7 @@ export interface IngestRunsPort {
 /** Readers and their status (subscribe, confirm, unsubscribe, bounces); see subscribers.ts. */
 export interface SubscribersPort {
   requestSubscription(address: string, mailbox: string): Promise<Subscriber>;
+  requestSubscriptions(requests: readonly { address: string; mailbox: string }[]): Promise<Subscriber[]>;
   putSubscriber(address: string, mailbox: string, status: SubscriberStatus): Promise<Subscriber>;
   getSubscriber(by: { id: number } | { address: string }): Promise<Subscriber | null>;
   claimConfirmationMail(id: number, withinSeconds: number): Promise<boolean>;

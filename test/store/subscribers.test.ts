@@ -24,6 +24,25 @@ for (const { kind, skip } of storeDatabases()) {
       );
     });
 
+    it('stores a burst of requests in one statement, each as a single request would be, in the order given', async () => {
+      const left = await store().putSubscriber('left@example.com', 'left@example.com', 'confirmed');
+      await store().setSubscriberStatus(left.id, 'unsubscribed', ['confirmed']);
+      const reader = await store().putSubscriber('reader@example.com', 'reader@example.com', 'confirmed');
+      const burst = ['new1@example.com', 'left@example.com', 'reader@example.com', 'new2+tag@example.com'];
+      const stored = await store().requestSubscriptions(
+        burst.map((address) => ({ address, mailbox: address.replace('+tag', '') })),
+      );
+      expect(stored.map((row) => [row.address, row.status])).toEqual([
+        ['new1@example.com', 'pending'],
+        ['left@example.com', 'pending'],
+        ['reader@example.com', 'confirmed'],
+        ['new2+tag@example.com', 'pending'],
+      ]);
+      expect(stored[1]!.id).toBe(left.id);
+      expect(stored[2]!.id).toBe(reader.id);
+      expect(await store().requestSubscriptions([])).toEqual([]);
+    });
+
     it('moves a status only from the statuses given', async () => {
       const row = await store().requestSubscription('cy@example.com', 'cy@example.com');
       expect(await store().setSubscriberStatus(row.id, 'unsubscribed', ['confirmed'])).toBeNull();
