@@ -1,6 +1,6 @@
 // The embeddings call itself, loaded by embeddings.ts only when a text is not cached yet: the AI SDK's `embedMany`
 // on the provider registry's embedding model, through the same bounded fetch (size and time caps) and call limiter
-// (concurrency, per-provider rate) as the model road, with the road's retries for 429/5xx.
+// (concurrency, per-provider rate) as the model road; 429/5xx are retried by the SDK up to `llm.maxRetries`.
 import { embedMany } from 'ai';
 import type { LlmConfig } from '../config/llm-schema.js';
 import { redactUrls } from '../core/urls.js';
@@ -9,7 +9,7 @@ import { AnswerTooLargeError, CallTimeoutError, findCause, statusOf } from './ca
 import { createCallLimiter } from './call-limiter.js';
 import { costOf, priceOf } from './pricing.js';
 import { createModelRegistry, keySetting, missingSetting, providerOf } from './providers.js';
-import type { CallRecord } from './usage.js';
+import type { UsageMeter } from './usage.js';
 
 export interface EmbeddingCallOptions {
   modelId: string;
@@ -17,7 +17,7 @@ export interface EmbeddingCallOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   fetch?: typeof fetch;
-  meter?: { recordCall(call: CallRecord): void };
+  meter?: Pick<UsageMeter, 'recordCall' | 'touch'>;
 }
 
 export interface EmbeddingAnswer {
@@ -59,6 +59,7 @@ export function embeddingCaller(
       provider,
       async () => {
         const started = Date.now();
+        options.meter?.touch();
         const result = await embedMany({
           model,
           values: texts,

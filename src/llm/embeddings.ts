@@ -6,11 +6,13 @@
 import { createHash } from 'node:crypto';
 import type { LlmConfig } from '../config/llm-schema.js';
 import type { CachePort } from '../store/types.js';
-import type { CallRecord } from './usage.js';
+import type { UsageMeter } from './usage.js';
 
 export const EMBEDDING_CACHE_NAMESPACE = 'embedding';
 /** Texts per call: small enough that 3,072-dimension vectors stay well under `llm.maxResponseBytes`. */
 export const EMBEDDING_BATCH_SIZE = 64;
+/** Taste reads half a year of history: a vector unused for longer is dropped from the cache (and re-asked if needed). */
+const EMBEDDING_TTL_SECONDS = 400 * 86_400;
 
 /** Why embeddings could not be had this run: a missing key, an HTTP error, a timeout, a malformed answer. */
 export class EmbeddingError extends Error {
@@ -34,11 +36,11 @@ export interface EmbedderOptions {
   /** The fetch under the size and time caps (tests, proxies). */
   fetch?: typeof fetch;
   /** Where calls are counted (the build's usage table); cache hits are not, nor failures (they fall back). */
-  meter?: { recordCall(call: CallRecord): void };
+  meter?: Pick<UsageMeter, 'recordCall' | 'touch'>;
 }
 
 interface CachedVector {
-  /** Float32 little-endian, base64: a quarter of the size of a JSON number array. */
+  /** Float32 little-endian, base64: 5⅓ characters a number, where JSON takes 10 to 20. */
   f32: string;
 }
 
@@ -54,12 +56,14 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       const missing = [...unique].filter(([key]) => !vectors.has(key));
       if (missing.length > 0) {
         if (options.cacheOnly) {
-          throw new EmbeddingError(`${missing.length} text(s) not embedded yet; a build embeds them`);
+          throw new EmbeddingError(
+            `${missing.length} text(s) not embedded yet, and this run uses stored vectors only`,
+          );
         }
         const shape = { dimensions: vectors.values().next().value?.length };
         await embedMissing(options, missing, shape, async (key, vector) => {
           vectors.set(key, vector);
-          await store.cachePut(EMBEDDING_CACHE_NAMESPACE, key, encode(vector));
+          await store.cachePut(EMBEDDING_CACHE_NAMESPACE, key, encode(vector), EMBEDDING_TTL_SECONDS);
         });
       }
       const result = keys.map((key) => vectors.get(key)!);

@@ -26,6 +26,11 @@ const MIN_DOCUMENT_FREQUENCY = 2;
 
 type Vector = Map<string, number>;
 
+/** What an embeddings model reads of an item: the same title and text the tf-idf model reads. */
+export function tasteText(title: string, text: string): string {
+  return `${title}\n\n${text.slice(0, TEXT_CHARS)}`;
+}
+
 function termsOf(title: string, text: string): Map<string, number> {
   const titleTerms = features(tokenize(title));
   const counts = termCounts(features(tokenize(text.slice(0, TEXT_CHARS))));
