@@ -16,6 +16,7 @@ import {
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
+import { tasteEmbedder } from './taste-embedder.js';
 import { createTriage } from './triage.js';
 
 export interface BuildInput {
@@ -63,6 +64,8 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
 
   const window = editionWindow(input.week);
   const triage = createTriage(deps, input.week, road);
+  // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
+  const embedder = await tasteEmbedder(deps, { cacheOnly: input.offline, meter: road.meter });
   const result = await buildEdition({
     date: input.week,
     config,
@@ -70,6 +73,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     writer: writerSetup.writer,
     log,
     planEdition,
+    ...(embedder ? { tasteEmbedder: embedder } : {}),
     today: clock.now(),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(input.ingest

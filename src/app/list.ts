@@ -5,6 +5,7 @@ import { selectionPolicy } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
 import type { DigestDeps } from './deps.js';
+import { tasteEmbedder } from './taste-embedder.js';
 
 export type { PlannedItem };
 
@@ -26,7 +27,13 @@ export interface ListResult {
 export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
   const { config, store } = deps;
   const candidates = await store.listCandidates(editionWindow(input.week));
-  const policy = await selectionPolicy(config, store, input.week);
+  // Learned taste from stored embeddings only: like triage here, `list` never calls a model.
+  const embedder = await tasteEmbedder(deps, { cacheOnly: true });
+  const policy = await selectionPolicy(config, store, input.week, {
+    candidates,
+    log: deps.log,
+    ...(embedder ? { embedder } : {}),
+  });
   let triage: ListResult['triage'] = null;
   // The AI SDK loads only when a model is configured: without one there is no triage to read.
   if (input.triage !== false && candidates.length > 0 && config.llm.write) {

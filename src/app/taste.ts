@@ -1,6 +1,7 @@
 // The taste use case: what the ranking learned from the editor's history, and forgetting it.
 import { resetTasteNow, type TasteReport, tasteReport } from '../select/taste-report.js';
 import type { DigestDeps } from './deps.js';
+import { tasteEmbedder } from './taste-embedder.js';
 
 export type { TasteReport };
 
@@ -14,5 +15,8 @@ export type TasteOutcome = { reset: string } | { report: TasteReport };
 
 export async function taste(deps: DigestDeps, input: TasteInput): Promise<TasteOutcome> {
   if (input.reset) return { reset: await resetTasteNow(deps.store, deps.clock.now()) };
-  return { report: await tasteReport(deps.store, input.week) };
+  const embedder = await tasteEmbedder(deps);
+  return {
+    report: await tasteReport(deps.store, input.week, { log: deps.log, ...(embedder ? { embedder } : {}) }),
+  };
 }

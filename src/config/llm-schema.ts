@@ -27,6 +27,11 @@ export const llmSchema = z
     write: modelIdSchema.optional(),
     /** Model that checks faithfulness (defaults to `write`); a cheaper model is fine. */
     check: modelIdSchema.optional(),
+    /**
+     * Embeddings model for learned taste ("openai:text-embedding-3-small", "ollama:nomic-embed-text",
+     * "openai-compatible:…"). Unset → taste learns from tf-idf. Anthropic has no embeddings model.
+     */
+    embed: modelIdSchema.optional(),
     /** Run the faithfulness check (`--no-check` turns it off for one build). */
     checkEnabled: z.boolean().default(true),
     /** Server for `openai-compatible:` ids (vLLM, llama.cpp server, LM Studio, OpenRouter). */
@@ -70,7 +75,15 @@ export const llmSchema = z
   })
   .strict()
   .superRefine((llm, context) => {
-    for (const field of ['write', 'check'] as const) {
+    if (llm.embed?.startsWith('anthropic:')) {
+      context.addIssue({
+        code: 'custom',
+        path: ['embed'],
+        message:
+          'Anthropic has no embeddings model: use openai:, ollama: or openai-compatible: (e.g. "openai:text-embedding-3-small"), or leave it unset for tf-idf taste',
+      });
+    }
+    for (const field of ['write', 'check', 'embed'] as const) {
       if (llm[field]?.startsWith('openai-compatible:') && !llm.openaiCompatible) {
         context.addIssue({
           code: 'custom',

@@ -20,7 +20,7 @@ import {
 } from './call-layers.js';
 import { createCallLimiter } from './call-limiter.js';
 import { priceOf } from './pricing.js';
-import { missingSetting, providerOf, resolveModel } from './providers.js';
+import { keySetting, missingSetting, providerOf, resolveModel } from './providers.js';
 import { type Purpose, UsageMeter, type UsageReport } from './usage.js';
 
 export interface ModelRoadOptions {
@@ -165,7 +165,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     breaker,
     credentialsRejected(modelId, status, cause) {
       const provider = providerOf(modelId);
-      const setting = missingSettingName(modelId, llm);
+      const setting = keySetting(modelId, llm);
       const message = `${provider} rejected the key for "${modelId}" (HTTP ${status}). Check ${setting}, or build with --offline.`;
       if (llm.fallback === 'extractive') {
         const error = new ProviderUnavailableError(message, { cause });
@@ -248,19 +248,6 @@ function validateId(modelId: string, path: string): void {
   throw new ConfigError(`Invalid model "${modelId}": ${parsed.error.issues[0]?.message ?? 'bad id'}.`, [
     { path, message: 'must be "provider:model"' },
   ]);
-}
-
-function missingSettingName(modelId: string, llm: LlmConfig): string {
-  switch (providerOf(modelId)) {
-    case 'openai':
-      return 'OPENAI_API_KEY';
-    case 'anthropic':
-      return 'ANTHROPIC_API_KEY';
-    case 'ollama':
-      return 'OLLAMA_BASE_URL';
-    case 'openai-compatible':
-      return llm.openaiCompatible?.apiKeyEnv ?? 'llm.openaiCompatible';
-  }
 }
 
 /**

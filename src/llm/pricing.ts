@@ -18,6 +18,9 @@ export const DEFAULT_PRICES: PriceTable = {
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
   'claude-3-7-sonnet': { input: 3, output: 15 },
+  'text-embedding-3-small': { input: 0.02, output: 0 },
+  'text-embedding-3-large': { input: 0.13, output: 0 },
+  'text-embedding-ada-002': { input: 0.1, output: 0 },
 };
 
 export interface Price {

@@ -68,6 +68,20 @@ export function missingSetting(modelId: string, options: ResolveModelOptions): M
   }
 }
 
+/** The setting that authenticates a model id: what to check when its provider rejects the key. */
+export function keySetting(modelId: string, llm: Pick<LlmConfig, 'openaiCompatible'>): string {
+  switch (providerOf(modelId)) {
+    case 'openai':
+      return 'OPENAI_API_KEY';
+    case 'anthropic':
+      return 'ANTHROPIC_API_KEY';
+    case 'ollama':
+      return 'OLLAMA_BASE_URL';
+    case 'openai-compatible':
+      return llm.openaiCompatible?.apiKeyEnv ?? 'llm.openaiCompatible';
+  }
+}
+
 /** Why a model cannot be called with this environment (missing key or server), or null when it can. */
 export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
   return missingSetting(modelId, options)?.message ?? null;

@@ -3,6 +3,9 @@
 /** What a call is for: the usage table and edition.json break spending down by these. */
 export const PURPOSES = ['triage', 'write', 'check', 'edition'] as const;
 export type Purpose = (typeof PURPOSES)[number];
+/** The road's purposes and `embed`: learned taste's embeddings (llm/embeddings.ts), counted beside them. */
+export const USAGE_PURPOSES = [...PURPOSES, 'embed'] as const;
+export type UsagePurpose = (typeof USAGE_PURPOSES)[number];
 
 export interface PurposeUsage {
   calls: number;
@@ -44,8 +47,8 @@ export interface UsageReport {
   /** Models called that are in no price table (their cost counts as 0; set llm.prices). */
   unpricedModels: string[];
   byModel: Record<string, ModelUsage>;
-  /** The same spending by purpose (triage / write / check / edition); purposes without activity are left out. */
-  byPurpose: Partial<Record<Purpose, PurposeUsage>>;
+  /** The same spending by purpose (triage / write / check / edition / embed); purposes without activity are left out. */
+  byPurpose: Partial<Record<UsagePurpose, PurposeUsage>>;
 }
 
 export interface CallRecord {
@@ -57,7 +60,7 @@ export interface CallRecord {
   failed?: boolean;
   /** False when the model has no known price. */
   priced?: boolean;
-  purpose?: Purpose;
+  purpose?: UsagePurpose;
 }
 
 export function emptyUsage(): UsageReport {
@@ -98,7 +101,7 @@ export class UsageMeter {
     return this.report.byModel[id];
   }
 
-  private purpose(purpose: Purpose): PurposeUsage {
+  private purpose(purpose: UsagePurpose): PurposeUsage {
     this.report.byPurpose[purpose] ??= {
       calls: 0,
       cacheHits: 0,

@@ -5,6 +5,7 @@ import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
+import type { Embedder } from '../llm/embeddings.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
 import type { CachePort, CandidatesPort, DecisionsPort, DeskPort, EditionsPort } from '../store/types.js';
@@ -31,6 +32,8 @@ export interface BuildEditionOptions {
   ingest?: () => Promise<SourceReport[]>;
   /** Enriches candidates (arXiv, citations, page text); failures are warnings. */
   enrich?: (items: StoredItem[]) => Promise<{ items: StoredItem[]; warnings: string[] }>;
+  /** The embeddings model learned taste reads items with (`llm.embed`); tf-idf without one, or when it fails. */
+  tasteEmbedder?: Embedder;
   /** LLM triage scores (0–10) by item key, when a model is configured; given the offline policy. */
   triage?: (items: StoredItem[], policy: SelectionPolicy) => Promise<Map<string, number>>;
   /** What the LLM calls of this build cost, read once writing is done; saved with the edition. */
@@ -94,7 +97,11 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
 
   options.signal?.throwIfAborted();
   options.onStage?.('select', `${candidates.length} candidates`);
-  const policy = await selectionPolicy(config, store, date);
+  const policy = await selectionPolicy(config, store, date, {
+    candidates,
+    log,
+    ...(options.tasteEmbedder ? { embedder: options.tasteEmbedder } : {}),
+  });
   if (options.triage) policy.relevance = await options.triage(candidates, policy);
   const plan = options.planEdition(candidates, policy, date);
   // The editor's order from the desk: listed keys first, in that order; the rest keep the plan's order.
@@ -137,12 +144,21 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   return { edition, plan, warnings };
 }
 
-/** The selection policy for one week: config weights, editor decisions, earlier editions' items. */
+export interface PolicyOptions {
+  relevance?: Map<string, number>;
+  /** The week's candidates, scored by learned taste up front (embeddings are fetched before planning). */
+  candidates?: readonly StoredItem[];
+  /** Learned taste from embeddings instead of tf-idf (falls back to tf-idf with a warning on `log`). */
+  embedder?: Embedder | null;
+  log?: Logger;
+}
+
+/** The selection policy for one week: config weights, editor decisions, earlier editions' items, learned taste. */
 export async function selectionPolicy(
   config: Config,
   store: BuildStore,
   date: string,
-  relevance?: Map<string, number>,
+  { relevance, ...taste }: PolicyOptions = {},
 ): Promise<SelectionPolicy> {
   const decisions = await store.decisions(date);
   const policy: SelectionPolicy = {
@@ -158,7 +174,7 @@ export async function selectionPolicy(
   if (config.selection.offTopics) policy.offTopics = config.selection.offTopics;
   policy.defaultTopics = config.selection.defaultTopics;
   policy.mix = config.selection.mix;
-  if (config.selection.learnTaste) policy.taste = (await loadTaste(store, date)).signal;
+  if (config.selection.learnTaste) policy.taste = (await loadTaste(store, date, taste)).signal;
   if (relevance) policy.relevance = relevance;
   return policy;
 }

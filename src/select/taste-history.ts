@@ -1,11 +1,23 @@
 // The editor's history as taste examples, read from the store with its existing queries: for each published
 // edition before the week, its items are positives and the week's other candidates negatives; pins are positives
 // and skips negatives (for those weeks and for the week being built). `digest taste --reset` records a time in the
-// cache; history published before it is ignored.
+// cache; history published before it is ignored. With an embeddings model, taste is learned from the items'
+// embeddings instead of tf-idf, and the week's candidates are embedded up front so that scoring stays synchronous.
 import { editionWindow } from '../core/dates.js';
+import type { Logger } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
+import { type Embedder, EmbeddingError } from '../llm/embeddings.js';
 import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
-import { fitTaste, type TasteExample, type TasteModel, type TasteSignal, tasteSignal } from './taste.js';
+import { sigmoid } from './_logistic.js';
+import {
+  fitTaste,
+  type TasteExample,
+  type TasteModel,
+  type TasteSignal,
+  tasteSignal,
+  tasteText,
+} from './taste.js';
+import { type DenseTasteModel, denseTasteScores, fitDenseTaste } from './taste-dense.js';
 
 export const TASTE_CACHE_NAMESPACE = 'taste';
 const RESET_KEY = 'reset';
@@ -87,12 +99,74 @@ export async function readTasteHistory(store: TasteStore, date: string): Promise
   return history;
 }
 
-/** The installation's taste model for the week `date`, or null when its history cannot teach one yet. */
+export interface LoadTasteOptions {
+  /** The week's candidates: with embeddings they are embedded now, so that `signal.scores` needs no call. */
+  candidates?: readonly { key: string; title: string; text: string }[];
+  /** Learn from embeddings instead of tf-idf; when it fails, tf-idf with a warning. */
+  embedder?: Embedder | null;
+  log?: Pick<Logger, 'warn'>;
+}
+
+export interface LoadedTaste {
+  /** "tf-idf" or "embeddings:<model id>"; null while the history cannot teach a model. */
+  learnedWith: string | null;
+  /** The tf-idf model, when taste was learned with tf-idf. */
+  model: TasteModel | null;
+  /** The embeddings model and its score of every history example (index-aligned), when learned with embeddings. */
+  dense: { model: DenseTasteModel; exampleScores: number[] } | null;
+  signal: TasteSignal | null;
+  history: TasteHistory;
+}
+
+/** The installation's taste for the week `date`, or none when its history cannot teach one yet. */
 export async function loadTaste(
   store: TasteStore,
   date: string,
-): Promise<{ model: TasteModel | null; signal: TasteSignal | null; history: TasteHistory }> {
+  options: LoadTasteOptions = {},
+): Promise<LoadedTaste> {
   const history = await readTasteHistory(store, date);
+  const none: LoadedTaste = { learnedWith: null, model: null, dense: null, signal: null, history };
+  const positives = history.examples.filter((example) => example.positive).length;
+  if (positives === 0 || positives === history.examples.length) return none;
+  const { embedder } = options;
+  if (embedder) {
+    try {
+      return { ...none, ...(await embeddingTaste(history.examples, embedder, options.candidates ?? [])) };
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      options.log?.warn(
+        `learned taste: embeddings model ${embedder.modelId} failed (${error.message}); using tf-idf this run`,
+      );
+    }
+  }
   const model = fitTaste(history.examples);
-  return { model, signal: model ? tasteSignal(model) : null, history };
+  return model ? { ...none, learnedWith: 'tf-idf', model, signal: tasteSignal(model) } : none;
+}
+
+async function embeddingTaste(
+  examples: TasteExample[],
+  embedder: Embedder,
+  candidates: NonNullable<LoadTasteOptions['candidates']>,
+): Promise<Pick<LoadedTaste, 'learnedWith' | 'dense' | 'signal'>> {
+  const vectors = await embedder.embed(
+    [...examples, ...candidates].map((item) => tasteText(item.title, item.text)),
+  );
+  const history = vectors.slice(0, examples.length);
+  const model = fitDenseTaste(
+    history,
+    examples.map((example) => example.positive),
+  );
+  if (!model) throw new EmbeddingError('no vectors to learn from');
+  const scores = denseTasteScores(model, vectors.slice(examples.length));
+  const byKey = new Map(candidates.map((candidate, index) => [candidate.key, scores[index] ?? 0]));
+  // An item not embedded up front (none in a build) gets the model's prior rather than a call mid-plan.
+  const prior = sigmoid(model.bias);
+  return {
+    learnedWith: `embeddings:${embedder.modelId}`,
+    dense: { model, exampleScores: denseTasteScores(model, history) },
+    signal: {
+      positives: model.positives,
+      scores: (items) => items.map((item) => byKey.get(item.key) ?? prior),
+    },
+  };
 }

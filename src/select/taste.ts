@@ -2,6 +2,7 @@
 // regression fitted on this installation's history (items of published editions and pins are positives; skips and
 // candidates passed over are negatives). Pure: the history is read by taste-history.ts. With no history there is
 // no model, and the audience profile alone ranks (see docs/selection.md, "Taste").
+import { fitLogistic, type LinearSpace, sigmoid } from './_logistic.js';
 import { features, termCounts, tokenize } from './tokens.js';
 
 export interface TasteExample {
@@ -22,11 +23,13 @@ export interface TasteModel {
 const TEXT_CHARS = 2_000;
 /** A term must occur in this many training documents to get a weight (one-off words are noise). */
 const MIN_DOCUMENT_FREQUENCY = 2;
-const ITERATIONS = 200;
-const LEARNING_RATE = 1;
-const L2 = 0.01;
 
 type Vector = Map<string, number>;
+
+/** What an embeddings model reads of an item: the same title and text the tf-idf model reads. */
+export function tasteText(title: string, text: string): string {
+  return `${title}\n\n${text.slice(0, TEXT_CHARS)}`;
+}
 
 function termsOf(title: string, text: string): Map<string, number> {
   const titleTerms = features(tokenize(title));
@@ -51,7 +54,30 @@ function vectorise(counts: Map<string, number>, idf: Map<string, number>): Vecto
   return vector;
 }
 
-const sigmoid = (value: number) => 1 / (1 + Math.exp(-value));
+function termDot(weights: Vector, vector: Vector): number {
+  let sum = 0;
+  for (const [term, value] of vector) sum += (weights.get(term) ?? 0) * value;
+  return sum;
+}
+
+/** Sparse term vectors over a fixed vocabulary: absent terms weigh 0 and are never stored. */
+function termSpace(vocabulary: readonly string[]): LinearSpace<Vector, Vector> {
+  return {
+    zeros: () => new Map(),
+    dot: termDot,
+    addScaled(into, vector, scale) {
+      for (const [term, value] of vector) into.set(term, (into.get(term) ?? 0) + scale * value);
+    },
+    step(weights, gradient, rate, decay) {
+      for (const term of vocabulary) {
+        const current = weights.get(term) ?? 0;
+        const next = current - rate * (gradient.get(term) ?? 0) - decay * current;
+        if (next !== 0) weights.set(term, next);
+        else weights.delete(term);
+      }
+    },
+  };
+}
 
 /** The fitted model, or null when the history lacks positives or negatives (a new installation). */
 export function fitTaste(examples: TasteExample[]): TasteModel | null {
@@ -67,30 +93,11 @@ export function fitTaste(examples: TasteExample[]): TasteModel | null {
     if (count >= MIN_DOCUMENT_FREQUENCY) idf.set(term, Math.log((documents.length + 1) / (count + 1)) + 1);
   }
   const vectors = documents.map((doc) => vectorise(doc, idf));
-  const labels = examples.map((example) => (example.positive ? 1 : 0));
-  // Class-balanced: the few picks weigh as much in total as the many passed over.
-  const classWeight = [examples.length / (2 * negatives), examples.length / (2 * positives)];
-  const weights = new Map<string, number>();
-  let bias = 0;
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const gradient = new Map<string, number>();
-    let biasGradient = 0;
-    vectors.forEach((vector, index) => {
-      let z = bias;
-      for (const [term, value] of vector) z += (weights.get(term) ?? 0) * value;
-      const label = labels[index] ?? 0;
-      const error = (sigmoid(z) - label) * (classWeight[label] ?? 1);
-      biasGradient += error;
-      for (const [term, value] of vector) gradient.set(term, (gradient.get(term) ?? 0) + error * value);
-    });
-    const scale = LEARNING_RATE / vectors.length;
-    for (const term of idf.keys()) {
-      const current = weights.get(term) ?? 0;
-      const next = current - scale * (gradient.get(term) ?? 0) - LEARNING_RATE * L2 * current;
-      if (next !== 0) weights.set(term, next);
-    }
-    bias -= scale * biasGradient;
-  }
+  const { weights, bias } = fitLogistic(
+    termSpace([...idf.keys()]),
+    vectors,
+    examples.map((example) => example.positive),
+  );
   return { idf, weights, bias, positives, negatives };
 }
 
@@ -98,9 +105,7 @@ export function fitTaste(examples: TasteExample[]): TasteModel | null {
 export function tasteScores(model: TasteModel, items: { title: string; text: string }[]): number[] {
   return items.map((item) => {
     const vector = vectorise(termsOf(item.title, item.text), model.idf);
-    let z = model.bias;
-    for (const [term, value] of vector) z += (model.weights.get(term) ?? 0) * value;
-    return sigmoid(z);
+    return sigmoid(model.bias + termDot(model.weights, vector));
   });
 }
 

@@ -1,5 +1,5 @@
 // The table `digest build` prints after an LLM build: one row per model, one per purpose, then the totals.
-import { type ModelUsage, PURPOSES, type UsageReport } from '../llm/usage.js';
+import { type ModelUsage, USAGE_PURPOSES, type UsageReport } from '../llm/usage.js';
 
 const HEADERS = ['model', 'calls', 'cache hits', 'tokens in', 'tokens out', 'cost (USD)'] as const;
 
@@ -21,7 +21,7 @@ export function formatUsageTable(usage: UsageReport): string {
   const models = Object.entries(usage.byModel)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, model]) => row(name, model));
-  const purposes = PURPOSES.flatMap((purpose) => {
+  const purposes = USAGE_PURPOSES.flatMap((purpose) => {
     const spent = usage.byPurpose?.[purpose];
     return spent ? [row(`for ${purpose}`, spent)] : [];
   });

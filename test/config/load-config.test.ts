@@ -91,6 +91,27 @@ export default defineConfig({ name: 'Weekly Agents', sources: [{ id: 'rss-willis
     }
   });
 
+  it('takes an embeddings model for taste, and names llm.embed for a provider without embeddings', () => {
+    expect(parseConfig({ llm: { embed: 'openai:text-embedding-3-small' } }).llm.embed).toBe(
+      'openai:text-embedding-3-small',
+    );
+    expect(parseConfig({}).llm.embed).toBeUndefined();
+    const issuesOf = (llm: unknown) => {
+      try {
+        parseConfig({ llm });
+      } catch (error) {
+        return (error as ConfigError).issues;
+      }
+      return [];
+    };
+    expect(issuesOf({ embed: 'anthropic:claude-haiku-4-5' })).toEqual([
+      { path: 'llm.embed', message: expect.stringMatching(/Anthropic has no embeddings model/) },
+    ]);
+    expect(issuesOf({ embed: 'openai-compatible:bge-m3' })).toEqual([
+      { path: 'llm.embed', message: expect.stringMatching(/llm.openaiCompatible.baseURL/) },
+    ]);
+  });
+
   it('says which file is missing or not JSON', async () => {
     dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
     await expect(loadConfig({ cwd: dir, file: 'nope.json' })).rejects.toThrow(/not found/);

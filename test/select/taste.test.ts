@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Edition, SourceItem } from '../../src/core/types.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import { fitTaste, tasteScores, tasteShare, tasteSignal, topTerms } from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
@@ -7,26 +6,7 @@ import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
 import { paperItem } from '../store/_items.js';
 import { useTestStore } from '../support/database.js';
 import { policy, storedItem } from './_items.js';
-
-// Synthetic histories (selection is pure): an editor who picks prompt-injection and red-teaming work and passes
-// over image generation.
-const liked = [
-  'Prompt injection attacks against tool-using agents',
-  'Red-teaming long-context models for prompt injection',
-  'Defending retrieval agents from indirect prompt injection',
-  'A benchmark of jailbreak and injection defenses',
-];
-const passed = [
-  'Diffusion transformers for high resolution image generation',
-  'Video generation with temporal consistency',
-  'Text-to-image editing with attention control',
-  'Gaussian splatting for novel view synthesis',
-  'Image generation at scale with flow matching',
-];
-const examples = [
-  ...liked.map((title) => ({ title, text: `${title}. We study attacks and defenses.`, positive: true })),
-  ...passed.map((title) => ({ title, text: `${title}. We study pixels and frames.`, positive: false })),
-];
+import { edition, examples, liked, passed } from './_taste-history.js';
 
 describe('fitTaste', () => {
   it('has no model for an empty history or one without both kinds of example', () => {
@@ -69,34 +49,6 @@ describe('fitTaste', () => {
     expect(first.signals.tasteShare).toBeCloseTo(0.2, 5);
   });
 });
-
-function edition(date: string, items: SourceItem[]): Edition {
-  return {
-    date,
-    name: 'LLM News Digest',
-    title: 'A week',
-    intro: 'Intro.',
-    writer: 'extractive',
-    sources: [],
-    items: items.map((item) => ({
-      key: `arxiv:${item.arxivId}`,
-      title: item.title,
-      url: item.url,
-      level: 'Intermediate',
-      authors: [],
-      summary: 'A summary.',
-      takeaways: ['One.', 'Two.', 'Three.'],
-      source: 'api-hf',
-      sources: ['api-hf'],
-      arxivId: item.arxivId,
-      citations: null,
-      image: null,
-      publishedAt: item.publishedAt,
-      writer: 'extractive',
-      why: { score: 1 },
-    })),
-  };
-}
 
 describe('taste from the store', () => {
   const store = useTestStore();

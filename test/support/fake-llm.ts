@@ -1,11 +1,19 @@
 // A loopback fake LLM speaking OpenAI chat completions (POST /v1/chat/completions, also what Ollama and
 // OpenAI-compatible servers speak), OpenAI responses (POST /v1/responses, the openai provider's default) and
-// Anthropic messages (POST /v1/messages). Scriptable per request, fixed latency, reports token usage, counts requests.
+// Anthropic messages (POST /v1/messages), and embeddings (POST /v1/embeddings, fake-embeddings.ts). Scriptable per
+// request, fixed latency, reports token usage, counts requests.
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import {
+  embeddingAnswer,
+  type FakeEmbeddingBehaviour,
+  type FakeEmbeddingRequest,
+  parseEmbeddingRequest,
+} from './fake-embeddings.js';
 import { answerFor, type FakeBehaviour, kindOf, type PromptKind, tokensOf } from './fake-llm-answers.js';
 import { type LoopbackRequest, startLoopback } from './loopback.js';
 
+export type { FakeEmbeddingBehaviour, FakeEmbeddingRequest } from './fake-embeddings.js';
 export type { FakeBehaviour, PromptKind } from './fake-llm-answers.js';
 
 export type FakeApi = 'chat' | 'responses' | 'anthropic';
@@ -31,13 +39,17 @@ export interface FakeLlmOptions {
   latencyMs?: number;
   /** Behaviour of each request; `index` counts requests of the same kind, from 0. Default: always 'valid'. */
   script?: (request: FakeLlmRequest, index: number) => FakeBehaviour;
+  /** Behaviour of each embeddings request; `index` counts them from 0. Default: always 'valid'. */
+  embeddingScript?: (request: FakeEmbeddingRequest, index: number) => FakeEmbeddingBehaviour;
 }
 
 export interface FakeLlm {
   origin: string;
   /** For OPENAI_BASE_URL, OLLAMA_BASE_URL and llm.openaiCompatible.baseURL. */
   baseURL: string;
+  /** Chat, responses and messages requests (embeddings are in `embeddings`). */
   requests: FakeLlmRequest[];
+  embeddings: FakeEmbeddingRequest[];
   count(kind?: PromptKind): number;
   close(): Promise<void>;
 }
@@ -203,8 +215,21 @@ const ROUTES: Record<string, FakeApi> = {
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const requests: FakeLlmRequest[] = [];
+  const embeddings: FakeEmbeddingRequest[] = [];
   const perKind = new Map<PromptKind, number>();
   const server = await startLoopback(async (incoming: LoopbackRequest, response) => {
+    if (incoming.path === '/v1/embeddings' && incoming.method === 'POST') {
+      const request = parseEmbeddingRequest(incoming);
+      embeddings.push(request);
+      const answer = embeddingAnswer(
+        request,
+        options.embeddingScript?.(request, embeddings.length - 1) ?? 'valid',
+      );
+      if (!answer) return new Promise<void>((resolve) => response.on('close', resolve));
+      if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+      send(response, answer.status, answer.body);
+      return;
+    }
     const api = ROUTES[incoming.path];
     if (!api || incoming.method !== 'POST') {
       send(response, 404, {
@@ -235,6 +260,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     origin: server.origin,
     baseURL: `${server.origin}/v1`,
     requests,
+    embeddings,
     count: (kind) => (kind ? requests.filter((request) => request.kind === kind).length : requests.length),
     close: () => server.close(),
   };

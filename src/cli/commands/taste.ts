@@ -50,11 +50,21 @@ function formatTasteReport(report: TasteReport): string {
       '  Nothing learned yet: the audience profile alone ranks. Publish editions, pin and skip to teach it.',
     );
   } else {
-    const terms = (list: [string, number][]) =>
-      list.map(([term, weight]) => `${term} (${weight})`).join(', ');
-    lines.push(`  Share of relevance from learned taste: ${report.share}.`);
-    lines.push(`  Terms that favour a pick: ${terms(report.positiveTerms) || '—'}`);
-    lines.push(`  Terms that count against: ${terms(report.negativeTerms) || '—'}`);
+    lines.push(
+      `  Share of relevance from learned taste: ${report.share}, learned with ${report.learnedWith}.`,
+    );
+    if (report.learnedWith === 'tf-idf') {
+      const terms = (list: [string, number][]) =>
+        list.map(([term, weight]) => `${term} (${weight})`).join(', ');
+      lines.push(`  Terms that favour a pick: ${terms(report.positiveTerms) || '—'}`);
+      lines.push(`  Terms that count against: ${terms(report.negativeTerms) || '—'}`);
+    } else {
+      const titles = (list: string[]) => list.map((title) => `    - ${title}`);
+      lines.push('  Embeddings have no terms to show; the history items it rates most likely to be picked:');
+      lines.push(...titles(report.positiveTitles));
+      lines.push('  and least likely:');
+      lines.push(...titles(report.negativeTitles));
+    }
   }
   return `${lines.join('\n')}\n`;
 }
