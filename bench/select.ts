@@ -8,6 +8,7 @@ import { silentLogger } from '../src/core/ports.js';
 import type { StoredItem } from '../src/core/types.js';
 import { selectionPolicy, toWritingInput } from '../src/pipeline/build-edition.js';
 import { planEdition } from '../src/select/plan-edition.js';
+import { boundedExamples, fitTaste } from '../src/select/taste.js';
 import { triageCandidates } from '../src/select/triage.js';
 import { triageShortlist } from '../src/select/triage-shortlist.js';
 import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
@@ -110,6 +111,17 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
       cpuTimes.push((used.user + used.system) / 1000);
     }
 
+    // (d) learned taste on half a year of busy weeks: 26 weeks of 2,000 candidates, 12 picks each.
+    const history = synthesise(real, 26 * 2_000).map((item, index) => ({
+      title: item.title,
+      text: item.text,
+      positive: index % 2_000 < 12,
+    }));
+    const fitStarted = performance.now();
+    const kept = boundedExamples(history);
+    fitTaste(kept);
+    const fitSeconds = (performance.now() - fitStarted) / 1000;
+
     return {
       'seed week candidates': real.length,
       'reference picks in top 12, offline (of 9)': hits(offline),
@@ -125,6 +137,7 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
       'select 2,000 candidates s': Math.round(median(times.slice(1))) / 1000,
       'select 2,000 candidates CPU s': Math.round(median(cpuTimes.slice(1))) / 1000,
       'candidates after dedup (of 2,000)': plan2000?.ranked.length ?? 0,
+      'learned taste fit, 26 weeks x 2,000 candidates: items kept / s': `${kept.length} / ${fitSeconds.toFixed(2)}`,
       'top 12 offline': offline.picks
         .map((pick) => `${pick.item.arxivId} ${pick.score.toFixed(3)}`)
         .join(', '),

@@ -13,6 +13,18 @@ export interface LinearSpace<Vector, Weights> {
   step(weights: Weights, gradient: Weights, rate: number, decay: number): void;
 }
 
+/** Weights held in a Float64Array of a fixed size: the zeros and the step every such space shares. */
+export function arrayWeights(size: number): Pick<LinearSpace<unknown, Float64Array>, 'zeros' | 'step'> {
+  return {
+    zeros: () => new Float64Array(size),
+    step(weights, gradient, rate, decay) {
+      for (let index = 0; index < size; index++) {
+        weights[index] = weights[index]! - rate * gradient[index]! - decay * weights[index]!;
+      }
+    },
+  };
+}
+
 export interface LogisticFit<Weights> {
   weights: Weights;
   bias: number;

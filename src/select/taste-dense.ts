@@ -1,7 +1,7 @@
 // Learned taste over embeddings: the same class-balanced logistic regression as tf-idf (_logistic.ts), on dense
 // vectors. Embeddings of one model share a common direction (any two texts look alike), so the training vectors'
 // mean is taken out and each vector scaled back to unit length before fitting; items are scored the same way.
-import { fitLogistic, type LinearSpace, sigmoid } from './_logistic.js';
+import { arrayWeights, fitLogistic, type LinearSpace, sigmoid } from './_logistic.js';
 
 export interface DenseTasteModel {
   /** The training vectors' mean, taken out of every vector before scoring. */
@@ -14,7 +14,7 @@ export interface DenseTasteModel {
 
 function denseSpace(dimensions: number): LinearSpace<Float32Array, Float64Array> {
   return {
-    zeros: () => new Float64Array(dimensions),
+    ...arrayWeights(dimensions),
     dot(weights, vector) {
       let sum = 0;
       for (let index = 0; index < dimensions; index++) sum += weights[index]! * vector[index]!;
@@ -22,11 +22,6 @@ function denseSpace(dimensions: number): LinearSpace<Float32Array, Float64Array>
     },
     addScaled(into, vector, scale) {
       for (let index = 0; index < dimensions; index++) into[index]! += scale * vector[index]!;
-    },
-    step(weights, gradient, rate, decay) {
-      for (let index = 0; index < dimensions; index++) {
-        weights[index] = weights[index]! - rate * gradient[index]! - decay * weights[index]!;
-      }
     },
   };
 }

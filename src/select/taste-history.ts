@@ -10,6 +10,7 @@ import { type Embedder, EmbeddingError } from '../llm/embeddings.js';
 import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
 import { sigmoid } from './_logistic.js';
 import {
+  boundedExamples,
   fitTaste,
   type TasteExample,
   type TasteModel,
@@ -129,9 +130,10 @@ export async function loadTaste(
   const positives = history.examples.filter((example) => example.positive).length;
   if (positives === 0 || positives === history.examples.length) return none;
   const { embedder } = options;
+  const examples = boundedExamples(history.examples);
   if (embedder) {
     try {
-      return { ...none, ...(await embeddingTaste(history.examples, embedder, options.candidates ?? [])) };
+      return { ...none, ...(await embeddingTaste(examples, embedder, options.candidates ?? [])) };
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error;
       options.log?.warn(
@@ -139,7 +141,7 @@ export async function loadTaste(
       );
     }
   }
-  const model = fitTaste(history.examples);
+  const model = fitTaste(examples);
   return model ? { ...none, learnedWith: 'tf-idf', model, signal: tasteSignal(model) } : none;
 }
 

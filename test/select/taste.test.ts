@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { planEdition } from '../../src/select/plan-edition.js';
-import { fitTaste, tasteScores, tasteShare, tasteSignal, topTerms } from '../../src/select/taste.js';
+import {
+  boundedExamples,
+  fitTaste,
+  tasteScores,
+  tasteShare,
+  tasteSignal,
+  topTerms,
+} from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
 import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
 import { paperItem } from '../store/_items.js';
@@ -47,6 +54,35 @@ describe('fitTaste', () => {
     expect(first.item.key).toBe('arxiv:2604.00001');
     expect(first.signals.taste).toBe(1);
     expect(first.signals.tasteShare).toBeCloseTo(0.2, 5);
+  });
+});
+
+describe('boundedExamples', () => {
+  const many = (count: number, positive: boolean) =>
+    Array.from({ length: count }, (_, index) => ({
+      title: `${positive ? 'Pick' : 'Passed over'} ${index}`,
+      text: `Text ${index}.`,
+      positive,
+    }));
+
+  it('keeps a short history whole', () => {
+    const history = [...many(3, true), ...many(1_999, false)];
+    expect(boundedExamples(history)).toEqual(history);
+  });
+
+  it('keeps every pick and thins the items passed over, the same ones whatever the order', () => {
+    const history = [...many(300, true), ...many(9_000, false)];
+    const kept = boundedExamples(history);
+    expect(kept.filter((example) => example.positive)).toHaveLength(300);
+    // max(2,000, 10 per pick)
+    expect(kept.filter((example) => !example.positive)).toHaveLength(3_000);
+    const again = boundedExamples([...history].reverse());
+    const titles = (list: typeof kept) => list.map((example) => example.title).sort();
+    expect(titles(again)).toEqual(titles(kept));
+    // The thinning is spread over the history, not its first rows.
+    expect(
+      kept.some((example) => example.title === 'Passed over 8999' || example.title > 'Passed over 5'),
+    ).toBe(true);
   });
 });
 
