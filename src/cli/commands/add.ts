@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import { plainLine } from '../terminal.js';
 
 interface AddOptions extends CommonOptions {
   week?: string;
@@ -20,7 +21,9 @@ export function register(program: Command, context: CliContext): void {
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const stored = await digest.add({ week, input, note: options.note ?? null });
-      context.stdout.write(`Added "${stored.title}" (${stored.key}) to the edition of ${week}.\n`);
+      context.stdout.write(
+        `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
+      );
     });
   });
 }

@@ -10,6 +10,7 @@ import {
   weekOption,
   withStoreOptions,
 } from '../options.js';
+import { plainLine } from '../terminal.js';
 
 interface ListOptions extends CommonOptions {
   week?: string;
@@ -91,8 +92,8 @@ function formatTable(rows: PlannedItem[], picked: Set<string>): string {
     row.score.toFixed(3),
     ...columns.map((name) => (row.signals[name] ?? 0).toFixed(2)),
     row.item.primarySource,
-    row.item.key.length > 40 ? `${row.item.key.slice(0, 39)}…` : row.item.key,
-    row.item.title.length > 60 ? `${row.item.title.slice(0, 59)}…` : row.item.title,
+    clip(plainLine(row.item.key), 40),
+    clip(plainLine(row.item.title), 60),
   ]);
   const widths = header.map((cell, column) =>
     Math.max(cell.length, ...lines.map((line) => line[column]!.length)),
@@ -103,3 +104,5 @@ function formatTable(rows: PlannedItem[], picked: Set<string>): string {
       .join('  ');
   return `${[format(header), ...lines.map(format)].join('\n')}\n`;
 }
+
+const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);

@@ -3,6 +3,7 @@ import { resolveWeek } from '../../app/inputs.js';
 import type { TasteReport } from '../../app/taste.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import { plainLine } from '../terminal.js';
 
 interface TasteOptions extends CommonOptions {
   week?: string;
@@ -59,7 +60,7 @@ function formatTasteReport(report: TasteReport): string {
       lines.push(`  Terms that favour a pick: ${terms(report.positiveTerms) || '—'}`);
       lines.push(`  Terms that count against: ${terms(report.negativeTerms) || '—'}`);
     } else {
-      const titles = (list: string[]) => list.map((title) => `    - ${title}`);
+      const titles = (list: string[]) => list.map((title) => `    - ${plainLine(title)}`);
       lines.push('  Embeddings have no terms to show; the history items it rates most likely to be picked:');
       lines.push(...titles(report.positiveTitles));
       lines.push('  and least likely:');
