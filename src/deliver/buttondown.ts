@@ -7,6 +7,7 @@ import { parseJson, secretFromEnv } from './_http.js';
 import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
 
 const emailAnswer = z.object({ id: z.string().min(1), status: z.string().optional() });
+const emailList = z.object({ results: z.array(z.object({ id: z.string().min(1), subject: z.string() })) });
 
 export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessEnv): DraftService {
   const token = secretFromEnv(env, config.tokenEnv, 'push.buttondown.tokenEnv');
@@ -27,10 +28,27 @@ export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessE
     return { id: parsed.data.id, link: null } satisfies DraftRef;
   }
 
+  /** GET /v1/emails?status=draft: the draft with exactly this subject, if any. */
+  async function find(draft: Draft, context: SendContext): Promise<DraftRef | null> {
+    const response = await context.http.request({
+      url: `${base}/v1/emails?status=draft`,
+      headers: { authorization: `Token ${token}` },
+      trusted: true,
+      timeoutMs: config.timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const parsed = emailList.safeParse(parseJson(response.body));
+    if (!parsed.success)
+      throw new Error(`Buttondown at ${base} answered something other than a list of emails`);
+    const match = parsed.data.results.find((email) => email.subject === draft.subject);
+    return match ? { id: match.id, link: null } : null;
+  }
+
   return {
     service: 'buttondown',
     origin: base,
     secrets: [token],
+    find,
     create: (draft, context) => send('POST', '/v1/emails', draft, context),
     async update(id, draft, context) {
       try {

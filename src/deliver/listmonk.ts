@@ -8,6 +8,11 @@ import { parseJson, secretFromEnv } from './_http.js';
 import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
 
 const campaignAnswer = z.object({ data: z.object({ id: z.number().int(), status: z.string().optional() }) });
+const campaignList = z.object({
+  data: z.object({
+    results: z.array(z.object({ id: z.number().int(), name: z.string(), status: z.string().optional() })),
+  }),
+});
 
 export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv): DraftService {
   const user = secretFromEnv(env, config.userEnv, 'push.listmonk.userEnv');
@@ -40,10 +45,27 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
     return { id, link: `${base}/admin/campaigns/${id}` } satisfies DraftRef;
   }
 
+  /** GET /api/campaigns?query=…&status=draft: the draft campaign of exactly this name, if any. */
+  async function find(draft: Draft, context: SendContext): Promise<DraftRef | null> {
+    const query = new URLSearchParams({ query: draft.name, status: 'draft', per_page: '100' });
+    const response = await context.http.request({
+      url: `${base}/api/campaigns?${query}`,
+      headers: { authorization },
+      trusted: true,
+      timeoutMs: config.timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const parsed = campaignList.safeParse(parseJson(response.body));
+    if (!parsed.success) throw new Error(`listmonk at ${base} answered something other than a campaign list`);
+    const match = parsed.data.data.results.find((campaign) => campaign.name === draft.name);
+    return match ? { id: String(match.id), link: `${base}/admin/campaigns/${match.id}` } : null;
+  }
+
   return {
     service: 'listmonk',
     origin: base,
     secrets: [token, authorization],
+    find,
     create: (draft, context) => send('POST', '/api/campaigns', draft, context),
     async update(id, draft, context) {
       try {

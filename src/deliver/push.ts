@@ -1,5 +1,7 @@
 // Hands an edition to a mail service as a draft, idempotently: the draft's id is remembered per (service,
-// edition), so pushing again updates the same draft, and a draft deleted over there is created anew.
+// edition), so pushing again updates the same draft, and a draft deleted over there is created anew. A create is
+// announced before it is sent: a push that died between the service's answer and recording the id leaves the
+// announcement, and the next push looks the draft up there instead of making a second one.
 import { FetchError } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
 import type { CachePort } from '../store/types.js';
@@ -10,7 +12,8 @@ import type { Draft, DraftService } from './types.js';
 export const PUSH_STATE_NAMESPACE = 'push-draft';
 
 interface PushState {
-  id: string;
+  /** Null while a create is under way (or died under way). */
+  id: string | null;
   origin: string;
   at: string;
 }
@@ -48,21 +51,35 @@ async function pushOrUpdate(input: PushDraftInput): Promise<PushResult> {
   const known = await store.cacheGet<PushState>(PUSH_STATE_NAMESPACE, key);
   // A draft made on another instance (the URL changed) is not this one's to update.
   const remembered = known && known.origin === service.origin ? known : null;
+  const record = (id: string | null) =>
+    store.cachePut(PUSH_STATE_NAMESPACE, key, {
+      id,
+      origin: service.origin,
+      at: input.now().toISOString(),
+    } satisfies PushState);
   let action: PushResult['action'] = 'created';
-  if (remembered) {
+  if (remembered?.id) {
     const updated = await service.update(remembered.id, input.draft, context);
     if (updated) return { ...updated, action: 'updated' };
     input.log.warn(
       `${service.service}: the draft ${remembered.id} for ${input.date} no longer exists there; creating a new one`,
     );
     action = 'recreated';
+  } else if (remembered) {
+    // An earlier push announced a create and never recorded its answer: the draft may be there already.
+    const found = await service.find(input.draft, context);
+    const updated = found && (await service.update(found.id, input.draft, context));
+    if (updated) {
+      await record(updated.id);
+      input.log.info(
+        `${service.service}: found the draft ${updated.id} an interrupted push had made for ${input.date}; updated it`,
+      );
+      return { ...updated, action: 'updated' };
+    }
   }
+  await record(null);
   const created = await service.create(input.draft, context);
-  await store.cachePut(PUSH_STATE_NAMESPACE, key, {
-    id: created.id,
-    origin: service.origin,
-    at: input.now().toISOString(),
-  } satisfies PushState);
+  await record(created.id);
   return { ...created, action };
 }
 

@@ -46,4 +46,9 @@ export interface DraftService {
   create(draft: Draft, context: SendContext): Promise<DraftRef>;
   /** Replaces the draft's content; resolves null when the draft no longer exists there (deleted by someone). */
   update(id: string, draft: Draft, context: SendContext): Promise<DraftRef | null>;
+  /**
+   * A draft already there for this edition (listmonk: the campaign's name; Buttondown: the subject), or null. Asked
+   * only when an earlier push may have created one without living to record its id.
+   */
+  find(draft: Draft, context: SendContext): Promise<DraftRef | null>;
 }

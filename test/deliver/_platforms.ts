@@ -29,6 +29,8 @@ export interface Platforms {
   hits: Record<Platform, number>;
   violations: string[];
   script(platform: Platform, answers: Scripted[]): void;
+  /** List requests (GET) per platform. */
+  gets: Record<Platform, number>;
   /** listmonk campaigns and Buttondown emails as stored, by id. */
   campaigns: Map<string, Record<string, unknown>>;
   emails: Map<string, Record<string, unknown>>;
@@ -49,6 +51,7 @@ export async function startPlatforms(): Promise<Platforms> {
     buttondown: [],
   };
   const violations: string[] = [];
+  const gets: Platforms['gets'] = { slack: 0, discord: 0, telegram: 0, listmonk: 0, buttondown: 0 };
   const campaigns = new Map<string, Record<string, unknown>>();
   const emails = new Map<string, Record<string, unknown>>();
   let nextCampaign = 42;
@@ -69,6 +72,7 @@ export async function startPlatforms(): Promise<Platforms> {
       violations.push(`${platform}: ${problem}`);
       response.writeHead(status, { 'content-type': 'text/plain' }).end(body);
     };
+    if (request.method === 'GET') return listDrafts(platform, request, response, refuse);
     let json: Record<string, unknown>;
     try {
       json = JSON.parse(request.body) as Record<string, unknown>;
@@ -147,9 +151,52 @@ export async function startPlatforms(): Promise<Platforms> {
     }
   });
 
+  /**
+   * listmonk's GET /api/campaigns?query=…&status=… ({ data: { results, total, page, per_page } }) and Buttondown's
+   * GET /v1/emails?status=… ({ results, count, next, previous }), over what was created here.
+   */
+  function listDrafts(
+    platform: Platform,
+    request: LoopbackRequest,
+    response: ServerResponse,
+    refuse: (problem: string, status?: number) => void,
+  ) {
+    gets[platform]++;
+    if (platform === 'listmonk' && request.path === '/api/campaigns') {
+      const expected = `Basic ${Buffer.from(`${SECRETS.listmonkUser}:${SECRETS.listmonkToken}`).toString('base64')}`;
+      if (request.headers.authorization !== expected) return refuse('bad credentials', 401);
+      const query = (request.query.get('query') ?? '').toLowerCase();
+      const status = request.query.get('status');
+      const results = [...campaigns]
+        .filter(([, campaign]) => String(campaign.name).toLowerCase().includes(query))
+        .filter(([, campaign]) => !status || campaign.status === status)
+        .map(([id, campaign]) => ({ ...campaign, id: Number(id) }));
+      return void sendJson(
+        response,
+        200,
+        JSON.stringify({ data: { results, total: results.length, page: 1, per_page: 100 } }),
+      );
+    }
+    if (platform === 'buttondown' && request.path === '/v1/emails') {
+      if (request.headers.authorization !== `Token ${SECRETS.buttondownToken}`)
+        return refuse('bad token', 401);
+      const status = request.query.get('status');
+      const results = [...emails]
+        .filter(([, email]) => !status || email.status === status)
+        .map(([id, email]) => ({ ...email, id }));
+      return void sendJson(
+        response,
+        200,
+        JSON.stringify({ results, count: results.length, next: null, previous: null }),
+      );
+    }
+    return refuse(`unexpected GET ${request.path}`, 405);
+  }
+
   return {
     server,
     posts,
+    gets,
     hits,
     violations,
     campaigns,

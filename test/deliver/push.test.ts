@@ -5,6 +5,7 @@ import { createDigest } from '../../src/app/create-digest.js';
 import { parseConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/ports.js';
+import { PUSH_STATE_NAMESPACE } from '../../src/deliver/push.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { memoryFileSystem } from '../publish/_memory-fs.js';
 import { referenceEdition } from '../publish/_reference-edition.js';
@@ -116,6 +117,46 @@ describe('push to a mail service', () => {
     expect(third.action).toBe('recreated');
     expect(platforms.violations).toEqual([]);
   });
+
+  for (const to of ['listmonk', 'buttondown'] as const) {
+    const drafts = () => (to === 'listmonk' ? platforms.campaigns : platforms.emails);
+    /** What a push that died between announcing its create and recording the service's answer leaves. */
+    async function interrupt() {
+      const key = `${to}/${WEEK}`;
+      const state = await store().cacheGet<Record<string, unknown>>(PUSH_STATE_NAMESPACE, key);
+      expect(state?.id).toBeTruthy();
+      await store().cachePut(PUSH_STATE_NAMESPACE, key, { ...state, id: null });
+    }
+
+    it(`finds the ${to} draft an interrupted push made, instead of making a second one`, async () => {
+      drafts().clear();
+      const first = await digest().push({ week: WEEK, to });
+      await interrupt();
+      const lookups = platforms.gets[to];
+      const again = await digest().push({ week: WEEK, to });
+      expect(again).toMatchObject({ action: 'updated', id: first.id });
+      expect(drafts().size).toBe(1);
+      expect(platforms.gets[to]).toBe(lookups + 1);
+      expect(
+        lines.some((line) => line.includes(`found the draft ${first.id} an interrupted push had made`)),
+      ).toBe(true);
+      // Recorded again: the next push updates it without looking.
+      expect(await digest().push({ week: WEEK, to })).toMatchObject({ action: 'updated', id: first.id });
+      expect(platforms.gets[to]).toBe(lookups + 1);
+      expect(platforms.violations).toEqual([]);
+    });
+
+    it(`creates the ${to} draft when an interrupted push never reached the service`, async () => {
+      drafts().clear();
+      await digest().push({ week: WEEK, to });
+      await interrupt();
+      drafts().clear();
+      const again = await digest().push({ week: WEEK, to });
+      expect(again.action).toBe('created');
+      expect(drafts().size).toBe(1);
+      expect(await digest().push({ week: WEEK, to })).toMatchObject({ action: 'updated', id: again.id });
+    });
+  }
 
   it('names the variable when a credential is missing or refused, and never prints the token', async () => {
     const missing = { ...platforms.env, TEST_LISTMONK_TOKEN: '' };
