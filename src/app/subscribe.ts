@@ -21,7 +21,7 @@ const MAX_QUEUED_MAILS = 500;
 /** Accepted subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
 const MAX_WAITING_REQUESTS = 10_000;
 /** Requests stored per statement. */
-const INTAKE_BATCH = 200;
+const INTAKE_BATCH = 500;
 /** Confirmation claims (one statement each) between two yields to pending I/O. */
 const CLAIMS_BETWEEN_YIELDS = 20;
 
@@ -192,17 +192,28 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
   }
 
   /** A stored request: remembered, and a pending reader's confirmation mail claimed and queued. */
-  async function afterStored(subscriber: Subscriber): Promise<void> {
+  /** Confirmation mails not claimed because the queue was full, since the last warning. */
+  let unclaimed = 0;
+
+  /** Remembers a stored request and claims a pending reader's confirmation mail; true when that took a statement. */
+  async function afterStored(subscriber: Subscriber): Promise<boolean> {
     remember(subscriber.address);
     // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
-    if (subscriber.status !== 'pending') return;
+    if (subscriber.status !== 'pending') return false;
     if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
-      log.warn('subscribe: the mail queue is full; no confirmation mail claimed');
-      return;
+      // Said once per burst, with the count, not once per reader.
+      if (unclaimed++ === 0) {
+        void queue.onSizeLessThan(MAX_QUEUED_MAILS / 2).then(() => {
+          log.warn(`subscribe: the mail queue was full; ${unclaimed} confirmation mail(s) not claimed`);
+          unclaimed = 0;
+        });
+      }
+      return false;
     }
     if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
       sendConfirmation(subscriber);
     }
+    return true;
   }
 
   async function storeBatch(batch: { address: string; mailbox: string }[]): Promise<void> {
@@ -213,13 +224,15 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       log.warn(`subscribe: storing ${batch.length} request(s) failed: ${errorText(error)}`);
       return;
     }
-    for (const [index, subscriber] of stored.entries()) {
-      if (index > 0 && index % CLAIMS_BETWEEN_YIELDS === 0) await yieldToIo();
-      await afterStored(subscriber).catch((error: unknown) =>
+    let claims = 0;
+    for (const subscriber of stored) {
+      const claimed = await afterStored(subscriber).catch((error: unknown) => {
         log.warn(
           `subscribe: claiming the confirmation mail of subscriber ${subscriber.id} failed: ${errorText(error)}`,
-        ),
-      );
+        );
+        return true;
+      });
+      if (claimed && ++claims % CLAIMS_BETWEEN_YIELDS === 0) await yieldToIo();
     }
   }
 

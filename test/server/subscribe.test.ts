@@ -210,6 +210,22 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect((await stored()).length).toBe(11);
   });
 
+  it('a burst of new readers from many addresses: every one answered at once, stored, and mailed once', async () => {
+    const addresses = Array.from({ length: 120 }, (_, index) => `burst${index}@example.com`);
+    const responses = await Promise.all(
+      addresses.map((email, index) =>
+        t.app.request('/subscribe', jsonPost({ email }, { 'x-forwarded-for': `192.0.2.${index}` })),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(addresses.map(() => 200));
+    const rows = await stored();
+    expect(rows.map((subscriber) => subscriber.address).sort()).toEqual([...addresses].sort());
+    expect(rows.every((subscriber) => subscriber.status === 'pending')).toBe(true);
+    await smtp.next(addresses.length);
+    await mailsSettled();
+    expect(smtp.received.map((mail) => mail.to[0]).sort()).toEqual([...addresses].sort());
+  });
+
   it('forged, expired, cross-subscriber and wrong-purpose confirm tokens are refused and change nothing', async () => {
     const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
     const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
