@@ -2,6 +2,7 @@
 export { createServerApp, type ServerDeps, type ServerEnv } from './app.js';
 export { clientAddress } from './client-address.js';
 export { allowedOrigins, bodyLimit, originCheck, rateLimit } from './guards.js';
+export { batchedLogLines, type LogLines } from './log-lines.js';
 export {
   createDigestMetrics,
   createMetricsRegistry,

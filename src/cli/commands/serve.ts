@@ -111,7 +111,9 @@ export function register(program: Command, context: CliContext): void {
     readSecret(context.env);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
-    const { createDigestMetrics, createServerApp, startServer } = await import('../../server/index.js');
+    const { batchedLogLines, createDigestMetrics, createServerApp, startServer } = await import(
+      '../../server/index.js'
+    );
     const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
     const { subscriptionSettings } = await import('../../app/subscription-settings.js');
     await withDigest(digestOptions(options, context), async (digest) => {
@@ -133,6 +135,7 @@ export function register(program: Command, context: CliContext): void {
         subscribersByStatus: () => digest.deps.store.countSubscribers(),
         sendLog: () => digest.sendLogCounts(),
       });
+      const requestLines = batchedLogLines((text) => context.stderr.write(text));
       const app = createServerApp({
         digest,
         siteDir,
@@ -143,7 +146,7 @@ export function register(program: Command, context: CliContext): void {
         metrics,
         contentSecurityPolicy: siteContentSecurityPolicy(),
         trustProxy: digest.config.server.trustProxy,
-        log: (line) => context.stderr.write(`${line}\n`),
+        log: requestLines.log,
         archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
         desk: await digest.desk({ siteDir }),
       });
@@ -160,6 +163,7 @@ export function register(program: Command, context: CliContext): void {
       // Confirmation mails already promised to readers go out before the store closes.
       await digest.subscriptions.idle();
       await schedule?.stop();
+      requestLines.flush();
       log.info('Server closed; closing the store.');
     });
   });
