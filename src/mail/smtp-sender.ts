@@ -1,22 +1,14 @@
 // SMTP delivery for `digest send`: pooled connections (one per concurrent send, see smtp-pool.ts), optional DKIM
 // signing that covers the List-Unsubscribe headers, and a verdict on every failure.
 import type { OutgoingMail } from './edition-mail.js';
-import { createSmtpPool } from './smtp-pool.js';
+import { createSmtpPool, type SmtpPoolSettings } from './smtp-pool.js';
 
 export { HandOverRefusedError } from './smtp-pool.js';
 
-export interface SmtpSenderSettings {
-  host: string;
-  port: number;
-  secure: boolean;
-  requireTls: boolean;
-  user?: string;
-  password?: string;
-  /** Connections kept open: the send's concurrency. */
-  connections: number;
-  timeoutMs: number;
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
-}
+/** The pool's settings; DKIM's signed header list is the send's own (DKIM_HEADERS). */
+export type SmtpSenderSettings = Omit<SmtpPoolSettings, 'dkim'> & {
+  dkim?: Omit<NonNullable<SmtpPoolSettings['dkim']>, 'headerFieldNames'>;
+};
 
 export interface SentMail {
   /** The server's answer, e.g. "250 2.0.0 Ok: queued as 4F2A1". */
