@@ -103,7 +103,8 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
       connection.on('end', () => broken.add(connection));
       connection.connect((error) => {
         if (error) return reject(error);
-        if (!settings.user) {
+        // As nodemailer's own transports do: log in when the server offers AUTH (a local relay may not).
+        if (!settings.user || !connection.allowsAuth) {
           connected = true;
           return resolve(connection);
         }

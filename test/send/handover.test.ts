@@ -1,7 +1,10 @@
 // The hand-over: a mail's terminating dot is written only after the send log records it, so a crash leaves rows
 // that were certainly not delivered (sent again) and rows handed over (the only uncertain ones).
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSmtpPool, HandOverRefusedError } from '../../src/mail/smtp-pool.js';
+import { judgeFailure } from '../../src/mail/smtp-sender.js';
 import type { Store } from '../../src/store/types.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
 import { addReaders, seedEdition, WEEK } from './_send.js';
@@ -84,6 +87,55 @@ describe('SMTP hand-over', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(smtp.mails).toHaveLength(0);
     sender.close();
+  });
+});
+
+describe('SMTP login', () => {
+  it('logs in when the server asks for it, and a refused password is fatal to the send', async () => {
+    const received: string[] = [];
+    const server = new SMTPServer({
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      logger: false,
+      onAuth(auth, _session, callback) {
+        if (auth.username === 'digest' && auth.password === 'right-password')
+          return callback(null, { user: 'digest' });
+        callback(new Error('Invalid username or password'));
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received.push(String(session.user));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    const pool = (password: string) =>
+      createSmtpPool({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        requireTls: false,
+        user: 'digest',
+        password,
+        connections: 1,
+        timeoutMs: 2_000,
+      });
+    try {
+      const good = pool('right-password');
+      await good.send(MAIL, async () => true);
+      expect(received).toEqual(['digest']);
+      good.close();
+      const bad = pool('wrong-password');
+      const failure = await bad.send(MAIL, async () => true).catch((error: unknown) => error);
+      expect(judgeFailure(failure).kind).toBe('fatal');
+      expect(received).toHaveLength(1);
+      bad.close();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 
