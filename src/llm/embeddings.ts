@@ -60,11 +60,16 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
             `${missing.length} text(s) not embedded yet, and this run uses stored vectors only`,
           );
         }
-        const shape = { dimensions: vectors.values().next().value?.length };
-        await embedMissing(options, missing, shape, async (key, vector) => {
+        // The model's answers today decide the size: one updated in place (a new Ollama build under the same name)
+        // makes the vectors it gave before stale, and those are embedded again rather than failing every run.
+        const shape: { dimensions: number | undefined } = { dimensions: undefined };
+        const keep = async (key: string, vector: Float32Array) => {
           vectors.set(key, vector);
           await store.cachePut(EMBEDDING_CACHE_NAMESPACE, key, encode(vector), EMBEDDING_TTL_SECONDS);
-        });
+        };
+        await embedMissing(options, missing, shape, keep);
+        const stale = [...unique].filter(([key]) => vectors.get(key)!.length !== shape.dimensions);
+        if (stale.length > 0) await embedMissing(options, stale, shape, keep);
       }
       const result = keys.map((key) => vectors.get(key)!);
       const dimensions = result[0]?.length ?? 0;

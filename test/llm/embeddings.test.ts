@@ -58,6 +58,24 @@ describe('embedder', () => {
     expect([...again[3]!]).toEqual([...vectors[3]!]);
   });
 
+  it('embeds stored texts again when the model now answers in another size (updated in place)', async () => {
+    let size = FAKE_EMBEDDING_DIMENSIONS;
+    const live = await embedder({ embeddingScript: () => ({ dimensions: size }) });
+    await live.embed(['An old text', 'Another old text']);
+    size = 32;
+    const vectors = await live.embed(['An old text', 'A new text']);
+    expect(vectors.map((vector) => vector.length)).toEqual([32, 32]);
+    // One call for the new text, one for the stale stored one; the other stored text was not asked for.
+    expect(fake!.embeddings.map((request) => request.input)).toEqual([
+      ['An old text', 'Another old text'],
+      ['A new text'],
+      ['An old text'],
+    ]);
+    const again = await live.embed(['An old text', 'A new text']);
+    expect(again.map((vector) => vector.length)).toEqual([32, 32]);
+    expect(fake!.embeddings).toHaveLength(3);
+  });
+
   it('answers from the store only when asked to, failing for a text never embedded', async () => {
     const live = await embedder();
     await live.embed(['A stored text']);
