@@ -44,7 +44,7 @@ const FINDING = /\b(?:show|find|found|reveal|observe|demonstrate)s? that\b/i;
 const IMPLICATION =
   /\b(?:suggest\w*|implications?|enabl\w*|practical\w*|practitioners?|deploy\w*|production|real-world|in practice|cheaper|lower cost|cost-effective|without (?:retraining|fine-tuning|additional training)|drop-in|plug-and-play|reliab\w*|safer|at scale|scalab\w*|teams?|developers?|engineers?|recommend\w*|should|lessons?)\b/i;
 const BACKGROUND =
-  /\b(?:increasingly|have (?:emerged|become|shown|demonstrated|attracted|gained|achieved|enabled)|has (?:emerged|become|attracted|gained|enabled)|remains? (?:a |an )?(?:challenge|challenging|difficult|unclear|limited|underexplored|open|elusive)|recent (?:advances|progress|years|work|studies)|in recent years|widely (?:used|adopted|deployed)|existing (?:methods|approaches|benchmarks|work|systems|evaluations)|current (?:methods|approaches|benchmarks|models|systems|evaluations)|(?:is|are) (?:crucial|essential|critical|important|key) (?:for|to)|suffer\w* from|struggle\w* (?:to|with)|(?:is|are) (?:often|typically|usually|commonly)|little is known|prior work|previous work)\b/i;
+  /\b(?:increasingly|have (?:emerged|become|shown|demonstrated|attracted|gained|achieved|enabled)|has (?:emerged|become|attracted|gained|enabled)|remains? (?:a |an )?(?:\w+ )?(?:challenge|challenging|difficult|unclear|limited|underexplored|open|elusive|problem|bottleneck)|(?:offer|provide|represent)s? (?:a )?promising|promising (?:path|direction|avenue|paradigm)|recent (?:advances|progress|years|work|studies)|in recent years|widely (?:used|adopted|deployed)|existing (?:methods|approaches|benchmarks|work|systems|evaluations)|current (?:methods|approaches|benchmarks|models|systems|evaluations)|(?:is|are) (?:crucial|essential|critical|important|key) (?:for|to)|suffer\w* from|struggle\w* (?:to|with)|(?:is|are) (?:often|typically|usually|commonly)|little is known|prior work|previous work)\b/i;
 
 // Out of context these read as fragments of an argument the reader never saw.
 const CONNECTIVE_OPENER =
@@ -78,8 +78,11 @@ function roleOf(sentence: string, name: string | null): SentenceRole {
   const result = RESULT_NUMBER.test(sentence) || RESULT_VERB.test(sentence);
   // "We propose X, which improves…" says what the work is; "We show that X improves by 12%" reports a finding.
   if (contribution && !RESULT_NUMBER.test(sentence) && !FINDING.test(sentence)) return 'contribution';
-  if (result) return 'result';
+  // A number or a finding is a result; a bare "gains" or "improves" in the field's state ("X has enabled
+  // substantial gains, but …") is background.
+  if (RESULT_NUMBER.test(sentence) || FINDING.test(sentence)) return 'result';
   if (BACKGROUND.test(sentence)) return 'background';
+  if (result) return 'result';
   if (IMPLICATION.test(sentence)) return 'implication';
   return 'other';
 }

@@ -124,6 +124,23 @@ describe('extractive writer on real abstracts', () => {
   });
 });
 
+describe('sentence roles', () => {
+  it("reads the field's state as background even when it mentions gains, and a number or a finding as a result", () => {
+    const roles = scoreSentences(
+      'Tracing failures to data',
+      [
+        'Fine-tuning on domain corpora has enabled substantial capability gains, but the process operates without feedback.',
+        'Transferring expert knowledge into language models remains a fundamental challenge.',
+        'Computer-use agents provide a promising path toward general software automation.',
+        'We introduce a method that traces model failures to concept-level gaps in the training data.',
+        'Targeted patches improve accuracy by 12% across model scales.',
+        'We find that each repair cycle improves results without degrading general capabilities.',
+      ].join(' '),
+    ).map((sentence) => sentence.role);
+    expect(roles).toEqual(['background', 'background', 'background', 'contribution', 'result', 'result']);
+  });
+});
+
 describe('short texts', () => {
   it('falls back to labelled facts, not invented claims, when the text is short (real OpenAI news)', async () => {
     const posts = openAiNewsItems();
