@@ -101,6 +101,15 @@ export async function recoverAbandoned(
   };
 }
 
+/** The update of one edition's row for one reader, only while `worker` holds it. */
+function heldRow(db: Kysely<Database>, edition: string, subscriberId: number, worker: string) {
+  return db
+    .updateTable('send_log')
+    .where('edition_date', '=', edition)
+    .where('subscriber_id', '=', subscriberId)
+    .where('claimed_by', '=', worker);
+}
+
 /**
  * The last step before the server may accept the mail: recorded before the terminating dot is written. False when
  * the row is no longer this worker's (another process judged it abandoned and queued it again): the mail must
@@ -112,12 +121,8 @@ export async function handOver(
   subscriberId: number,
   worker: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('send_log')
+  const result = await heldRow(db, edition, subscriberId, worker)
     .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
-    .where('edition_date', '=', edition)
-    .where('subscriber_id', '=', subscriberId)
-    .where('claimed_by', '=', worker)
     .where('state', '=', 'sending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -196,8 +201,7 @@ export async function recordSent(
   smtpResponse: string,
   messageId: string,
 ): Promise<void> {
-  await db
-    .updateTable('send_log')
+  await heldRow(db, edition, subscriberId, worker)
     .set({
       state: 'sent',
       smtp_response: smtpResponse.slice(0, 1000),
@@ -205,9 +209,6 @@ export async function recordSent(
       next_attempt_at: null,
       updated_at: sql`now()`,
     })
-    .where('edition_date', '=', edition)
-    .where('subscriber_id', '=', subscriberId)
-    .where('claimed_by', '=', worker)
     // "uncertain" too: another process may have judged this one gone while its server was slow to answer.
     .where('state', 'in', ['sending', 'uncertain'])
     .execute();
@@ -226,8 +227,7 @@ export async function recordFailed(
   retryInMs: number | null,
   failure: 'temporary' | 'permanent',
 ): Promise<void> {
-  await db
-    .updateTable('send_log')
+  await heldRow(db, edition, subscriberId, worker)
     .set({
       state: 'failed',
       failure,
@@ -237,9 +237,6 @@ export async function recordFailed(
         retryInMs === null ? null : sql`now() + make_interval(secs => ${retryInMs / 1000}::double precision)`,
       updated_at: sql`now()`,
     })
-    .where('edition_date', '=', edition)
-    .where('subscriber_id', '=', subscriberId)
-    .where('claimed_by', '=', worker)
     .where('state', 'in', ['sending', 'uncertain'])
     .execute();
 }
@@ -249,12 +246,25 @@ export async function sendCounts(
   db: Kysely<Database>,
   edition: string,
 ): Promise<SendCounts & { nextRetryInMs: number | null }> {
+  return countByState(db, sql`WHERE edition_date = ${edition}::date`);
+}
+
+/** Rows by state over every edition (for /metrics). */
+export async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
+  const { nextRetryInMs: _, ...counts } = await countByState(db, sql``);
+  return counts;
+}
+
+async function countByState(
+  db: Kysely<Database>,
+  where: ReturnType<typeof sql>,
+): Promise<SendCounts & { nextRetryInMs: number | null }> {
   const result = await sql<{ state: SendState; count: number; retrying: number; wait_ms: number | null }>`
     SELECT state, count(*)::int AS count,
            count(*) FILTER (WHERE state = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying,
            (extract(epoch FROM min(next_attempt_at) FILTER (WHERE state = 'failed') - now()) * 1000)::float8
              AS wait_ms
-    FROM send_log WHERE edition_date = ${edition}::date GROUP BY state`.execute(db);
+    FROM send_log ${where} GROUP BY state`.execute(db);
   const counts = emptyCounts();
   let nextRetryInMs: number | null = null;
   for (const row of result.rows) {
@@ -263,20 +273,6 @@ export async function sendCounts(
     if (row.wait_ms !== null && row.retrying > 0) nextRetryInMs = Math.max(0, Number(row.wait_ms));
   }
   return { ...counts, nextRetryInMs };
-}
-
-/** Rows by state over every edition (for /metrics). */
-export async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
-  const result = await sql<{ state: SendState; count: number; retrying: number }>`
-    SELECT state, count(*)::int AS count,
-           count(*) FILTER (WHERE state = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying
-    FROM send_log GROUP BY state`.execute(db);
-  const counts = emptyCounts();
-  for (const row of result.rows) {
-    counts[row.state] = Number(row.count);
-    counts.retrying += Number(row.retrying);
-  }
-  return counts;
 }
 
 /** Rows of one edition in the given states with their readers' addresses, in subscriber order (keyset paging). */

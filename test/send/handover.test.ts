@@ -164,6 +164,9 @@ for (const { kind, skip } of storeDatabases()) {
       const counts = await store.sendCounts(WEEK);
       // The third row was only reserved: the next run takes it over as it is.
       expect(counts).toMatchObject({ queued: 3 - 1, uncertain: 1, sending: 0, sent: 0 });
+      // Over every edition (for /metrics): the same counts, with no retry wait.
+      const { nextRetryInMs: _, ...perEdition } = counts;
+      expect(await store.sendLogCounts()).toEqual(perEdition);
       const uncertain = await store.listSendLog(WEEK, { states: ['uncertain'] });
       expect(uncertain.map((row) => row.subscriberId)).toEqual([second]);
 
