@@ -26,3 +26,24 @@ export async function seedWeekItems(week = '2026-05-04'): Promise<SourceItem[]> 
     await server.close();
   }
 }
+
+/**
+ * `count` candidates for the week: the real papers, then copies of them whose titles join two real titles (distinct
+ * candidates, not near-duplicates that dedup merges), all inside the week's window.
+ */
+export function replicatedWeek(real: SourceItem[], count: number, week = '2026-05-04'): SourceItem[] {
+  const window = editionWindow(week);
+  return Array.from({ length: count }, (_, index) => {
+    const base = real[index % real.length]!;
+    const copy = Math.floor(index / real.length);
+    return copy === 0
+      ? base
+      : {
+          ...base,
+          arxivId: null,
+          url: `https://replica.example/copy-${copy}/item-${index}`,
+          title: `${base.title}: ${real[(index * 7 + copy) % real.length]!.title}`,
+          publishedAt: `${window.start}T00:00:00.000Z`,
+        };
+  });
+}

@@ -2,12 +2,11 @@
 import { parseConfig } from '../src/config/index.js';
 import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
-import type { SourceItem } from '../src/core/types.js';
 import { buildEdition } from '../src/pipeline/build-edition.js';
 import { renderEditionHtml } from '../src/publish/edition-html.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { createExtractiveWriter } from '../src/write/extractive.js';
-import { seedWeekItems } from './_seed-week.js';
+import { replicatedWeek, seedWeekItems } from './_seed-week.js';
 import { withPreparedStore } from './_store.js';
 
 const CANDIDATES = 2_000;
@@ -15,21 +14,7 @@ const WEEK = '2026-05-04';
 
 export async function benchBuild(): Promise<Record<string, number | string>> {
   const real = await seedWeekItems();
-  const window = editionWindow(WEEK);
-  const items: SourceItem[] = Array.from({ length: CANDIDATES }, (_, index) => {
-    const base = real[index % real.length]!;
-    const copy = Math.floor(index / real.length);
-    return copy === 0
-      ? base
-      : {
-          ...base,
-          arxivId: null,
-          url: `https://replica.example/copy-${copy}/item-${index}`,
-          // Two real titles joined, so copies are distinct candidates (not near-duplicates that dedup merges).
-          title: `${base.title}: ${real[(index * 7 + copy) % real.length]!.title}`,
-          publishedAt: `${window.start}T00:00:00.000Z`,
-        };
-  });
+  const items = replicatedWeek(real, CANDIDATES, WEEK);
   return withPreparedStore(async (store) => {
     await store.upsertItems(items);
     const config = parseConfig({});
@@ -45,7 +30,7 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
     const html = renderEditionHtml(edition);
     const seconds = (performance.now() - started) / 1000;
     return {
-      candidates: (await store.listCandidates(window)).length,
+      candidates: (await store.listCandidates(editionWindow(WEEK))).length,
       'build wall s (2,000 candidates)': Math.round(seconds * 1000) / 1000,
       'edition items': edition.items.length,
       'page KB': Math.round(Buffer.byteLength(html) / 102.4) / 10,

@@ -7,11 +7,10 @@ import { createDigest } from '../src/app/create-digest.js';
 import { parseConfig } from '../src/config/index.js';
 import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
-import type { SourceItem } from '../src/core/types.js';
 import { createHttpClient } from '../src/net/http-client.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
 import { createServerApp } from '../src/server/app.js';
-import { seedWeekItems } from './_seed-week.js';
+import { replicatedWeek, seedWeekItems } from './_seed-week.js';
 import { withPreparedStore } from './_store.js';
 
 const CANDIDATES = 2_000;
@@ -20,20 +19,7 @@ const RUNS = 10;
 
 export async function benchDesk(): Promise<Record<string, number | string>> {
   const real = await seedWeekItems();
-  const window = editionWindow(WEEK);
-  const items: SourceItem[] = Array.from({ length: CANDIDATES }, (_, index) => {
-    const base = real[index % real.length]!;
-    const copy = Math.floor(index / real.length);
-    return copy === 0
-      ? base
-      : {
-          ...base,
-          arxivId: null,
-          url: `https://replica.example/copy-${copy}/item-${index}`,
-          title: `${base.title}: ${real[(index * 7 + copy) % real.length]!.title}`,
-          publishedAt: `${window.start}T00:00:00.000Z`,
-        };
-  });
+  const items = replicatedWeek(real, CANDIDATES, WEEK);
   const dir = await mkdtemp(join(tmpdir(), 'bench-desk-'));
   try {
     return await withPreparedStore(async (store) => {
@@ -89,7 +75,7 @@ export async function benchDesk(): Promise<Record<string, number | string>> {
       }
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       return {
-        candidates: (await store.listCandidates(window)).length,
+        candidates: (await store.listCandidates(editionWindow(WEEK))).length,
         'board render ms (2,000 candidates, median)': Math.round(median(board)),
         'board search ms (median)': Math.round(median(search)),
         'board first view ms (ranking computed)': Math.round(first.ms),

@@ -1,9 +1,7 @@
 // The archive API: full-text search p95 over ten years of weekly editions (520 editions, ~6,200 items) on PGlite,
 // through the same use case the API and MCP call; and the API's edition GET against a plain static server on the
 // edition page (autocannon, bounded), both from the real `digest serve`.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +20,11 @@ import { openStore } from '../src/store/open-store.js';
 import { pgliteOptions } from '../src/store/pglite-options.js';
 import { weeklyEditions } from '../test/publish/_editions.js';
 import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { autocannon, BIN, STATIC_SERVER, startChild, stop } from './_http.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'digest.js');
-const AUTOCANNON = join(
-  dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
-  'autocannon.js',
-);
 const EDITIONS = 520;
-const DURATION_S = 5;
-const CONNECTIONS = 10;
+const LOAD = { seconds: 5, connections: 10 };
 
 /** Queries a reader or an agent would send, with and without filters (parsed as the API parses them). */
 const QUERIES = [
@@ -122,63 +115,6 @@ async function benchSearchLatency() {
   }
 }
 
-function startChild(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const child = spawn(process.execPath, args, {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-function autocannon(
-  url: string,
-  seconds = DURATION_S,
-): Promise<{ requestsPerSecond: number; p99Ms: number; non2xx: number }> {
-  const args = [AUTOCANNON, '-j', '-d', String(seconds), '-c', String(CONNECTIONS), url];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const result = JSON.parse(out) as {
-        requests: { average: number };
-        latency: { p99: number };
-        non2xx: number;
-        errors: number;
-      };
-      resolve({
-        requestsPerSecond: Math.round(result.requests.average),
-        p99Ms: result.latency.p99,
-        non2xx: result.non2xx + result.errors,
-      });
-    });
-  });
-}
-
 async function benchEditionGet() {
   const dir = await mkdtemp(join(tmpdir(), 'digest-bench-api-'));
   const site = join(dir, 'site');
@@ -191,24 +127,21 @@ async function benchEditionGet() {
     cwd: dir,
     env: { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!', DATABASE_URL: '', PORT: '' },
   });
-  const plain = startChild(
-    ['--import', 'tsx', join(here, '_static-server.ts'), join(site, '2026-05-04', 'index.html')],
-    {
-      cwd: join(here, '..'),
-    },
-  );
+  const plain = startChild(['--import', 'tsx', STATIC_SERVER, join(site, '2026-05-04', 'index.html')], {
+    cwd: join(here, '..'),
+  });
   try {
     const [serveUrl, plainUrl] = await Promise.all([serve.url, plain.url]);
     const api = `${serveUrl}api/v1/editions/2026-05-04`;
     // Warm both servers (JIT, the answer cache) before measuring, as a running server is.
-    await autocannon(api, 2);
-    await autocannon(plainUrl, 2);
+    await autocannon(api, { ...LOAD, seconds: 2 });
+    await autocannon(plainUrl, { ...LOAD, seconds: 2 });
     // The machine is shared: each side runs twice, alternating, and keeps its best run.
     const baselineRuns = [];
     const editionRuns = [];
     for (let round = 0; round < 2; round++) {
-      baselineRuns.push(await autocannon(plainUrl));
-      editionRuns.push(await autocannon(api));
+      baselineRuns.push(await autocannon(plainUrl, LOAD));
+      editionRuns.push(await autocannon(api, LOAD));
     }
     const best = (runs: Awaited<ReturnType<typeof autocannon>>[]) =>
       runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
