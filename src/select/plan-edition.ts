@@ -156,29 +156,21 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
   };
   const wanted = Math.max(0, policy.itemsPerEdition - forcedIndexes.length);
   const scores = planned.map((entry) => entry.score);
-  const picks = selectDiverse(scores, input, {
-    count: wanted,
-    chosen: forcedIndexes,
-    eligible: (index) => underSourceCap(index) && underThemeCap(index) && underPostCap(index),
-    onPick: countPick,
-  });
-  if (picks.length < wanted) {
+  // When too few items pass every cap, the caps give way one at a time: the theme cap first, then the post cap
+  // (a week of blog posts only); the per-source cap always holds.
+  const tiers: ((index: number) => boolean)[] = [
+    (index) => underSourceCap(index) && underThemeCap(index) && underPostCap(index),
+    (index) => underSourceCap(index) && underPostCap(index),
+    underSourceCap,
+  ];
+  const picks: ReturnType<typeof selectDiverse> = [];
+  for (const eligible of tiers) {
+    if (picks.length >= wanted) break;
     picks.push(
       ...selectDiverse(scores, input, {
         count: wanted - picks.length,
         chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
-        eligible: (index) => underSourceCap(index) && underPostCap(index),
-        onPick: countPick,
-      }),
-    );
-  }
-  // The post cap gives way too when only posts are left (a week of blog posts only).
-  if (picks.length < wanted) {
-    picks.push(
-      ...selectDiverse(scores, input, {
-        count: wanted - picks.length,
-        chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
-        eligible: underSourceCap,
+        eligible,
         onPick: countPick,
       }),
     );
