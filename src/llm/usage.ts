@@ -7,35 +7,29 @@ export type Purpose = (typeof PURPOSES)[number];
 export const USAGE_PURPOSES = [...PURPOSES, 'embed'] as const;
 export type UsagePurpose = (typeof USAGE_PURPOSES)[number];
 
-export interface PurposeUsage {
-  calls: number;
-  cacheHits: number;
-  failedCalls: number;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-}
-
-export interface ModelUsage {
-  calls: number;
-  cacheHits: number;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-  /** Sum of per-call latencies (ms). */
-  latencyMs: number;
-}
-
-export interface UsageReport {
+/** What every usage figure counts, for a run, a model or a purpose. */
+export interface CallCounts {
   /** LLM requests that reached a provider (retries by the SDK count once). */
   calls: number;
   /** Answers served from the cache instead of a call. */
   cacheHits: number;
-  /** Calls that ended in an error (timeout, HTTP error, unparseable output). */
-  failedCalls: number;
   tokensIn: number;
   tokensOut: number;
   costUsd: number;
+}
+
+export interface PurposeUsage extends CallCounts {
+  failedCalls: number;
+}
+
+export interface ModelUsage extends CallCounts {
+  /** Sum of per-call latencies (ms). */
+  latencyMs: number;
+}
+
+export interface UsageReport extends CallCounts {
+  /** Calls that ended in an error (timeout, HTTP error, unparseable output). */
+  failedCalls: number;
   /** From the first to the last LLM activity of this run (ms). */
   wallMs: number;
   /** Items written by the extractive fallback instead of the model. */
