@@ -65,7 +65,12 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   const window = editionWindow(input.week);
   const triage = createTriage(deps, input.week, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
-  const embedder = await tasteEmbedder(deps, { cacheOnly: input.offline, meter: road.meter });
+  const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
+  const embedder = await tasteEmbedder(deps, {
+    cacheOnly: input.offline,
+    meter: road.meter,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+  });
   const result = await buildEdition({
     date: input.week,
     config,

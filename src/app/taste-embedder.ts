@@ -5,7 +5,7 @@ import type { DigestDeps } from './deps.js';
 
 export async function tasteEmbedder(
   deps: DigestDeps,
-  options: Pick<EmbedderOptions, 'cacheOnly' | 'meter'> = {},
+  options: Pick<EmbedderOptions, 'cacheOnly' | 'meter' | 'maxCostUsd'> = {},
 ): Promise<Embedder | undefined> {
   const modelId = deps.config.llm.embed;
   if (!modelId || !deps.config.selection.learnTaste) return undefined;

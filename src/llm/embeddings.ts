@@ -36,7 +36,9 @@ export interface EmbedderOptions {
   /** The fetch under the size and time caps (tests, proxies). */
   fetch?: typeof fetch;
   /** Where calls are counted (the build's usage table); cache hits are not, nor failures (they fall back). */
-  meter?: Pick<UsageMeter, 'recordCall' | 'touch'>;
+  meter?: Pick<UsageMeter, 'recordCall' | 'touch' | 'costUsd'>;
+  /** The run's cost limit (`--max-cost`, `llm.maxCostUsd`): once the meter reaches it, no call is made. */
+  maxCostUsd?: number;
 }
 
 interface CachedVector {
@@ -121,6 +123,11 @@ async function embedMissing(
   await Promise.all(
     batches.map(async (batch) => {
       try {
+        // The same limit as the road's: what the run has spent, triage and writing included, stops new calls.
+        const { meter, maxCostUsd } = options;
+        if (meter && maxCostUsd !== undefined && meter.costUsd >= maxCostUsd) {
+          throw new EmbeddingError(`the cost limit of $${maxCostUsd} was reached`);
+        }
         const answer = await call(batch.map(([, text]) => text));
         const vectors = checkAnswer(answer.vectors, batch.length, shape);
         for (const [index, [key]] of batch.entries()) await keep(key, vectors[index]!);

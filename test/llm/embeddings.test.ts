@@ -76,6 +76,39 @@ describe('embedder', () => {
     expect(fake!.embeddings).toHaveLength(3);
   });
 
+  it("makes no call once the run's cost limit is reached, and counts its own calls toward it", async () => {
+    fake = await startFakeLlm();
+    const meter = new UsageMeter();
+    const limited = (maxCostUsd: number) =>
+      createEmbedder({
+        modelId: MODEL,
+        llm: llmSchema.parse({ embed: MODEL, maxRetries: 0 }),
+        store: store(),
+        env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake!.baseURL },
+        meter,
+        maxCostUsd,
+      });
+    await limited(1).embed(['Under the limit']);
+    expect(fake.embeddings).toHaveLength(1);
+    meter.recordCall({
+      model: 'openai:gpt-4.1-mini',
+      tokensIn: 1,
+      tokensOut: 1,
+      latencyMs: 1,
+      costUsd: 0.5,
+      priced: true,
+      purpose: 'write',
+    });
+    const refused = await limited(0.5)
+      .embed(['Over the limit'])
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EmbeddingError);
+    expect(String((refused as Error).message)).toMatch(/cost limit of \$0\.5/);
+    expect(fake.embeddings).toHaveLength(1);
+    // Stored vectors cost nothing: the limit does not stop them.
+    expect(await limited(0.5).embed(['Under the limit'])).toHaveLength(1);
+  });
+
   it('answers from the store only when asked to, failing for a text never embedded', async () => {
     const live = await embedder();
     await live.embed(['A stored text']);
