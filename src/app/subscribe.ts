@@ -242,10 +242,13 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
         while (intake.size > 0) {
           // PGlite runs on this thread: answers to other readers go out between batches.
           await yieldToIo();
-          const batch = [...intake]
-            .slice(0, INTAKE_BATCH)
-            .map(([address, mailbox]) => ({ address, mailbox }));
-          for (const { address } of batch) intake.delete(address);
+          // The oldest requests first, without copying the whole backlog each turn.
+          const batch: { address: string; mailbox: string }[] = [];
+          for (const [address, mailbox] of intake) {
+            batch.push({ address, mailbox });
+            intake.delete(address);
+            if (batch.length === INTAKE_BATCH) break;
+          }
           try {
             await storeBatch(batch);
           } finally {
