@@ -191,7 +191,6 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     });
   }
 
-  /** A stored request: remembered, and a pending reader's confirmation mail claimed and queued. */
   /** Confirmation mails not claimed because the queue was full, since the last warning. */
   let unclaimed = 0;
 

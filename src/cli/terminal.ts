@@ -1,6 +1,6 @@
 // Text from feeds and pages reaches the terminal as data: control characters (escape sequences that could move the
 // cursor, rewrite earlier lines or change the window title), and bidirectional overrides that reorder what is shown,
-// are replaced before printing. Newlines and tabs stay where `keepLines` asks.
+// are replaced before printing. `plainLine` makes one line of it; `plainText` keeps its line breaks and tabs.
 
 // C0 controls but \t and \n, DEL, C1 controls, and the bidi embeddings, overrides and isolates.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

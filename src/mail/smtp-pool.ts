@@ -127,6 +127,7 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
       if (reused) {
         if (!broken.has(reused)) return { connection: reused, reused: true };
         open--;
+        reused.close();
         continue;
       }
       if (open < settings.connections) {

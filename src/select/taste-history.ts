@@ -113,8 +113,8 @@ export interface LoadedTaste {
   learnedWith: string | null;
   /** The tf-idf model, when taste was learned with tf-idf. */
   model: TasteModel | null;
-  /** The embeddings model and its score of every history example (index-aligned), when learned with embeddings. */
-  dense: { model: DenseTasteModel; exampleScores: number[] } | null;
+  /** The embeddings model and the history titles it learned from with its score of each, when learned with embeddings. */
+  dense: { model: DenseTasteModel; scoredTitles: { title: string; score: number }[] } | null;
   signal: TasteSignal | null;
   history: TasteHistory;
 }
@@ -165,7 +165,13 @@ async function embeddingTaste(
   const prior = sigmoid(model.bias);
   return {
     learnedWith: `embeddings:${embedder.modelId}`,
-    dense: { model, exampleScores: denseTasteScores(model, history) },
+    dense: {
+      model,
+      scoredTitles: denseTasteScores(model, history).map((score, index) => ({
+        title: examples[index]!.title,
+        score,
+      })),
+    },
     signal: {
       positives: model.positives,
       scores: (items) => items.map((item) => byKey.get(item.key) ?? prior),

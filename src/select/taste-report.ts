@@ -1,7 +1,7 @@
 // What `digest taste` prints: the history the model learned from, what it learned with, and what weighs most —
 // the terms for tf-idf; for embeddings, which have no terms, the history items it rates highest and lowest.
 import type { CachePort } from '../store/types.js';
-import { type TasteExample, tasteShare, topTerms } from './taste.js';
+import { tasteShare, topTerms } from './taste.js';
 import {
   type LoadedTaste,
   type LoadTasteOptions,
@@ -40,7 +40,7 @@ export async function tasteReport(
   const taste = await loadTaste(store, week, options);
   const { model, history } = taste;
   const top = model ? topTerms(model, options.terms ?? 15) : { positive: [], negative: [] };
-  const titles = extremeTitles(history.examples, taste.dense, options.titles ?? 8);
+  const titles = extremeTitles(taste.dense, options.titles ?? 8);
   const positives = history.examples.filter((example) => example.positive).length;
   return {
     week,
@@ -60,19 +60,13 @@ export async function tasteReport(
 }
 
 function extremeTitles(
-  examples: TasteExample[],
   dense: LoadedTaste['dense'],
   count: number,
 ): { positive: string[]; negative: string[] } {
   if (!dense) return { positive: [], negative: [] };
   // Highest first; a title seen twice (a pin, then an edition item) keeps its place at its highest score.
   const ranked = [
-    ...new Set(
-      examples
-        .map((example, index) => ({ title: example.title, score: dense.exampleScores[index] ?? 0 }))
-        .sort((a, b) => b.score - a.score)
-        .map((entry) => entry.title),
-    ),
+    ...new Set([...dense.scoredTitles].sort((a, b) => b.score - a.score).map((entry) => entry.title)),
   ];
   const shown = Math.min(count, Math.floor(ranked.length / 2));
   return { positive: ranked.slice(0, shown), negative: ranked.slice(ranked.length - shown).reverse() };
