@@ -22,7 +22,6 @@ import {
   recordApproval,
   recordAudit,
   saveDeskEdits,
-  setDeskDecision,
   setDeskWeek,
 } from './desk-edits.js';
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
@@ -129,7 +128,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     keepEditorEdits: (edition) => keepEditorEdits(db, edition),
     deskWeek: (week) => deskWeek(db, week),
     setDeskWeek: (week, patch, by) => setDeskWeek(db, week, patch, by),
-    setDeskDecision: (week, itemKey, decision, by) => setDeskDecision(db, week, itemKey, decision, by),
+    setDeskDecision: (week, itemKey, decision, by) => setDecision(db, week, itemKey, decision, by),
     deskDecisions: (week) => deskDecisions(db, week),
     recordApproval: (week, by) => recordApproval(db, week, by),
     approval: (week) => approval(db, week),

@@ -5,15 +5,7 @@ import type { Edition } from '../core/types.js';
 import { isoTimestamp, json, toJson } from './_values.js';
 import { applyEdits, fieldValue, sameValue } from './desk-apply.js';
 import type { Database } from './schema.js';
-import type {
-  AuditEntry,
-  DeskDecision,
-  DeskEdit,
-  DeskField,
-  DeskWeek,
-  EditorDecision,
-  SaveEditsResult,
-} from './types.js';
+import type { AuditEntry, DeskDecision, DeskEdit, DeskField, DeskWeek, SaveEditsResult } from './types.js';
 
 type Db = Kysely<Database>;
 
@@ -126,28 +118,6 @@ export async function setDeskWeek(
     .values({ week, updated_by: by, ...values })
     .onConflict((conflict) =>
       conflict.column('week').doUpdateSet({ ...values, updated_by: by, updated_at: sql`now()` }),
-    )
-    .execute();
-}
-
-export async function setDeskDecision(
-  db: Db,
-  week: string,
-  itemKey: string,
-  decision: EditorDecision | null,
-  by: string,
-): Promise<void> {
-  if (decision === null) {
-    await db.deleteFrom('decisions').where('week', '=', week).where('item_key', '=', itemKey).execute();
-    return;
-  }
-  await db
-    .insertInto('decisions')
-    .values({ week, item_key: itemKey, decision, decided_by: by })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['week', 'item_key'])
-        .doUpdateSet({ decision, decided_by: by, decided_at: sql`now()` }),
     )
     .execute();
 }
