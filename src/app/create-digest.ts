@@ -2,6 +2,7 @@
 // Each use case's module is imported when first called, so a command loads only what it uses (mjml for email,
 // the AI SDK for an LLM build, Readability for enrichment).
 
+import type { SubscriberExport } from '../store/preferences.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { SendCounts } from '../store/send-log.js';
 import type { Subscriber } from '../store/subscribers.js';
@@ -14,6 +15,7 @@ import type { Desk, DeskOptions } from './desk.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
+import type { ReaderPreferencesUseCases } from './reader-preferences.js';
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { SendInput, SendOutcome } from './send.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
@@ -25,6 +27,11 @@ export function createDigest(deps: DigestDeps) {
   let subscriptions: Promise<Subscriptions> | undefined;
   const subscriptionsFor = () =>
     (subscriptions ??= import('./subscribe.js').then((module) => module.createSubscriptions(deps)));
+  let readerPreferences: Promise<ReaderPreferencesUseCases> | undefined;
+  const readerPreferencesFor = () =>
+    (readerPreferences ??= import('./reader-preferences.js').then((module) =>
+      module.createReaderPreferences(deps),
+    ));
   return {
     deps,
     build: async (input: BuildInput): Promise<BuildOutcome> =>
@@ -55,6 +62,12 @@ export function createDigest(deps: DigestDeps) {
         if (subscriptions) await (await subscriptions).idle();
       },
     },
+    /** The reader's own edition: the page behind the signed link of every mail. */
+    readerPreferences: {
+      show: async (token: string) => (await readerPreferencesFor()).show(token),
+      save: async (token: string, fields: Record<string, unknown>) =>
+        (await readerPreferencesFor()).save(token, fields),
+    },
     scheduledEdition: async (input: ScheduledEditionInput): Promise<ScheduledEditionOutcome> =>
       (await import('./schedule.js')).runScheduledEdition(deps, input),
     /** The published archive's read-only use cases (JSON API, MCP). */
@@ -84,6 +97,9 @@ export function createDigest(deps: DigestDeps) {
         (await import('./subscribers.js')).importSubscribers(deps, input),
       export: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<string>> =>
         (await import('./subscribers.js')).exportSubscribers(deps, input),
+      /** Everything stored about one reader (row, preferences, send log). */
+      exportReader: async (input: { email: string }): Promise<SubscriberExport> =>
+        (await import('./reader-preferences.js')).exportReader(deps, input),
     },
   };
 }

@@ -5,11 +5,14 @@ import PQueue from 'p-queue';
 import { z } from 'zod';
 import { readSecret } from '../config/secret.js';
 import { ConfigError } from '../core/errors.js';
+import type { ReaderPreferences } from '../core/types.js';
 import { createSmtpMailer, type Mailer } from '../publish/email-message.js';
 import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
+import { TOPIC_NAMES } from '../select/topic-match.js';
 import type { Subscriber } from '../store/subscribers.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../subscribers/address.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
+import { hasPreferenceFields, parsePreferences } from '../subscribers/preferences.js';
 import { createSubscriberTokens, TOKEN_LIFETIME_MS, type TokenCheck } from '../subscribers/tokens.js';
 import type { DigestDeps } from './deps.js';
 import { type SubscriptionSettings, subscriptionSettings } from './subscription-settings.js';
@@ -37,11 +40,13 @@ export interface SubscribeInput {
   honeypot?: unknown;
   /** The client address (for the log line only; the per-IP limit is the route's). */
   ip: string;
+  /** The form's edition choices (language, topics, levels), kept for a new or pending reader only. */
+  preferences?: Record<string, unknown>;
 }
 
 export type SubscribeOutcome =
   | { ok: true }
-  | { ok: false; field: 'email'; message: string }
+  | { ok: false; field: 'email' | 'language' | 'topics' | 'levels' | 'onlyMyTopics'; message: string }
   /** Too many requests are waiting for the database: try again later (the same for every address). */
   | { ok: false; busy: true };
 
@@ -86,6 +91,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
   // burst waits here instead of holding 100 connections on a database that writes on this thread (PGlite). What
   // waits is stored in batches, one statement each, yielding to pending I/O in between.
   const intake = new Map<string, string>();
+  const choices = new Map<string, ReaderPreferences>();
   const waiting = new Set<string>();
   let draining: Promise<void> | null = null;
   // An address stored within the hour needs no second visit to the database: its row is pending (and its mail
@@ -223,6 +229,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       log.warn(`subscribe: storing ${batch.length} request(s) failed: ${errorText(error)}`);
       return;
     }
+    await storeChoices(stored);
     let claims = 0;
     for (const subscriber of stored) {
       const claimed = await afterStored(subscriber).catch((error: unknown) => {
@@ -232,6 +239,22 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
         return true;
       });
       if (claimed && ++claims % CLAIMS_BETWEEN_YIELDS === 0) await yieldToIo();
+    }
+  }
+
+  /** A form's choices count for a reader not yet confirmed: a stranger cannot change a confirmed reader's edition. */
+  async function storeChoices(stored: Subscriber[]): Promise<void> {
+    for (const subscriber of stored) {
+      const chosen = choices.get(subscriber.address);
+      choices.delete(subscriber.address);
+      if (!chosen || subscriber.status !== 'pending') continue;
+      await store
+        .setPreferences(subscriber.id, chosen)
+        .catch((error: unknown) =>
+          log.warn(
+            `subscribe: storing the choices of subscriber ${subscriber.id} failed: ${errorText(error)}`,
+          ),
+        );
     }
   }
 
@@ -251,7 +274,10 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
           try {
             await storeBatch(batch);
           } finally {
-            for (const { address } of batch) waiting.delete(address);
+            for (const { address } of batch) {
+              waiting.delete(address);
+              choices.delete(address);
+            }
           }
         }
       } finally {
@@ -270,12 +296,18 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
       }
       const checked = normaliseAddress(typeof input.email === 'string' ? input.email : '');
       if (!checked.ok) return { ok: false, field: 'email', message: ADDRESS_PROBLEMS[checked.problem] };
+      const chosen =
+        input.preferences && hasPreferenceFields(input.preferences)
+          ? parsePreferences(input.preferences, { languages: config.languages, topics: TOPIC_NAMES })
+          : null;
+      if (chosen && !chosen.ok) return chosen;
       mailSettings();
       // The same address already waiting or just stored: one row, one mail either way.
       if (waiting.has(checked.address) || storedRecently(checked.address)) return { ok: true };
       if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
       waiting.add(checked.address);
       intake.set(checked.address, checked.mailbox);
+      if (chosen) choices.set(checked.address, chosen.preferences);
       void drain();
       return { ok: true };
     },

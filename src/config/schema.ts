@@ -73,11 +73,32 @@ export const DEFAULT_SOURCES = [
   { id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/' },
 ] as const;
 
+/** BCP 47 tags as editions and mails use them: "en", "de", "zh-CN", "pt-BR". */
+export const languagesSchema = z
+  .array(
+    z
+      .string()
+      .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'use a language tag such as "en", "de" or "zh-CN"'),
+  )
+  .min(1, 'name at least the language editions are written in')
+  .max(20)
+  .default(['en'])
+  .superRefine((tags, context) => {
+    const seen = new Set<string>();
+    tags.forEach((tag, index) => {
+      if (seen.has(tag.toLowerCase()))
+        context.addIssue({ code: 'custom', path: [index], message: `"${tag}" is listed twice` });
+      seen.add(tag.toLowerCase());
+    });
+  });
+
 export const configSchema = z
   .object({
     name: z.string().min(1).default('LLM News Digest'),
     audience: z.string().min(1).default('engineers building production AI systems'),
     itemsPerEdition: z.number().int().min(1).max(100).default(12),
+    /** Languages of each edition; the first is the one it is written in, the others are translated. */
+    languages: languagesSchema,
     sources: z
       .array(sourceSchema)
       .default(DEFAULT_SOURCES.map((source) => ({ ...source, weight: 1, enabled: true })))

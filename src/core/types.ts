@@ -120,3 +120,15 @@ export interface Edition {
   usage?: unknown;
   publishedAt?: string | null;
 }
+
+/** What a reader chose for their mail (stored with the subscriber; none: the whole edition, first language). */
+export interface ReaderPreferences {
+  /** A configured language tag ("de"), or null for the language the edition is written in. */
+  language: string | null;
+  /** Topic names from the ranking's topic list, in the reader's order; empty: no topic first. */
+  topics: string[];
+  /** Levels wanted; empty: every level. */
+  levels: Level[];
+  /** Only the items of their topics and levels in full; the rest as a list of titles. */
+  onlyMyTopics: boolean;
+}

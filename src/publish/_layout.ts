@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { SITE_CSS } from './_styles.js';
 import { type Fragment, html, join, markupLength, raw } from './_template.js';
+import { preferenceFields } from './preference-fields.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */
 export const FAVICON_SVG =
@@ -56,6 +57,8 @@ export interface PageOptions {
   fullSite?: boolean;
   /** Show the subscribe form (a site `digest serve` serves: the form posts to its /subscribe). */
   subscribe?: boolean;
+  /** Configured languages (first = written): the subscribe form offers a choice when there are several. */
+  languages?: readonly string[];
 }
 
 export function renderPage(options: PageOptions): string {
@@ -101,7 +104,7 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
-${options.subscribe ? subscribeForm(siteName, root) : null}
+${options.subscribe ? subscribeForm(siteName, root, options.languages) : null}
 ${options.fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
@@ -141,7 +144,7 @@ function siteFooter(siteName: string, root: string): Fragment {
  * Plain HTML, no script: it works wherever the page does. The "website" field is a honeypot: hidden from sight and
  * from assistive technology and out of the tab order, so only a bot that fills every field fills it.
  */
-export function subscribeForm(siteName: string, root: string): Fragment {
+export function subscribeForm(siteName: string, root: string, languages: readonly string[] = []): Fragment {
   return html`<section class="subscribe" aria-labelledby="subscribe-title">
 <h2 id="subscribe-title">Get ${siteName} by email</h2>
 <p>One mail a week. Confirm from your inbox; every mail has a one-click unsubscribe link.</p>
@@ -151,6 +154,9 @@ export function subscribeForm(siteName: string, root: string): Fragment {
 <div class="visually-hidden" aria-hidden="true"><label for="subscribe-website">Leave this field empty</label>\
 <input id="subscribe-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
 <button type="submit">Subscribe</button>
+<details class="choices"><summary>Choose your edition (optional)</summary>
+${preferenceFields({ languages, idPrefix: 'subscribe' })}
+</details>
 </form>
 </section>
 `;

@@ -45,7 +45,10 @@ h1{font-size:clamp(1.6rem,5vw,2.3rem);line-height:1.2;margin:0 0 .4rem}
 .archive time{display:inline-block;min-width:8.5rem;color:var(--muted);font-variant-numeric:tabular-nums}
 .latest{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.25rem;margin:0 0 2rem}
 .latest h2{margin:.25rem 0 .5rem;font-size:1.5rem;line-height:1.25}
-.search-form{display:flex;gap:.5rem;margin:0 0 1.5rem}
+.search-form{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1.5rem}
+.choices{flex-basis:100%}.choices fieldset,.preferences fieldset{border:0;padding:0;margin:.5rem 0}
+.choices label,.preferences fieldset label{display:inline-block;margin-right:.75rem}
+.search-form .choices input{flex:none;padding:0}
 .search-form input{flex:1;font:inherit;padding:.5rem .75rem;border:1px solid var(--muted);border-radius:8px;
 background:var(--card);color:var(--text)}
 .search-form button{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--link);background:var(--link);

@@ -1,7 +1,10 @@
 // The pages `digest serve` answers the subscribe, confirm and unsubscribe requests with: the site's own shell, no
 // script, and never a word about whether an address is known.
+
+import type { ReaderPreferences } from '../core/types.js';
 import { renderPage, subscribeForm } from './_layout.js';
 import { type Fragment, html } from './_template.js';
+import { preferenceFields } from './preference-fields.js';
 import { DEFAULT_SITE_NAME } from './types.js';
 
 export type SubscriberPage =
@@ -11,7 +14,17 @@ export type SubscriberPage =
   | { kind: 'unsubscribe'; token: string; address: string }
   | { kind: 'unsubscribed' }
   | { kind: 'invalid-link' }
-  | { kind: 'too-many-requests' };
+  | { kind: 'too-many-requests' }
+  | {
+      kind: 'preferences';
+      token: string;
+      address: string;
+      preferences: ReaderPreferences;
+      languages: readonly string[];
+      /** The last submission was refused: which field and why. */
+      problem?: string;
+      saved?: boolean;
+    };
 
 export interface SubscriberPageOptions {
   siteName?: string;
@@ -27,6 +40,7 @@ const TITLES: Record<SubscriberPage['kind'], string> = {
   unsubscribed: 'You are unsubscribed',
   'invalid-link': 'This link does not work',
   'too-many-requests': 'Too many requests',
+  preferences: 'Your edition',
 };
 
 export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPageOptions): string {
@@ -75,10 +89,29 @@ ${home}`;
       return html`<p>The link is incomplete, expired or not one of ours, so nothing was changed. \
 Links from a recent mail work; to subscribe, ask for a new confirmation mail on the site.</p>
 ${home}`;
+    case 'preferences':
+      return preferencesBody(page, root);
     case 'too-many-requests':
       return html`<p>Too many requests came from your network. Please try again in a minute.</p>
 ${home}`;
   }
+}
+
+function preferencesBody(page: Extract<SubscriberPage, { kind: 'preferences' }>, root: string): Fragment {
+  const status = page.problem
+    ? html`<p role="alert">${page.problem}</p>`
+    : page.saved
+      ? html`<p role="status">Saved: your next mail follows these choices.</p>`
+      : null;
+  // The signed token is the form's key and its CSRF token: only the reader's mail carries it.
+  return html`${status}
+<p>Choose what the mail to ${maskAddress(page.address)} puts first: your language, your topics and levels.</p>
+<form class="preferences" method="post" action="${root}preferences">
+<input type="hidden" name="token" value="${page.token}">
+${preferenceFields({ languages: page.languages, current: page.preferences })}
+<button type="submit">Save</button>
+</form>
+<p><a href="${root}index.html">Back to the site</a></p>`;
 }
 
 /** "ada@example.com" → "a…@example.com": enough for the reader to recognise, little for someone the mail reached. */

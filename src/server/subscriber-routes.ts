@@ -1,4 +1,5 @@
-// POST /subscribe, GET /confirm, GET+POST /unsubscribe (RFC 8058 one-click) and POST /webhooks/bounce. The routes
+// POST /subscribe, GET /confirm, GET+POST /unsubscribe (RFC 8058 one-click), GET+POST /preferences (the reader's
+// own edition, behind the signed link of every mail) and POST /webhooks/bounce. The routes
 // parse, guard (Origin, size, rate) and call the subscription use cases; the answers never say who is subscribed.
 import { type Context, Hono } from 'hono';
 import type { Digest } from '../app/create-digest.js';
@@ -21,7 +22,7 @@ const WEBHOOK_REQUESTS_PER_MINUTE = 600;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export interface SubscriberRoutesOptions {
-  digest: Pick<Digest, 'subscriptions' | 'deps'>;
+  digest: Pick<Digest, 'subscriptions' | 'deps' | 'readerPreferences'>;
   trustProxy: boolean;
   /** The limiters' clock (tests). */
   now?: () => number;
@@ -77,7 +78,12 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
         NO_STORE,
       );
     }
-    const outcome = await use.request({ email: fields.email, honeypot: fields.website, ip: ip(c) });
+    const outcome = await use.request({
+      email: fields.email,
+      honeypot: fields.website,
+      ip: ip(c),
+      preferences: fields,
+    });
     if (!outcome.ok && 'busy' in outcome) {
       c.header('Retry-After', '30');
       return json
@@ -135,6 +141,73 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
     return outcome.ok ? page(c, 200, { kind: 'unsubscribed' }) : page(c, 400, { kind: 'invalid-link' });
   });
 
+  const preferences = options.digest.readerPreferences;
+  const languages = options.digest.deps.config.languages;
+
+  // The page behind every mail's "your edition" link: a form, changed only by a POST that carries the token.
+  app.get('/preferences', async (c) => {
+    const blocked = limited(c, 'links', false);
+    if (blocked) return blocked;
+    const token = c.req.query('token') ?? '';
+    const info = await preferences.show(token);
+    if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
+    return page(c, 200, {
+      kind: 'preferences',
+      token,
+      address: info.address,
+      preferences: info.preferences,
+      languages,
+    });
+  });
+
+  // Same Origin only (the page's own form) and the signed token in the body: another site can neither post it nor
+  // know the token.
+  app.post('/preferences', sameOrigin, sizeCap, async (c) => {
+    const json = wantsJson(c);
+    const blocked = limited(c, 'links', json);
+    if (blocked) return blocked;
+    const fields = await readFields(c);
+    if (!fields) return unsupported(c);
+    const token = typeof fields.token === 'string' ? fields.token : '';
+    const outcome = await preferences.save(token, fields);
+    if (!outcome.ok && 'field' in outcome) {
+      if (json) {
+        return c.json(
+          { error: 'invalid-input', field: outcome.field, message: outcome.message },
+          400,
+          NO_STORE,
+        );
+      }
+      const info = await preferences.show(token);
+      if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
+      return page(c, 400, {
+        kind: 'preferences',
+        token,
+        address: info.address,
+        preferences: info.preferences,
+        languages,
+        problem: `The ${outcome.field} field: ${outcome.message}.`,
+      });
+    }
+    if (!outcome.ok) {
+      return json
+        ? c.json({ error: 'invalid-token', field: 'token', message: 'The link is not valid.' }, 400, NO_STORE)
+        : page(c, 400, { kind: 'invalid-link' });
+    }
+    if (json) return c.json({ status: 'saved', preferences: outcome.preferences }, 200, NO_STORE);
+    const info = await preferences.show(token);
+    return info.ok
+      ? page(c, 200, {
+          kind: 'preferences',
+          token,
+          address: info.address,
+          preferences: info.preferences,
+          languages,
+          saved: true,
+        })
+      : page(c, 400, { kind: 'invalid-link' });
+  });
+
   app.post('/webhooks/bounce', bodyLimit(16 * 1024), async (c) => {
     const blocked = limited(c, 'webhook', true);
     if (blocked) return blocked;
@@ -183,7 +256,8 @@ async function readFields(c: Context): Promise<Fields | null> {
   }
   const type = c.req.header('content-type') ?? '';
   if (/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
-    return (await c.req.parseBody().catch(() => ({}))) as Fields;
+    // all: repeated fields (the topic and level checkboxes) arrive as arrays.
+    return (await c.req.parseBody({ all: true }).catch(() => ({}))) as Fields;
   }
   return null;
 }

@@ -27,6 +27,7 @@ import {
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
+import { exportSubscriber, getPreferences, setPreferences } from './preferences.js';
 import type { Database } from './schema.js';
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
 import {
@@ -112,6 +113,9 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     removeSubscriber: (address) => removeSubscriber(db, address),
     listSubscribers: (options) => listSubscribers(db, options),
     countSubscribers: () => countSubscribers(db),
+    getPreferences: (id) => getPreferences(db, id),
+    setPreferences: (id, preferences) => setPreferences(db, id, preferences),
+    exportSubscriber: (address) => exportSubscriber(db, address),
     searchItems: (query) => searchItems(db, query),
     publishedItem: (key) => publishedItem(db, key),
     listPublishedEditions: (page) => listPublishedEditions(db, page),

@@ -95,6 +95,27 @@ export interface SubscribersTable {
   confirmation_sent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
+/** What a reader chose (migration 009); no row: the whole edition in its first language. */
+export interface SubscriberPreferencesTable {
+  subscriber_id: number;
+  language: string | null;
+  topics: Json<string[]>;
+  levels: Json<string[]>;
+  only_my_topics: boolean;
+  updated_at: DefaultTimestamp;
+}
+
+/** One edition in another language (migration 009): the model's text and the editor's edits, kept apart. */
+export interface EditionTranslationsTable {
+  edition_date: string;
+  language: string;
+  generated: Json<unknown>;
+  edited: ColumnType<unknown, string | null | undefined, string | null>;
+  warnings: Json<string[]>;
+  writer: string;
+  updated_at: DefaultTimestamp;
+}
+
 export type SendState = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain' | 'skipped';
 
 export interface SendLogTable {
@@ -195,6 +216,8 @@ export interface Database {
   ingest_runs: IngestRunsTable;
   subscribers: SubscribersTable;
   send_log: SendLogTable;
+  subscriber_preferences: SubscriberPreferencesTable;
+  edition_translations: EditionTranslationsTable;
   search_items: SearchItemsTable;
   editors: EditorsTable;
   editor_sessions: EditorSessionsTable;

@@ -3,7 +3,15 @@
 // CachePort…). The full Store is their intersection, one implementation over PGlite and PostgreSQL.
 
 import type { SourceState } from '../core/ports.js';
-import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
+import type {
+  DateWindow,
+  Edition,
+  ReaderPreferences,
+  SourceItem,
+  SourceReport,
+  StoredItem,
+} from '../core/types.js';
+import type { SubscriberExport } from './preferences.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
@@ -112,6 +120,11 @@ export interface SubscribersPort {
     limit?: number;
   }): Promise<Subscriber[]>;
   countSubscribers(): Promise<Record<SubscriberStatus, number>>;
+  getPreferences(subscriberId: number): Promise<ReaderPreferences | null>;
+  /** False when the subscriber is gone. */
+  setPreferences(subscriberId: number, preferences: ReaderPreferences): Promise<boolean>;
+  /** Everything stored about one reader (row, preferences, send log), or null. */
+  exportSubscriber(address: string): Promise<SubscriberExport | null>;
 }
 
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };

@@ -1,8 +1,8 @@
-// Signed, expiring subscriber tokens for confirmation and unsubscribe links (HMAC-SHA256, constant-time compare).
+// Signed, expiring subscriber tokens for confirmation, unsubscribe and preferences links (HMAC-SHA256, constant-time compare).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { MIN_SECRET_BYTES } from '../config/secret.js';
 
-export type TokenPurpose = 'confirm' | 'unsubscribe';
+export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences';
 
 /** What a token is bound to: the subscriber row and its address (a reused id with another address fails). */
 export interface TokenSubject {
@@ -18,9 +18,11 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   confirm: 48 * 3600_000,
   // Unsubscribe links live in mails people find months later; Gmail/Yahoo expect them to keep working.
   unsubscribe: 365 * 24 * 3600_000,
+  // The "your edition" link of every mail: like unsubscribing, choosing must work from an old mail.
+  preferences: 365 * 24 * 3600_000,
 };
 
-const PURPOSE_CODE: Record<TokenPurpose, string> = { confirm: 'c', unsubscribe: 'u' };
+const PURPOSE_CODE: Record<TokenPurpose, string> = { confirm: 'c', unsubscribe: 'u', preferences: 'p' };
 const TOKEN_SHAPE = /^([a-z])\.([A-Za-z0-9_-]{1,200})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 export interface SubscriberTokens {

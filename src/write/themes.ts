@@ -4,6 +4,7 @@
 // them (ties: table order).
 
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from '../select/default-topics.js';
+import { termPattern } from '../select/topic-match.js';
 import { rejectReason, splitSentences } from './sentences.js';
 
 export interface Theme {
@@ -13,23 +14,6 @@ export interface Theme {
   /** Lower-case phrase used in intro prose ("agents"). */
   phrase: string;
   keywords: RegExp;
-}
-
-const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A group's terms as one pattern: "tool use" also matches "tool-use", "agent" also "agents" and "agentic". */
-function termPattern(terms: string[]): RegExp {
-  const alternatives = terms
-    .map((term) =>
-      term
-        .toLowerCase()
-        .split(/[\s-]+/)
-        .filter(Boolean)
-        .map(escapePattern)
-        .join('[\\s-]?'),
-    )
-    .sort((a, b) => b.length - a.length);
-  return new RegExp(`\\b(?:${alternatives.join('|')})(?:s|es|ed|ing|ic|al|ations?)?\\b`, 'gi');
 }
 
 function toTheme(group: TopicGroup): Theme | null {

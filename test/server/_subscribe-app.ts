@@ -29,6 +29,7 @@ export function subscribeApp(options: {
   server?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   baseUrl?: string | null;
+  languages?: string[];
 }): SubscribeApp {
   const clock = { time: Date.parse('2026-05-04T08:00:00Z'), now: () => new Date(clock.time) };
   const logs: string[] = [];
@@ -40,6 +41,7 @@ export function subscribeApp(options: {
   const baseUrl = options.baseUrl === undefined ? BASE_URL : options.baseUrl;
   const config = parseConfig({
     name: 'Test Digest',
+    ...(options.languages ? { languages: options.languages } : {}),
     server: { ...(baseUrl ? { baseUrl } : {}), trustProxy: true, ...options.server },
     publish: {
       email: {

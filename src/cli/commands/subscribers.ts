@@ -80,7 +80,10 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(
     group
       .command('remove')
-      .description('delete a subscriber and everything stored about them (their send-log rows too)')
+      .alias('delete')
+      .description(
+        'delete a subscriber and everything stored about them (their preferences and send-log rows too)',
+      )
       .argument('<email>', 'the address'),
   ).action(async (email: string, options: CommonOptions) => {
     await open(options, async (digest) => {
@@ -118,10 +121,18 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(
     group
       .command('export')
-      .description('the list as CSV on stdout (email,status,created_at,confirmed_at)')
+      .description(
+        'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
+      )
+      .argument('[email]', "one reader: their row, preferences and send log (a data subject's copy)")
       .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
-  ).action(async (options: CommonOptions & { status?: Status }) => {
+  ).action(async (email: string | undefined, options: CommonOptions & { status?: Status }) => {
     await open(options, async (digest) => {
+      if (email !== undefined) {
+        const data = await digest.subscribers.exportReader({ email });
+        context.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        return;
+      }
       for await (const line of await digest.subscribers.export(
         options.status ? { status: options.status } : {},
       )) {

@@ -1,0 +1,112 @@
+// What a reader chose (language, topics, levels), one row beside their subscriber row and deleted with it; and
+// everything stored about one reader, for `digest subscribers export <email>`.
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
+import { json } from './_values.js';
+import type { Database, SendState } from './schema.js';
+import { getSubscriber, type Subscriber } from './subscribers.js';
+
+type Row = { language: string | null; topics: unknown; levels: unknown; only_my_topics: boolean };
+
+export function toPreferences(row: Row): ReaderPreferences {
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  return {
+    language: row.language,
+    topics: strings(row.topics),
+    levels: strings(row.levels).filter((level): level is Level =>
+      (LEVELS as readonly string[]).includes(level),
+    ),
+    onlyMyTopics: row.only_my_topics,
+  };
+}
+
+export async function getPreferences(
+  db: Kysely<Database>,
+  subscriberId: number,
+): Promise<ReaderPreferences | null> {
+  const row = await db
+    .selectFrom('subscriber_preferences')
+    .select(['language', 'topics', 'levels', 'only_my_topics'])
+    .where('subscriber_id', '=', subscriberId)
+    .executeTakeFirst();
+  return row ? toPreferences(row) : null;
+}
+
+/** Stores a reader's choices (replacing earlier ones); false when the subscriber row is gone. */
+export async function setPreferences(
+  db: Kysely<Database>,
+  subscriberId: number,
+  preferences: ReaderPreferences,
+): Promise<boolean> {
+  const values = {
+    language: preferences.language,
+    topics: json(preferences.topics),
+    levels: json(preferences.levels),
+    only_my_topics: preferences.onlyMyTopics,
+  };
+  const result = await db
+    .insertInto('subscriber_preferences')
+    .columns(['subscriber_id', 'language', 'topics', 'levels', 'only_my_topics'])
+    .expression((eb) =>
+      eb
+        .selectFrom('subscribers')
+        .select([
+          'id',
+          sql<string | null>`${values.language}::text`.as('language'),
+          values.topics.as('topics'),
+          values.levels.as('levels'),
+          sql<boolean>`${values.only_my_topics}::boolean`.as('only_my_topics'),
+        ])
+        .where('id', '=', subscriberId),
+    )
+    .onConflict((conflict) =>
+      conflict.column('subscriber_id').doUpdateSet({ ...values, updated_at: sql`now()` }),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export interface SubscriberExport {
+  subscriber: Subscriber;
+  preferences: ReaderPreferences | null;
+  sendLog: {
+    edition: string;
+    state: SendState;
+    attempts: number;
+    smtpResponse: string | null;
+    messageId: string | null;
+    updatedAt: string;
+  }[];
+}
+
+/** Everything stored about one reader, or null when the address is unknown. */
+export async function exportSubscriber(
+  db: Kysely<Database>,
+  address: string,
+): Promise<SubscriberExport | null> {
+  const subscriber = await getSubscriber(db, { address });
+  if (!subscriber) return null;
+  const [preferences, rows] = await Promise.all([
+    getPreferences(db, subscriber.id),
+    db
+      .selectFrom('send_log')
+      .select(['edition_date', 'state', 'attempts', 'smtp_response', 'message_id', 'updated_at'])
+      .where('subscriber_id', '=', subscriber.id)
+      .orderBy('edition_date')
+      .execute(),
+  ]);
+  return {
+    subscriber,
+    preferences,
+    sendLog: rows.map((row) => ({
+      edition: row.edition_date,
+      state: row.state,
+      attempts: row.attempts,
+      smtpResponse: row.smtp_response,
+      messageId: row.message_id,
+      updatedAt: row.updated_at.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,57 @@
+// Store contract: a reader's preferences, stored beside their row, exported and deleted with it. Both databases.
+import { describe, expect, it } from 'vitest';
+import { storeDatabases, useTestStore } from '../support/database.js';
+
+for (const { kind, skip } of storeDatabases()) {
+  describe.skipIf(skip !== null)(`reader preferences on ${kind}`, () => {
+    const store = useTestStore(kind);
+
+    it("stores, replaces and reads back a reader's choices; none stored reads as null", async () => {
+      const ada = await store().putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
+      expect(await store().getPreferences(ada.id)).toBeNull();
+      const chosen = {
+        language: 'de',
+        topics: ['agents', 'code'],
+        levels: ['Accessible' as const],
+        onlyMyTopics: true,
+      };
+      expect(await store().setPreferences(ada.id, chosen)).toBe(true);
+      expect(await store().getPreferences(ada.id)).toEqual(chosen);
+      const changed = { language: null, topics: ['safety'], levels: [], onlyMyTopics: false };
+      expect(await store().setPreferences(ada.id, changed)).toBe(true);
+      expect(await store().getPreferences(ada.id)).toEqual(changed);
+      // No row for a subscriber that does not exist: nothing stored, and it says so.
+      expect(await store().setPreferences(ada.id + 1000, changed)).toBe(false);
+    });
+
+    it("exports a reader's row, preferences and send log; deleting the reader deletes them all", async () => {
+      const bob = await store().putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
+      await store().setPreferences(bob.id, {
+        language: 'de',
+        topics: ['agents'],
+        levels: [],
+        onlyMyTopics: false,
+      });
+      await store().saveEdition({
+        date: '2026-05-04',
+        name: 'D',
+        title: 'T',
+        intro: 'I',
+        writer: 'extractive',
+        items: [],
+        sources: [],
+      });
+      await store().enqueueSend('2026-05-04');
+      const data = await store().exportSubscriber('bob@example.com');
+      expect(data).toMatchObject({
+        subscriber: { address: 'bob@example.com', status: 'confirmed' },
+        preferences: { language: 'de', topics: ['agents'] },
+        sendLog: [{ edition: '2026-05-04', state: 'queued', attempts: 0 }],
+      });
+      expect(await store().exportSubscriber('nobody@example.com')).toBeNull();
+      expect(await store().removeSubscriber('bob@example.com')).toBe(true);
+      expect(await store().getPreferences(bob.id)).toBeNull();
+      expect(await store().exportSubscriber('bob@example.com')).toBeNull();
+    });
+  });
+}
