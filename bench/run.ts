@@ -102,6 +102,7 @@ const BENCHMARKS: Benchmark[] = [
     exportName: 'benchSend',
     targets: {
       'wall s (10,000 mails)': ['<=', 60],
+      'personal / identical wall': ['<=', 2],
       'send RSS over idle MB': ['<=', 100],
       'after 3 kills: duplicates': ['<=', 0],
       'after 3 kills: missing': ['<=', 0],

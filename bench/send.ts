@@ -1,7 +1,9 @@
 // `npm run bench send`: one edition to 10,000 confirmed subscribers through the real `digest send` process and a
 // loopback SMTP server (smtp-server, accepting and discarding). A clean run gives wall time and the process's peak
 // RSS over an idle `digest` process on the same store; a second edition is sent with three SIGKILLs at random points
-// and a rerun, then every reader's mails are counted: duplicates, missing, and uncertain rows (see README).
+// and a rerun, then every reader's mails are counted: duplicates, missing, and uncertain rows (see README). Last, a
+// third edition goes to the same 10,000 readers with mixed preferences (languages, topics, levels, "only"): personal
+// mails, each distinct variant rendered once, beside the identical ones.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
+import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
 import { referenceEdition } from '../test/publish/_reference-edition.js';
 
@@ -55,7 +58,14 @@ async function runDigest(
   cwd: string,
   args: string[],
   onChild: (child: ChildProcess) => void = () => {},
-): Promise<{ code: number | null; signal: string | null; wallS: number; peakMb: number; stdout: string }> {
+): Promise<{
+  code: number | null;
+  signal: string | null;
+  wallS: number;
+  peakMb: number;
+  stdout: string;
+  stderr: string;
+}> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args, '--data-dir', 'data'], {
     cwd,
@@ -80,7 +90,7 @@ async function runDigest(
   clearInterval(poll);
   if (code !== 0 && code !== 3 && signal !== 'SIGKILL')
     throw new Error(`digest ${args[0]} failed:\n${stderr}`);
-  return { code, signal, wallS: (performance.now() - started) / 1000, peakMb: peakKb / 1024, stdout };
+  return { code, signal, wallS: (performance.now() - started) / 1000, peakMb: peakKb / 1024, stdout, stderr };
 }
 
 export async function benchSend(): Promise<Record<string, number | string>> {
@@ -91,6 +101,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     await writeFile(
       join(cwd, 'digest.config.json'),
       JSON.stringify({
+        languages: ['en', 'de'],
         enrich: { enabled: false },
         publish: {
           baseUrl: 'https://digest.example.org/',
@@ -104,7 +115,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     );
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      for (const date of ['2026-05-04', '2026-05-11']) {
+      for (const date of ['2026-05-04', '2026-05-11', PERSONAL_EDITION]) {
         await store.saveEdition({ ...referenceEdition(), date });
         await store.markPublished(date, `${date}T08:00:00.000Z`);
       }
@@ -137,8 +148,18 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     const uncertain = Number(/uncertain\s+(\d+)/.exec(final.stdout)?.[1] ?? 0);
     const duplicates = [...counter.counts.values()].filter((count) => count > 1).length;
     const missing = READERS - counter.counts.size;
+
+    await choosePreferences(join(cwd, 'data'));
+    counter.counts.clear();
+    counter.total = 0;
+    const personal = await runDigest(cwd, ['send', '--week', PERSONAL_EDITION]);
+    if (counter.total !== READERS) throw new Error(`the personal run delivered ${counter.total} mails`);
+    const variants = Number(/(\d+) personal variant/.exec(personal.stderr)?.[1] ?? 1);
     return {
       'wall s (10,000 mails)': round(clean.wallS),
+      'personal wall s (10,000 mails, mixed preferences)': round(personal.wallS),
+      'personal / identical wall': Math.round((personal.wallS / clean.wallS) * 100) / 100,
+      'personal variants rendered': variants,
       'mails/s': Math.round(READERS / clean.wallS),
       'send peak RSS MB': round(clean.peakMb),
       'idle digest peak RSS MB': round(idle.peakMb),
@@ -152,6 +173,39 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     await sink.close();
     await rm(cwd, { recursive: true, force: true });
   }
+}
+
+const PERSONAL_EDITION = '2026-05-18';
+
+/**
+ * Mixed choices, the same every run: a third choose nothing; the rest 1–3 topics of the ranking's list, some a
+ * second language, some leave Advanced out, some only their topics.
+ */
+async function choosePreferences(dataDir: string): Promise<void> {
+  const store = await openStore({ dataDir });
+  try {
+    let seed = 42;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let index = 0; index < READERS; index++) {
+      if (next() < 1 / 3) continue;
+      const topics = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(next())))];
+      await store.setPreferences(index + 1, {
+        language: next() < 0.3 ? 'de' : null,
+        topics,
+        levels: next() < 0.2 ? ['Accessible', 'Intermediate'] : [],
+        onlyMyTopics: next() < 0.3,
+      });
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function pick(random: number): string {
+  return TOPIC_NAMES[Math.floor(random * TOPIC_NAMES.length)]!;
 }
 
 function round(value: number): number {

@@ -7,9 +7,10 @@ import { readSecret } from '../config/secret.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { deadClaimers, newClaimerId } from '../mail/claimer.js';
-import { prepareEditionMail } from '../mail/edition-mail.js';
+import { type LanguageEdition, preparePersonalMails } from '../mail/personal-mail.js';
 import { runSendWorker, type SendEvent } from '../mail/send-run.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
+import { absoluteUrl } from '../publish/_html.js';
 import type { SendCounts, SendLogEntry } from '../store/send-log.js';
 import { createSubscriberTokens } from '../subscribers/tokens.js';
 import type { DigestDeps } from './deps.js';
@@ -92,7 +93,8 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
     return { ...base, wouldSend, counts: await store.sendCounts(input.week) };
   }
   const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
-  const mail = await prepareEditionMail(edition, {
+  const mail = await preparePersonalMails({
+    editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: config.publish.email.from,
     baseUrl: settings.baseUrl,
     ...(settings.send.unsubscribeMailto ? { unsubscribeMailto: settings.send.unsubscribeMailto } : {}),
@@ -156,8 +158,10 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
       mail,
       sender,
       worker,
-      tokenFor: ({ subscriberId, address }) =>
-        tokens.issue('unsubscribe', { id: String(subscriberId), address }),
+      tokensFor: ({ subscriberId, address }) => ({
+        unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),
+        preferences: tokens.issue('preferences', { id: String(subscriberId), address }),
+      }),
       recordBounce: async (id) =>
         (await store.recordBounce(id, settings.send.bounceLimit))?.status === 'bounced',
       deadClaimers: dead,
@@ -172,6 +176,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
   } finally {
     sender.close();
   }
+  if (mail.variants() > 1) log.info(`${mail.variants()} personal variant(s) of the edition rendered.`);
   // Rows still held when this worker runs out of work belong to another process sharing the send (PostgreSQL).
   // Claimers first, then counts: rows only move towards settled, so a claimer seen first covers every row counted.
   const claimers = await store.sendClaimers(input.week);
@@ -204,6 +209,22 @@ async function previewAll(deps: DigestDeps, week: string): Promise<string[]> {
     if (page.length < 5000) return addresses;
     afterId = page.at(-1)!.id;
   }
+}
+
+/**
+ * The edition in each configured language it has a translation for, the written one first. A language without one
+ * is left out: its readers get the written language.
+ */
+async function editionLanguages(
+  deps: DigestDeps,
+  edition: Edition,
+  baseUrl: string,
+): Promise<Map<string, LanguageEdition>> {
+  const [written] = deps.config.languages;
+  const editions = new Map<string, LanguageEdition>([
+    [written ?? 'en', { edition, pageUrl: absoluteUrl(baseUrl, `${edition.date}/`) ?? baseUrl }],
+  ]);
+  return editions;
 }
 
 /** As `digest email`: images from the published site when enrichment is on, else none. */

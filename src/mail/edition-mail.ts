@@ -1,15 +1,18 @@
-// One edition as a mail per subscriber. The HTML (MJML) and text parts are rendered once with a placeholder token
-// in the unsubscribe link; each reader's mail swaps in their own signed token, so 10,000 readers cost one render.
+// One edition as a mail per subscriber. The HTML (MJML) and text parts are rendered once with placeholder tokens
+// in the unsubscribe and preferences links; each reader's mail swaps in their own signed tokens, so 10,000 readers
+// cost one render (a personal mail is one such render per distinct variant: see personal-mail.ts).
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../publish/_html.js';
-import { renderEmailHtml } from '../publish/email-html.js';
+import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
 import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
 import type { ImageMap } from '../publish/item-images.js';
+import { longDateIn } from '../publish/ui-text.js';
 import { isHeaderSafe, normaliseAddress } from '../subscribers/address.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
+import { preferencesUrl } from '../subscribers/preferences.js';
 
 export interface EditionMailOptions {
   from: string;
@@ -18,6 +21,10 @@ export interface EditionMailOptions {
   /** The List-Unsubscribe mailto target (optional). */
   unsubscribeMailto?: string;
   images?: ImageMap;
+  /** A personal variant: its language, the items named but not shown, a note; and the edition page's URL. */
+  variant?: Pick<EmailOptions, 'language' | 'alsoInEdition' | 'note'> & { pageUrl?: string };
+  /** Put the reader's "your edition" link (a signed 'preferences' token) in the mail. */
+  preferencesLink?: boolean;
 }
 
 /** A rendered edition waiting for its readers' tokens. */
@@ -27,7 +34,13 @@ export interface EditionMail {
   from: string;
   /** The bare sender address for the SMTP envelope (MAIL FROM). */
   envelopeFrom: string;
-  build(recipient: { subscriberId: number; address: string; token: string }): OutgoingMail;
+  build(recipient: {
+    subscriberId: number;
+    address: string;
+    token: string;
+    /** The reader's signed 'preferences' token (with `preferencesLink`). */
+    preferencesToken?: string;
+  }): OutgoingMail;
 }
 
 /** What goes to nodemailer for one reader: the whole RFC 5322 message, and its envelope. */
@@ -53,22 +66,29 @@ export async function prepareEditionMail(
   // A token never contains this (tokens are "<letter>.<base64url>.<base36>.<base64url>"), and it survives HTML
   // escaping and URL serialisation unchanged.
   const placeholder = `TOKEN${randomBytes(12).toString('hex')}`;
-  const pageUrl = absoluteUrl(options.baseUrl, `${edition.date}/`);
+  const preferencesPlaceholder = `PREFS${randomBytes(12).toString('hex')}`;
+  const { pageUrl: variantPage, ...variant } = options.variant ?? {};
+  const pageUrl = variantPage ?? absoluteUrl(options.baseUrl, `${edition.date}/`);
   const renderOptions = {
     pageUrl,
     unsubscribeUrl: unsubscribeUrl(options.baseUrl, placeholder),
     siteUrl: options.baseUrl,
     ...(options.images ? { images: options.images } : {}),
+    ...(options.preferencesLink
+      ? { preferencesUrl: preferencesUrl(options.baseUrl, preferencesPlaceholder) }
+      : {}),
+    ...variant,
   };
-  const [htmlParts, textParts] = [
-    (await renderEmailHtml(edition, renderOptions)).split(placeholder),
-    renderEmailText(edition, renderOptions).split(placeholder),
-  ];
-  if (htmlParts.length < 2 || textParts.length < 2) {
-    throw new Error('the email template lost its unsubscribe link');
-  }
+  const slots = [placeholder, ...(options.preferencesLink ? [preferencesPlaceholder] : [])];
+  const htmlTemplate = fillable(await renderEmailHtml(edition, renderOptions), slots);
+  const textTemplate = fillable(renderEmailText(edition, renderOptions), slots);
   const domain = new URL(options.baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
-  const subject = emailSubject(edition);
+  const subject = variant.language
+    ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, variant.language)})`.replace(
+        /[\r\n]+/g,
+        ' ',
+      )
+    : emailSubject(edition);
   // The message is assembled here rather than by nodemailer's composer: its streams cost ~5 ms a mail, this ~0.3.
   const boundary = `----=_digest_${randomBytes(12).toString('hex')}`;
   const fixedHeaders = [
@@ -82,7 +102,7 @@ export async function prepareEditionMail(
     subject,
     from: options.from,
     envelopeFrom: sender.address,
-    build({ subscriberId, address, token }) {
+    build({ subscriberId, address, token, preferencesToken = '' }) {
       // The address came from the database; it is checked again here because it becomes a header line.
       const checked = normaliseAddress(address);
       if (!checked.ok || checked.address !== address) {
@@ -106,13 +126,39 @@ export async function prepareEditionMail(
       const raw = [
         headers.join('\r\n'),
         '',
-        part(boundary, 'text/plain', textParts.join(token)),
-        part(boundary, 'text/html', htmlParts.join(token)),
+        part(boundary, 'text/plain', textTemplate([token, preferencesToken])),
+        part(boundary, 'text/html', htmlTemplate([token, preferencesToken])),
         `--${boundary}--`,
         '',
       ].join('\r\n');
       return { messageId, raw, envelope: { from: sender.address, to: [address] } };
     },
+  };
+}
+
+/**
+ * A rendered part cut at its placeholders, so each reader's copy is a join rather than a search: returns a function
+ * that puts `values[i]` where `slots[i]` was. Every slot must appear (a template that lost a link is a bug).
+ */
+function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => string {
+  const pattern = new RegExp(slots.join('|'), 'g');
+  const pieces: string[] = [];
+  const holes: number[] = [];
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    pieces.push(text.slice(last, match.index));
+    holes.push(slots.indexOf(match[0]));
+    last = match.index + match[0].length;
+  }
+  pieces.push(text.slice(last));
+  for (let slot = 0; slot < slots.length; slot++) {
+    if (!holes.includes(slot))
+      throw new Error(`the email template lost a link (${slot ? 'preferences' : 'unsubscribe'})`);
+  }
+  return (values) => {
+    let out = pieces[0]!;
+    for (let index = 0; index < holes.length; index++) out += values[holes[index]!]! + pieces[index + 1]!;
+    return out;
   };
 }
 

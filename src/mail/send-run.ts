@@ -2,7 +2,8 @@
 // and rate limits, and settles every row. Any number of workers (processes) may run one send at once.
 import PQueue from 'p-queue';
 import type { SendLogPort } from '../store/types.js';
-import { type EditionMail, InvalidRecipientError } from './edition-mail.js';
+import { InvalidRecipientError, type OutgoingMail } from './edition-mail.js';
+import type { PersonalMails } from './personal-mail.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from './smtp-sender.js';
 
 export type SendEvent =
@@ -13,12 +14,16 @@ export type SendEvent =
 
 export interface SendRunOptions {
   store: SendLogPort;
-  mail: EditionMail;
+  /** Composes each reader's mail (their variant of the edition, their tokens). */
+  mail: Pick<PersonalMails, 'edition' | 'compose'>;
   sender: MailSender;
   /** This worker's claimer id (see claimer.ts). */
   worker: string;
-  /** The reader's signed 'unsubscribe' token. */
-  tokenFor(recipient: { subscriberId: number; address: string }): string;
+  /** The reader's signed 'unsubscribe' and 'preferences' tokens. */
+  tokensFor(recipient: { subscriberId: number; address: string }): {
+    unsubscribe: string;
+    preferences: string;
+  };
   /** Counts a permanent failure; true when the address is now bounced. */
   recordBounce(subscriberId: number): Promise<boolean>;
   /** Claimers judged gone before the run: their reservations are free. */
@@ -56,9 +61,14 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
       options.onEvent?.({ kind: 'skipped', subscriberId });
       return;
     }
-    let outgoing: ReturnType<EditionMail['build']>;
+    let outgoing: OutgoingMail;
     try {
-      outgoing = mail.build({ ...recipient, token: options.tokenFor(recipient) });
+      const tokens = options.tokensFor(recipient);
+      outgoing = await mail.compose({
+        ...recipient,
+        token: tokens.unsubscribe,
+        preferencesToken: tokens.preferences,
+      });
     } catch (error) {
       if (!(error instanceof InvalidRecipientError)) throw error;
       await store.recordFailed(edition, subscriberId, worker, error.message, null, 'permanent');

@@ -1,13 +1,14 @@
 // The HTML email: MJML compiled to table markup with styles inlined, one section per item.
 import mjml2html from 'mjml';
 import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
-import type { Edition } from '../core/types.js';
+import type { Edition, Level } from '../core/types.js';
 import { absoluteUrl, safeUrl } from './_html.js';
 import { type Fragment, html, join, raw } from './_template.js';
 import { renderFooter } from './edition-html.js';
 import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
-import { type ItemView, toEditionView } from './item-view.js';
+import { type ItemView, plainText, toEditionView } from './item-view.js';
+import { longDateIn, type UiText, uiText } from './ui-text.js';
 
 export { DEFAULT_UNSUBSCRIBE_URL };
 
@@ -20,6 +21,21 @@ export interface EmailOptions {
   siteUrl?: string | null;
   /** Item images published with the site. */
   images?: ImageMap;
+  /** The mail's language (a BCP 47 tag): `lang` and the words around the content. Default English. */
+  language?: string;
+  /** A personal mail: the items not shown in full, as titles linking to the edition page. */
+  alsoInEdition?: readonly AlsoItem[];
+  /** A personal mail: a line above the items (e.g. nothing on the reader's topics this week). */
+  note?: string;
+  /** The reader's own page to choose topics and language (a signed link). */
+  preferencesUrl?: string;
+}
+
+/** An item a personal mail names without showing it. */
+export interface AlsoItem {
+  title: string;
+  /** The item on the edition page. */
+  url: string | null;
 }
 
 /** Content width of the email body; images get exactly this width so clients never scale them unpredictably. */
@@ -58,7 +74,9 @@ export async function renderEmailHtml(edition: Edition, options: EmailOptions = 
     imageRoot: absoluteUrl(options.siteUrl ?? undefined, ''),
     ...(options.images ? { images: options.images } : {}),
   });
-  const source = html`<mjml lang="en">
+  const words = uiText(options.language);
+  const preferences = safeUrl(options.preferencesUrl);
+  const source = html`<mjml lang="${options.language ?? 'en'}">
 <mj-head>
 <mj-title>${`${view.title} — ${view.name}`}</mj-title>
 <mj-preview>${view.intro.slice(0, 140)}</mj-preview>
@@ -73,14 +91,19 @@ ${LANDMARK}
 </mj-head>
 <mj-body background-color="#f1f1ee" width="600px" css-class="bg">
 <mj-section padding="24px 0 8px"><mj-column>
-<mj-text font-size="14px" color="#55585e" css-class="m">${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:#0b57b0">View in your browser</a>` : null}</mj-text>
+<mj-text font-size="14px" color="#55585e" css-class="m">${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:#0b57b0">${words.viewInBrowser}</a>` : null}</mj-text>
 <mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${view.title}</h1></mj-text>
-<mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${view.longDate} · ${view.count}</mj-text>
+<mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${options.language ? longDateIn(edition.date, options.language) : view.longDate} · ${options.language ? words.papers(edition.items.length + (options.alsoInEdition?.length ?? 0)) : view.count}</mj-text>
 <mj-text padding="0 24px 16px">${view.intro}</mj-text>
+${options.note ? html`<mj-text padding="0 24px 16px" css-class="m">${options.note}</mj-text>` : null}
 </mj-column></mj-section>
-${join(view.items.map(renderItem), '\n')}
+${join(
+  view.items.map((item) => renderItem(item, words)),
+  '\n',
+)}
+${options.alsoInEdition?.length ? renderAlso(options.alsoInEdition, words.alsoInEdition) : null}
 <mj-section padding="16px 0 32px"><mj-column>
-<mj-text font-size="13px" color="#55585e" css-class="f m">You receive ${view.name} because you subscribed.${unsubscribe ? html` <a href="${unsubscribe}">Unsubscribe</a>.` : null}</mj-text>
+<mj-text font-size="13px" color="#55585e" css-class="f m">${words.youReceive(view.name)}${preferences ? html` <a href="${preferences}">${words.yourEdition}</a>.` : null}${unsubscribe ? html` <a href="${unsubscribe}">${words.unsubscribe}</a>.` : null}</mj-text>
 </mj-column></mj-section>
 </mj-body>
 </mjml>`;
@@ -97,7 +120,19 @@ ${join(view.items.map(renderItem), '\n')}
   return result.html;
 }
 
-function renderItem(item: ItemView): Fragment {
+function renderAlso(items: readonly AlsoItem[], heading: string): Fragment {
+  const entries = items.map((item) => {
+    const url = safeUrl(item.url);
+    const title = plainText(item.title);
+    return html`<li>${url ? html`<a href="${url}">${title}</a>` : title}</li>`;
+  });
+  return html`<mj-section padding="0 12px 16px"><mj-column><mj-text css-class="t">
+<h2 style="margin:0 0 8px;font-size:18px">${heading}</h2>
+<ul style="margin:0;padding-left:20px">${entries}</ul>
+</mj-text></mj-column></mj-section>`;
+}
+
+function renderItem(item: ItemView, words: UiText = uiText(undefined)): Fragment {
   const title = item.url ? html`<a href="${item.url}">${item.title}</a>` : html`${item.title}`;
   const image = item.image
     ? html`<mj-image src="${item.image.src}" alt="${item.image.alt}" width="${EMAIL_IMAGE_WIDTH}px" height="auto"${item.url ? html` href="${item.url}"` : null} />\n`
@@ -107,11 +142,11 @@ function renderItem(item: ItemView): Fragment {
     : null;
   return html`<mj-section padding="0 12px 16px"><mj-column background-color="#ffffff" border-radius="10px" padding="16px 0" css-class="card">
 ${image}<mj-text css-class="t">
-<p class="lv" style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${item.level}</p>
+<p class="lv" style="margin:0 0 6px;font-size:13px;font-weight:700;color:#17457f">${words.levels[item.level as Level] ?? item.level}</p>
 <h2 style="margin:0 0 8px;font-size:20px;line-height:1.3">${title}</h2>
 ${authors}
 <p style="margin:0 0 10px">${item.summary}</p>
-<p style="margin:0 0 4px;font-weight:700">Takeaways</p>
+<p style="margin:0 0 4px;font-weight:700">${words.takeaways}</p>
 <ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
 <p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
 </mj-text>

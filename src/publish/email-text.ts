@@ -1,9 +1,10 @@
 // The plain-text alternative of the email: the same edition, readable in any client and by screen readers.
 // Plain text needs no escaping; the item view already turned control characters and bidi overrides into spaces.
-import type { Edition } from '../core/types.js';
+import type { Edition, Level } from '../core/types.js';
 import { safeUrl } from './_html.js';
 import { DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
+import { longDateIn, type UiText, uiText } from './ui-text.js';
 
 const WIDTH = 72;
 
@@ -26,8 +27,13 @@ export function renderEmailText(edition: Edition, options: EmailOptions = {}): s
   const pageUrl = safeUrl(options.pageUrl);
   const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
   const view = toEditionView(edition);
+  const words = uiText(options.language);
+  const also = options.alsoInEdition ?? [];
+  const [longDate, count] = options.language
+    ? [longDateIn(edition.date, options.language), words.papers(edition.items.length + also.length)]
+    : [view.longDate, view.count];
   const lines = [
-    `${view.name} · ${view.longDate} · ${view.count}`,
+    `${view.name} · ${longDate} · ${count}`,
     '',
     view.title,
     '='.repeat(Math.min(view.title.length, WIDTH)),
@@ -35,14 +41,26 @@ export function renderEmailText(edition: Edition, options: EmailOptions = {}): s
     ...wrap(view.intro),
     '',
   ];
-  if (pageUrl) lines.push(`Read it on the web: ${pageUrl}`, '');
-  for (const item of view.items) lines.push(...renderItem(item), '');
-  lines.push('--', `You receive ${view.name} because you subscribed.`);
-  if (unsubscribe) lines.push(`Unsubscribe: ${unsubscribe}`);
+  if (pageUrl) lines.push(`${words.readOnWeb}: ${pageUrl}`, '');
+  if (options.note) lines.push(...wrap(options.note), '');
+  for (const item of view.items) lines.push(...renderItem(item, words), '');
+  if (also.length) {
+    lines.push(words.alsoInEdition, '');
+    for (const item of also) {
+      lines.push(...wrap(`- ${item.title}`).map((line, index) => (index === 0 ? line : `  ${line}`)));
+      const url = safeUrl(item.url);
+      if (url) lines.push(`  ${url}`);
+    }
+    lines.push('');
+  }
+  lines.push('--', words.youReceive(view.name));
+  const preferences = safeUrl(options.preferencesUrl);
+  if (preferences) lines.push(`${words.yourEdition}: ${preferences}`);
+  if (unsubscribe) lines.push(`${words.unsubscribe}: ${unsubscribe}`);
   return `${lines.join('\n')}\n`;
 }
 
-function renderItem(item: ItemView): string[] {
+function renderItem(item: ItemView, words: UiText): string[] {
   const indent = '   ';
   const footer = [item.citations, `via ${item.source}`, item.arxiv ? `arXiv:${item.arxiv.id}` : null].filter(
     (part): part is string => !!part,
@@ -51,11 +69,14 @@ function renderItem(item: ItemView): string[] {
   return [
     ...heading.map((line, index) => (index === 0 ? line : indent + line)),
     ...(item.url ? [`${indent}${item.url}`] : []),
-    ...wrap(`${item.level}${item.authorLine ? ` · ${item.authorLine}` : ''}`, indent),
+    ...wrap(
+      `${words.levels[item.level as Level] ?? item.level}${item.authorLine ? ` · ${item.authorLine}` : ''}`,
+      indent,
+    ),
     '',
     ...wrap(item.summary, indent),
     '',
-    `${indent}Takeaways:`,
+    `${indent}${words.takeaways}:`,
     ...item.takeaways.flatMap((line) =>
       wrap(line, `${indent}  `).map((part, index) => (index === 0 ? `${indent}- ${part.trimStart()}` : part)),
     ),

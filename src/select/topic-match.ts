@@ -49,13 +49,12 @@ export function topicTerms(name: string): string[] | undefined {
 }
 
 /**
- * Topic names a written item is about, in table order: one of the group's terms in its title, summary or
- * takeaways (written text is short and on point, so one mention counts).
+ * Topic names a written item is about, in table order: one of the group's terms in its title, or two mentions in
+ * its summary and takeaways (one passing word in three sentences says little; the same rule as edition themes).
  */
 export function itemTopics(item: { title: string; summary: string; takeaways: readonly string[] }): string[] {
-  const text = `${item.title}\n${item.summary}\n${item.takeaways.join('\n')}`;
-  return MATCHERS.filter(({ pattern }) => {
-    pattern.lastIndex = 0;
-    return pattern.test(text);
-  }).map(({ name }) => name);
+  const text = `${item.summary}\n${item.takeaways.join('\n')}`;
+  return MATCHERS.filter(
+    ({ pattern }) => (item.title.match(pattern)?.length ?? 0) > 0 || (text.match(pattern)?.length ?? 0) >= 2,
+  ).map(({ name }) => name);
 }

@@ -3,6 +3,8 @@
 // conditional statement: two processes (or two workers of one) never send the same row, and a write that lost a
 // race changes nothing. Times are the database's (now()), so processes on different machines agree.
 import { type Kysely, sql } from 'kysely';
+import type { ReaderPreferences } from '../core/types.js';
+import { toPreferences } from './preferences.js';
 import type { Database, SendState } from './schema.js';
 
 export type SendCounts = Record<SendState, number> & {
@@ -15,6 +17,8 @@ export interface SendRecipient {
   address: string;
   /** This attempt's number (1 for the first). */
   attempt: number;
+  /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
+  preferences: ReaderPreferences | null;
 }
 
 export interface SendLogEntry {
@@ -176,15 +180,33 @@ export async function startSending(
   subscriberId: number,
   worker: string,
 ): Promise<SendRecipient | null> {
-  const result = await sql<{ address: string; attempts: number }>`
+  const result = await sql<{
+    address: string;
+    attempts: number;
+    has_preferences: boolean;
+    language: string | null;
+    topics: unknown;
+    levels: unknown;
+    only_my_topics: boolean | null;
+  }>`
     UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, handed_over_at = NULL, claimed_at = now(),
       updated_at = now()
-    FROM subscribers AS s
+    FROM subscribers AS s LEFT JOIN subscriber_preferences AS p ON p.subscriber_id = s.id
     WHERE l.edition_date = ${edition}::date AND l.subscriber_id = ${subscriberId} AND l.claimed_by = ${worker}
       AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
-    RETURNING s.address, l.attempts`.execute(db);
+    RETURNING s.address, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
+      p.only_my_topics`.execute(db);
   const row = result.rows[0];
-  if (row) return { subscriberId, address: row.address, attempt: Number(row.attempts) };
+  if (row) {
+    return {
+      subscriberId,
+      address: row.address,
+      attempt: Number(row.attempts),
+      preferences: row.has_preferences
+        ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics })
+        : null,
+    };
+  }
   await sql`
     UPDATE send_log SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
     WHERE edition_date = ${edition}::date AND subscriber_id = ${subscriberId} AND claimed_by = ${worker}
