@@ -17,6 +17,7 @@ import {
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
 import { tasteEmbedder } from './taste-embedder.js';
+import { translateLanguages } from './translate.js';
 import { createTriage } from './triage.js';
 
 export interface BuildInput {
@@ -119,6 +120,8 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
       : { onItemWritten: (done: number, total: number) => log.info(`  written ${done}/${total}`) }),
   });
 
+  const translationWarnings = await translateLanguages(deps, result.edition, road);
+  result.warnings.push(...translationWarnings);
   const usage = writerSetup.usage();
   const editions = await store.listEditions();
   await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {

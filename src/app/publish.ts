@@ -46,9 +46,17 @@ export async function publish(deps: DigestDeps, input: PublishInput): Promise<Pu
     email: config.publish.email,
     now: deps.clock.now(),
     subscribeForm: config.server.subscribeForm,
+    languages: config.languages,
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
     ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
   });
+  const untranslated = config.languages.filter((language) => !result.languages.includes(language));
+  if (untranslated.length) {
+    deps.log.info(
+      `Languages: published in ${result.languages.join(', ')}; no translation of this edition into ${untranslated.join(', ')} ` +
+        '(build with a model to translate it).',
+    );
+  }
   deps.log.info(
     `${result.newlyPublished ? 'Published' : 'Already published; rewrote'} "${result.edition.title}" ` +
       `(${result.edition.publishedAt}) — site of ${result.editions} edition(s), ${result.files.length} files in ${input.outDir}`,

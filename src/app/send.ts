@@ -5,6 +5,7 @@
 // rather than get it twice. `resendUncertain` turns that round.
 import { readSecret } from '../config/secret.js';
 import { NotFoundError } from '../core/errors.js';
+import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { deadClaimers, newClaimerId } from '../mail/claimer.js';
 import { type LanguageEdition, preparePersonalMails } from '../mail/personal-mail.js';
@@ -220,10 +221,18 @@ async function editionLanguages(
   edition: Edition,
   baseUrl: string,
 ): Promise<Map<string, LanguageEdition>> {
-  const [written] = deps.config.languages;
+  const [written, ...others] = deps.config.languages;
   const editions = new Map<string, LanguageEdition>([
     [written ?? 'en', { edition, pageUrl: absoluteUrl(baseUrl, `${edition.date}/`) ?? baseUrl }],
   ]);
+  if (others.length === 0) return editions;
+  for (const { translation } of await deps.store.getTranslations(edition.date)) {
+    if (!others.includes(translation.language)) continue;
+    editions.set(translation.language, {
+      edition: applyTranslation(edition, translation),
+      pageUrl: absoluteUrl(baseUrl, `${translation.language}/${edition.date}/`) ?? baseUrl,
+    });
+  }
   return editions;
 }
 

@@ -132,3 +132,21 @@ export interface ReaderPreferences {
   /** Only the items of their topics and levels in full; the rest as a list of titles. */
   onlyMyTopics: boolean;
 }
+
+/** One item's text in another language; the rest of the item (title, links, level) is the original's. */
+export interface TranslatedItem {
+  summary: string;
+  takeaways: [string, string, string];
+  levelReason?: string;
+}
+
+/** An edition's text in one more language: the title, the intro and each item's text by item key. */
+export interface EditionTranslation {
+  /** A configured language tag ("de"). */
+  language: string;
+  title: string;
+  intro: string;
+  items: Record<string, TranslatedItem>;
+  /** The model that translated it. */
+  writer: string;
+}

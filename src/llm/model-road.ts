@@ -87,12 +87,13 @@ export const NO_MODEL_NOTICE =
   'in digest.config.json (or anthropic:…, ollama:…, openai-compatible:…) with OPENAI_API_KEY / ANTHROPIC_API_KEY in the ' +
   'environment, or pass --model provider:model.';
 
-/** Model ids per purpose: triage uses the (cheaper) check model, the title and intro the writing model. */
+/** Model ids per purpose: triage uses the (cheaper) check model; the title and intro, and translations, the writing model. */
 function modelIds(llm: LlmConfig, options: ModelRoadOptions): Record<Purpose, string | undefined> {
   const write = options.modelOverride ?? llm.write;
   const check = llm.check ?? write;
   const checkOn = options.check !== false && llm.checkEnabled;
-  return { write, edition: write, check: checkOn ? check : undefined, triage: check };
+  // Translation (config `languages`) is writing in another language: the writing model.
+  return { write, edition: write, check: checkOn ? check : undefined, triage: check, translate: write };
 }
 
 /**

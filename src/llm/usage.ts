@@ -1,7 +1,7 @@
 // LLM usage accounting: every call's tokens, latency and cost; cache hits; what fell back. edition.json `usage`.
 
 /** What a call is for: the usage table and edition.json break spending down by these. */
-export const PURPOSES = ['triage', 'write', 'check', 'edition'] as const;
+export const PURPOSES = ['triage', 'write', 'check', 'edition', 'translate'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 /** The road's purposes and `embed`: learned taste's embeddings (llm/embeddings.ts), counted beside them. */
 export const USAGE_PURPOSES = [...PURPOSES, 'embed'] as const;

@@ -1,15 +1,16 @@
 // `digest publish` and `digest email` without the CLI: read editions from the store, render, write through the port.
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
+import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { PublishError } from '../publish/errors.js';
 import type { FetchImagesOptions } from '../publish/item-images.js';
 import { publishSite } from '../publish/publish-site.js';
-import type { EditionsPort } from '../store/types.js';
+import type { EditionsPort, TranslationsPort } from '../store/types.js';
 
 export interface PublishEditionInput {
-  store: EditionsPort;
+  store: EditionsPort & Pick<TranslationsPort, 'getTranslations'>;
   fs: FileSystem;
   outDir: string;
   date: string;
@@ -23,10 +24,14 @@ export interface PublishEditionInput {
   fetchImages?: FetchImagesOptions;
   /** Every page carries the subscribe form (a site `digest serve` serves). */
   subscribeForm?: boolean;
+  /** Configured languages, the written one first: each translated one gets its own section of the site. */
+  languages?: readonly string[];
 }
 
 export interface PublishEditionResult {
   edition: Edition;
+  /** The languages the site was published in, the written one first. */
+  languages: string[];
   /** True when this run marked it published (false: it already was). */
   newlyPublished: boolean;
   /** Published editions the site was built from. */
@@ -45,6 +50,26 @@ export async function loadEdition(store: Pick<EditionsPort, 'getEdition'>, date:
   return edition;
 }
 
+/** Each configured language's published editions, translation laid over; languages with none are left out. */
+export async function translatedEditions(
+  store: Pick<TranslationsPort, 'getTranslations'>,
+  editions: readonly Edition[],
+  languages: readonly string[],
+): Promise<Map<string, Edition[]>> {
+  const wanted = new Set(languages.slice(1));
+  const byLanguage = new Map<string, Edition[]>();
+  if (wanted.size === 0) return byLanguage;
+  for (const edition of editions) {
+    for (const { translation } of await store.getTranslations(edition.date)) {
+      if (!wanted.has(translation.language)) continue;
+      const list = byLanguage.get(translation.language) ?? [];
+      list.push(applyTranslation(edition, translation));
+      byLanguage.set(translation.language, list);
+    }
+  }
+  return byLanguage;
+}
+
 /**
  * Marks the edition published (once: a rerun keeps the first time, so it rewrites the same bytes), then writes the
  * whole site from every published edition in the store, and the edition's email files.
@@ -61,6 +86,8 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   for (const summary of summaries) {
     editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));
   }
+  const languages = input.languages ?? [];
+  const translated = await translatedEditions(input.store, editions, languages);
   const site = await publishSite({
     fs: input.fs,
     outDir: input.outDir,
@@ -70,6 +97,8 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
     ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
     ...(input.subscribeForm ? { subscribeForm: true } : {}),
+    ...(languages.length ? { languages } : {}),
+    ...(translated.size ? { translated } : {}),
   });
   const email = await writeEmailFiles(input.fs, input.outDir, edition, {
     email: input.email,
@@ -78,6 +107,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   });
   return {
     edition,
+    languages: [languages[0] ?? 'en', ...translated.keys()],
     newlyPublished,
     editions: editions.length,
     files: [...site.files, ...email.files],

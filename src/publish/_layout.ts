@@ -59,6 +59,10 @@ export interface PageOptions {
   subscribe?: boolean;
   /** Configured languages (first = written): the subscribe form offers a choice when there are several. */
   languages?: readonly string[];
+  /** The page's language (`<html lang>`); default English. */
+  language?: string;
+  /** Every language version of this page, itself included (hreflang links; the first is x-default). */
+  alternates?: readonly { language: string; href: string }[];
 }
 
 export function renderPage(options: PageOptions): string {
@@ -73,6 +77,12 @@ export function renderPage(options: PageOptions): string {
     html`<title>${documentTitle(title, options.titleSuffix)}</title>`,
     html`<meta name="description" content="${description}">`,
     canonical ? html`<link rel="canonical" href="${canonical}">` : null,
+    ...(options.alternates ?? []).map(
+      (alternate) => html`<link rel="alternate" hreflang="${alternate.language}" href="${alternate.href}">`,
+    ),
+    options.alternates?.[0]
+      ? html`<link rel="alternate" hreflang="x-default" href="${options.alternates[0].href}">`
+      : null,
     html`<link rel="icon" href="${raw(FAVICON)}" type="image/svg+xml">`,
     ...(options.fullSite ? feedLinks(siteName, root) : []),
     html`<meta property="og:site_name" content="${siteName}">`,
@@ -90,7 +100,7 @@ export function renderPage(options: PageOptions): string {
     ? html`<a href="${root}search/index.html">Search</a><a href="${root}feed.xml">RSS</a>`
     : null;
   return html`<!DOCTYPE html>
-<html lang="en">
+<html lang="${options.language ?? 'en'}">
 <head>
 ${join(meta, '\n')}
 </head>

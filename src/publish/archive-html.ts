@@ -6,7 +6,7 @@ import { absoluteUrl, plural } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type Fragment, html, join } from './_template.js';
 import { leadImage, toEditionView } from './item-view.js';
-import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 
 export function renderArchiveHtml(
   editions: EditionSummary[],
@@ -29,6 +29,7 @@ ${renderArchiveList(newestFirst)}`;
     body,
     fullSite: options.fullSite,
     subscribe: options.subscribe,
+    ...pageLanguage(options, ''),
   });
 }
 

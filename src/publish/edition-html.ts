@@ -4,7 +4,8 @@ import { absoluteUrl, MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type Fragment, html, join } from './_template.js';
 import { type ItemView, leadImage, toEditionView } from './item-view.js';
-import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
+import { longDateIn, uiText } from './ui-text.js';
 
 /** The page budget (HTML + CSS, images excluded). */
 export const PAGE_BUDGET_BYTES = 40 * 1024;
@@ -24,12 +25,13 @@ function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors:
   const view = toEditionView(edition, {
     maxAuthors,
     ...(options.images ? { images: options.images } : {}),
-    imageRoot: '../',
+    imageRoot: options.assetRoot ?? '../',
   });
+  const words = options.language ? uiText(options.language) : null;
   const siteName = options.siteName ?? (view.name || DEFAULT_SITE_NAME);
   const body = html`<article class="edition">
 <h1>${view.title}</h1>
-<p class="dateline"><time datetime="${view.date}">${view.longDate}</time> · ${view.count}</p>
+<p class="dateline"><time datetime="${view.date}">${words ? longDateIn(edition.date, options.language) : view.longDate}</time> · ${words ? words.papers(edition.items.length) : view.count}</p>
 <p class="intro">${view.intro}</p>
 <ol class="items">
 ${join(view.items.map(renderCard), '\n')}
@@ -47,6 +49,7 @@ ${join(view.items.map(renderCard), '\n')}
     body,
     fullSite: options.fullSite,
     subscribe: options.subscribe,
+    ...pageLanguage(options, `${edition.date}/`),
   });
 }
 

@@ -28,6 +28,10 @@ export interface PublishSiteInput {
   images?: ImageMap;
   /** Every page carries the subscribe form (config server.subscribeForm: a site `digest serve` serves). */
   subscribeForm?: boolean;
+  /** Configured languages, the written one first (`<html lang>`, the subscribe form's choice). */
+  languages?: readonly string[];
+  /** The published editions in each other language (translations laid over), by language: a section each. */
+  translated?: ReadonlyMap<string, Edition[]>;
 }
 
 export interface PublishSiteOptions extends Omit<PublishSiteInput, 'images'> {
@@ -53,15 +57,62 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
     throw new PublishError(
       `The site needs an absolute http(s) base URL (got "${input.baseUrl}"): pass --base-url.`,
     );
-  const editions = [...input.editions].sort((a, b) => b.date.localeCompare(a.date));
+  const newestFirst = (list: Edition[]) => [...list].sort((a, b) => b.date.localeCompare(a.date));
+  const editions = newestFirst(input.editions);
   const siteName = input.siteName ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
-  const options: SiteOptions = {
-    baseUrl: home,
-    siteName,
-    fullSite: true,
-    ...(input.subscribeForm ? { subscribe: true } : {}),
-    ...(input.images ? { images: input.images } : {}),
-  };
+  const languages = input.languages ?? [];
+  // The written language at the root, every translated one in its own section (/de/2026-05-04/).
+  const sections = [
+    { language: languages[0], prefix: '', editions },
+    ...[...(input.translated ?? [])]
+      .filter(([, list]) => list.length > 0)
+      .map(([language, list]) => ({ language, prefix: `${language}/`, editions: newestFirst(list) })),
+  ];
+  const dates = sections.map((section) => new Set(section.editions.map((edition) => edition.date)));
+  const alternates =
+    sections.length > 1
+      ? (path: string) =>
+          sections
+            .filter((_, index) => !/^\d{4}-\d{2}-\d{2}\//.test(path) || dates[index]!.has(path.slice(0, 10)))
+            .map((section) => ({
+              language: section.language ?? 'en',
+              href: `${home}${section.prefix}${path}`,
+            }))
+      : undefined;
+  const files: SiteFiles = new Map();
+  let rootOptions: SiteOptions = {};
+  for (const section of sections) {
+    const options: SiteOptions = {
+      baseUrl: `${home}${section.prefix}`,
+      siteName,
+      fullSite: true,
+      ...(input.subscribeForm ? { subscribe: true } : {}),
+      ...(input.images ? { images: input.images } : {}),
+      ...(section.language ? { language: section.language } : {}),
+      ...(languages.length > 1 ? { languages } : {}),
+      ...(alternates ? { alternates } : {}),
+      ...(section.prefix ? { assetRoot: '../../' } : {}),
+    };
+    if (!section.prefix) rootOptions = options;
+    for (const [path, data] of sectionFiles(section.editions, options, input))
+      files.set(section.prefix + path, data);
+  }
+  const summaries = editions.map(summaryOf);
+  const { alternates: _, ...notFoundOptions } = rootOptions;
+  files.set('404.html', renderNotFoundHtml(notFoundOptions));
+  files.set('robots.txt', renderRobots(home));
+  files.set('sitemap.xml', renderSitemap(summaries, home) ?? '');
+  files.set('favicon.svg', `${FAVICON_SVG}\n`);
+  return files;
+}
+
+/** One language's pages, archive, feeds and search, under its section's base URL. */
+function sectionFiles(
+  editions: Edition[],
+  options: SiteOptions,
+  input: Pick<PublishSiteInput, 'feedLimit' | 'images'>,
+): SiteFiles {
+  const home = options.baseUrl!;
   const files: SiteFiles = new Map();
   for (const edition of editions) {
     assertEditionDate(edition.date);
@@ -76,15 +127,10 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
       }),
     );
   }
-  const summaries = editions.map(summaryOf);
-  files.set('index.html', renderArchiveHtml(summaries, editions[0] ?? null, options));
-  files.set('404.html', renderNotFoundHtml(options));
-  files.set('robots.txt', renderRobots(home));
-  files.set('sitemap.xml', renderSitemap(summaries, home) ?? '');
-  files.set('favicon.svg', `${FAVICON_SVG}\n`);
+  files.set('index.html', renderArchiveHtml(editions.map(summaryOf), editions[0] ?? null, options));
   const feeds = renderFeeds(editions, {
     baseUrl: home,
-    siteName,
+    siteName: options.siteName!,
     ...(input.feedLimit ? { limit: input.feedLimit } : {}),
     ...(input.images ? { images: input.images } : {}),
   });

@@ -3,7 +3,7 @@ import type { Edition } from '../core/types.js';
 import { renderPage } from './_layout.js';
 import { html, jsonText } from './_template.js';
 import { toEditionView } from './item-view.js';
-import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 
 export { SEARCH_SCRIPT } from './_search-script.js';
 
@@ -57,6 +57,7 @@ export function renderSearchHtml(options: SiteOptions = {}): string {
     canonical: null,
     fullSite: true,
     subscribe: options.subscribe,
+    ...pageLanguage(options, 'search/'),
     body,
     scripts: [SEARCH_FILES.script],
   });

@@ -12,6 +12,29 @@ export interface SiteOptions {
   images?: ImageMap;
   /** Put the subscribe form on every page (the site is served by `digest serve`). */
   subscribe?: boolean;
+  /** The pages' language (`<html lang>`); default English. */
+  language?: string;
+  /** Configured languages: the subscribe form offers a choice when there are several. */
+  languages?: readonly string[];
+  /** The other language versions of a page, by its path in the section ("2026-05-04/", ""): hreflang links. */
+  alternates?: (path: string) => PageAlternate[];
+  /** From an edition page to the site's shared img/ folder: "../", or "../../" in a language section. */
+  assetRoot?: string;
+}
+
+/** One language version of a page. */
+export interface PageAlternate {
+  language: string;
+  href: string;
+}
+
+/** The options every page of a section passes to renderPage for its language. */
+export function pageLanguage(options: SiteOptions, path: string | null) {
+  return {
+    ...(options.language ? { language: options.language } : {}),
+    ...(options.languages ? { languages: options.languages } : {}),
+    ...(options.alternates && path !== null ? { alternates: options.alternates(path) } : {}),
+  };
 }
 
 export const DEFAULT_SITE_NAME = 'LLM News Digest';

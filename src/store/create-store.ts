@@ -58,6 +58,7 @@ import {
   requestSubscriptions,
   setSubscriberStatus,
 } from './subscribers.js';
+import { getTranslations, saveTranslation, saveTranslationEdit } from './translations.js';
 import type { SharedDatabase, Store } from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
@@ -116,6 +117,9 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     getPreferences: (id) => getPreferences(db, id),
     setPreferences: (id, preferences) => setPreferences(db, id, preferences),
     exportSubscriber: (address) => exportSubscriber(db, address),
+    saveTranslation: (date, translation, warnings) => saveTranslation(db, date, translation, warnings),
+    saveTranslationEdit: (date, language, edited) => saveTranslationEdit(db, date, language, edited),
+    getTranslations: (date) => getTranslations(db, date),
     searchItems: (query) => searchItems(db, query),
     publishedItem: (key) => publishedItem(db, key),
     listPublishedEditions: (page) => listPublishedEditions(db, page),

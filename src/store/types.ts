@@ -6,6 +6,7 @@ import type { SourceState } from '../core/ports.js';
 import type {
   DateWindow,
   Edition,
+  EditionTranslation,
   ReaderPreferences,
   SourceItem,
   SourceReport,
@@ -15,6 +16,7 @@ import type { SubscriberExport } from './preferences.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
+import type { StoredTranslation } from './translations.js';
 
 export interface EditionSummary {
   date: string;
@@ -125,6 +127,13 @@ export interface SubscribersPort {
   setPreferences(subscriberId: number, preferences: ReaderPreferences): Promise<boolean>;
   /** Everything stored about one reader (row, preferences, send log), or null. */
   exportSubscriber(address: string): Promise<SubscriberExport | null>;
+}
+
+/** An edition's other languages (see translations.ts). */
+export interface TranslationsPort {
+  saveTranslation(date: string, translation: EditionTranslation, warnings: readonly string[]): Promise<void>;
+  saveTranslationEdit(date: string, language: string, edited: EditionTranslation): Promise<boolean>;
+  getTranslations(date: string): Promise<StoredTranslation[]>;
 }
 
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
@@ -356,6 +365,7 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
+    TranslationsPort,
     SearchPort,
     EditorsPort,
     DeskPort,

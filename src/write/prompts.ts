@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { WriterError } from '../core/errors.js';
 import { normaliseText } from './sentences.js';
 
-export type PromptName = 'item' | 'edition' | 'check';
+export type PromptName = 'item' | 'edition' | 'check' | 'translate';
 
 export interface PromptTemplate {
   name: PromptName;

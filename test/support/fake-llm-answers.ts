@@ -2,7 +2,7 @@
 // a valid answer is faithful to the source and a scripted bad answer is bad in a known way. Synthetic by design.
 import { rejectReason, splitSentences, wordCount } from '../../src/write/sentences.js';
 
-export type PromptKind = 'item' | 'check' | 'edition' | 'triage' | 'unknown';
+export type PromptKind = 'item' | 'check' | 'edition' | 'triage' | 'translate' | 'unknown';
 
 /** How the fake answers one request. Content behaviours shape the JSON; the others are HTTP-level failures. */
 export type FakeBehaviour =
@@ -15,6 +15,8 @@ export type FakeBehaviour =
   | 'rule-violation'
   /** Prose around a broken JSON object. */
   | 'invalid-json'
+  /** A translation that drops numbers and renames methods (the translation check must catch it). */
+  | 'lossy'
   | 'hang'
   /** Headers, then one byte a second, forever. */
   | 'drip'
@@ -29,6 +31,7 @@ export function kindOf(system: string): PromptKind {
   if (/headline and introduction/i.test(system)) return 'edition';
   if (/write one entry/i.test(system)) return 'item';
   if (/rate each candidate from 0 to 10/i.test(system)) return 'triage';
+  if (/You translate parts of a weekly digest/.test(system)) return 'translate';
   return 'unknown';
 }
 
@@ -122,8 +125,47 @@ export function editionAnswer(user: string): string {
   });
 }
 
+// A few common words, enough to make the fake's German recognisably German; everything else stays as it was, so
+// names, numbers and quotes come back verbatim (as a good model keeps them).
+const GERMAN: Record<string, string> = {
+  the: 'die',
+  and: 'und',
+  of: 'von',
+  for: 'für',
+  with: 'mit',
+  is: 'ist',
+  are: 'sind',
+  this: 'diese',
+  a: 'ein',
+  in: 'in',
+  to: 'zu',
+  on: 'auf',
+  that: 'dass',
+  model: 'Modell',
+  models: 'Modelle',
+  paper: 'Beitrag',
+  edition: 'Ausgabe',
+  items: 'Beiträge',
+};
+
+/** Translates every <field id="…"> of the prompt into the fake's German. */
+export function translateAnswer(user: string, behaviour: FakeBehaviour): string {
+  const fields = [...user.matchAll(/<field id="([^"]+)">([\s\S]*?)<\/field>/g)].map((match) => {
+    // Quoted text stays as it is (a quote is kept verbatim); the words around it become German.
+    let text = (match[2] ?? '')
+      .split(/("[^"]*"|“[^”]*”)/)
+      .map((part, index) => (index % 2 ? part : part.replace(/\b[a-z]+\b/g, (word) => GERMAN[word] ?? word)))
+      .join('');
+    if (behaviour === 'lossy')
+      text = text.replace(/\d+/g, 'viele').replace(/\b([A-Z][a-z]*[A-Z]\w*)\b/g, 'die Methode');
+    return { id: match[1], text: `[de] ${text}` };
+  });
+  return JSON.stringify({ fields });
+}
+
 export function answerFor(kind: PromptKind, user: string, behaviour: FakeBehaviour): string {
   if (kind === 'check') return checkAnswer(user);
+  if (kind === 'translate') return translateAnswer(user, behaviour);
   if (kind === 'edition') return behaviour === 'invalid-json' ? '{"title": ' : editionAnswer(user);
   if (kind === 'triage') return triageAnswer(user);
   return itemAnswer(user, behaviour);
