@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { isIsoDay } from '../core/dates.js';
 import { LEVELS } from '../core/types.js';
-import { DEFAULT_TOPICS } from '../select/default-topics.js';
+import { TOPIC_NAMES } from '../select/topic-match.js';
 
 export const API_LIMITS = {
   /** A larger `limit` is capped to this, not refused. */
@@ -17,7 +17,8 @@ export const API_LIMITS = {
   maxKey: 600,
 } as const;
 
-export const TOPICS = DEFAULT_TOPICS.map((group) => group.name) as [string, ...string[]];
+/** Every topic the ranking knows (the audience's and the out-of-scope ones), as readers choose them. */
+export const TOPICS = TOPIC_NAMES;
 
 const isoDay = (what: string) =>
   z
@@ -47,6 +48,14 @@ export const itemKeyInput = z
   .min(1, { error: 'key must not be empty' })
   .max(API_LIMITS.maxKey, { error: `key must be at most ${API_LIMITS.maxKey} characters` })
   .describe('The item key, e.g. "arxiv:2604.24819" or "url:https://example.com/post".');
+
+export const languageInput = z
+  .string()
+  .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, { error: 'lang must be a language tag like "de" or "zh-CN"' })
+  .optional()
+  .describe(
+    'The edition in this configured language (its translation); default: the language it is written in.',
+  );
 
 export const listEditionsInput = z.object({
   page: wholeNumber('page', API_LIMITS.maxPage).default(1).describe('1-based page, newest editions first.'),
@@ -137,6 +146,7 @@ export const editionsPageSchema = z.object({
 });
 
 export const editionSchema = editionSummarySchema.extend({
+  language: z.string().describe('The language of this text (lang, or the one the edition is written in).'),
   intro: z.string(),
   items: z.array(itemSchema),
 });

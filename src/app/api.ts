@@ -1,10 +1,18 @@
 // The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (app/mcp.ts):
 // published editions only (a draft is never shown), every item with its source link and dates so a reader or an
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
+
+import { applyTranslation } from '../core/translation.js';
 import { absoluteUrl, itemAnchor, safeUrl } from '../publish/_html.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
-import { DEFAULT_TOPICS } from '../select/default-topics.js';
-import type { EditionSummary, EditionsPort, PublishedItem, SearchPort } from '../store/types.js';
+import { topicTerms } from '../select/topic-match.js';
+import type {
+  EditionSummary,
+  EditionsPort,
+  PublishedItem,
+  SearchPort,
+  TranslationsPort,
+} from '../store/types.js';
 import {
   API_LIMITS,
   type ApiItem,
@@ -22,38 +30,48 @@ export const API_BASE = '/api/v1';
 export const API_VERSION = '1.0.0';
 
 export interface ArchiveDeps {
-  store: Pick<EditionsPort, 'getEdition'> & SearchPort;
+  store: Pick<EditionsPort, 'getEdition'> & SearchPort & Pick<TranslationsPort, 'getTranslations'>;
   /** The published site's address (publish.baseUrl): page links and permalinks are absolute under it. */
   baseUrl?: string | undefined;
+  /** Configured languages, the written one first. */
+  languages?: readonly string[];
 }
 
 export interface Archive {
   listEditions(input: ListEditionsInput): Promise<EditionsPage>;
-  /** The published edition of that date, or null (none, or not published). */
-  getEdition(date: string): Promise<EditionAnswer | null>;
+  /** The published edition of that date (in `language` when given), or null (none, not published, no such translation). */
+  getEdition(date: string, language?: string): Promise<EditionAnswer | null>;
   getItem(key: string): Promise<ItemAnswer | null>;
   searchItems(input: SearchItemsInput): Promise<SearchAnswer>;
   /** The published edition as Markdown (the same renderer as edition.md), or null. */
-  editionMarkdown(date: string): Promise<string | null>;
+  editionMarkdown(date: string, language?: string): Promise<string | null>;
 }
 
 export function createArchive(deps: ArchiveDeps): Archive {
   const { store } = deps;
-  const pageUrl = (date: string) => absoluteUrl(deps.baseUrl, `${date}/`);
+  const written = deps.languages?.[0];
+  /** Null for the written language (or none asked). */
+  const section = (language?: string) => (language && language !== written ? `${language}/` : '');
+  const pageUrl = (date: string, language?: string) =>
+    absoluteUrl(deps.baseUrl, `${section(language)}${date}/`);
 
-  function summary(edition: EditionSummary & { publishedAt: string }): EditionSummaryAnswer {
+  function summary(
+    edition: EditionSummary & { publishedAt: string },
+    language?: string,
+  ): EditionSummaryAnswer {
+    const query = section(language) ? `?lang=${encodeURIComponent(language!)}` : '';
     return {
       date: edition.date,
       name: edition.name,
       title: edition.title,
       itemCount: edition.itemCount,
       publishedAt: edition.publishedAt,
-      links: { page: pageUrl(edition.date), api: `${API_BASE}/editions/${edition.date}` },
+      links: { page: pageUrl(edition.date, language), api: `${API_BASE}/editions/${edition.date}${query}` },
     };
   }
 
-  function toApiItem(item: PublishedItem, anchor: string): ApiItem {
-    const page = pageUrl(item.editionDate);
+  function toApiItem(item: PublishedItem, anchor: string, language?: string): ApiItem {
+    const page = pageUrl(item.editionDate, language);
     return {
       key: item.key,
       title: item.title,
@@ -76,9 +94,18 @@ export function createArchive(deps: ArchiveDeps): Archive {
   // A search row knows its own title only: its anchor is the page's unless two titles of one edition collide.
   const anchorOf = (item: PublishedItem) => itemAnchor(item.title, item.position, new Set());
 
-  async function publishedEdition(date: string) {
+  async function publishedEdition(date: string, language?: string) {
     const edition = await store.getEdition(date);
-    return edition?.publishedAt ? { ...edition, publishedAt: edition.publishedAt } : null;
+    if (!edition?.publishedAt) return null;
+    const published = { ...edition, publishedAt: edition.publishedAt };
+    if (!section(language)) return published;
+    if (!deps.languages?.includes(language!)) return null;
+    const stored = (await store.getTranslations(date)).find(
+      (entry) => entry.translation.language === language,
+    );
+    return stored
+      ? { ...applyTranslation(published, stored.translation), publishedAt: edition.publishedAt }
+      : null;
   }
 
   return {
@@ -95,17 +122,19 @@ export function createArchive(deps: ArchiveDeps): Archive {
       };
     },
 
-    async getEdition(date) {
-      const edition = await publishedEdition(date);
+    async getEdition(date, language) {
+      const edition = await publishedEdition(date, language);
       if (!edition) return null;
       const taken = new Set<string>();
       return {
-        ...summary({ ...edition, itemCount: edition.items.length }),
+        ...summary({ ...edition, itemCount: edition.items.length }, language),
+        language: language ?? written ?? 'en',
         intro: edition.intro,
         items: edition.items.map((item, position) =>
           toApiItem(
             { ...item, editionDate: edition.date, position, sources: item.sources },
             itemAnchor(item.title, position, taken),
+            language,
           ),
         ),
       };
@@ -126,7 +155,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
 
     async searchItems(input) {
       const offset = input.cursor ? Number(input.cursor) : 0;
-      const topic = input.topic ? DEFAULT_TOPICS.find((group) => group.name === input.topic) : undefined;
+      const terms = input.topic ? topicTerms(input.topic) : undefined;
       // One more than asked tells whether a next page exists.
       const hits = await store.searchItems({
         text: input.q,
@@ -134,7 +163,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
         ...(input.to ? { to: input.to } : {}),
         ...(input.level ? { level: input.level } : {}),
         ...(input.source ? { source: input.source } : {}),
-        ...(topic ? { anyOfPhrases: topic.terms } : {}),
+        ...(terms ? { anyOfPhrases: terms } : {}),
         limit: input.limit + 1,
         offset,
       });
@@ -148,11 +177,11 @@ export function createArchive(deps: ArchiveDeps): Archive {
       };
     },
 
-    async editionMarkdown(date) {
-      const edition = await publishedEdition(date);
+    async editionMarkdown(date, language) {
+      const edition = await publishedEdition(date, language);
       if (!edition) return null;
       return renderEditionMarkdown(edition, {
-        pageUrl: pageUrl(date),
+        pageUrl: pageUrl(date, language),
         siteUrl: deps.baseUrl ?? null,
       });
     },

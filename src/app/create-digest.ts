@@ -72,7 +72,11 @@ export function createDigest(deps: DigestDeps) {
       (await import('./schedule.js')).runScheduledEdition(deps, input),
     /** The published archive's read-only use cases (JSON API, MCP). */
     archive: async (): Promise<Archive> =>
-      (await import('./api.js')).createArchive({ store: deps.store, baseUrl: deps.config.publish.baseUrl }),
+      (await import('./api.js')).createArchive({
+        store: deps.store,
+        baseUrl: deps.config.publish.baseUrl,
+        languages: deps.config.languages,
+      }),
     /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
     desk: async (options: DeskOptions): Promise<Desk> =>
       (await import('./desk.js')).createDesk(deps, options),

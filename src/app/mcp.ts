@@ -13,6 +13,7 @@ import {
   editionsPageSchema,
   itemAnswerSchema,
   itemKeyInput,
+  languageInput,
   listEditionsInput,
   searchAnswerSchema,
   searchItemsInput,
@@ -71,13 +72,15 @@ export function createMcpServer(archive: Archive, options: { version: string }):
     {
       title: 'One edition',
       description: `A published edition by its date (YYYY-MM-DD), with every item. ${UNTRUSTED}`,
-      inputSchema: { date: editionDateInput },
+      inputSchema: { date: editionDateInput, lang: languageInput },
       outputSchema: editionSchema.shape,
       annotations: READ_ONLY,
     },
-    async ({ date }) => {
-      const edition = await archive.getEdition(date);
-      return edition ? answer(edition) : notFound(`No published edition is dated ${date}.`);
+    async ({ date, lang }) => {
+      const edition = await archive.getEdition(date, lang);
+      return edition
+        ? answer(edition)
+        : notFound(`No published edition is dated ${date}${lang ? ` in "${lang}"` : ''}.`);
     },
   );
 

@@ -11,6 +11,7 @@ import {
   itemAnswerSchema,
   itemKeyInput,
   itemSchema,
+  languageInput,
   listEditionsInput,
   searchAnswerSchema,
   searchItemsInput,
@@ -117,7 +118,10 @@ export function openApiDocument(options: { version: string; serverUrl?: string |
         get: {
           operationId: 'getEdition',
           summary: 'One published edition with its items',
-          parameters: [pathParameter('date', editionDateInput)],
+          parameters: [
+            pathParameter('date', editionDateInput),
+            ...queryParameters(z.object({ lang: languageInput })),
+          ],
           responses: { '200': jsonResponse('The edition.', 'Edition'), ...ERRORS, '404': NOT_FOUND },
         },
       },

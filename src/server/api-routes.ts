@@ -8,6 +8,7 @@ import {
   editionDateInput,
   firstIssue,
   itemKeyInput,
+  languageInput,
   listEditionsInput,
   searchItemsInput,
 } from '../app/api-schemas.js';
@@ -124,7 +125,12 @@ export function createApiRoutes({ archive, version, cache: given }: ApiRoutesOpt
     cached(c, async () => {
       const date = parse(c, editionDateInput, c.req.param('date'), 'date');
       if (!date.ok) return date.response;
-      const edition = await archive.getEdition(date.data);
+      const lang = parse(c, languageInput, c.req.query('lang'), 'lang');
+      if (!lang.ok) return lang.response;
+      const edition = await archive.getEdition(date.data, lang.data);
+      if (!edition && lang.data) {
+        return problem(c, 404, 'lang', `No published edition dated ${date.data} in "${lang.data}".`);
+      }
       if (!edition) return problem(c, 404, 'date', `No published edition is dated ${date.data}.`);
       return toAnswer(edition, API_CACHE_CONTROL.entry);
     }),
