@@ -23,6 +23,7 @@ const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./desk-editing.js');
 const publishing = () => import('./desk-publish.js');
 const regenerating = () => import('./desk-regenerate.js');
+const translating = () => import('./desk-translations.js');
 
 export type { DeskSession, SignInLimits };
 
@@ -61,6 +62,7 @@ const NOTICES: Record<string, string> = {
   reverted: 'Reverted to the generated text.',
   regenerated: 'Regenerated; an editor’s version, if any, stays in place.',
   published: 'Approved and published.',
+  translation: 'The translation was saved.',
 };
 
 const PLAN_TTL_MS = 60_000;
@@ -256,6 +258,35 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
             ...(kind === 'email' ? { contentSecurityPolicy: EMAIL_PREVIEW_POLICY } : {}),
           }
         : null;
+    },
+
+    async translations(
+      session: DeskSession,
+      week: string,
+      query: Record<string, string>,
+    ): Promise<DeskReply | null> {
+      const [module, view] = await Promise.all([
+        import('../publish/desk-translations.js'),
+        translating().then((use) => use.translationsView(deps, week, notice(query.done))),
+      ]);
+      return view ? page(module.renderTranslations(context(session, session.csrf), view)) : null;
+    },
+
+    async saveTranslation(
+      session: DeskSession,
+      week: string,
+      form: Record<string, string>,
+    ): Promise<DeskReply> {
+      const outcome = await (await translating()).saveTranslationEdit(deps, session.editor.email, week, form);
+      if (outcome.ok) return redirect(`${weekUrl(week, '/translations')}?done=translation`);
+      return page(
+        renderDeskMessage(context(session, session.csrf), {
+          title: 'Not saved',
+          message: outcome.message,
+          back: weekUrl(week, '/translations'),
+        }),
+        400,
+      );
     },
 
     async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {

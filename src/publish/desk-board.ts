@@ -52,6 +52,7 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
 <p class="actions"><a href="${weekPath(view.week, 'item')}?key=">Edit title and intro</a> · \
 <a href="${weekPath(view.week, 'preview')}">Preview the page</a> · \
 <a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
+<a href="${weekPath(view.week, 'translations')}">Translations</a> · \
 <a href="${weekPath(view.week, 'approve')}">Approve and publish…</a></p>
 ${rebuild}
 <ol class="edition-items" id="edition-items" data-order-action="${weekPath(view.week, 'decide')}">

@@ -49,6 +49,6 @@ ${
     : html`<form method="post" action="${weekPath(view.week, 'approve')}">${csrfField(context)}
 <p><button type="submit">Approve and publish</button></p></form>`
 }
-<p><a href="${weekPath(view.week, 'preview')}">Preview the page</a> · <a href="${weekPath(view.week)}">Back to the week</a></p>`,
+<p><a href="${weekPath(view.week, 'preview')}">Preview the page</a> · <a href="${weekPath(view.week, 'translations')}">Translations</a> · <a href="${weekPath(view.week)}">Back to the week</a></p>`,
   });
 }

@@ -187,6 +187,14 @@ export function registerDeskRoutes(
     weekRoute((_c, _s, date) => desk.preview(date, 'text')),
   );
   app.get(
+    '/admin/week/:week/translations',
+    weekRoute((c, session, date) => desk.translations(session, date, c.req.query()), 302),
+  );
+  app.post(
+    '/admin/week/:week/translation',
+    weekRoute((_c, session, date, form) => desk.saveTranslation(session, date, form)),
+  );
+  app.get(
     '/admin/week/:week/approve',
     weekRoute((_c, session, date) => desk.approvePage(session, date)),
   );

@@ -59,6 +59,7 @@ export async function createDeskHarness(
     build?: boolean;
     llm?: Record<string, unknown>;
     env?: NodeJS.ProcessEnv;
+    languages?: string[];
   } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
@@ -69,6 +70,7 @@ export async function createDeskHarness(
     publish: { baseUrl: 'https://digest.example/' },
     enrich: { enabled: false },
     ...(options.llm ? { llm: options.llm } : {}),
+    ...(options.languages ? { languages: options.languages } : {}),
   });
   const digest = createDigest({
     config,
