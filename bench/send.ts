@@ -119,6 +119,27 @@ export async function benchSend(): Promise<Record<string, number | string>> {
         await store.saveEdition({ ...referenceEdition(), date });
         await store.markPublished(date, `${date}T08:00:00.000Z`);
       }
+      // The personal edition has a German translation, so German readers' mails are their own renders.
+      const edition = referenceEdition();
+      await store.saveTranslation(
+        PERSONAL_EDITION,
+        {
+          language: 'de',
+          title: `[de] ${edition.title}`,
+          intro: `[de] ${edition.intro}`,
+          items: Object.fromEntries(
+            edition.items.map((item) => [
+              item.key,
+              {
+                summary: `[de] ${item.summary}`,
+                takeaways: item.takeaways.map((line) => `[de] ${line}`) as [string, string, string],
+              },
+            ]),
+          ),
+          writer: 'bench',
+        },
+        [],
+      );
       for (let index = 0; index < READERS; index++) {
         const address = `reader${String(index).padStart(5, '0')}@example.com`;
         await store.putSubscriber(address, address, 'confirmed');
