@@ -1,4 +1,5 @@
 // `digest publish` and `digest email` without the CLI: read editions from the store, render, write through the port.
+import { join } from 'node:path';
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
@@ -105,12 +106,25 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     baseUrl: input.baseUrl,
     images: site.images,
   });
+  // The edition's mail in each translated language, in that language's section (de/2026-05-04/email.html).
+  const emailFiles = [...email.files];
+  for (const [language, list] of translated) {
+    const version = list.find((entry) => entry.date === edition.date);
+    if (!version) continue;
+    const localised = await writeEmailFiles(input.fs, join(input.outDir, language), version, {
+      email: input.email,
+      baseUrl: `${input.baseUrl.replace(/\/?$/, '/')}${language}/`,
+      // No images: they are published once, at the site's root, not under the language's section.
+      language,
+    });
+    emailFiles.push(...localised.files);
+  }
   return {
     edition,
     languages: [languages[0] ?? 'en', ...translated.keys()],
     newlyPublished,
     editions: editions.length,
-    files: [...site.files, ...email.files],
+    files: [...site.files, ...emailFiles],
     bytes: site.bytes,
     email: email.email,
     warnings: site.warnings,

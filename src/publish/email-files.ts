@@ -14,6 +14,8 @@ export interface EmailFilesOptions {
   baseUrl?: string;
   /** Item images published with the site: shown from absolute URLs under baseUrl (no base URL: no images). */
   images?: ImageMap;
+  /** The mail's language (a translated edition): `lang` and the words around the content. */
+  language?: string;
 }
 
 export interface RenderedEmail {
@@ -29,6 +31,7 @@ export async function renderEmail(edition: Edition, options: EmailFilesOptions):
     unsubscribeUrl: options.email.unsubscribeUrl,
     siteUrl: options.baseUrl ?? null,
     ...(options.images ? { images: options.images } : {}),
+    ...(options.language ? { language: options.language } : {}),
   };
   const html = await renderEmailHtml(edition, emailOptions);
   const text = renderEmailText(edition, emailOptions);

@@ -98,6 +98,10 @@ describe('an edition in two languages', () => {
     expect(read('de', 'feed.xml')).toContain(`${BASE}de/${WEEK}/`);
     expect(read('de', 'search-index.json')).toContain('[de]');
     expect(existsSync(join(cwd, 'out', 'de', 'search', 'index.html'))).toBe(true);
+    const mailDe = read('de', WEEK, 'email.html');
+    expect(mailDe).toContain('lang="de"');
+    expect(mailDe).toContain('Das Wichtigste');
+    expect(mailDe).toContain(`${BASE}de/${WEEK}/`);
   }, 180_000);
 
   it('mails a reader who chose German and two topics the German edition, their topics first', async () => {
