@@ -101,7 +101,10 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
   const { alternates: _, ...notFoundOptions } = rootOptions;
   files.set('404.html', renderNotFoundHtml(notFoundOptions));
   files.set('robots.txt', renderRobots(home));
-  files.set('sitemap.xml', renderSitemap(summaries, home) ?? '');
+  const translatedSections = sections
+    .filter((section) => section.prefix)
+    .map((section) => ({ prefix: section.prefix, editions: section.editions.map(summaryOf) }));
+  files.set('sitemap.xml', renderSitemap(summaries, home, translatedSections) ?? '');
   files.set('favicon.svg', `${FAVICON_SVG}\n`);
   return files;
 }

@@ -6,16 +6,25 @@ import { html, join, xml } from './_template.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 
 /** sitemap.xml: the front page and every edition page; null without a base URL (sitemaps need absolute URLs). */
-export function renderSitemap(editions: EditionSummary[], baseUrl: string | undefined): string | null {
+export function renderSitemap(
+  editions: EditionSummary[],
+  baseUrl: string | undefined,
+  /** Other languages' sections ("de/") and their editions. */
+  sections: readonly { prefix: string; editions: EditionSummary[] }[] = [],
+): string | null {
   const home = absoluteUrl(baseUrl, '');
   if (!home) return null;
-  const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
   const entry = (loc: string, lastmod: string | undefined) =>
     xml`  <url><loc>${loc}</loc>${lastmod ? xml`<lastmod>${lastmod}</lastmod>` : null}</url>`;
-  const urls = [
-    entry(home, newestFirst[0] ? lastModified(newestFirst[0]) : undefined),
-    ...newestFirst.map((edition) => entry(`${home}${edition.date}/`, lastModified(edition))),
-  ];
+  const urls = [{ prefix: '', editions }, ...sections].flatMap((section) => {
+    const newestFirst = [...section.editions].sort((a, b) => b.date.localeCompare(a.date));
+    return [
+      entry(`${home}${section.prefix}`, newestFirst[0] ? lastModified(newestFirst[0]) : undefined),
+      ...newestFirst.map((edition) =>
+        entry(`${home}${section.prefix}${edition.date}/`, lastModified(edition)),
+      ),
+    ];
+  });
   return xml`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${join(urls, '\n', 'xml')}

@@ -98,6 +98,7 @@ describe('an edition in two languages', () => {
     expect(read('de', 'feed.xml')).toContain(`${BASE}de/${WEEK}/`);
     expect(read('de', 'search-index.json')).toContain('[de]');
     expect(existsSync(join(cwd, 'out', 'de', 'search', 'index.html'))).toBe(true);
+    expect(read('sitemap.xml')).toContain(`<loc>${BASE}de/${WEEK}/</loc>`);
     const mailDe = read('de', WEEK, 'email.html');
     expect(mailDe).toContain('lang="de"');
     expect(mailDe).toContain('Das Wichtigste');
