@@ -82,6 +82,7 @@ export const searchItemsInput = z.object({
     .optional()
     .describe('A configured source id, e.g. "hf-daily-papers".'),
   topic: z.enum(TOPICS, { error: `topic must be one of ${TOPICS.join(', ')}` }).optional(),
+  lang: languageInput,
   limit,
   cursor: z
     .string()

@@ -3,6 +3,7 @@
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 
 import { applyTranslation } from '../core/translation.js';
+import type { EditionTranslation } from '../core/types.js';
 import { absoluteUrl, itemAnchor, safeUrl } from '../publish/_html.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { topicTerms } from '../select/topic-match.js';
@@ -24,6 +25,8 @@ import {
   type SearchAnswer,
   type SearchItemsInput,
 } from './api-schemas.js';
+
+type TranslatedItems = EditionTranslation['items'];
 
 export const API_BASE = '/api/v1';
 /** The archive API's own version (OpenAPI info.version, the MCP server's version): changes with its shapes. */
@@ -50,8 +53,9 @@ export interface Archive {
 export function createArchive(deps: ArchiveDeps): Archive {
   const { store } = deps;
   const written = deps.languages?.[0];
-  /** Null for the written language (or none asked). */
-  const section = (language?: string) => (language && language !== written ? `${language}/` : '');
+  /** A configured language other than the written one: its section of the site ("de/"); else "". */
+  const section = (language?: string) =>
+    language && language !== written && deps.languages?.includes(language) ? `${language}/` : '';
   const pageUrl = (date: string, language?: string) =>
     absoluteUrl(deps.baseUrl, `${section(language)}${date}/`);
 
@@ -98,14 +102,39 @@ export function createArchive(deps: ArchiveDeps): Archive {
     const edition = await store.getEdition(date);
     if (!edition?.publishedAt) return null;
     const published = { ...edition, publishedAt: edition.publishedAt };
-    if (!section(language)) return published;
-    if (!deps.languages?.includes(language!)) return null;
+    if (!language || language === written) return published;
+    if (!section(language)) return null;
     const stored = (await store.getTranslations(date)).find(
       (entry) => entry.translation.language === language,
     );
     return stored
       ? { ...applyTranslation(published, stored.translation), publishedAt: edition.publishedAt }
       : null;
+  }
+
+  /**
+   * Search hits with their text in `language` where the edition has that translation (the search itself runs over the
+   * written text); a hit without one stays as written.
+   */
+  async function inLanguage<T extends PublishedItem>(hits: T[], language: string | undefined): Promise<T[]> {
+    if (!section(language)) return hits;
+    const byDate = new Map<string, Promise<TranslatedItems | undefined>>();
+    const translated = (date: string) => {
+      let found = byDate.get(date);
+      if (!found) {
+        found = store
+          .getTranslations(date)
+          .then((all) => all.find((entry) => entry.translation.language === language)?.translation.items);
+        byDate.set(date, found);
+      }
+      return found;
+    };
+    return Promise.all(
+      hits.map(async (hit) => {
+        const text = (await translated(hit.editionDate))?.[hit.key];
+        return text ? { ...hit, summary: text.summary, takeaways: text.takeaways } : hit;
+      }),
+    );
   }
 
   return {
@@ -167,11 +196,11 @@ export function createArchive(deps: ArchiveDeps): Archive {
         limit: input.limit + 1,
         offset,
       });
-      const page = hits.slice(0, input.limit);
+      const page = await inLanguage(hits.slice(0, input.limit), input.lang);
       const next = offset + input.limit;
       return {
         query: input.q,
-        results: page.map((hit) => ({ ...toApiItem(hit, anchorOf(hit)), rank: hit.rank })),
+        results: page.map((hit) => ({ ...toApiItem(hit, anchorOf(hit), input.lang), rank: hit.rank })),
         limit: input.limit,
         nextCursor: hits.length > input.limit && next <= API_LIMITS.maxOffset ? String(next) : null,
       };

@@ -272,6 +272,7 @@ describe('JSON API /api/v1', () => {
       'level',
       'source',
       'topic',
+      'lang',
       'limit',
       'cursor',
     ]);

@@ -67,6 +67,19 @@ describe('JSON API in other languages', () => {
     expect(english.language).toBe('en');
   });
 
+  it('search ?lang=de returns the translated text of hits whose edition has it', async () => {
+    const first = latest.items[0]!;
+    const word = first.title.split(/\s+/).find((part) => /^[A-Za-z]{5,}$/.test(part))!;
+    const results = (await json(`/api/v1/search?q=${encodeURIComponent(word)}&lang=de`)).results as {
+      key: string;
+      summary: string;
+      edition: { date: string; permalink: string };
+    }[];
+    const hit = results.find((result) => result.key === first.key && result.edition.date === latest.date)!;
+    expect(hit.summary).toBe(`[de] ${first.summary}`);
+    expect(hit.edition.permalink).toMatch(new RegExp(`^${BASE_URL}de/`));
+  });
+
   it('a language without a translation is 404 naming lang; a malformed one 400', async () => {
     const missing = await app.request(`/api/v1/editions/${latest.date}?lang=fr`);
     expect(missing.status).toBe(404);
