@@ -145,7 +145,8 @@ describe('usage table', () => {
       priced: false,
     });
     const table = formatUsageTable(meter.snapshot());
-    expect(table).toMatch(/openai:gpt-4\.1-mini\s+1\s+1\s+12,000\s+3,000\s+\$0\.0096/);
+    // 3,000 tokens out in 300 ms of answering: 10,000 tokens/s.
+    expect(table).toMatch(/openai:gpt-4\.1-mini\s+1\s+1\s+12,000\s+3,000\s+10000\.0\s+\$0\.0096/);
     expect(table).toMatch(/total\s+2\s+1\s+12,010\s+3,005\s+\$0\.0096/);
     expect(table).toMatch(/wall time 2\.5 s/);
     expect(table).toMatch(/no price known for openai-compatible:qwen/);
