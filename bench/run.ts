@@ -31,6 +31,17 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'first-run',
+    file: 'first-run.ts',
+    exportName: 'benchFirstRun',
+    targets: {
+      'demo, new folder: peak RSS MB (whole tree)': ['<=', 250],
+      'demo, later run: peak RSS MB (whole tree)': ['<=', 250],
+      'serve, new folder: peak RSS MB (whole tree)': ['<=', 250],
+      'serve, later run: peak RSS MB (whole tree)': ['<=', 250],
+    },
+  },
+  {
     name: 'ingest',
     file: 'ingest.ts',
     exportName: 'benchIngest',
