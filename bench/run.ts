@@ -59,7 +59,7 @@ const BENCHMARKS: Benchmark[] = [
       'open store peak RSS MB': ['<=', 250],
       'listCandidates peak RSS MB (sample week)': ['<=', 250],
       'open store over the floor MB': ['<=', 50],
-      'create store peak RSS MB (initdb in a child)': ['<=', 250],
+      'create store peak RSS MB (from the prepared copy)': ['<=', 250],
     },
   },
   {
