@@ -63,6 +63,9 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(input.week);
+  // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
+  const enrich = input.enrich && config.enrich.enabled && !input.offline;
+  if (input.offline) log.info(offlineNotice(input, config));
   const triage = createTriage(deps, input.week, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
@@ -98,7 +101,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
         }
       : {}),
     ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
-    ...(input.enrich && config.enrich.enabled
+    ...(enrich
       ? {
           enrich: async (items) => {
             const { enrichItems } = await import('../enrich/index.js');
@@ -124,7 +127,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {
     ...siteOptions(config),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(input.enrich && config.enrich.enabled ? { fetchImages: { http, log } } : {}),
+    ...(enrich ? { fetchImages: { http, log } } : {}),
   });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
@@ -147,6 +150,17 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+/** One line: what an offline build did not do. */
+function offlineNotice(input: BuildInput, config: Config): string {
+  const skipped = [
+    ...(input.ingest ? [] : ['asking the sources (stored items are used)']),
+    ...(input.enrich && config.enrich.enabled ? ['enrichment (arXiv, Semantic Scholar, pages)'] : []),
+    'item images',
+  ];
+  const last = skipped.pop();
+  return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
 }
 
 function isDegraded(usage: UsageReport): boolean {
