@@ -65,7 +65,8 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   const window = editionWindow(input.week);
   // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
-  if (input.offline) log.info(offlineNotice(input, config));
+  const notice = input.offline ? offlineNotice(input, config) : null;
+  if (notice) log.info(notice);
   const triage = createTriage(deps, input.week, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
@@ -152,14 +153,17 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
-/** One line: what an offline build did not do. */
-function offlineNotice(input: BuildInput, config: Config): string {
+/** One line: what an offline build did not do that it would have done online; null when nothing. */
+function offlineNotice(input: BuildInput, config: Config): string | null {
   const skipped = [
     ...(input.ingest ? [] : ['asking the sources (stored items are used)']),
-    ...(input.enrich && config.enrich.enabled ? ['enrichment (arXiv, Semantic Scholar, pages)'] : []),
-    'item images',
+    // Item images are fetched with the rest of the network enrichment.
+    ...(input.enrich && config.enrich.enabled
+      ? ['enrichment (arXiv, Semantic Scholar, pages)', 'item images']
+      : []),
   ];
   const last = skipped.pop();
+  if (!last) return null;
   return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
 }
 

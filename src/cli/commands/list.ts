@@ -70,18 +70,22 @@ function toRow(row: PlannedItem) {
   };
 }
 
-/** Each signal's contribution to the score ("…Points" signals; the raw values are in --json). */
+/**
+ * Relevance (and triage) as the desk shows them, then each signal's contribution to the score ("… pts", the
+ * "…Points" signals; every raw value is in --json).
+ */
 function formatTable(rows: PlannedItem[], picked: Set<string>): string {
   const all = [...new Set(rows.flatMap((row) => Object.keys(row.signals)))];
   const points = all.filter((name) => name.endsWith('Points'));
+  const raw = ['relevance', 'triage'].filter((name) => all.includes(name));
   const columns = points.length
-    ? [...points, ...all.filter((name) => /penalty|^taste$/i.test(name) && !points.includes(name))]
+    ? [...raw, ...points, ...all.filter((name) => /penalty|^taste$/i.test(name) && !points.includes(name))]
     : all;
   const header = [
     '',
     'rank',
     'score',
-    ...columns.map((name) => name.replace(/Points$/, '')),
+    ...columns.map((name) => name.replace(/Points$/, ' pts')),
     'source',
     'key',
     'title',

@@ -1,0 +1,146 @@
+// One ranking: for the same stored week and the same config — the demo's own file, sample/digest.config.json —
+// the demo, `build`, `list --json` and the desk board choose the same items and show the same signals, and the
+// board never calls an item "below the cut" while a lower-ranked one is chosen.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/app/deps.js';
+import { boardView, parseBoardFilter } from '../../src/app/desk-board.js';
+import { loadConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/core/ports.js';
+import type { Edition } from '../../src/core/types.js';
+import { offlineHttpClient } from '../../src/net/offline-http.js';
+import type { BoardCandidate } from '../../src/publish/desk-view.js';
+import { nodeFileSystem } from '../../src/publish/write-site.js';
+import { SAMPLE_CONFIG, SAMPLE_WEEK } from '../../src/sample/sample-week.js';
+import { openStore } from '../../src/store/open-store.js';
+import { runDigest } from '../support/cli.js';
+
+interface ListRow {
+  key: string;
+  score: number;
+  pinned: boolean;
+  picked: boolean;
+  signals: Record<string, number>;
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+describe('one ranking across the demo, build, list and the desk', () => {
+  let cwd: string;
+  let demo: Edition;
+  let built: Edition;
+  let listed: ListRow[];
+  let board: BoardCandidate[];
+  let demoLog: string;
+
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'digest-one-ranking-'));
+    const ran = await runDigest(['demo', '--out', 'demo-out', '--data-dir', 'data'], { cwd });
+    expect(ran.code, ran.stderr).toBe(0);
+    demoLog = ran.stderr;
+    demo = JSON.parse(readFileSync(join(cwd, 'demo-out', SAMPLE_WEEK, 'edition.json'), 'utf8'));
+
+    const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
+    const build = await runDigest(
+      ['build', '--week', SAMPLE_WEEK, '--offline', '--out', 'build-out', ...config],
+      { cwd },
+    );
+    expect(build.code, build.stderr).toBe(0);
+    built = JSON.parse(readFileSync(join(cwd, 'build-out', SAMPLE_WEEK, 'edition.json'), 'utf8'));
+
+    const list = await runDigest(['list', '--week', SAMPLE_WEEK, '--json', ...config], { cwd });
+    expect(list.code, list.stderr).toBe(0);
+    listed = (JSON.parse(list.stdout) as { candidates: ListRow[] }).candidates;
+
+    // The desk board's data, from the use case `digest serve` calls, on the same folder and config file.
+    const { config: loaded } = await loadConfig({ file: SAMPLE_CONFIG, cwd });
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      const deps = {
+        config: loaded,
+        store,
+        http: offlineHttpClient,
+        clock: systemClock,
+        log: silentLogger,
+        fs: nodeFileSystem,
+        env: {},
+      };
+      board = [];
+      for (let page = 1; board.length === 0 || board.length % 100 === 0; page++) {
+        const view = await boardView(deps, SAMPLE_WEEK, parseBoardFilter({ page: String(page) }), null);
+        if (!view.candidates.length) break;
+        board.push(...view.candidates);
+      }
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it('the demo names its config file', () => {
+    expect(demoLog).toMatch(/Config: \S*sample\/digest\.config\.json \(/);
+  });
+
+  it('the demo and build choose the same items in the same order with the same signals', () => {
+    expect(demo.items.length).toBeGreaterThan(5);
+    expect(built.items.map((item) => item.key)).toEqual(demo.items.map((item) => item.key));
+    expect(built.items.map((item) => item.why)).toEqual(demo.items.map((item) => item.why));
+  });
+
+  it('list picks what the build chose, with the signals the edition records', () => {
+    const rows = new Map(listed.map((row) => [row.key, row]));
+    expect(
+      listed
+        .filter((row) => row.picked)
+        .map((row) => row.key)
+        .sort(),
+    ).toEqual(built.items.map((item) => item.key).sort());
+    for (const item of built.items) {
+      const row = rows.get(item.key)!;
+      const signals = Object.fromEntries(
+        Object.entries(row.signals).map(([name, value]) => [name, round(value)]),
+      );
+      expect(item.why).toEqual({ score: round(row.score), pinned: row.pinned, ...signals });
+    }
+  });
+
+  it('the desk board ranks as list does, chooses what the build chose, and says why consistently', () => {
+    expect(board.map((candidate) => candidate.key)).toEqual(listed.map((row) => row.key));
+    const rows = new Map(listed.map((row) => [row.key, row]));
+    for (const candidate of board) {
+      const row = rows.get(candidate.key)!;
+      expect(candidate.score).toBe(row.score);
+      expect(candidate.relevance).toBe(row.signals.relevance ?? null);
+      // Through JSON as list prints them (-0 reads as 0).
+      expect(JSON.parse(JSON.stringify(candidate.signals))).toEqual(row.signals);
+      expect(candidate.chosen).toBe(row.picked);
+    }
+    const chosenRanks = board.filter((candidate) => candidate.chosen).map((candidate) => candidate.rank);
+    const lowestChosen = Math.max(...chosenRanks);
+    for (const candidate of board.filter((entry) => !entry.chosen && entry.rank < lowestChosen)) {
+      expect(candidate.why, `rank ${candidate.rank}`).not.toMatch(/below the cut/);
+    }
+    for (const candidate of board.filter((entry) => entry.chosen)) {
+      expect(candidate.why).toBe(`Chosen: rank ${candidate.rank} by score.`);
+    }
+  });
+
+  it("list's table shows the relevance the desk shows", async () => {
+    const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
+    const table = await runDigest(['list', '--week', SAMPLE_WEEK, '--limit', '3', ...config], { cwd });
+    expect(table.code, table.stderr).toBe(0);
+    const [header, first] = table.stdout.split('\n');
+    const columns = header!.trim().split(/\s{2,}/);
+    const relevanceColumn = columns.indexOf('relevance');
+    expect(relevanceColumn).toBeGreaterThan(0);
+    const cells = first!
+      .replace(/^[ *]\s+/, '')
+      .trim()
+      .split(/\s{2,}/);
+    // Both start at the rank column once the (empty or "*") mark is stripped.
+    expect(cells[0]).toBe('1');
+    expect(Number(cells[relevanceColumn])).toBeCloseTo(board[0]!.relevance!, 2);
+  });
+});
