@@ -1,7 +1,7 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
 // (a cache-only road: `list` never calls a model), or without it (`--no-triage`, as an --offline build).
 import { editionWindow } from '../core/dates.js';
-import { selectionPolicy } from '../pipeline/build-edition.js';
+import { selectionPolicy, weekCandidates } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
 import type { DigestDeps } from './deps.js';
@@ -26,7 +26,7 @@ export interface ListResult {
 
 export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
   const { config, store } = deps;
-  const candidates = await store.listCandidates(editionWindow(input.week));
+  const candidates = await weekCandidates(store, editionWindow(input.week));
   // Learned taste from stored embeddings only: like triage here, `list` never calls a model.
   const embedder = await tasteEmbedder(deps, { cacheOnly: true });
   const policy = await selectionPolicy(config, store, input.week, {

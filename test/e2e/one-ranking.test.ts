@@ -143,4 +143,58 @@ describe('one ranking across the demo, build, list and the desk', () => {
     expect(cells[0]).toBe('1');
     expect(Number(cells[relevanceColumn])).toBeCloseTo(board[0]!.relevance!, 2);
   });
+
+  it('a post whose cached page names a paper is merged into it by build --offline and list alike', async () => {
+    const paper = built.items[0]!.key;
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    let postKey: string;
+    try {
+      // A post that enrichment once read (its page names the paper), stored as such: the store keeps the post.
+      await store.upsertItems([
+        {
+          sourceId: 'rss-willison',
+          url: 'https://blog.example.com/posts/on-that-paper',
+          title: 'Notes on a paper of the week',
+          text: 'A long look at the paper and what it means for evaluation in practice.',
+          authors: [],
+          arxivId: null,
+          image: null,
+          publishedAt: '2026-05-01T09:30:00.000Z',
+          upvotes: null,
+        },
+      ]);
+      const post = (await store.getItem('url:https://blog.example.com/posts/on-that-paper'))!;
+      postKey = post.key;
+      await store.cachePut('enrich:page', post.canonicalUrl, {
+        image: null,
+        text: `See arXiv:${paper.slice('arxiv:'.length)}.`,
+        arxivId: paper.slice('arxiv:'.length),
+      });
+    } finally {
+      await store.close();
+    }
+    const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
+    const build = await runDigest(
+      ['build', '--week', SAMPLE_WEEK, '--offline', '--out', 'merged-out', ...config],
+      { cwd },
+    );
+    expect(build.code, build.stderr).toBe(0);
+    const rebuilt = JSON.parse(
+      readFileSync(join(cwd, 'merged-out', SAMPLE_WEEK, 'edition.json'), 'utf8'),
+    ) as Edition;
+    const list = await runDigest(['list', '--week', SAMPLE_WEEK, '--json', ...config], { cwd });
+    const { candidates, excluded } = JSON.parse(list.stdout) as {
+      candidates: ListRow[];
+      excluded: { key: string; reason: string }[];
+    };
+    expect(excluded).toContainEqual({ key: postKey!, reason: `merged into ${paper}` });
+    expect(candidates.map((row) => row.key)).not.toContain(postKey!);
+    expect(rebuilt.items.map((item) => item.key)).not.toContain(postKey!);
+    expect(
+      candidates
+        .filter((row) => row.picked)
+        .map((row) => row.key)
+        .sort(),
+    ).toEqual(rebuilt.items.map((item) => item.key).sort());
+  }, 60_000);
 });
