@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
+import { silentLogger } from '../core/ports.js';
 import type { SourceReport } from '../core/types.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
@@ -67,7 +68,18 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
   const notice = input.offline ? offlineNotice(input, config) : null;
   if (notice) log.info(notice);
-  const triage = createTriage(deps, input.week, road);
+  // Offline, triage reads the answers the last online build got (a cache-only road, as `list`): the same ranking.
+  // A miss is no warning there: that week was not triaged online, and offline relevance stands in, as it would.
+  const triage = input.offline
+    ? config.llm.write
+      ? createTriage(
+          deps,
+          input.week,
+          createModelRoad({ llm: config.llm, store, log: silentLogger, env: deps.env, cacheOnly: true }),
+          { quiet: true },
+        )
+      : null
+    : createTriage(deps, input.week, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {

@@ -1,5 +1,5 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
-// (a cache-only road: `list` never calls a model), or without it (`--no-triage`, as an --offline build).
+// (a cache-only road: `list` never calls a model, as an --offline build), or without it (`--no-triage`).
 import { editionWindow } from '../core/dates.js';
 import { selectionPolicy, weekCandidates } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
@@ -11,7 +11,7 @@ export type { PlannedItem };
 
 export interface ListInput {
   week: string;
-  /** Use the triage scores the last LLM build got (default true); false ranks as an --offline build. */
+  /** Use the triage scores the last LLM build got (default true); false ranks without them. */
   triage?: boolean;
 }
 

@@ -1,7 +1,7 @@
 // One ranking: for the same stored week and the same config — the demo's own file, sample/digest.config.json —
 // the demo, `build`, `list --json` and the desk board choose the same items and show the same signals, and the
 // board never calls an item "below the cut" while a lower-ranked one is chosen.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +13,16 @@ import type { Edition } from '../../src/core/types.js';
 import { offlineHttpClient } from '../../src/net/offline-http.js';
 import type { BoardCandidate } from '../../src/publish/desk-view.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { SAMPLE_CONFIG, SAMPLE_WEEK } from '../../src/sample/sample-week.js';
+import {
+  SAMPLE_CONFIG,
+  SAMPLE_WEEK,
+  type SampleServer,
+  sampleConfig,
+  startSampleServer,
+} from '../../src/sample/sample-week.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runDigest } from '../support/cli.js';
+import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 
 interface ListRow {
   key: string;
@@ -197,4 +204,58 @@ describe('one ranking across the demo, build, list and the desk', () => {
         .sort(),
     ).toEqual(rebuilt.items.map((item) => item.key).sort());
   }, 60_000);
+});
+
+describe('one ranking with LLM triage', () => {
+  let cwd: string;
+  let sample: SampleServer;
+  let fake: FakeLlm;
+
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'digest-one-ranking-llm-'));
+    [sample, fake] = await Promise.all([startSampleServer(), startFakeLlm()]);
+    writeFileSync(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({ ...sampleConfig(sample.origin), llm: { write: 'openai:gpt-4.1-mini' } }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([sample.close(), fake.close()]);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('build --offline and list rank with the triage the online build got, asking no model', async () => {
+    const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL };
+    const online = await runDigest(['build', '--week', SAMPLE_WEEK, '--no-check', '--out', 'online'], {
+      cwd,
+      env,
+    });
+    expect(online.code, online.stderr).toBe(0);
+    expect(fake.count('triage')).toBeGreaterThan(0);
+    const asked = fake.requests.length;
+    const edition = (out: string) =>
+      JSON.parse(readFileSync(join(cwd, out, SAMPLE_WEEK, 'edition.json'), 'utf8')) as Edition;
+    const built = edition('online');
+    expect(built.items.some((item) => typeof item.why?.triage === 'number')).toBe(true);
+
+    const offline = await runDigest(['build', '--week', SAMPLE_WEEK, '--offline', '--out', 'offline'], {
+      cwd,
+      env,
+    });
+    expect(offline.code, offline.stderr).toBe(0);
+    const list = await runDigest(['list', '--week', SAMPLE_WEEK, '--json'], { cwd, env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(fake.requests).toHaveLength(asked);
+
+    const rebuilt = edition('offline');
+    expect(rebuilt.items.map((item) => item.key)).toEqual(built.items.map((item) => item.key));
+    expect(rebuilt.items.map((item) => item.why)).toEqual(built.items.map((item) => item.why));
+    const rows = (JSON.parse(list.stdout) as { candidates: ListRow[] }).candidates;
+    expect(
+      rows
+        .filter((row) => row.picked)
+        .map((row) => row.key)
+        .sort(),
+    ).toEqual(built.items.map((item) => item.key).sort());
+  }, 120_000);
 });

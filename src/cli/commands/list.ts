@@ -26,7 +26,7 @@ export function register(program: Command, context: CliContext): void {
   weekOption(command)
     .option('--json', 'machine-readable output')
     .option('--limit <n>', 'rows to print', parseCount, 40)
-    .option('--no-triage', 'rank without the cached LLM triage scores (as an --offline build does)');
+    .option('--no-triage', 'rank without the cached LLM triage scores');
   withStoreOptions(command).action(async (options: ListOptions) => {
     const week = resolveWeek(options.week, new Date());
     await checkDataDir(options, context);
