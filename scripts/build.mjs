@@ -30,5 +30,5 @@ await build({
   logLevel: 'warning',
 });
 for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
-makeEmptyDatabase(dist);
+await makeEmptyDatabase(dist);
 process.stderr.write(`built ${entries.length} modules and ${assets.length} assets into dist/\n`);

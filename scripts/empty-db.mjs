@@ -12,7 +12,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export function makeEmptyDatabase(dist) {
+/** Never fails the build: without the copy, new data folders fall back to initdb at run time (with a warning). */
+export async function makeEmptyDatabase(dist) {
+  try {
+    await makeIt(dist);
+  } catch (error) {
+    process.stderr.write(
+      `warning: no prepared empty database (${error instanceof Error ? error.message : error}); ` +
+        'new data folders will run initdb instead (slower, ~800 MB)\n',
+    );
+  }
+}
+
+async function makeIt(dist) {
   const pglite = pgliteVersion();
   const key = `${pglite}-${migrationsDigest(join(root, 'src', 'store', 'migrations'))}`;
   const cacheDir = join(root, 'node_modules', '.cache', 'digest-empty-db');
@@ -28,7 +40,10 @@ export function makeEmptyDatabase(dist) {
     renameSync(partial, cached);
   }
   copyFileSync(cached, join(dist, 'empty-db.tar.gz'));
-  writeFileSync(join(dist, 'empty-db.json'), `${JSON.stringify({ pglite, key }, null, 2)}\n`);
+  // The migrations it holds: a run whose code lacks one (an older checkout) must not start from it.
+  const { MIGRATIONS } = await import(pathToFileURL(join(dist, 'store', 'migrations', 'index.js')).href);
+  const manifest = { pglite, key, migrations: Object.keys(MIGRATIONS) };
+  writeFileSync(join(dist, 'empty-db.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 function pgliteVersion() {

@@ -15,6 +15,7 @@ import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { extractTarGz } from './_untar.js';
 import { LOCK_FILE } from './data-dir.js';
+import { MIGRATIONS } from './migrations/index.js';
 
 const SCRATCH = 'pg_digest_prepare';
 
@@ -59,14 +60,25 @@ export async function prepareDataDir(dir: string, options: PrepareOptions = {}):
 
 /** True when the prepared copy was unpacked into `target`; else why it could not be used. */
 async function copyEmptyDatabase(archive: string, target: string): Promise<true | string> {
-  const manifest = await readFile(archive.replace(/\.tar\.gz$/, '.json'), 'utf8').catch(() => null);
-  if (manifest === null || !existsSync(archive)) return `no prepared empty database at ${archive}`;
-  const made = (JSON.parse(manifest) as { pglite?: string }).pglite;
-  const running = await pgliteVersion();
-  // The files are PGlite's own format: a copy made by another version is not trusted.
-  if (made !== running) return `the prepared empty database was made by PGlite ${made}, this is ${running}`;
+  const unusable = await whyUnusable(archive);
+  if (unusable) return unusable;
   await extractTarGz(archive, target);
   return true;
+}
+
+/** Why the prepared copy at `archive` cannot start a data folder for this code, or null when it can. */
+export async function whyUnusable(archive: string): Promise<string | null> {
+  const manifest = await readFile(archive.replace(/\.tar\.gz$/, '.json'), 'utf8').catch(() => null);
+  if (manifest === null || !existsSync(archive)) return `no prepared empty database at ${archive}`;
+  const made = JSON.parse(manifest) as { pglite?: string; migrations?: string[] };
+  const running = await pgliteVersion();
+  // The files are PGlite's own format: a copy made by another version is not trusted.
+  if (made.pglite !== running)
+    return `the prepared empty database was made by PGlite ${made.pglite}, this is ${running}`;
+  // Older than the code is fine (the rest migrate on open); a migration this code lacks would refuse to open.
+  const unknown = (made.migrations ?? []).filter((name) => !(name in MIGRATIONS));
+  if (unknown.length) return `the prepared empty database has migration ${unknown[0]}, which this code lacks`;
+  return null;
 }
 
 async function pgliteVersion(): Promise<string> {

@@ -11,7 +11,7 @@ import type { Logger } from '../../src/core/ports.js';
 import { extractTarGz } from '../../src/store/_untar.js';
 import { LOCK_FILE, lockDataDir, parseHolder } from '../../src/store/data-dir.js';
 import { openStore } from '../../src/store/open-store.js';
-import { EMPTY_DATABASE, isPrepared, prepareDataDir } from '../../src/store/prepare-data-dir.js';
+import { EMPTY_DATABASE, isPrepared, prepareDataDir, whyUnusable } from '../../src/store/prepare-data-dir.js';
 import { seedPgliteDataDir } from '../support/database.js';
 import { sourceItem } from './_items.js';
 
@@ -158,6 +158,23 @@ describe('a private data folder', () => {
     cleanups.push(() => store.close());
     expect(await readableByOthers(dataDir)).toEqual([]);
   }, 120_000);
+
+  it('uses the prepared copy only when this code can open it: same PGlite, no migration it lacks', async () => {
+    const dir = await tempDir();
+    expect(await whyUnusable(EMPTY_DATABASE)).toBeNull();
+    const manifest = JSON.parse(await readFile(EMPTY_DATABASE.replace(/\.tar\.gz$/, '.json'), 'utf8'));
+    const copy = async (name: string, changes: Record<string, unknown>) => {
+      await writeFile(join(dir, `${name}.json`), JSON.stringify({ ...manifest, ...changes }));
+      await writeFile(join(dir, `${name}.tar.gz`), await readFile(EMPTY_DATABASE));
+      return join(dir, `${name}.tar.gz`);
+    };
+    // Older than the code: fine, the rest migrate on open.
+    expect(await whyUnusable(await copy('older', { migrations: ['001-initial'] }))).toBeNull();
+    expect(
+      await whyUnusable(await copy('newer', { migrations: [...manifest.migrations, '999-future'] })),
+    ).toMatch(/has migration 999-future, which this code lacks/);
+    expect(await whyUnusable(await copy('other', { pglite: '0.0.1' }))).toMatch(/made by PGlite 0\.0\.1/);
+  });
 
   it('refuses a truncated archive instead of leaving a half database', async () => {
     const dir = await tempDir();
