@@ -2,7 +2,13 @@
 
 import { relative } from 'node:path';
 import { parseConfig } from '../config/index.js';
-import { SAMPLE_CONFIG, SAMPLE_WEEK, sampleConfig, startSampleServer } from '../sample/sample-week.js';
+import {
+  SAMPLE_CONFIG,
+  SAMPLE_ORIGIN,
+  SAMPLE_WEEK,
+  sampleConfig,
+  startSampleServer,
+} from '../sample/sample-week.js';
 import type { BuildOutcome } from './build.js';
 import { type OpenDigestOptions, withDigest } from './open-digest.js';
 
@@ -17,7 +23,7 @@ export async function runDemo(
     // The config is a file: passed to list, build or serve, it ranks the week exactly as the demo does.
     const shown = relative(options.cwd, SAMPLE_CONFIG);
     options.log.info(
-      `Config: ${shown.startsWith('..') ? SAMPLE_CONFIG : shown} (its sources, on http://sample.invalid, are served from the recorded files). ` +
+      `Config: ${shown.startsWith('..') ? SAMPLE_CONFIG : shown} (its sources, on ${SAMPLE_ORIGIN}, are served from the recorded files). ` +
         'Give it to other commands with --config to rank the week the same way.',
     );
     return await withDigest({ ...options, config }, (digest) =>
