@@ -14,6 +14,7 @@ import {
   createWriter,
   formatFlaggedItems,
   formatUsageTable,
+  type ModelRoad,
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
@@ -68,18 +69,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
   const notice = input.offline ? offlineNotice(input, config) : null;
   if (notice) log.info(notice);
-  // Offline, triage reads the answers the last online build got (a cache-only road, as `list`): the same ranking.
-  // A miss is no warning there: that week was not triaged online, and offline relevance stands in, as it would.
-  const triage = input.offline
-    ? config.llm.write
-      ? createTriage(
-          deps,
-          input.week,
-          createModelRoad({ llm: config.llm, store, log: silentLogger, env: deps.env, cacheOnly: true }),
-          { quiet: true },
-        )
-      : null
-    : createTriage(deps, input.week, road);
+  const triage = chooseTriage(deps, input, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
@@ -163,6 +153,19 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+/**
+ * LLM triage on the build's road; offline, the answers the last online build got (a cache-only road, as `list`),
+ * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
+ * stands in, as it did.
+ */
+function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
+  if (!input.offline) return createTriage(deps, input.week, road);
+  if (!deps.config.llm.write) return null;
+  const { config, store, env } = deps;
+  const cached = createModelRoad({ llm: config.llm, store, log: silentLogger, env, cacheOnly: true });
+  return createTriage(deps, input.week, cached, { quiet: true });
 }
 
 /** One line: what an offline build did not do that it would have done online; null when nothing. */
