@@ -22,6 +22,11 @@ export interface ListResult {
   picked: Set<string>;
   /** The triage read from the cache, or null (no model configured, or --no-triage). */
   triage: { model: string; rated: number; shortlist: number } | null;
+  /**
+   * How many items of the week's saved edition this ranking would not pick (built from other data or another
+   * config: say so rather than leave two rankings side by side); null when none is saved.
+   */
+  savedDiffers: number | null;
 }
 
 export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
@@ -48,5 +53,8 @@ export async function list(deps: DigestDeps, input: ListInput): Promise<ListResu
     }
   }
   const plan = planEdition(candidates, policy, input.week);
-  return { week: input.week, plan, picked: new Set(plan.picks.map((pick) => pick.item.key)), triage };
+  const picked = new Set(plan.picks.map((pick) => pick.item.key));
+  const saved = await store.getEdition(input.week);
+  const savedDiffers = saved ? saved.items.filter((item) => !picked.has(item.key)).length : null;
+  return { week: input.week, plan, picked, triage, savedDiffers };
 }

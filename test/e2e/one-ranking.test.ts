@@ -134,6 +134,18 @@ describe('one ranking across the demo, build, list and the desk', () => {
     }
   });
 
+  it('list says when the saved edition was built with another config', async () => {
+    const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
+    const same = await runDigest(['list', '--week', SAMPLE_WEEK, '--json', ...config], { cwd });
+    expect(JSON.parse(same.stdout).savedDiffers).toBe(0);
+    // No --config: the defaults (other source weights) rank the demo's week otherwise, and list says so.
+    const other = await runDigest(['list', '--week', SAMPLE_WEEK, '--data-dir', 'data'], { cwd });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toMatch(
+      /The saved edition of 2026-05-04 has \d+ item\(s\) this ranking does not pick: it was built from other data or another config/,
+    );
+  });
+
   it("list's table shows the relevance the desk shows", async () => {
     const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
     const table = await runDigest(['list', '--week', SAMPLE_WEEK, '--limit', '3', ...config], { cwd });

@@ -32,11 +32,11 @@ export function register(program: Command, context: CliContext): void {
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
-      const { plan, picked, triage } = await digest.list({ week, triage: options.triage });
+      const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
       if (options.json) {
         const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
         context.stdout.write(
-          `${JSON.stringify({ week, triage, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
+          `${JSON.stringify({ week, triage, savedDiffers, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
         );
         return;
       }
@@ -55,6 +55,13 @@ export function register(program: Command, context: CliContext): void {
       context.stdout.write(
         `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
       );
+      if (savedDiffers) {
+        context.stdout.write(
+          `The saved edition of ${week} has ${savedDiffers} item(s) this ranking does not pick: it was built from ` +
+            "other data or another config (the demo's is sample/digest.config.json; pass it with --config). " +
+            `Rebuild to update it: digest build --week ${week} --no-ingest.\n`,
+        );
+      }
     });
   });
 }
