@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
+import { silentLogger } from '../core/ports.js';
 import type { SourceReport } from '../core/types.js';
 import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
@@ -14,6 +15,7 @@ import {
   formatFlaggedItems,
   formatProgress,
   formatUsageTable,
+  type ModelRoad,
   outcomeNotes,
   type UsageReport,
 } from '../write/index.js';
@@ -65,7 +67,11 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(input.week);
-  const triage = createTriage(deps, input.week, road);
+  // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
+  const enrich = input.enrich && config.enrich.enabled && !input.offline;
+  const notice = input.offline ? offlineNotice(input, config) : null;
+  if (notice) log.info(notice);
+  const triage = chooseTriage(deps, input, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
@@ -100,7 +106,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
         }
       : {}),
     ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
-    ...(input.enrich && config.enrich.enabled
+    ...(enrich
       ? {
           enrich: async (items) => {
             const { enrichItems } = await import('../enrich/index.js');
@@ -129,7 +135,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {
     ...siteOptions(config),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(input.enrich && config.enrich.enabled ? { fetchImages: { http, log } } : {}),
+    ...(enrich ? { fetchImages: { http, log } } : {}),
   });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
@@ -153,6 +159,33 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+/**
+ * LLM triage on the build's road; offline, the answers the last online build got (a cache-only road, as `list`),
+ * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
+ * stands in, as it did.
+ */
+function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
+  if (!input.offline) return createTriage(deps, input.week, road);
+  if (!deps.config.llm.write) return null;
+  const { config, store, env } = deps;
+  const cached = createModelRoad({ llm: config.llm, store, log: silentLogger, env, cacheOnly: true });
+  return createTriage(deps, input.week, cached, { quiet: true });
+}
+
+/** One line: what an offline build did not do that it would have done online; null when nothing. */
+function offlineNotice(input: BuildInput, config: Config): string | null {
+  const skipped = [
+    ...(input.ingest ? [] : ['asking the sources (stored items are used)']),
+    // Item images are fetched with the rest of the network enrichment.
+    ...(input.enrich && config.enrich.enabled
+      ? ['enrichment (arXiv, Semantic Scholar, pages)', 'item images']
+      : []),
+  ];
+  const last = skipped.pop();
+  if (!last) return null;
+  return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
 }
 
 function isDegraded(usage: UsageReport): boolean {

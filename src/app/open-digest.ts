@@ -2,6 +2,7 @@
 import { type Config, loadConfig } from '../config/index.js';
 import type { Logger } from '../core/ports.js';
 import { createHttpClient } from '../net/http-client.js';
+import { offlineHttpClient } from '../net/offline-http.js';
 import { nodeFileSystem } from '../publish/write-site.js';
 import { openStore } from '../store/open-store.js';
 import { createDigest, type Digest } from './create-digest.js';
@@ -20,6 +21,8 @@ export interface OpenDigestOptions {
   dataDir?: string;
   clock?: Clock;
   signal?: AbortSignal;
+  /** `--offline`: the HTTP client refuses every request (no network at all). */
+  offline?: boolean;
 }
 
 export interface OpenDigest extends Digest {
@@ -42,14 +45,16 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
   const databaseUrl = env.DATABASE_URL;
   const dataDir = resolveDataDir(options);
   const store = await openStore(databaseUrl ? { databaseUrl, log } : { dataDir, log });
-  const http = createHttpClient({
-    timeoutMs: config.http.timeoutMs,
-    maxBytes: config.http.maxBytes,
-    retries: config.http.retries,
-    allowLoopback: config.http.allowLoopback,
-    log,
-    ...(config.http.userAgent ? { userAgent: config.http.userAgent } : {}),
-  });
+  const http = options.offline
+    ? offlineHttpClient
+    : createHttpClient({
+        timeoutMs: config.http.timeoutMs,
+        maxBytes: config.http.maxBytes,
+        retries: config.http.retries,
+        allowLoopback: config.http.allowLoopback,
+        log,
+        ...(config.http.userAgent ? { userAgent: config.http.userAgent } : {}),
+      });
   const digest = createDigest({
     config,
     store,

@@ -5,6 +5,7 @@ import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
+import { withStoredLinks } from '../enrich/stored-links.js';
 import type { Embedder } from '../llm/embeddings.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
@@ -79,7 +80,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   }
 
   options.signal?.throwIfAborted();
-  let candidates = await store.listCandidates(window);
+  let candidates = await weekCandidates(store, window);
   if (candidates.length === 0) {
     const future = window.start > (options.today ?? new Date()).toISOString().slice(0, 10);
     throw new BuildError(
@@ -142,6 +143,17 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   edition = await store.keepEditorEdits(edition);
   await store.saveEdition(edition);
   return { edition, plan, warnings };
+}
+
+/**
+ * The week's candidates as every ranking sees them: stored items plus what enrichment cached about them (a post's
+ * paper), read without fetching — so build, `list` and the desk rank the same inputs.
+ */
+export async function weekCandidates(
+  store: Pick<CandidatesPort, 'listCandidates'> & CachePort,
+  window: ReturnType<typeof editionWindow>,
+): Promise<StoredItem[]> {
+  return withStoredLinks(await store.listCandidates(window), store);
 }
 
 export interface PolicyOptions {

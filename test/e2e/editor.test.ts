@@ -66,7 +66,7 @@ describe('editor controls', () => {
     expect(paper.code, paper.stderr).toBe(0);
     expect(paper.stdout).toContain('arxiv:2604.26951');
 
-    const first = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd });
+    const first = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(first.code, first.stderr).toBe(0);
     let edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
     const manual = edition.items.filter((item) => item.source === 'manual');
