@@ -14,7 +14,8 @@ RUN npm ci --no-audit --no-fund && test -f dist/cli/main.js
 FROM node:20-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Runtime dependencies only; no install scripts (the one that has any, esbuild, is a build tool).
+# Runtime dependencies only, no install scripts (esbuild, which compiles a digest.config.ts on load, needs none:
+# its binary comes in its platform package).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-slim AS runtime

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
@@ -66,9 +67,39 @@ async function readJson(file: string): Promise<unknown> {
 
 async function importModule(file: string): Promise<unknown> {
   try {
+    if (/\.[cm]?ts$/.test(file)) return await importTypeScript(file);
     const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
     return module.default ?? module;
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`Could not load ${file}: ${(error as Error).message}`, [], { cause: error });
+  }
+}
+
+/**
+ * Node 20 cannot import TypeScript, so the config is compiled on load with esbuild (the bundler that builds dist/):
+ * its own relative imports (`./src/config/index.js` in a clone) are bundled in, packages stay imports. The result is
+ * written beside the config for one import, so those package imports resolve from the project's node_modules.
+ */
+async function importTypeScript(file: string): Promise<unknown> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+  const compiled = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.mjs`);
+  await writeFile(compiled, code, { mode: 0o600 });
+  try {
+    const module = (await import(pathToFileURL(compiled).href)) as { default?: unknown };
+    return module.default ?? module;
+  } finally {
+    await rm(compiled, { force: true });
   }
 }
