@@ -115,7 +115,7 @@ export function register(program: Command, context: CliContext): void {
       '../../server/index.js'
     );
     const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
-    const { subscriptionSettings } = await import('../../app/subscription-settings.js');
+    const { subscribeReadiness } = await import('../../app/subscribe-readiness.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
@@ -125,12 +125,7 @@ export function register(program: Command, context: CliContext): void {
           `no published site in ${siteDir} yet: run "digest publish --out ${options.site}" (serving 404s)`,
         );
       }
-      const subscriptions = subscriptionSettings(digest.config);
-      if (!subscriptions) {
-        log.warn('no server.baseUrl (or publish.baseUrl): subscribe, confirm and unsubscribe are off');
-      } else if (!subscriptions.canMail) {
-        log.warn('no publish.email.smtp: subscribing answers 503 until an SMTP server is configured');
-      }
+      const subscribing = subscribeReadiness(digest.config, digest.configFile);
       const metrics = createDigestMetrics({
         subscribersByStatus: () => digest.deps.store.countSubscribers(),
         sendLog: () => digest.sendLogCounts(),
@@ -149,11 +144,14 @@ export function register(program: Command, context: CliContext): void {
         log: requestLines.log,
         archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
         desk: await digest.desk({ siteDir }),
+        ...(subscribing.transformHtml ? { transformHtml: subscribing.transformHtml } : {}),
       });
       // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
       const shared = await digest.deps.store.shareDatabase();
       if (shared) log.info(`Other digest commands reach this database through ${shared.address}.`);
       const server = await startServer(app, listen);
+      const missing = subscribing.missing(server.url);
+      if (missing) log.warn(missing);
       context.stdout.write(`${server.url}\n`);
       log.info(`Serving ${siteDir} at ${server.url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
       const schedule = await startSchedule(digest, siteDir, context.signal, metrics);
