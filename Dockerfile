@@ -40,4 +40,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "bin/digest.js"]
-CMD ["serve", "--host", "0.0.0.0", "--site", "/data/site"]
+CMD ["serve", "--host", "0.0.0.0", "--out", "/data/site"]

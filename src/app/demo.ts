@@ -8,12 +8,12 @@ export { SAMPLE_WEEK };
 
 export async function runDemo(
   options: Omit<OpenDigestOptions, 'config' | 'configFile'> & { outDir: string },
-): Promise<BuildOutcome> {
+): Promise<BuildOutcome & { storeLocation: string }> {
   const server = await startSampleServer();
   try {
     const config = parseConfig(sampleConfig(server.origin), 'sample config');
-    return await withDigest({ ...options, config }, (digest) =>
-      digest.build({
+    return await withDigest({ ...options, config }, async (digest) => ({
+      ...(await digest.build({
         week: SAMPLE_WEEK,
         outDir: options.outDir,
         ingest: true,
@@ -21,8 +21,9 @@ export async function runDemo(
         offline: true,
         check: false,
         refresh: false,
-      }),
-    );
+      })),
+      storeLocation: digest.storeLocation,
+    }));
   } finally {
     await server.close();
   }

@@ -16,7 +16,7 @@ export const MAIL_CATCHER_SMTP = { host: '127.0.0.1', port: 1025, requireTls: fa
 
 export function subscribeReadiness(config: Config, configFile: string | null): SubscribeReadiness {
   const settings = subscriptionSettings(config);
-  const works = settings !== null && settings.canMail;
+  const works = settings?.canMail === true;
   const hidden = config.server.subscribeForm === false;
   return {
     transformHtml: works && !hidden ? (page) => fillSubscribeSlot(page, config.name) : null,

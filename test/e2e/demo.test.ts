@@ -80,9 +80,9 @@ describe('digest demo (npm start)', () => {
     ) as Edition;
     expect(second.items.map((item) => item.key)).toEqual(edition.items.map((item) => item.key));
     expect(second.title).toBe(edition.title);
-    const list = await runDigest(['list', '--week', '2026-05-04', '--json', '--data-dir', 'data-sample'], {
-      cwd,
-    });
+    // The demo fills the default data folder: the next command finds the week there without flags.
+    expect(first.stderr).toContain(`The sample week is stored in ${join(cwd, 'data')}`);
+    const list = await runDigest(['list', '--week', '2026-05-04', '--json'], { cwd });
     expect(list.code, list.stderr).toBe(0);
     const rows = (JSON.parse(list.stdout) as { candidates: { key: string }[] }).candidates;
     expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenDigest } from '../../app/open-digest.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
@@ -12,7 +12,9 @@ import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } fro
 interface ServeOptions extends CommonOptions {
   host?: string;
   port?: number;
-  site: string;
+  out?: string;
+  /** The former name of --out, still accepted. */
+  site?: string;
 }
 
 const PORT_RULE = 'a port number from 0 to 65535';
@@ -101,7 +103,8 @@ export function register(program: Command, context: CliContext): void {
       'port to listen on, 0 for any free one (default: PORT, else server.port, 8080)',
       parsePortFlag,
     )
-    .option('--site <dir>', 'the folder `digest publish` wrote', 'out');
+    .option('--out <dir>', 'the site folder `digest publish --out` wrote (default out)')
+    .addOption(new Option('--site <dir>', 'the same as --out').hideHelp());
   withStoreOptions(command).action(async (options: ServeOptions) => {
     // A bad PORT and a missing secret stop here, before the database is opened.
     if (options.host !== undefined && !options.host.trim()) {
@@ -119,11 +122,10 @@ export function register(program: Command, context: CliContext): void {
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
-      const siteDir = resolve(context.cwd, options.site);
+      const site = options.out ?? options.site ?? 'out';
+      const siteDir = resolve(context.cwd, site);
       if (!existsSync(resolve(siteDir, 'index.html'))) {
-        log.warn(
-          `no published site in ${siteDir} yet: run "digest publish --out ${options.site}" (serving 404s)`,
-        );
+        log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
       }
       const subscribing = subscribeReadiness(digest.config, digest.configFile);
       const metrics = createDigestMetrics({
