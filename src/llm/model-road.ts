@@ -33,6 +33,8 @@ export interface ModelRoadOptions {
   env?: NodeJS.ProcessEnv;
   /** `--offline`: no model at all. */
   offline?: boolean;
+  /** What the caller can do instead of giving a missing or rejected key (default: the build's --offline). */
+  withoutKey?: string;
   /** false (`--no-check`) turns the faithfulness check off; so does `llm.checkEnabled: false`. */
   check?: boolean;
   /** `--refresh`: ask every call again (new answers replace the cached ones). */
@@ -88,6 +90,9 @@ export const NO_MODEL_NOTICE =
   'environment, or pass --model provider:model.';
 
 /** Model ids per purpose: triage uses the (cheaper) check model, the title and intro the writing model. */
+const BUILD_WITHOUT_KEY =
+  'build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it';
+
 function modelIds(llm: LlmConfig, options: ModelRoadOptions): Record<Purpose, string | undefined> {
   const write = options.modelOverride ?? llm.write;
   const check = llm.check ?? write;
@@ -138,7 +143,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     if (!missing) continue;
     if (llm.fallback !== 'extractive') {
       throw new ConfigError(
-        `Cannot use ${missing.message}. Set ${missing.setting}, or build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it.`,
+        `Cannot use "${modelId}": it ${missing.need}. Set ${missing.setting}, or ${options.withoutKey ?? BUILD_WITHOUT_KEY}.`,
         [{ path: missing.setting, message: 'not set' }],
       );
     }
@@ -166,7 +171,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     credentialsRejected(modelId, status, cause) {
       const provider = providerOf(modelId);
       const setting = keySetting(modelId, llm);
-      const message = `${provider} rejected the key for "${modelId}" (HTTP ${status}). Check ${setting}, or build with --offline.`;
+      const message = `${provider} rejected the key for "${modelId}" (HTTP ${status}). Check ${setting}, or ${options.withoutKey ?? 'build with --offline'}.`;
       if (llm.fallback === 'extractive') {
         const error = new ProviderUnavailableError(message, { cause });
         breaker.open(provider, error);
