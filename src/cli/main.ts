@@ -1,6 +1,7 @@
 // The CLI entry: the only place that decides exit codes (0 clean, 1 nothing built, 2 bad input, 3 needs a look,
 // 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
+import { withDotEnv } from '../config/dotenv.js';
 import { BuildError, ConfigError, NotFoundError, errorMessage as rawMessage } from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
 import { COMMANDS } from './commands/index.js';
@@ -40,7 +41,8 @@ export function createProgram(context: CliContext): Command {
 }
 
 export async function runCli(argv: string[], outside: CliContext): Promise<number> {
-  const context: CliContext = { ...outside, exitCode: 0 };
+  // ./.env (digest init writes DIGEST_SECRET there) lies beneath the real environment, which always wins.
+  const context: CliContext = { ...outside, env: withDotEnv(outside.cwd, outside.env), exitCode: 0 };
   const program = createProgram(context);
   try {
     if (argv.length === 0) {
