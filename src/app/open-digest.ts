@@ -38,6 +38,7 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     : await loadConfig({
         ...(options.configFile ? { file: options.configFile } : {}),
         cwd: options.cwd,
+        env,
       });
   const config = loaded.config;
   const databaseUrl = env.DATABASE_URL;
