@@ -17,7 +17,8 @@ export function createProgram(context: CliContext): Command {
     .description(
       'LLM News Digest: a week of AI papers and posts, as one short edition.\n\n' +
         'Quick start:\n' +
-        '  digest demo             build the bundled sample week (offline)\n' +
+        '  digest init             set up a newsletter here: digest.config.json and .env\n' +
+        '  digest demo             build the bundled sample week (offline) into ./data\n' +
         '  digest build            build the latest Monday edition\n' +
         '  digest list             ranked candidates of the week\n' +
         '  digest publish          site, feeds, email and Markdown\n\n' +

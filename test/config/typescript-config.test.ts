@@ -1,7 +1,15 @@
 // digest.config.ts as the README shows it, loaded by plain Node 20 (no TypeScript loader): the compiled dist/ is what
 // bin/digest.js runs, so that is what this test imports, in a child process without vitest's transform.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,19 +39,11 @@ describe('digest.config.ts on plain Node', () => {
     // The README's config sits at the root of a clone, beside src/.
     symlinkSync(join(ROOT, 'src'), join(dir, 'src'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    writeFileSync(
-      join(dir, 'digest.config.ts'),
-      `// digest.config.ts
-import { defineConfig } from './src/config/index.js';
-
-const weight: number = 1.2;
-export default defineConfig({
-  audience: 'engineers building production AI systems',
-  sources: [{ id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/', weight }],
-  llm: { write: 'openai:gpt-4.1-mini', check: 'openai:gpt-4.1-nano' },
-});
-`,
-    );
+    // The README's example, exactly as it is printed there.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const example = /```ts\n(\/\/ digest\.config\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'the README shows a digest.config.ts').toBeDefined();
+    writeFileSync(join(dir, 'digest.config.ts'), example!);
     const loaded = await loadInNode(dir);
     expect(loaded.error).toBeUndefined();
     expect(loaded.sources).toEqual([expect.objectContaining({ id: 'rss-willison', weight: 1.2 })]);
