@@ -1,13 +1,18 @@
 // `digest init --yes …`: a config that loads, a private .env with a fresh secret the CLI then reads, checks that can
 // fail (the SMTP server is a real one on loopback), and no overwriting without --force.
+
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDotEnv, withDotEnv } from '../../src/config/dotenv.js';
 import { loadConfig } from '../../src/config/index.js';
 import { type LoopbackSmtp, startSmtp } from '../server/_smtp.js';
 import { type CliRun, runDigest } from '../support/cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/digest.js', import.meta.url));
 
 describe('digest init', () => {
   let cwd: string;
@@ -98,6 +103,31 @@ describe('digest init', () => {
       expect(badUrl.code).toBe(2);
       expect(badUrl.stderr).toContain('publish.baseUrl');
       expect(() => statSync(join(dir, '.env'))).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('digest init, asked', () => {
+  it('takes the answers from stdin (Enter keeps a default), piped all at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'digest-init-asked-'));
+    try {
+      const child = spawn(process.execPath, [BIN, 'init'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.end('My News\n\n\nopenai:gpt-4.1-mini\nsk-test\n\n\n');
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, stdout).toBe(0);
+      const { config } = await loadConfig({ cwd: dir });
+      expect(config.name).toBe('My News');
+      expect(config.publish.baseUrl).toBe('http://127.0.0.1:8080/');
+      expect(config.llm.write).toBe('openai:gpt-4.1-mini');
+      expect(config.publish.email.smtp).toBeUndefined();
+      expect(parseDotEnv(readFileSync(join(dir, '.env'), 'utf8')).OPENAI_API_KEY).toBe('sk-test');
+      expect(stdout).toContain('✓ OPENAI_API_KEY is set');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

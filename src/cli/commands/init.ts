@@ -1,6 +1,6 @@
 // `digest init`: a new newsletter's digest.config.json and .env, asked for (or taken from flags with --yes).
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { InitAnswers } from '../../app/init.js';
 import { DEFAULT_SOURCES } from '../../config/index.js';
@@ -77,9 +77,14 @@ function fromFlags(options: InitOptions): InitAnswers {
 
 /** One question per answer, the flag's value as the default (Enter keeps it). */
 async function ask(options: InitOptions, context: CliContext): Promise<InitAnswers> {
-  const reader = createInterface({ input: process.stdin, output: context.stderr as NodeJS.WritableStream });
-  const question = async (text: string, fallback = '') =>
-    (await reader.question(`${text}${fallback ? ` [${fallback}]` : ''}: `)).trim() || fallback;
+  // Lines are read from an iterator, which buffers them: answers piped in all at once are not lost between questions.
+  const reader = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = reader[Symbol.asyncIterator]();
+  const question = async (text: string, fallback = '') => {
+    context.stderr.write(`${text}${fallback ? ` [${fallback}]` : ''}: `);
+    const next = await lines.next();
+    return (next.done ? '' : next.value).trim() || fallback;
+  };
   try {
     const name = await question('Newsletter name', options.name);
     const baseUrl = await question('Address readers reach the site at', options.baseUrl);
