@@ -16,7 +16,7 @@ export { SAMPLE_WEEK };
 
 export async function runDemo(
   options: Omit<OpenDigestOptions, 'config' | 'configFile'> & { outDir: string },
-): Promise<BuildOutcome> {
+): Promise<BuildOutcome & { storeLocation: string }> {
   const server = await startSampleServer();
   try {
     const config = parseConfig(sampleConfig(server.origin), SAMPLE_CONFIG);
@@ -26,8 +26,8 @@ export async function runDemo(
       `Config: ${shown.startsWith('..') ? SAMPLE_CONFIG : shown} (its sources, on ${SAMPLE_ORIGIN}, are served from the recorded files). ` +
         'Give it to other commands with --config to rank the week the same way.',
     );
-    return await withDigest({ ...options, config }, (digest) =>
-      digest.build({
+    return await withDigest({ ...options, config }, async (digest) => ({
+      ...(await digest.build({
         week: SAMPLE_WEEK,
         outDir: options.outDir,
         ingest: true,
@@ -35,8 +35,9 @@ export async function runDemo(
         offline: true,
         check: false,
         refresh: false,
-      }),
-    );
+      })),
+      storeLocation: digest.storeLocation,
+    }));
   } finally {
     await server.close();
   }

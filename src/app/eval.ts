@@ -57,6 +57,7 @@ export async function evaluate(deps: DigestDeps, input: EvalInput): Promise<Mode
             store: deps.store,
             log: deps.log,
             env: deps.env,
+            withoutKey: 'leave it out of --models ("extractive" needs no key)',
             check: input.check,
             refresh: input.refresh,
             ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),

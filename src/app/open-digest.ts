@@ -1,4 +1,5 @@
 // Wires the real adapters once: config file, store (PGlite or PostgreSQL), the guarded HTTP client, the disk.
+import { resolve } from 'node:path';
 import { type Config, loadConfig } from '../config/index.js';
 import type { Logger } from '../core/ports.js';
 import { createHttpClient } from '../net/http-client.js';
@@ -7,7 +8,7 @@ import { nodeFileSystem } from '../publish/write-site.js';
 import { openStore } from '../store/open-store.js';
 import { createDigest, type Digest } from './create-digest.js';
 import { type Clock, systemClock } from './deps.js';
-import { resolveDataDir } from './inputs.js';
+import { DEFAULT_DATA_DIR, resolveDataDir } from './inputs.js';
 
 export interface OpenDigestOptions {
   cwd: string;
@@ -40,10 +41,13 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     : await loadConfig({
         ...(options.configFile ? { file: options.configFile } : {}),
         cwd: options.cwd,
+        env,
       });
   const config = loaded.config;
   const databaseUrl = env.DATABASE_URL;
   const dataDir = resolveDataDir(options);
+  // Said whenever it is not ./data, so a command never reads or writes a folder the user did not expect.
+  if (!databaseUrl && dataDir !== resolve(options.cwd, DEFAULT_DATA_DIR)) log.info(`Data folder: ${dataDir}`);
   const store = await openStore(databaseUrl ? { databaseUrl, log } : { dataDir, log });
   const http = options.offline
     ? offlineHttpClient

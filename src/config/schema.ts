@@ -17,6 +17,8 @@ export const sourceSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "rss-willison")'),
     type: z.enum(SOURCE_TYPES),
+    /** What readers see after "via" (default: the known name of a shipped source, else the URL's host). */
+    name: z.string().trim().min(1).max(80).optional(),
     /** For feeds, "{date}" in the URL is replaced by each day of the window (per-day archives). */
     url: httpUrl.optional(),
     weight: z.number().min(0).max(10).default(1),
@@ -67,10 +69,20 @@ export const enrichSchema = z
   });
 
 export const DEFAULT_SOURCES = [
-  { id: 'api-hf', type: 'hf-daily-papers', url: 'https://huggingface.co/api/daily_papers' },
-  { id: 'rss-openai', type: 'feed', url: 'https://openai.com/news/rss.xml' },
-  { id: 'rss-latentspace', type: 'feed', url: 'https://www.latent.space/feed' },
-  { id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/' },
+  {
+    id: 'api-hf',
+    name: 'Hugging Face Daily Papers',
+    type: 'hf-daily-papers',
+    url: 'https://huggingface.co/api/daily_papers',
+  },
+  { id: 'rss-openai', name: 'OpenAI News', type: 'feed', url: 'https://openai.com/news/rss.xml' },
+  { id: 'rss-latentspace', name: 'Latent Space', type: 'feed', url: 'https://www.latent.space/feed' },
+  {
+    id: 'rss-willison',
+    name: 'Simon Willison',
+    type: 'feed',
+    url: 'https://simonwillison.net/atom/everything/',
+  },
 ] as const;
 
 export const configSchema = z

@@ -93,6 +93,8 @@ export interface EditionItem {
   takeaways: [string, string, string];
   /** Configured id of the primary source. */
   source: string;
+  /** Its name as readers see it ("via Simon Willison"); editions built before it existed have none. */
+  sourceName?: string;
   /** Every source id that carried the item. */
   sources: string[];
   arxivId: string | null;

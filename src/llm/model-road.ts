@@ -26,6 +26,8 @@ export interface ModelRoadOptions {
   env?: NodeJS.ProcessEnv;
   /** `--offline`: no model at all. */
   offline?: boolean;
+  /** What the caller can do instead of giving a missing or rejected key (default: the build's --offline). */
+  withoutKey?: string;
   /** false (`--no-check`) turns the faithfulness check off; so does `llm.checkEnabled: false`. */
   check?: boolean;
   /** `--refresh`: ask every call again (new answers replace the cached ones). */
@@ -95,6 +97,9 @@ export const NO_MODEL_NOTICE =
   'environment, or pass --model provider:model.';
 
 /** Model ids per purpose: triage uses the (cheaper) check model, the title and intro the writing model. */
+const BUILD_WITHOUT_KEY =
+  'build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it';
+
 function modelIds(llm: LlmConfig, options: ModelRoadOptions): Record<Purpose, string | undefined> {
   const write = options.modelOverride ?? llm.write;
   const check = llm.check ?? write;
@@ -148,7 +153,12 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   if ('unusable' in checked) return none(checked.unusable);
   const { notices, fallbacks } = checked;
 
-  const state = roadState(llm, { meter, signal, throwIfStopped, stop }, options.maxCostUsd ?? llm.maxCostUsd);
+  const state = roadState(
+    llm,
+    { meter, signal, throwIfStopped, stop },
+    options.maxCostUsd ?? llm.maxCostUsd,
+    options.withoutKey,
+  );
   const stacks = createModelStacks({
     llm,
     resolve: resolveOptions,
@@ -197,7 +207,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
 function checkSettings(
   llm: LlmConfig,
   ids: Record<Purpose, string | undefined>,
-  options: Pick<ModelRoadOptions, 'cacheOnly'> & { resolve: ResolveModelOptions },
+  options: Pick<ModelRoadOptions, 'cacheOnly' | 'withoutKey'> & { resolve: ResolveModelOptions },
 ): { unusable: string } | { notices: string[]; fallbacks: string[] } {
   // A cache-only road never reaches a provider, so it needs no key.
   const missingFor = (modelId: string) =>
@@ -208,7 +218,7 @@ function checkSettings(
     if (!missing) continue;
     if (llm.fallback !== 'extractive') {
       throw new ConfigError(
-        `Cannot use ${missing.message}. Set ${missing.setting}, or build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it.`,
+        `Cannot use "${modelId}": it ${missing.need}. Set ${missing.setting}, or ${options.withoutKey ?? BUILD_WITHOUT_KEY}.`,
         [{ path: missing.setting, message: 'not set' }],
       );
     }
@@ -241,6 +251,7 @@ function roadState(
   llm: LlmConfig,
   run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & { stop: AbortController },
   maxCostUsd: number | undefined,
+  withoutKey: string | undefined,
 ): RoadState {
   const breaker = createBreaker();
   const { meter, stop } = run;
@@ -252,7 +263,7 @@ function roadState(
     credentialsRejected(modelId, status, cause) {
       const provider = providerOf(modelId);
       const setting = keySetting(modelId, llm);
-      const message = `${provider} rejected the key for "${modelId}" (HTTP ${status}). Check ${setting}, or build with --offline.`;
+      const message = `${provider} rejected the key for "${modelId}" (HTTP ${status}). Check ${setting}, or ${withoutKey ?? 'build with --offline'}.`;
       if (llm.fallback === 'extractive') {
         const error = new ProviderUnavailableError(message, { cause });
         breaker.open(provider, error);

@@ -42,7 +42,10 @@ export function providerOf(modelId: string): ProviderName {
 export interface MissingSetting {
   /** The environment variable (or config field) to set, e.g. OPENAI_API_KEY. */
   setting: string;
+  /** `"<model>" needs <setting> <where>`. */
   message: string;
+  /** `needs <setting> <where>`, for a sentence that already named the model. */
+  need: string;
 }
 
 export function missingSetting(modelId: string, options: ResolveModelOptions): MissingSetting | null {
@@ -50,6 +53,7 @@ export function missingSetting(modelId: string, options: ResolveModelOptions): M
   const needs = (setting: string, where = 'in the environment'): MissingSetting => ({
     setting,
     message: `"${modelId}" needs ${setting} ${where}`,
+    need: `needs ${setting} ${where}`,
   });
   switch (providerOf(modelId)) {
     case 'openai':

@@ -3,7 +3,9 @@
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
+import { readerUrl } from '../core/ids.js';
 import type { Logger } from '../core/ports.js';
+import { sourceName } from '../core/source-names.js';
 import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
 import { withStoredLinks } from '../enrich/stored-links.js';
 import type { Embedder } from '../llm/embeddings.js';
@@ -132,7 +134,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     title: header.title,
     intro: header.intro,
     writer: header.writer,
-    items: plan.picks.map((pick, index) => toEditionItem(pick, written[index]!)),
+    items: plan.picks.map((pick, index) => toEditionItem(pick, written[index]!, config.sources)),
     sources: reports,
   };
   const usage = options.usage?.();
@@ -214,18 +216,22 @@ export function toWritingInput({ item }: PlannedItem): ItemForWriting {
   };
 }
 
-function toEditionItem(pick: PlannedItem, written: WrittenItem): EditionItem {
+function toEditionItem(pick: PlannedItem, written: WrittenItem, sources: Config['sources']): EditionItem {
   const { item } = pick;
   return {
     key: item.key,
     title: item.title,
-    url: item.url,
+    url: readerUrl(item.url, item.arxivId),
     level: written.level,
     levelReason: written.levelReason,
     authors: item.authors,
     summary: written.summary,
     takeaways: written.takeaways,
     source: item.primarySource,
+    sourceName: sourceName(
+      item.primarySource,
+      sources.find((source) => source.id === item.primarySource),
+    ),
     sources: [...new Set(item.sources.map((ref) => ref.sourceId))],
     arxivId: item.arxivId,
     citations: item.citations,

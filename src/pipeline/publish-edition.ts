@@ -21,7 +21,7 @@ export interface PublishEditionInput {
   now: Date;
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
-  /** Every page carries the subscribe form (a site `digest serve` serves). */
+  /** config server.subscribeForm: the form in every page (true), in none (false), or a slot for `digest serve`. */
   subscribeForm?: boolean;
 }
 
@@ -69,7 +69,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(input.siteName ? { siteName: input.siteName } : {}),
     ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
     ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
-    ...(input.subscribeForm ? { subscribeForm: true } : {}),
+    ...(input.subscribeForm !== undefined ? { subscribeForm: input.subscribeForm } : {}),
   });
   const email = await writeEmailFiles(input.fs, input.outDir, edition, {
     email: input.email,

@@ -28,6 +28,7 @@ function itemRecord(item: EditionItem): Record<string, unknown> {
     summary: item.summary,
     takeaways: item.takeaways,
     source: item.source,
+    sourceName: item.sourceName,
     sources: item.sources,
     arxivId: item.arxivId ?? null,
     citations: item.citations ?? null,

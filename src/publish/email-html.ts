@@ -31,7 +31,7 @@ const STYLES = raw(`
 <mj-raw><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"></mj-raw>
 <mj-style inline="inline">
   .t a { color: #0b57b0; text-decoration: none; }
-  .f a { color: #0b57b0; }
+  .f a { color: #0b57b0; text-decoration: underline; }
 </mj-style>
 <mj-style>
   :root { color-scheme: light dark; supported-color-schemes: light dark; }

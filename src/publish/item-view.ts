@@ -2,6 +2,8 @@
 // Decisions live here once — which links are safe, which image exists, how authors are cut, what the footer says —
 // and the templates only lay the view out, escaping as they go.
 import { formatLongDate } from '../core/dates.js';
+import { readerUrl } from '../core/ids.js';
+import { sourceName } from '../core/source-names.js';
 import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
 import { authorLine, itemAnchors, MAX_AUTHORS, plural, safeUrl } from './_html.js';
 import type { ImageMap } from './item-images.js';
@@ -32,7 +34,7 @@ export interface ItemView {
   authorLine: string;
   summary: string;
   takeaways: string[];
-  /** Configured id of the primary source. */
+  /** The primary source's name ("Simon Willison"), not its config id. */
   source: string;
   /** "3 citations" when known, else null. */
   citations: string | null;
@@ -103,14 +105,14 @@ export function toItemView(
     number: position.number,
     anchor: position.anchor,
     title,
-    url: safeUrl(item.url),
+    url: safeUrl(readerUrl(item.url, item.arxivId)),
     level: plainText(item.level),
     levelClass: (LEVELS as readonly string[]).includes(item.level) ? item.level.toLowerCase() : 'unknown',
     authors,
     authorLine: authorLine(authors, options.maxAuthors ?? MAX_AUTHORS),
     summary: plainText(item.summary),
     takeaways: item.takeaways.map(plainText),
-    source: plainText(item.source),
+    source: plainText(item.sourceName ?? sourceName(item.source)),
     citations:
       item.citations === null || item.citations === undefined ? null : plural(item.citations, 'citation'),
     arxiv: arxivLink(item.arxivId),

@@ -33,8 +33,14 @@ describe('editor desk actions', () => {
   it('shows the board: the draft beside every ranked candidate with its signals, filtered on the server', async () => {
     const client = await signIn(harness.app);
     const html = await (await client.get(`/admin/week/${WEEK}`)).text();
-    expect(html).toContain('Draft edition');
+    expect(html).toContain('Draft edition: ');
     expect(html).toContain('Candidates (8 of 8)');
+    // No "Swap for" menu comes with a candidate already chosen: each opens on an empty, required choice.
+    const menus = html.match(/<select id="swap-\d+" name="with" required><option value="">/g) ?? [];
+    expect(menus.length).toBe((html.match(/<select id="swap-/g) ?? []).length);
+    expect(menus.length).toBeGreaterThan(1);
+    for (const menu of html.match(/<select id="swap-[\s\S]*?<\/select>/g) ?? [])
+      expect(menu).not.toContain('selected');
     for (const column of ['Score', 'Relevance', 'Triage', 'Upvotes', 'Citations', 'Why'])
       expect(html).toContain(`>${column}</th>`);
     expect(html).toContain('Chosen: rank 1 by score.');
@@ -282,6 +288,9 @@ describe('editor desk actions', () => {
     expect((await store().approval(WEEK))?.approvedBy).toBe(EDITOR.email);
     expect((await store().getEdition(WEEK))?.publishedAt).toBeTruthy();
     expect(await readFile(join(harness.siteDir, 'index.html'), 'utf8')).toContain('Test Digest');
+    const board = await (await client.get(`/admin/week/${WEEK}`)).text();
+    expect(board).toContain('Published edition: ');
+    expect(board).not.toContain('Draft edition');
     // A published week takes no more decisions.
     const late = await client.post(`/admin/week/${WEEK}/count`, { count: '2' });
     expect(late.status).toBe(409);

@@ -1,5 +1,5 @@
 // The editor's controls end to end: `digest add` (a page and an arXiv id), `digest skip`, and the build that
-// pins manual items first with "via manual".
+// pins manual items first with "via the editors".
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ describe('editor controls', () => {
     expect(tutor.image).toBe('https://images.example.org/tutor.png');
     expect(tutor.takeaways).toHaveLength(3);
     const html = readFileSync(join(cwd, 'out', WEEK, 'index.html'), 'utf8').replace(/<[^>]+>/g, '');
-    expect(html).toContain('via manual');
+    expect(html).toContain('via the editors');
 
     const victim = edition.items.find((item) => item.source === 'rss-willison')!;
     const skip = await runDigest(['skip', victim.key, '--week', WEEK], { cwd });

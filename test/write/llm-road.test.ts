@@ -259,7 +259,13 @@ describe('fail loudly: a configured model without its key', () => {
   it('throws ConfigError naming the variable before any work, unless offline or fallback "extractive"', () => {
     const options = { store: store(), log: silentLogger, env: {} };
     expect(() => createModelRoad({ ...options, llm: { write: MODEL } })).toThrow(ConfigError);
-    expect(() => createModelRoad({ ...options, llm: { write: MODEL } })).toThrow(/Set OPENAI_API_KEY/);
+    expect(() => createModelRoad({ ...options, llm: { write: MODEL } })).toThrow(
+      `Cannot use "${MODEL}": it needs OPENAI_API_KEY in the environment. Set OPENAI_API_KEY, or build with --offline`,
+    );
+    // A command without --offline (eval) says what it can do instead.
+    expect(() =>
+      createModelRoad({ ...options, llm: {}, modelOverride: MODEL, withoutKey: 'leave it out of --models' }),
+    ).toThrow(/Set OPENAI_API_KEY, or leave it out of --models\.$/);
     expect(() =>
       createModelRoad({ ...options, llm: { write: 'anthropic:claude-haiku-4-5', check: MODEL } }),
     ).toThrow(/ANTHROPIC_API_KEY/);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolveWeek } from '../../app/inputs.js';
 import type { PlannedItem } from '../../app/list.js';
+import { fillTheStore } from '../../app/store-hints.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
@@ -41,8 +42,11 @@ export function register(program: Command, context: CliContext): void {
         return;
       }
       if (plan.ranked.length === 0) {
+        const { empty } = await digest.storeStatus();
         context.stdout.write(
-          `No candidates stored for the week ending ${week}. Run "digest build --week ${week}" first.\n`,
+          empty
+            ? `The store in ${digest.storeLocation} is empty: ${fillTheStore(week)}.\n`
+            : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "digest build --week ${week}" fetches them from your sources.\n`,
         );
         return;
       }
