@@ -16,6 +16,7 @@ import {
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
+import { paperReader } from './paper-reader.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { createTriage } from './triage.js';
 
@@ -106,6 +107,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
           },
         }
       : {}),
+    ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
     usage: () => {
       const spent = writerSetup.usage();
       if (spent.calls === 0 && spent.cacheHits === 0) return undefined;

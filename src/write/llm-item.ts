@@ -6,9 +6,17 @@ import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
 import type { UsageMeter } from '../llm/usage.js';
 import { writeItemExtractively } from './extractive-item.js';
-import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } from './faithfulness.js';
+import {
+  type CheckResult,
+  type CheckSource,
+  checkFaithfulness,
+  feedbackFor,
+  type ItemChecks,
+} from './faithfulness.js';
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
+import { partsText } from './paper-input.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
+import { traceSupport } from './support.js';
 import type { ItemForWriting } from './types.js';
 import { validateItemOutput } from './validate-output.js';
 
@@ -27,10 +35,31 @@ type Generated =
   | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean }
   | { ok: false; reason: string; budget: boolean };
 
+/**
+ * The item's source as the model reads it: a paper read in full as its chosen parts, each a <section> with its id
+ * (the data inside escaped by asPromptData); anything else as its text cut to the input budget.
+ */
+export function itemSource(item: ItemForWriting, maxInputTokens: number): CheckSource {
+  const parts = item.paper?.parts ?? [];
+  if (parts.length > 0) {
+    const prompt = parts
+      .map((part) => {
+        const id = part.id.replace(/[^\w.-]/g, '');
+        return `<section id="${id}">\n${asPromptData(`${part.label} ${part.title}`)}\n${asPromptData(part.text)}\n</section>`;
+      })
+      .join('\n');
+    return { prompt, text: partsText(parts), sections: new Map(parts.map((part) => [part.id, part.text])) };
+  }
+  const { text } = truncateToTokens(item.text, maxInputTokens);
+  return { prompt: asPromptData(text), text, sections: new Map() };
+}
+
 export function buildItemPrompt(
   item: ItemForWriting,
   options: Pick<ItemWriterOptions, 'name' | 'audience'>,
   text: string,
+  /** The source already prepared for the prompt (itemSource), instead of `text`. */
+  preparedSource?: string,
 ) {
   return renderPrompt('item', {
     name: asPromptData(options.name),
@@ -38,7 +67,7 @@ export function buildItemPrompt(
     title: asPromptData(item.title),
     authors: asPromptData(item.authors.slice(0, 12).join(', ') || 'unknown'),
     source: asPromptData(item.source),
-    text: asPromptData(text) || '(no text available: describe only what the title says)',
+    text: (preparedSource ?? asPromptData(text)) || '(no text available: describe only what the title says)',
   });
 }
 
@@ -116,8 +145,9 @@ export function writeFallback(item: ItemForWriting, meter: UsageMeter, notes: st
   return { ...writeItemExtractively(item), checks };
 }
 
-function written(output: ItemOutput, modelId: string, checks: ItemChecks): WrittenItem {
+function written(output: ItemOutput, modelId: string, item: ItemForWriting, checks: ItemChecks): WrittenItem {
   return {
+    support: traceSupport(output.support, item, 3),
     summary: output.summary.trim(),
     takeaways: output.takeaways.map((takeaway) => takeaway.trim()) as [string, string, string],
     level: output.level,
@@ -131,8 +161,8 @@ export async function writeItemWithModel(
   item: ItemForWriting,
   options: ItemWriterOptions,
 ): Promise<WrittenItem> {
-  const { text: source } = truncateToTokens(item.text, options.maxInputTokens);
-  const prompt = buildItemPrompt(item, options, source);
+  const source = itemSource(item, options.maxInputTokens);
+  const prompt = buildItemPrompt(item, options, source.text, source.prompt);
   const first = await generate(
     [{ role: 'user', content: prompt.user }],
     prompt.system,
@@ -147,17 +177,23 @@ export async function writeItemWithModel(
     notes: [],
   };
   if (!options.check) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, options.write.modelId, item, {
       ...base,
       status: 'unchecked',
       flagged: false,
       claims: [],
     });
   }
-  const verdict = await checkFaithfulness(first.output, source, options.check, options);
-  if (!verdict.ok) return checkFailed(first.output, verdict, base, options);
+  const verdict = await checkFaithfulness(
+    first.output,
+    source,
+    traceSupport(first.output.support, item, 3),
+    options.check,
+    options,
+  );
+  if (!verdict.ok) return checkFailed(item, first.output, verdict, base, options);
   if (verdict.unsupported.length === 0) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, options.write.modelId, item, {
       ...base,
       status: 'passed',
       flagged: false,
@@ -172,7 +208,7 @@ export async function writeItemWithModel(
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return written(first.output, options.write.modelId, {
+    return written(first.output, options.write.modelId, item, {
       ...base,
       status: 'flagged',
       flagged: true,
@@ -180,12 +216,18 @@ export async function writeItemWithModel(
       notes: [`regeneration after the fact check failed: ${second.reason}`],
     });
   }
-  const recheck = await checkFaithfulness(second.output, source, options.check, options);
+  const recheck = await checkFaithfulness(
+    second.output,
+    source,
+    traceSupport(second.output.support, item, 3),
+    options.check,
+    options,
+  );
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
-  if (!recheck.ok) return checkFailed(second.output, recheck, regenerated, options);
+  if (!recheck.ok) return checkFailed(item, second.output, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return written(second.output, options.write.modelId, {
+  return written(second.output, options.write.modelId, item, {
     ...regenerated,
     status: passed ? 'passed' : 'flagged',
     flagged: !passed,
@@ -195,13 +237,14 @@ export async function writeItemWithModel(
 }
 
 function checkFailed(
+  item: ItemForWriting,
   output: ItemOutput,
   verdict: CheckResult,
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
   options: ItemWriterOptions,
 ): WrittenItem {
   options.road.meter.recordFlagged();
-  return written(output, options.write.modelId, {
+  return written(output, options.write.modelId, item, {
     ...base,
     status: 'check-failed',
     flagged: true,
