@@ -178,12 +178,16 @@ function mathText(math: Element): string {
 function lines(element: Element): string {
   const out: string[] = [];
   walk(element, out);
-  return out
-    .join('')
-    .split('\n')
-    .map((line) => collapse(line))
-    .filter(Boolean)
-    .join('\n');
+  return (
+    out
+      .join('')
+      .split('\n')
+      .map((line) => collapse(line))
+      .filter(Boolean)
+      // A heading or a list item ends its sentence even without a full stop, or it runs into the next line's.
+      .map((line) => (/[.!?:;…]["'”’)]*$/.test(line) ? line : `${line}.`))
+      .join('\n')
+  );
 }
 
 function walk(node: Element, out: string[]): void {
