@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import type { SourceReport } from '../core/types.js';
-import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
+import { type BuildResult, buildEdition, type FullTextSummary } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
@@ -130,6 +130,8 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
+  const reading = formatFullText(result.fullText);
+  if (reading) log.info(reading);
   const flagged = formatFlaggedItems(result.edition.items);
   if (flagged) log.info(`\n${flagged}`);
   const degraded = isDegraded(usage);
@@ -149,6 +151,17 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+/** "Papers: 2 of 3 read in full; their source text ≈ 5,800 tokens (their abstracts alone ≈ 420)". */
+export function formatFullText(summary: FullTextSummary): string | null {
+  if (summary.papers === 0) return null;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const cost =
+    summary.read > 0
+      ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
+      : '';
+  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}`;
 }
 
 function isDegraded(usage: UsageReport): boolean {

@@ -28,7 +28,7 @@ export type BuildStore = CandidatesPort &
 
 import { cleanSourceText } from '../write/clean-text.js';
 import { practitionerFacts } from '../write/facts.js';
-import { paperForWriting } from '../write/paper-input.js';
+import { CHARS_PER_TOKEN, paperForWriting, partsText } from '../write/paper-input.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
 
 export interface BuildEditionOptions {
@@ -67,6 +67,29 @@ export interface BuildResult {
   edition: Edition;
   plan: EditionPlan;
   warnings: string[];
+  /** What reading papers in full cost in source text: the usage table prints it beside the tokens. */
+  fullText: FullTextSummary;
+}
+
+export interface FullTextSummary {
+  /** Picks with an arXiv id, and how many of them were written from their sections. */
+  papers: number;
+  read: number;
+  /** Source text the writer got for the papers read in full, and their abstracts alone (≈ 4 characters a token). */
+  sourceTokens: { fullText: number; abstract: number };
+}
+
+function summariseReading(inputs: ItemForWriting[]): FullTextSummary {
+  const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
+  const read = inputs.filter((input) => input.paper?.parts.length);
+  return {
+    papers: inputs.filter((input) => input.arxivId !== null).length,
+    read: read.length,
+    sourceTokens: {
+      fullText: read.reduce((sum, input) => sum + tokens(partsText(input.paper!.parts)), 0),
+      abstract: read.reduce((sum, input) => sum + tokens(input.text), 0),
+    },
+  };
 }
 
 export async function buildEdition(options: BuildEditionOptions): Promise<BuildResult> {
@@ -164,7 +187,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   // What was just written is the generated version; an editor's version of a field (the desk) stays in place.
   edition = await store.keepEditorEdits(edition);
   await store.saveEdition(edition);
-  return { edition, plan, warnings };
+  return { edition, plan, warnings, fullText: summariseReading(inputs) };
 }
 
 interface PicksReading {

@@ -4,6 +4,7 @@
 // rebuild that fetches nothing.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatFullText } from '../../src/app/build.js';
 import { parseConfig } from '../../src/config/index.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -122,8 +123,14 @@ describe('a week of papers read in full', () => {
     await withTestStore(async (store) => {
       await seed(store);
       const arxivServer = await arxiv();
-      const { edition, warnings } = await build(store, arxivServer.origin);
+      const { edition, warnings, fullText } = await build(store, arxivServer.origin);
       expect(warnings).toEqual([]);
+      // What the usage lines print: full text costs more input than the abstracts alone.
+      expect(fullText).toMatchObject({ papers: 3, read: 2 });
+      expect(fullText.sourceTokens.fullText).toBeGreaterThan(3 * fullText.sourceTokens.abstract);
+      expect(formatFullText(fullText)).toMatch(
+        /^Papers: 2 of 3 read in full; their source text ≈ [\d,]+ tokens \(their abstracts alone ≈ [\d,]+\)$/,
+      );
       expect(arxivServer.requests).toHaveLength(3);
       const byId = new Map(edition.items.map((item) => [item.arxivId, item]));
 
