@@ -148,7 +148,7 @@ export interface EditorSessionsTable {
   revoked_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
-export type DeskFieldName = 'summary' | 'takeaways' | 'level' | 'title' | 'intro';
+export type DeskFieldName = 'summary' | 'takeaways' | 'level' | 'title' | 'intro' | 'facts';
 
 export interface DeskEditsTable {
   week: string;

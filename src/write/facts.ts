@@ -224,6 +224,41 @@ function findBenchmarks(source: FactSource): PractitionerFact | null {
   return { kind: 'benchmarks', label, url: null, quote: names.join(', ') };
 }
 
+/** The facts as an editor edits them: labels joined by " · ", each followed by its link when it has one. */
+export function factsText(facts: readonly PractitionerFact[] | undefined): string {
+  return (facts ?? []).map((fact) => (fact.url ? `${fact.label} ${fact.url}` : fact.label)).join(' · ');
+}
+
+export const EDITOR_QUOTE = 'stated by an editor on the desk';
+
+/**
+ * An editor's facts line back into facts: parts split at "·" or line breaks, an http(s) link in a part is its link.
+ * A part whose label the generated facts had keeps that fact's kind and quote; a new one is the editor's own.
+ */
+export function factsFromText(text: string, previous: readonly PractitionerFact[] = []): PractitionerFact[] {
+  return text
+    .split(/\s*·\s*|\n/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const url = /https?:\/\/\S+/.exec(part)?.[0] ?? null;
+      const label = (url ? part.replace(url, '') : part).trim() || (url ? 'Link' : part);
+      const known = previous.find((fact) => fact.label.toLowerCase() === label.toLowerCase());
+      if (known) return { ...known, label, url };
+      return { kind: kindOf(label, url), label, url, quote: EDITOR_QUOTE };
+    });
+}
+
+function kindOf(label: string, url: string | null): PractitionerFact['kind'] {
+  if (url && HF_DATASET.test(url)) return 'dataset';
+  if (/^code$/i.test(label) || (url && REPO.test(url))) return 'code';
+  if (/weights|checkpoint|model/i.test(label) || (url && HF_MODEL.test(url))) return 'weights';
+  if (/data/i.test(label)) return 'dataset';
+  if (/licen[cs]e|apache|mit|bsd|gpl|cc[- ]by|cc0|openrail/i.test(label)) return 'licence';
+  if (/×|gpu|tpu|hours|h100|a100/i.test(label)) return 'compute';
+  return 'benchmarks';
+}
+
 /** The card's one line: "Code · Weights · Apache-2.0 · 512×A100". */
 export function factsLine(facts: readonly PractitionerFact[]): string {
   return facts.map((fact) => fact.label).join(' · ');
