@@ -161,7 +161,10 @@ export function formatFullText(summary: FullTextSummary): string | null {
     summary.read > 0
       ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
       : '';
-  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}`;
+  const why = Object.entries(summary.abstractOnly)
+    .map(([reason, papers]) => `\n  ${papers} from the abstract: ${reason}`)
+    .join('');
+  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}${why}`;
 }
 
 function isDegraded(usage: UsageReport): boolean {

@@ -77,9 +77,16 @@ export interface FullTextSummary {
   read: number;
   /** Source text the writer got for the papers read in full, and their abstracts alone (≈ 4 characters a token). */
   sourceTokens: { fullText: number; abstract: number };
+  /** Why the others were written from their abstracts, with how many papers each. */
+  abstractOnly: Record<string, number>;
 }
 
-function summariseReading(inputs: ItemForWriting[]): FullTextSummary {
+function summariseReading(inputs: ItemForWriting[], reading: PicksReading): FullTextSummary {
+  const abstractOnly: Record<string, number> = {};
+  for (const note of reading.notes.values()) {
+    const why = note.replace(/^written from the abstract: /, '');
+    abstractOnly[why] = (abstractOnly[why] ?? 0) + 1;
+  }
   const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
   const read = inputs.filter((input) => input.paper?.parts.length);
   return {
@@ -89,6 +96,7 @@ function summariseReading(inputs: ItemForWriting[]): FullTextSummary {
       fullText: read.reduce((sum, input) => sum + tokens(partsText(input.paper!.parts)), 0),
       abstract: read.reduce((sum, input) => sum + tokens(input.text), 0),
     },
+    abstractOnly,
   };
 }
 
@@ -187,7 +195,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   // What was just written is the generated version; an editor's version of a field (the desk) stays in place.
   edition = await store.keepEditorEdits(edition);
   await store.saveEdition(edition);
-  return { edition, plan, warnings, fullText: summariseReading(inputs) };
+  return { edition, plan, warnings, fullText: summariseReading(inputs, reading) };
 }
 
 interface PicksReading {

@@ -129,7 +129,7 @@ describe('a week of papers read in full', () => {
       expect(fullText).toMatchObject({ papers: 3, read: 2 });
       expect(fullText.sourceTokens.fullText).toBeGreaterThan(3 * fullText.sourceTokens.abstract);
       expect(formatFullText(fullText)).toMatch(
-        /^Papers: 2 of 3 read in full; their source text ≈ [\d,]+ tokens \(their abstracts alone ≈ [\d,]+\)$/,
+        /^Papers: 2 of 3 read in full; their source text ≈ [\d,]+ tokens \(their abstracts alone ≈ [\d,]+\)\n {2}1 from the abstract: arXiv has no HTML rendering of this paper$/,
       );
       expect(arxivServer.requests).toHaveLength(3);
       const byId = new Map(edition.items.map((item) => [item.arxivId, item]));
