@@ -88,12 +88,9 @@ export function renderSectionLink(source: SectionLink | null | undefined): Fragm
 }
 
 /** "Code · Weights · Apache-2.0 · 512×A100": what a practitioner can use, as the source states it. */
-export function renderFacts(item: ItemView): Fragment | null {
-  if (item.facts.length === 0) return null;
-  const parts = item.facts.map((fact, index) => {
+export function renderFacts(item: ItemView): Fragment[] {
+  return item.facts.map((fact, index) => {
     const sep = index > 0 ? ' · ' : '';
     return fact.url ? html`${sep}<a href="${fact.url}">${fact.label}</a>` : html`${sep}${fact.label}`;
   });
-  return html`<p class="facts">${parts}</p>
-`;
 }

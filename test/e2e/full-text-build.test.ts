@@ -3,6 +3,7 @@
 // section that supports them, the facts line, a paper without HTML written from its abstract with a note, and a
 // rebuild that fetches nothing.
 import type { ServerResponse } from 'node:http';
+import { HtmlValidate } from 'html-validate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFullText } from '../../src/app/build.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -165,6 +166,10 @@ describe('a week of papers read in full', () => {
         '<p class="facts"><a href="https://github.com/mistralai/mistral-src">Code</a> · Apache-2.0',
       );
       expect(page).toContain('read in full');
+      const report = await new HtmlValidate({ extends: ['html-validate:recommended'] }).validateString(page);
+      expect(report.results.flatMap((result) => result.messages.map((message) => message.message))).toEqual(
+        [],
+      );
       expect(page).toContain(
         'title="written from the abstract: arXiv has no HTML rendering of this paper">from the abstract<',
       );
