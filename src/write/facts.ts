@@ -6,7 +6,8 @@
 //   dataset    a Hugging Face dataset link (huggingface.co/datasets/…) in such a paragraph
 //   licence    "released / available / licensed under the <name> licence" in the text (arXiv's own "License: CC BY"
 //              line of the page is the paper's licence, not the artefact's, and is never read)
-//   compute    "<n> × <accelerator>" (the largest count stated) and "<n> GPU hours"
+//   compute    "<n> × <accelerator>" (the largest count the work states for itself, not in a sentence about other
+//              work) with a duration from that sentence ("for 36 hours"), and "<n> GPU hours"
 //   benchmarks known benchmark names found in the results parts (or the abstract when there are none)
 import type { PaperText, PractitionerFact } from '../core/types.js';
 import { splitSentences } from './sentences.js';
@@ -29,7 +30,11 @@ const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:]/g;
 const LICENCE =
   /\b(?:released|available|licensed|distributed|published)\s+under\s+(?:the\s+|an?\s+)?(Apache(?:[ -]License)?[ -]?(?:v(?:ersion)?\s?)?2(?:\.0)?|MIT|BSD[ -]?[23][ -]Clause|CC[ -]BY(?:[ -](?:SA|NC|ND))*(?:[ -]\d\.\d)?|CC0|GPL[ -]?v?[23](?:\.0)?|LGPL[ -]?v?[23](?:\.\d)?|Llama \d(?:\.\d)? Community|OpenRAIL(?:-M)?)\s+licen[cs]e/i;
 const ACCELERATOR =
-  /\b(\d{1,3}(?:,\d{3})*|\d+)\s*(?:×|x)?\s*(?:NVIDIA\s+|AMD\s+|Google\s+)?(?:\d+\s*GB\s+)?(H100|H200|H800|A100|A800|V100|B200|GB200|GH200|L40S?|A6000|A40|RTX\s?\d{4}(?:\s?Ti)?|TPU\s?v\d\w*|MI\d{3}X?)\b/g;
+  /\b(\d{1,3}(?:,\d{3})*|\d+)\s*(?:×|x)?\s*(?:NVIDIA\s+|AMD\s+|Google\s+)?(?:\d+\s*GB\s+)?(H100|H200|H800|A100|A800|V100|B200|GB200|GH200|L40S?|A6000|A40|RTX\s?\d{4}(?:\s?Ti)?|TPU\s?v\d\w*|MI\d{3}X?)s?\b/g;
+/** How long, said in the same sentence as the accelerators: "for 36 hours", "in 14 days". */
+const DURATION =
+  /\b(?:for|in|over|took|takes|within|about|approximately|roughly|~)\s+(?:about\s+|approximately\s+|~)?(\d+(?:\.\d+)?)\s*(hours?|hrs?|h|days?|weeks?)\b/i;
+const OTHER_WORK = /\b(?:prior|previous|previously|related|et al\.?|they|their|reported by|according to)\b/i;
 const GPU_HOURS =
   /\b(\d+(?:[.,]\d+)?\s*(?:[KkM]|thousand|million)?)\s*(?:[A-Z]\d{2,3}\s+)?(GPU|TPU|accelerator)[- ]hours\b/;
 
@@ -175,9 +180,11 @@ export function licenceLabel(name: string): string {
 }
 
 function findCompute(texts: string[]): PractitionerFact | null {
+  // The largest count the work states for itself: a sentence about other work ("prior", "et al.") is not its run.
   let best: { count: number; chip: string; sentence: string } | null = null;
   for (const text of texts) {
     for (const sentence of splitSentences(text)) {
+      if (OTHER_WORK.test(sentence)) continue;
       for (const match of sentence.matchAll(ACCELERATOR)) {
         const count = Number((match[1] ?? '').replace(/,/g, ''));
         if (!Number.isInteger(count) || count < 1 || count > 200_000) continue;
@@ -188,14 +195,27 @@ function findCompute(texts: string[]): PractitionerFact | null {
   }
   const hours = sentenceWith(texts, GPU_HOURS);
   if (!best && !hours) return null;
+  const duration = best ? DURATION.exec(best.sentence) : null;
   const parts = [
-    ...(best ? [`${best.count}×${best.chip}`] : []),
+    ...(best ? [`${best.count}×${best.chip}${duration ? `, ${durationLabel(duration)}` : ''}`] : []),
     ...(hours ? [`${(hours.match[1] ?? '').replace(/\s+/g, '')} ${hours.match[2]} hours`] : []),
   ];
   const quote = [best?.sentence, hours?.sentence].filter(
     (part, index, all) => part && all.indexOf(part) === index,
   );
   return { kind: 'compute', label: parts.join(', '), url: null, quote: quote.join(' … ') };
+}
+
+function durationLabel(match: RegExpExecArray): string {
+  const unit = (match[2] ?? '').toLowerCase();
+  const short = unit.startsWith('h')
+    ? 'h'
+    : unit.startsWith('d')
+      ? match[1] === '1'
+        ? 'day'
+        : 'days'
+      : unit;
+  return `${match[1]} ${short}`;
 }
 
 function findBenchmarks(source: FactSource): PractitionerFact | null {

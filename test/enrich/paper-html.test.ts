@@ -157,5 +157,16 @@ describe('practitioner facts', () => {
     const facts = practitionerFacts({ paper: null, text });
     expect(facts.map((fact) => fact.label)).toEqual(['Code', 'MMLU']);
     expect(practitionerFacts({ paper: null, text: 'A study of attention with no release.' })).toEqual([]);
+    const compute = practitionerFacts({
+      paper: null,
+      text: 'We train the model on 8 NVIDIA H100 GPUs for 36 hours. A prior model used 2,048 A100s in a related study.',
+    });
+    // The work's own run, not a larger figure it cites from other work; its sentence gives the duration.
+    expect(compute.map((fact) => fact.label)).toEqual(['8×H100, 36 h']);
+    const cited = practitionerFacts({
+      paper: null,
+      text: 'A prior model used 2,048 A100s in a related study.',
+    });
+    expect(cited).toEqual([]);
   });
 });
