@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { HtmlValidate } from 'html-validate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFullText } from '../../src/app/build.js';
+import { createDigest } from '../../src/app/create-digest.js';
 import { parseConfig } from '../../src/config/index.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -18,10 +19,12 @@ import { buildEdition } from '../../src/pipeline/build-edition.js';
 import { renderEditionHtml } from '../../src/publish/edition-html.js';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
 import { renderEmailHtml } from '../../src/publish/email-html.js';
+import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import type { Store } from '../../src/store/types.js';
 import { createExtractiveWriter } from '../../src/write/extractive.js';
 import { withTestStore } from '../support/database.js';
+import { startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';
 import { type LoopbackRequest, type LoopbackServer, startLoopback } from '../support/loopback.js';
 
@@ -189,6 +192,41 @@ describe('a week of papers read in full', () => {
       expect(again.edition.items.map((item) => item.support)).toEqual(
         edition.items.map((item) => item.support),
       );
+    });
+  });
+
+  it('digest eval writes each model both ways once papers were read in full, and full text costs more input', async () => {
+    await withTestStore(async (store) => {
+      await seed(store);
+      const arxivServer = await arxiv();
+      await build(store, arxivServer.origin);
+      const fake = await startFakeLlm();
+      try {
+        const digest = createDigest({
+          config: parseConfig({ enrich: { arxivHtmlUrl: `${arxivServer.origin}/html/` } }),
+          store,
+          http,
+          log: silentLogger,
+          env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL },
+          fs: nodeFileSystem,
+          clock: { now: () => new Date(`${WEEK}T12:00:00Z`) },
+        });
+        const reports = await digest.evaluate({
+          week: WEEK,
+          models: ['openai:gpt-4.1-mini'],
+          check: false,
+          refresh: false,
+        });
+        expect(reports.map((report) => [report.model, report.input])).toEqual([
+          ['openai:gpt-4.1-mini', 'full-text'],
+          ['openai:gpt-4.1-mini · abstract only', 'abstract'],
+        ]);
+        expect(reports[0]!.tokensIn).toBeGreaterThan(2 * reports[1]!.tokensIn);
+        // Eval reads what the build stored: it fetches nothing.
+        expect(arxivServer.requests).toHaveLength(3);
+      } finally {
+        await fake.close();
+      }
     });
   });
 
