@@ -45,7 +45,7 @@ export function itemSource(item: ItemForWriting, maxInputTokens: number): CheckS
     const prompt = parts
       .map((part) => {
         const id = part.id.replace(/[^\w.-]/g, '');
-        return `<section id="${id}">\n${asPromptData(`${part.label} ${part.title}`)}\n${asPromptData(part.text)}\n</section>`;
+        return `<section id="${id}">\n${asPromptData(part.label === part.title ? part.title : `${part.label} ${part.title}`)}\n${asPromptData(part.text)}\n</section>`;
       })
       .join('\n');
     return { prompt, text: partsText(parts), sections: new Map(parts.map((part) => [part.id, part.text])) };
