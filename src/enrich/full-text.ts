@@ -61,7 +61,11 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
     }
     if (options.offline) {
       if (record) result.papers.set(id, record);
-      else result.missing.set(id, 'not read in full: offline, and not read by an earlier build');
+      else
+        result.missing.set(
+          id,
+          'not read in full: fetching is off (--offline, --no-enrich or enrich.enabled: false) and no earlier build read it',
+        );
       continue;
     }
     options.signal?.throwIfAborted();

@@ -7,6 +7,7 @@ import { HtmlValidate } from 'html-validate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFullText } from '../../src/app/build.js';
 import { createDigest } from '../../src/app/create-digest.js';
+import { paperReader } from '../../src/app/paper-reader.js';
 import { parseConfig } from '../../src/config/index.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -227,6 +228,34 @@ describe('a week of papers read in full', () => {
       } finally {
         await fake.close();
       }
+    });
+  });
+
+  it('--offline, --no-enrich and enrich.enabled: false read only what is stored', async () => {
+    await withTestStore(async (store) => {
+      const arxivServer = await arxiv();
+      const deps = (enabled: boolean) => ({
+        config: parseConfig({ enrich: { enabled, arxivHtmlUrl: `${arxivServer.origin}/html/` } }),
+        store,
+        http,
+        log: silentLogger,
+        env: {},
+        fs: nodeFileSystem,
+        clock: { now: () => new Date(`${WEEK}T12:00:00Z`) },
+      });
+      for (const [enabled, input] of [
+        [true, { offline: true, enrich: true }],
+        [true, { offline: false, enrich: false }],
+        [false, { offline: false, enrich: true }],
+      ] as const) {
+        const result = await paperReader(deps(enabled), input)(['2310.06825']);
+        expect(result.fetched).toBe(0);
+        expect(result.missing.get('2310.06825')).toMatch(/fetching is off/);
+      }
+      expect(arxivServer.requests).toHaveLength(0);
+      const online = await paperReader(deps(true), { offline: false, enrich: true })(['2310.06825']);
+      expect(online.papers.get('2310.06825')?.status).toBe('read');
+      expect(arxivServer.requests).toHaveLength(1);
     });
   });
 

@@ -146,7 +146,7 @@ describe('readFullTexts', () => {
     expect(server.requests).toHaveLength(1);
     expect(offline.fetched).toBe(0);
     expect(offline.papers.get('2310.06825')?.status).toBe('read');
-    expect(offline.missing.get('2508.08468')).toMatch(/offline/);
+    expect(offline.missing.get('2508.08468')).toMatch(/fetching is off/);
   });
 
   it('a network failure stores nothing: the paper is written from its abstract this time and asked again next time', async () => {
