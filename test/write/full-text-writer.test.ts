@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/core/ports.js';
 import { parsePaperHtml } from '../../src/enrich/paper-html.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
+import { writeItemExtractively } from '../../src/write/extractive-item.js';
 import { type ItemChecks, judgeClaims } from '../../src/write/faithfulness.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { paperForWriting } from '../../src/write/paper-input.js';
@@ -103,5 +104,37 @@ describe('the LLM writer on a paper read in full', () => {
     );
     expect(moved).toMatchObject({ section: 'S3', label: '§3', url: `${PAGE_URL}#S3` });
     expect(invented).toBeNull();
+  });
+});
+
+describe('the extractive writer on a paper read in full', () => {
+  it('takes result sentences from the results section over background sentences of the abstract', () => {
+    const background =
+      'Large language models are increasingly used in production systems across many industries.';
+    const abstract = `${background} We introduce a compact model for efficient inference.`;
+    const results =
+      'On MMLU the 7B model scores 60.1%, ahead of the 13B baseline by 4.2 points. ' +
+      'On GSM8K it reaches 52.2% accuracy, 6 points above the baseline. ' +
+      'Inference runs 2.1 times faster with sliding window attention on long sequences.';
+    const written = writeItemExtractively({
+      ...item,
+      text: abstract,
+      paper: {
+        url: PAGE_URL,
+        parts: [
+          { id: 'abstract', label: 'Abstract', title: 'Abstract', role: 'abstract', text: abstract },
+          { id: 'S3', label: '§3', title: 'Results', role: 'results', text: results },
+        ],
+      },
+    });
+    expect(`${written.summary} ${written.takeaways.join(' ')}`).toContain('60.1%');
+    expect(written.takeaways.join(' ')).not.toContain('increasingly used');
+    // The takeaways from the results part link there, quoting the sentence as the paper has it.
+    const fromResults = written.support?.filter((source) => source?.section === 'S3') ?? [];
+    expect(fromResults.length).toBeGreaterThanOrEqual(2);
+    for (const source of fromResults) {
+      expect(source).toMatchObject({ label: '§3', url: `${PAGE_URL}#S3` });
+      expect(results).toContain(source!.quote);
+    }
   });
 });
