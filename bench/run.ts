@@ -81,6 +81,12 @@ const BENCHMARKS: Benchmark[] = [
     targets: { 'wall / floor': ['<=', 1.5], 'rebuild calls': ['<=', 0], 'rebuild wall s': ['<=', 1] },
   },
   {
+    name: 'full-text',
+    file: 'full-text.ts',
+    exportName: 'benchFullText',
+    targets: { 'parse ms per page (mean of 3, one 1.3 MB)': ['<=', 500] },
+  },
+  {
     name: 'llm-road',
     file: 'llm-road.ts',
     exportName: 'benchLlmRoad',

@@ -1,6 +1,7 @@
 // The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (app/mcp.ts):
 // published editions only (a draft is never shown), every item with its source link and dates so a reader or an
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
+import type { EditionItem, TakeawaySource } from '../core/types.js';
 import { absoluteUrl, itemAnchor, safeUrl } from '../publish/_html.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { DEFAULT_TOPICS } from '../select/default-topics.js';
@@ -37,6 +38,10 @@ export interface Archive {
   editionMarkdown(date: string): Promise<string | null>;
 }
 
+function apiSource(source: TakeawaySource | null): TakeawaySource | null {
+  return source ? { ...source, url: safeUrl(source.url) } : null;
+}
+
 export function createArchive(deps: ArchiveDeps): Archive {
   const { store } = deps;
   const pageUrl = (date: string) => absoluteUrl(deps.baseUrl, `${date}/`);
@@ -52,9 +57,18 @@ export function createArchive(deps: ArchiveDeps): Archive {
     };
   }
 
-  function toApiItem(item: PublishedItem, anchor: string): ApiItem {
+  function toApiItem(
+    item: PublishedItem & Partial<Pick<EditionItem, 'readFrom' | 'support' | 'facts'>>,
+    anchor: string,
+  ): ApiItem {
     const page = pageUrl(item.editionDate);
     return {
+      // Editions keep these (search rows do not): the edition answer carries them, an item looked up alone does not.
+      ...(item.readFrom ? { readFrom: item.readFrom } : {}),
+      ...(item.support ? { takeawaySources: item.support.map(apiSource) } : {}),
+      ...(item.facts?.length
+        ? { facts: item.facts.map((fact) => ({ ...fact, url: safeUrl(fact.url) })) }
+        : {}),
       key: item.key,
       title: item.title,
       url: safeUrl(item.url),

@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { SourceReport } from '../core/types.js';
-import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
+import { type BuildResult, buildEdition, type FullTextSummary } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
@@ -20,6 +20,7 @@ import {
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
+import { paperReader } from './paper-reader.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { createTriage } from './triage.js';
 
@@ -114,6 +115,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
           },
         }
       : {}),
+    ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
     usage: () => {
       const spent = writerSetup.usage();
       if (spent.calls === 0 && spent.cacheHits === 0) return undefined;
@@ -139,6 +141,8 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
+  const reading = formatFullText(result.fullText);
+  if (reading) log.info(reading);
   const flagged = formatFlaggedItems(result.edition.items);
   if (flagged) log.info(`\n${flagged}`);
   const degraded = isDegraded(usage);
@@ -186,6 +190,20 @@ function offlineNotice(input: BuildInput, config: Config): string | null {
   const last = skipped.pop();
   if (!last) return null;
   return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
+}
+
+/** "Papers: 2 of 3 read in full; their source text ≈ 5,800 tokens (their abstracts alone ≈ 420)". */
+export function formatFullText(summary: FullTextSummary): string | null {
+  if (summary.papers === 0) return null;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const cost =
+    summary.read > 0
+      ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
+      : '';
+  const why = Object.entries(summary.abstractOnly)
+    .map(([reason, papers]) => `\n  ${papers} from the abstract: ${reason}`)
+    .join('');
+  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}${why}`;
 }
 
 function isDegraded(usage: UsageReport): boolean {

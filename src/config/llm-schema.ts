@@ -67,6 +67,11 @@ export const llmSchema = z
     timeoutMs: z.number().int().positive().default(90_000),
     /** Retries on 429/5xx (the SDK honours Retry-After). */
     maxRetries: z.number().int().min(0).max(10).default(2),
+    /**
+     * Papers are written from their full text (arXiv's HTML rendering: abstract plus the sections that matter to a
+     * practitioner) when one is available; false writes every item from its abstract, as before.
+     */
+    fullText: z.boolean().default(true),
     /** Source text sent per item is cut to about this many tokens. */
     maxInputTokens: z.number().int().min(200).max(100_000).default(3_000),
     /** Output cap per call; raise it for reasoning models, whose hidden reasoning counts against it. */

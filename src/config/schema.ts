@@ -57,6 +57,8 @@ export const enrichSchema = z
     enabled: z.boolean().default(true),
     arxivApiUrl: httpUrl.default('http://export.arxiv.org/api/query'),
     semanticScholarUrl: httpUrl.default('https://api.semanticscholar.org/graph/v1'),
+    /** Where a paper's HTML rendering is read: `<arxivHtmlUrl><id>v<N>` (LaTeXML; see enrich/full-text.ts). */
+    arxivHtmlUrl: httpUrl.default('https://arxiv.org/html/'),
     /** Cached enrichment results older than this are fetched again. */
     refreshAgeHours: z.number().positive().default(72),
   })
@@ -65,6 +67,7 @@ export const enrichSchema = z
     enabled: true,
     arxivApiUrl: 'http://export.arxiv.org/api/query',
     semanticScholarUrl: 'https://api.semanticscholar.org/graph/v1',
+    arxivHtmlUrl: 'https://arxiv.org/html/',
     refreshAgeHours: 72,
   });
 

@@ -38,6 +38,10 @@ function itemRecord(item: EditionItem): Record<string, unknown> {
     writer: item.writer,
     why: sortKeys(item.why),
     checks: sortKeys(item.checks),
+    readFrom: item.readFrom,
+    readNote: item.readNote,
+    support: item.support,
+    facts: item.facts,
   });
 }
 

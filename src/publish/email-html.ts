@@ -4,7 +4,7 @@ import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl, safeUrl } from './_html.js';
 import { type Fragment, html, join, raw } from './_template.js';
-import { renderFooter } from './edition-html.js';
+import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js';
 import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, toEditionView } from './item-view.js';
@@ -112,8 +112,8 @@ ${image}<mj-text css-class="t">
 ${authors}
 <p style="margin:0 0 10px">${item.summary}</p>
 <p style="margin:0 0 4px;font-weight:700">Takeaways</p>
-<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
-<p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
+<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line, index) => html`<li>${line}${renderSectionLink(item.takeawaySources[index])}</li>`)}</ul>
+${item.facts.length ? html`<p style="margin:0 0 6px;font-size:13px" class="m">${renderFacts(item)}</p>` : null}<p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
 </mj-text>
 </mj-column></mj-section>`;
 }

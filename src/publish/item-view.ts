@@ -4,7 +4,7 @@
 import { formatLongDate } from '../core/dates.js';
 import { readerUrl } from '../core/ids.js';
 import { sourceName } from '../core/source-names.js';
-import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
+import { type Edition, type EditionItem, LEVELS, type TakeawaySource } from '../core/types.js';
 import { authorLine, itemAnchors, MAX_AUTHORS, plural, safeUrl } from './_html.js';
 import type { ImageMap } from './item-images.js';
 
@@ -44,6 +44,21 @@ export interface ItemView {
   /** "#anchor", or the absolute page URL with it when known. */
   permalink: string;
   publishedAt: string;
+  /** One per takeaway: the part of the paper it comes from ("§4", linked to that section), or null. */
+  takeawaySources: (SectionLink | null)[];
+  /** What a practitioner can use ("Code", "Apache-2.0", "8×H100"), each linked when it has a link; [] for none. */
+  facts: { label: string; url: string | null }[];
+  /** "read in full" / "from the abstract" for papers of editions that recorded it; null otherwise. */
+  readNote: string | null;
+  /** Why a paper was written from its abstract ("arXiv has no HTML rendering of this paper"), or null. */
+  readWhy: string | null;
+}
+
+export interface SectionLink {
+  label: string;
+  url: string;
+  /** The supporting words, for a tooltip. */
+  quote: string;
 }
 
 export interface ItemViewOptions {
@@ -119,7 +134,24 @@ export function toItemView(
     image: imageView(item, title, options),
     permalink: pageUrl ? `${pageUrl}#${position.anchor}` : `#${position.anchor}`,
     publishedAt: item.publishedAt,
+    takeawaySources: item.takeaways.map((_, index) => sectionLink(item.support?.[index])),
+    facts: (item.facts ?? []).map((fact) => ({ label: plainText(fact.label), url: safeUrl(fact.url) })),
+    readNote: readNote(item),
+    readWhy: item.readFrom === 'abstract' && item.readNote ? plainText(item.readNote) : null,
   };
+}
+
+function sectionLink(source: TakeawaySource | null | undefined): SectionLink | null {
+  const url = safeUrl(source?.url);
+  if (!source || !url) return null;
+  return { label: plainText(source.label), url, quote: plainText(source.quote) };
+}
+
+/** Says which papers were read in full; an abstract-only paper says why (no HTML rendering, offline…). */
+function readNote(item: EditionItem): string | null {
+  if (item.readFrom === 'full-text') return 'read in full';
+  if (item.readFrom === 'abstract') return 'from the abstract';
+  return null;
 }
 
 function arxivLink(arxivId: string | null): ItemView['arxiv'] {

@@ -3,7 +3,7 @@
 // CachePort…). The full Store is their intersection, one implementation over PGlite and PostgreSQL.
 
 import type { SourceState } from '../core/ports.js';
-import type { DateWindow, Edition, SourceItem, SourceReport, StoredItem } from '../core/types.js';
+import type { DateWindow, Edition, PaperText, SourceItem, SourceReport, StoredItem } from '../core/types.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
@@ -77,6 +77,26 @@ export interface DecisionsPort {
 export interface CachePort {
   cacheGet<T = unknown>(namespace: string, key: string): Promise<T | null>;
   cachePut(namespace: string, key: string, value: unknown, ttlSeconds?: number): Promise<void>;
+}
+
+/** A paper's full text as read once for its version, or the record that arXiv had none. */
+export interface PaperRecord {
+  arxivId: string;
+  version: number | null;
+  /** read: `paper` holds its sections · none: no HTML rendering was found (`note` says what happened). */
+  status: 'read' | 'none';
+  url: string;
+  note: string | null;
+  paper: PaperText | null;
+  fetchedAt: string;
+}
+
+/** Papers read in full (enrich/full-text.ts), kept so a rebuild reads none of them again. */
+export interface PaperTextsPort {
+  /** The most recent record of each id (the highest version; the latest fetch among equals). */
+  paperTexts(arxivIds: readonly string[]): Promise<Map<string, PaperRecord>>;
+  /** Stores (replaces) the record of one id and version; `fetchedAt` from the caller's clock (the refresh age). */
+  savePaperText(record: PaperRecord): Promise<void>;
 }
 
 /** Conditional-GET validators per source. */
@@ -346,7 +366,8 @@ export interface Store
     SearchPort,
     EditorsPort,
     DeskPort,
-    SendLogPort {
+    SendLogPort,
+    PaperTextsPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

@@ -6,9 +6,17 @@ import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
 import type { UsageMeter } from '../llm/usage.js';
 import { writeItemExtractively } from './extractive-item.js';
-import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } from './faithfulness.js';
+import {
+  type CheckResult,
+  type CheckSource,
+  checkFaithfulness,
+  feedbackFor,
+  type ItemChecks,
+} from './faithfulness.js';
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
+import { partsText } from './paper-input.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
+import { traceSupport } from './support.js';
 import type { ItemForWriting } from './types.js';
 import { ruleLabel, validateItemOutput } from './validate-output.js';
 
@@ -28,10 +36,31 @@ type Generated =
   /** `label`: the reason in a few words, counted in the build report ("takeaways not 3", "timed out"). */
   | { ok: false; reason: string; label: string; budget: boolean };
 
+/**
+ * The item's source as the model reads it: a paper read in full as its chosen parts, each a <section> with its id
+ * (the data inside escaped by asPromptData); anything else as its text cut to the input budget.
+ */
+export function itemSource(item: ItemForWriting, maxInputTokens: number): CheckSource {
+  const parts = item.paper?.parts ?? [];
+  if (parts.length > 0) {
+    const prompt = parts
+      .map((part) => {
+        const id = part.id.replace(/[^\w.-]/g, '');
+        return `<section id="${id}">\n${asPromptData(part.label === part.title ? part.title : `${part.label} ${part.title}`)}\n${asPromptData(part.text)}\n</section>`;
+      })
+      .join('\n');
+    return { prompt, text: partsText(parts), sections: new Map(parts.map((part) => [part.id, part.text])) };
+  }
+  const { text } = truncateToTokens(item.text, maxInputTokens);
+  return { prompt: asPromptData(text), text, sections: new Map() };
+}
+
 export function buildItemPrompt(
   item: ItemForWriting,
   options: Pick<ItemWriterOptions, 'name' | 'audience'>,
   text: string,
+  /** The source already prepared for the prompt (itemSource), instead of `text`. */
+  preparedSource?: string,
 ) {
   return renderPrompt('item', {
     name: asPromptData(options.name),
@@ -39,7 +68,7 @@ export function buildItemPrompt(
     title: asPromptData(item.title),
     authors: asPromptData(item.authors.slice(0, 12).join(', ') || 'unknown'),
     source: asPromptData(item.source),
-    text: asPromptData(text) || '(no text available: describe only what the title says)',
+    text: (preparedSource ?? asPromptData(text)) || '(no text available: describe only what the title says)',
   });
 }
 
@@ -125,8 +154,9 @@ export function writeFallback(
   return { ...writeItemExtractively(item), checks };
 }
 
-function written(output: ItemOutput, modelId: string, checks: ItemChecks): WrittenItem {
+function written(output: ItemOutput, modelId: string, item: ItemForWriting, checks: ItemChecks): WrittenItem {
   return {
+    support: traceSupport(output.support, item, 3),
     summary: output.summary.trim(),
     takeaways: output.takeaways.map((takeaway) => takeaway.trim()) as [string, string, string],
     level: output.level,
@@ -140,8 +170,8 @@ export async function writeItemWithModel(
   item: ItemForWriting,
   options: ItemWriterOptions,
 ): Promise<WrittenItem> {
-  const { text: source } = truncateToTokens(item.text, options.maxInputTokens);
-  const prompt = buildItemPrompt(item, options, source);
+  const source = itemSource(item, options.maxInputTokens);
+  const prompt = buildItemPrompt(item, options, source.text, source.prompt);
   const first = await generate(
     [{ role: 'user', content: prompt.user }],
     prompt.system,
@@ -156,17 +186,23 @@ export async function writeItemWithModel(
     notes: [],
   };
   if (!options.check) {
-    return written(first.output, first.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
       status: 'unchecked',
       flagged: false,
       claims: [],
     });
   }
-  const verdict = await checkFaithfulness(first.output, source, options.check, options);
-  if (!verdict.ok) return checkFailed(first, verdict, base, options);
+  const verdict = await checkFaithfulness(
+    first.output,
+    source,
+    traceSupport(first.output.support, item, 3),
+    options.check,
+    options,
+  );
+  if (!verdict.ok) return checkFailed(item, first, verdict, base, options);
   if (verdict.unsupported.length === 0) {
-    return written(first.output, first.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
       model: verdict.modelId ?? base.model,
       status: 'passed',
@@ -182,7 +218,7 @@ export async function writeItemWithModel(
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return written(first.output, first.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
       model: verdict.modelId ?? base.model,
       status: 'flagged',
@@ -191,12 +227,18 @@ export async function writeItemWithModel(
       notes: [`regeneration after the fact check failed: ${second.reason}`],
     });
   }
-  const recheck = await checkFaithfulness(second.output, source, options.check, options);
+  const recheck = await checkFaithfulness(
+    second.output,
+    source,
+    traceSupport(second.output.support, item, 3),
+    options.check,
+    options,
+  );
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
-  if (!recheck.ok) return checkFailed(second, recheck, regenerated, options);
+  if (!recheck.ok) return checkFailed(item, second, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return written(second.output, second.modelId, {
+  return written(second.output, second.modelId, item, {
     ...regenerated,
     model: recheck.modelId ?? regenerated.model,
     status: passed ? 'passed' : 'flagged',
@@ -208,13 +250,14 @@ export async function writeItemWithModel(
 
 /** The check could not judge the item: it is shown to the editor, but not counted as flagged by the check. */
 function checkFailed(
+  item: ItemForWriting,
   generated: { output: ItemOutput; modelId: string },
   verdict: CheckResult,
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
   options: ItemWriterOptions,
 ): WrittenItem {
   options.road.meter.recordCheckFailed();
-  return written(generated.output, generated.modelId, {
+  return written(generated.output, generated.modelId, item, {
     ...base,
     status: 'check-failed',
     flagged: true,

@@ -15,6 +15,17 @@ export const itemOutputSchema = z.object({
     .describe('Exactly 3 one-sentence takeaways.'),
   level: z.enum(LEVELS),
   levelReason: z.string().describe('One short line.'),
+  // Added for full text (issue 23): where each takeaway comes from, checked by support.ts and the faithfulness check.
+  support: z
+    .array(
+      z.object({
+        quote: z.string().describe('Words copied exactly from the source text that support the takeaway.'),
+        section: z
+          .string()
+          .describe('The id of the <section> the quote is in, or "text" when there are none.'),
+      }),
+    )
+    .describe('One entry per takeaway, in the same order.'),
 });
 export type ItemOutput = z.infer<typeof itemOutputSchema>;
 

@@ -43,6 +43,9 @@ export function validateItemOutput(output: ItemOutput): string[] {
     for (const problem of plainTextProblems(takeaway))
       errors.push(`${label} ${problem}; use plain text only`);
   });
+  if (output.support.length !== output.takeaways.length) {
+    errors.push(`give one support entry (quote and section) per takeaway, not ${output.support.length}`);
+  }
   if (new Set(output.takeaways.map(normaliseForMatch)).size !== output.takeaways.length) {
     errors.push('the takeaways repeat each other; give 3 distinct points');
   }

@@ -170,6 +170,46 @@ describe('editor desk actions', () => {
     expect(item.level).toBe('Advanced');
   });
 
+  it("corrects an item's practitioner facts: the editor's line is shown everywhere and kept by a rebuild", async () => {
+    const client = await signIn(harness.app);
+    const key = (await draftKeys())[0]!;
+    const generated = (await store().getEdition(WEEK))!.items[0]!;
+    const page = await (await client.get(`/admin/week/${WEEK}/item?key=${encodeURIComponent(key)}`)).text();
+    expect(page).toContain('name="facts"');
+    const form = {
+      key,
+      version: '0',
+      summary: generated.summary,
+      takeaway1: generated.takeaways[0],
+      takeaway2: generated.takeaways[1],
+      takeaway3: generated.takeaways[2],
+      level: generated.level,
+    };
+    // A form without the field leaves the facts alone.
+    expect((await client.post(`/admin/week/${WEEK}/edit`, form)).status).toBe(303);
+    expect((await store().deskEdits(WEEK)).some((row) => row.field === 'facts')).toBe(false);
+    const saved = await client.post(`/admin/week/${WEEK}/edit`, {
+      ...form,
+      facts: `Code https://github.com/example/repo · Apache-2.0 · 8×H100 · ${PAYLOAD}`,
+    });
+    expect(saved.status).toBe(303);
+    const item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    expect(item.facts?.map((fact) => [fact.kind, fact.label, fact.url])).toEqual([
+      ['code', 'Code', 'https://github.com/example/repo'],
+      ['licence', 'Apache-2.0', null],
+      ['compute', '8×H100', null],
+      ['benchmarks', PAYLOAD, null],
+    ]);
+    await rebuildWithCli();
+    const rebuilt = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    expect(rebuilt.facts).toEqual(item.facts);
+    const html = await readFile(join(harness.siteDir, WEEK, 'index.html'), 'utf8');
+    expect(html).toContain(
+      '<p class="facts"><a href="https://github.com/example/repo">Code</a> · Apache-2.0 · 8×H100 · ',
+    );
+    expect(html).not.toContain(PAYLOAD);
+  });
+
   it('tells the later of two editors that the item changed, and shows both versions', async () => {
     const first = await signIn(harness.app);
     const second = await signIn(harness.app, SECOND_EDITOR);

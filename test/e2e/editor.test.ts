@@ -46,7 +46,7 @@ describe('editor controls', () => {
         sources: [{ id: 'rss-willison', type: 'feed', url: server.url('/feed.xml') }],
         // Manual URLs are untrusted: only this test lets them reach loopback.
         http: { allowLoopback: true, retries: 0 },
-        enrich: { arxivApiUrl: server.url('/api/query') },
+        enrich: { arxivApiUrl: server.url('/api/query'), arxivHtmlUrl: server.url('/html/') },
       }),
     );
   });

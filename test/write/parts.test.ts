@@ -238,7 +238,8 @@ describe('item output rules', () => {
       { length: 6 },
       () => 'This paper studies how agents behave in long tasks.',
     ).join(' ');
-    const base = { summary, level: 'Advanced' as const, levelReason: 'Formal analysis.' };
+    const support = [1, 2, 3].map(() => ({ quote: 'agents behave in long tasks', section: 'text' }));
+    const base = { summary, level: 'Advanced' as const, levelReason: 'Formal analysis.', support };
     const two = validateItemOutput({
       ...base,
       takeaways: ['Agents fail on long tasks.', 'Memory helps them recover.'],
