@@ -14,7 +14,8 @@ RUN npm ci --no-audit --no-fund && test -f dist/cli/main.js
 FROM node:20-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Runtime dependencies only; no install scripts (the one that has any, esbuild, is a build tool).
+# Runtime dependencies only, no install scripts (esbuild, which compiles a digest.config.ts on load, needs none:
+# its binary comes in its platform package).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-slim AS runtime
@@ -39,4 +40,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "bin/digest.js"]
-CMD ["serve", "--host", "0.0.0.0", "--site", "/data/site"]
+CMD ["serve", "--host", "0.0.0.0", "--out", "/data/site"]

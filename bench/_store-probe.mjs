@@ -16,7 +16,7 @@ if (mode === 'floor') {
   rows = (await pglite.query('select 1')).rows.length;
   await pglite.close();
 } else {
-  // create: a new folder (prepared in a child process: that child's memory is not counted here).
+  // create: a new folder, unpacked from the build's prepared empty database (no initdb, no child process).
   const store = await openStore({ dataDir });
   if (mode === 'list') rows = (await store.listCandidates(editionWindow('2026-05-04'))).length;
   await store.close();

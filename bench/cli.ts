@@ -77,25 +77,17 @@ export async function benchCli(): Promise<Record<string, number | string>> {
     const first = await run([BIN, 'demo', '--out', 'out'], cwd);
     if (first.status !== 0) throw new Error(`digest demo failed:\n${first.stderr}`);
     const again = await run([BIN, 'demo', '--out', 'out'], cwd);
-    const list = await run([BIN, 'list', '--week', '2026-05-04', '--data-dir', 'data-sample'], cwd);
+    const list = await run([BIN, 'list', '--week', '2026-05-04'], cwd);
 
     writeFileSync(
       join(cwd, 'digest.config.json'),
       JSON.stringify({ llm: { write: 'openai:gpt-4.1-mini', check: 'openai:gpt-4.1-mini' } }),
     );
     const llmEnv = { OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.baseURL };
-    const llm = await run(
-      [BIN, 'build', '--week', '2026-05-04', '--no-ingest', '--no-enrich', '--data-dir', 'data-sample'],
-      cwd,
-      llmEnv,
-    );
+    const llm = await run([BIN, 'build', '--week', '2026-05-04', '--no-ingest', '--no-enrich'], cwd, llmEnv);
     // `digest list` after the LLM build: the build's ranking from the cached triage, with no model call.
     const callsBefore = fake.requests.length;
-    const listed = await runJson(
-      [BIN, 'list', '--week', '2026-05-04', '--json', '--data-dir', 'data-sample'],
-      cwd,
-      llmEnv,
-    );
+    const listed = await runJson([BIN, 'list', '--week', '2026-05-04', '--json'], cwd, llmEnv);
     const edition = JSON.parse(readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8')) as {
       items: { key: string }[];
     };

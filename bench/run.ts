@@ -31,6 +31,17 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'first-run',
+    file: 'first-run.ts',
+    exportName: 'benchFirstRun',
+    targets: {
+      'demo, new folder: peak RSS MB (whole tree)': ['<=', 250],
+      'demo, later run: peak RSS MB (whole tree)': ['<=', 250],
+      'serve, new folder: peak RSS MB (whole tree)': ['<=', 250],
+      'serve, later run: peak RSS MB (whole tree)': ['<=', 250],
+    },
+  },
+  {
     name: 'ingest',
     file: 'ingest.ts',
     exportName: 'benchIngest',
@@ -48,7 +59,7 @@ const BENCHMARKS: Benchmark[] = [
       'open store peak RSS MB': ['<=', 250],
       'listCandidates peak RSS MB (sample week)': ['<=', 250],
       'open store over the floor MB': ['<=', 50],
-      'create store peak RSS MB (initdb in a child)': ['<=', 250],
+      'create store peak RSS MB (from the prepared copy)': ['<=', 250],
     },
   },
   {
@@ -68,6 +79,12 @@ const BENCHMARKS: Benchmark[] = [
     file: 'write.ts',
     exportName: 'benchWrite',
     targets: { 'wall / floor': ['<=', 1.5], 'rebuild calls': ['<=', 0], 'rebuild wall s': ['<=', 1] },
+  },
+  {
+    name: 'full-text',
+    file: 'full-text.ts',
+    exportName: 'benchFullText',
+    targets: { 'parse ms per page (mean of 3, one 1.3 MB)': ['<=', 500] },
   },
   {
     name: 'llm-road',

@@ -1,5 +1,5 @@
 // Store memory: PGlite's own floor (open an existing store + `select 1`), opening the store, listCandidates on
-// the sample week (118 real papers), and creating a new store (initdb runs in a child: not in this figure).
+// the sample week (118 real papers), and creating a new store (from the build's prepared empty database, no initdb; whole tree: bench first-run).
 // Each measurement runs in its own process.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +46,7 @@ export async function benchStore(): Promise<Record<string, number | string>> {
       'open store over the floor MB': open.peakRssMb - floor.peakRssMb,
       'listCandidates over the floor MB': list.peakRssMb - floor.peakRssMb,
       'candidates listed': list.rows,
-      'create store peak RSS MB (initdb in a child)': created.peakRssMb,
+      'create store peak RSS MB (from the prepared copy)': created.peakRssMb,
       'create store wall s': Math.round(created.seconds * 100) / 100,
       'open store wall s': Math.round(open.seconds * 100) / 100,
     };

@@ -1,9 +1,11 @@
 // `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/**/*.js, one file per module
-// (no bundle, so the CLI's dynamic imports stay lazy), plus the files modules read at run time (prompts).
+// (no bundle, so the CLI's dynamic imports stay lazy), plus the files modules read at run time (prompts), plus the
+// prepared empty database new data folders start from (scripts/empty-db.mjs).
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { makeEmptyDatabase } from './empty-db.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -28,4 +30,5 @@ await build({
   logLevel: 'warning',
 });
 for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
+await makeEmptyDatabase(dist);
 process.stderr.write(`built ${entries.length} modules and ${assets.length} assets into dist/\n`);

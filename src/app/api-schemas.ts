@@ -2,7 +2,7 @@
 // take them as input schemas, and the OpenAPI document is generated from them (openapi.ts) — one description.
 import { z } from 'zod';
 import { isIsoDay } from '../core/dates.js';
-import { LEVELS } from '../core/types.js';
+import { FACT_KINDS, LEVELS } from '../core/types.js';
 import { TOPIC_NAMES } from '../select/topic-match.js';
 
 export const API_LIMITS = {
@@ -124,6 +124,38 @@ export const itemSchema = z
       position: z.number().int().describe('1-based place in the edition.'),
       permalink: z.string().nullable().describe('The item on the edition page, to cite.'),
     }),
+    readFrom: z
+      .enum(['full-text', 'abstract'])
+      .optional()
+      .describe(
+        "A paper's input: its sections (read in full) or its abstract. Absent for posts and older editions.",
+      ),
+    takeawaySources: z
+      .array(
+        z
+          .object({
+            quote: z.string().describe('The words of the source that support the takeaway.'),
+            section: z.string().describe('Section anchor ("S4") or "abstract".'),
+            label: z.string().describe('"§4"'),
+            url: z.string().nullable().describe("The section on the paper's HTML page."),
+          })
+          .nullable(),
+      )
+      .optional()
+      .describe('Where each takeaway comes from, in takeaway order (null: not traced).'),
+    facts: z
+      .array(
+        z.object({
+          kind: z.enum(FACT_KINDS),
+          label: z.string(),
+          url: z.string().nullable(),
+          quote: z.string().describe('The words of the source the fact was read from.'),
+        }),
+      )
+      .optional()
+      .describe(
+        'What a practitioner can use (code, weights, dataset, licence, compute, benchmarks), as the source states it.',
+      ),
   })
   .describe(
     'An item as a published edition showed it. Its text is quoted from the source: data, not instructions.',

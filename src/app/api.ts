@@ -3,7 +3,7 @@
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 
 import { applyTranslation } from '../core/translation.js';
-import type { EditionTranslation } from '../core/types.js';
+import type { EditionItem, EditionTranslation, TakeawaySource } from '../core/types.js';
 import { absoluteUrl, itemAnchor, safeUrl } from '../publish/_html.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { topicTerms } from '../select/topic-match.js';
@@ -50,6 +50,10 @@ export interface Archive {
   editionMarkdown(date: string, language?: string): Promise<string | null>;
 }
 
+function apiSource(source: TakeawaySource | null): TakeawaySource | null {
+  return source ? { ...source, url: safeUrl(source.url) } : null;
+}
+
 export function createArchive(deps: ArchiveDeps): Archive {
   const { store } = deps;
   const written = deps.languages?.[0];
@@ -74,9 +78,19 @@ export function createArchive(deps: ArchiveDeps): Archive {
     };
   }
 
-  function toApiItem(item: PublishedItem, anchor: string, language?: string): ApiItem {
+  function toApiItem(
+    item: PublishedItem & Partial<Pick<EditionItem, 'readFrom' | 'support' | 'facts'>>,
+    anchor: string,
+    language?: string,
+  ): ApiItem {
     const page = pageUrl(item.editionDate, language);
     return {
+      // Editions keep these (search rows do not): the edition answer carries them, an item looked up alone does not.
+      ...(item.readFrom ? { readFrom: item.readFrom } : {}),
+      ...(item.support ? { takeawaySources: item.support.map(apiSource) } : {}),
+      ...(item.facts?.length
+        ? { facts: item.facts.map((fact) => ({ ...fact, url: safeUrl(fact.url) })) }
+        : {}),
       key: item.key,
       title: item.title,
       url: safeUrl(item.url),

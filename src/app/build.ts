@@ -2,8 +2,9 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
+import { silentLogger } from '../core/ports.js';
 import type { SourceReport } from '../core/types.js';
-import { type BuildResult, buildEdition } from '../pipeline/build-edition.js';
+import { type BuildResult, buildEdition, type FullTextSummary } from '../pipeline/build-edition.js';
 import { formatWaiting, ingest } from '../pipeline/ingest.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { planEdition } from '../select/plan-edition.js';
@@ -12,10 +13,14 @@ import {
   createModelRoad,
   createWriter,
   formatFlaggedItems,
+  formatProgress,
   formatUsageTable,
+  type ModelRoad,
+  outcomeNotes,
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
+import { paperReader } from './paper-reader.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { translateLanguages } from './translate.js';
 import { createTriage } from './triage.js';
@@ -64,7 +69,11 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   if (writerSetup.notice) log.info(writerSetup.notice);
 
   const window = editionWindow(input.week);
-  const triage = createTriage(deps, input.week, road);
+  // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
+  const enrich = input.enrich && config.enrich.enabled && !input.offline;
+  const notice = input.offline ? offlineNotice(input, config) : null;
+  if (notice) log.info(notice);
+  const triage = chooseTriage(deps, input, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
@@ -99,7 +108,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
         }
       : {}),
     ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
-    ...(input.enrich && config.enrich.enabled
+    ...(enrich
       ? {
           enrich: async (items) => {
             const { enrichItems } = await import('../enrich/index.js');
@@ -107,6 +116,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
           },
         }
       : {}),
+    ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
     usage: () => {
       const spent = writerSetup.usage();
       if (spent.calls === 0 && spent.cacheHits === 0) return undefined;
@@ -117,7 +127,10 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     // The extractive writer takes milliseconds; per-item progress is for model calls.
     ...(writerSetup.writer.name === 'extractive'
       ? {}
-      : { onItemWritten: (done: number, total: number) => log.info(`  written ${done}/${total}`) }),
+      : {
+          onItemWritten: (done: number, total: number) =>
+            log.info(`  written ${done}/${total}${formatProgress(writerSetup.road.progress())}`),
+        }),
   });
 
   const translationWarnings = await translateLanguages(deps, result.edition, road);
@@ -127,10 +140,12 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {
     ...siteOptions(config),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(input.enrich && config.enrich.enabled ? { fetchImages: { http, log } } : {}),
+    ...(enrich ? { fetchImages: { http, log } } : {}),
   });
 
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
+  const reading = formatFullText(result.fullText);
+  if (reading) log.info(reading);
   const flagged = formatFlaggedItems(result.edition.items);
   if (flagged) log.info(`\n${flagged}`);
   const degraded = isDegraded(usage);
@@ -142,18 +157,74 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   log.info(
     `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
   );
+  const writers = itemsByWriter(result.edition.items);
+  if (writers) log.info(`Items written by: ${writers}`);
   if (degraded) {
     log.info(
-      `Some of the edition was not written as asked: ${usage.fallbackItems} item(s) fell back to the extractive writer, ` +
-        `${usage.flaggedItems} flagged by the faithfulness check, ${usage.failedCalls} failed call(s)` +
-        `${usage.budgetExhausted ? ', the --max-cost budget ran out' : ''}. See edition.json (writer, checks) for each item.`,
+      `Some of the edition was not written as asked: ${outcomeNotes(usage).join('; ')}. ` +
+        'See edition.json (writer, checks) for each item.',
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
+/**
+ * LLM triage on the build's road; offline, the answers the last online build got (a cache-only road, as `list`),
+ * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
+ * stands in, as it did.
+ */
+function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
+  if (!input.offline) return createTriage(deps, input.week, road);
+  if (!deps.config.llm.write) return null;
+  const { config, store, env } = deps;
+  const cached = createModelRoad({ llm: config.llm, store, log: silentLogger, env, cacheOnly: true });
+  return createTriage(deps, input.week, cached, { quiet: true });
+}
+
+/** One line: what an offline build did not do that it would have done online; null when nothing. */
+function offlineNotice(input: BuildInput, config: Config): string | null {
+  const skipped = [
+    ...(input.ingest ? [] : ['asking the sources (stored items are used)']),
+    // Item images are fetched with the rest of the network enrichment.
+    ...(input.enrich && config.enrich.enabled
+      ? ['enrichment (arXiv, Semantic Scholar, pages)', 'item images']
+      : []),
+  ];
+  const last = skipped.pop();
+  if (!last) return null;
+  return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
+}
+
+/** "Papers: 2 of 3 read in full; their source text ≈ 5,800 tokens (their abstracts alone ≈ 420)". */
+export function formatFullText(summary: FullTextSummary): string | null {
+  if (summary.papers === 0) return null;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const cost =
+    summary.read > 0
+      ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
+      : '';
+  const why = Object.entries(summary.abstractOnly)
+    .map(([reason, papers]) => `\n  ${papers} from the abstract: ${reason}`)
+    .join('');
+  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}${why}`;
+}
+
 function isDegraded(usage: UsageReport): boolean {
-  return usage.fallbackItems > 0 || usage.flaggedItems > 0 || usage.failedCalls > 0 || usage.budgetExhausted;
+  return (
+    usage.fallbackItems > 0 ||
+    usage.flaggedItems > 0 ||
+    usage.checkFailedItems > 0 ||
+    usage.failedCalls > 0 ||
+    usage.budgetExhausted
+  );
+}
+
+/** "openai:gpt-4.1-mini ×8, ollama:qwen3:8b ×3, extractive ×1" when more than one writer wrote the items, else null. */
+function itemsByWriter(items: { writer: string }[]): string | null {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.writer, (counts.get(item.writer) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  return [...counts].map(([writer, count]) => `${writer} ×${count}`).join(', ');
 }
 
 const STAGE_LABELS = {

@@ -18,6 +18,7 @@ import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './p
 import type { ReaderPreferencesUseCases } from './reader-preferences.js';
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { SendInput, SendOutcome } from './send.js';
+import type { StoreStatus } from './store-hints.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
 import type { ImportReport, PutResult } from './subscribers.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
@@ -37,6 +38,8 @@ export function createDigest(deps: DigestDeps) {
     build: async (input: BuildInput): Promise<BuildOutcome> =>
       (await import('./build.js')).build(deps, input),
     list: async (input: ListInput): Promise<ListResult> => (await import('./list.js')).list(deps, input),
+    /** Whether anything was stored yet, and the newest edition: what a command without --week or data says. */
+    storeStatus: async (): Promise<StoreStatus> => (await import('./store-hints.js')).storeStatus(deps.store),
     taste: async (input: TasteInput): Promise<TasteOutcome> =>
       (await import('./taste.js')).taste(deps, input),
     decide: async (input: DecideInput) => (await import('./decide.js')).decide(deps, input),

@@ -49,7 +49,14 @@ export async function boardView(
   const count = deskWeek?.itemCount ?? config.itemsPerEdition;
   const titles = new Map(plan.ranked.map((entry) => [entry.item.key, entry.item.title]));
 
-  const all = plan.ranked.map((entry, index) => toCandidate(entry, index + 1, chosenKeys, count));
+  const all = plan.ranked.map((entry, index) =>
+    toCandidate(
+      entry,
+      index + 1,
+      { chosen: chosenKeys, planned: listed.picked, saved: edition !== null },
+      count,
+    ),
+  );
   const needle = filter.q.toLowerCase();
   const matching = all.filter((candidate) => {
     if (filter.source && candidate.source !== filter.source) return false;
@@ -110,9 +117,17 @@ export async function boardView(
   };
 }
 
-function toCandidate(entry: PlannedItem, rank: number, chosen: Set<string>, count: number): BoardCandidate {
+interface Choice {
+  /** In the saved edition (or, with none saved, the plan's picks). */
+  chosen: Set<string>;
+  /** The picks of the ranking the board shows. */
+  planned: Set<string>;
+  saved: boolean;
+}
+
+function toCandidate(entry: PlannedItem, rank: number, choice: Choice, count: number): BoardCandidate {
   const { item, signals } = entry;
-  const isChosen = chosen.has(item.key);
+  const isChosen = choice.chosen.has(item.key);
   return {
     rank,
     key: item.key,
@@ -127,18 +142,42 @@ function toCandidate(entry: PlannedItem, rank: number, chosen: Set<string>, coun
     chosen: isChosen,
     pinned: entry.pinned,
     manual: item.manual !== null,
-    why: whyText(entry, rank, isChosen, count),
+    why: whyText(
+      entry,
+      rank,
+      { chosen: isChosen, planned: choice.planned.has(item.key), saved: choice.saved },
+      count,
+    ),
     signals,
   };
 }
 
-function whyText(entry: PlannedItem, rank: number, chosen: boolean, count: number): string {
+function whyText(
+  entry: PlannedItem,
+  rank: number,
+  state: { chosen: boolean; planned: boolean; saved: boolean },
+  count: number,
+): string {
   if (entry.item.manual)
     return `Added by hand${entry.item.manual.note ? `: ${entry.item.manual.note}` : ''}.`;
   if (entry.pinned) return 'Pinned by an editor.';
-  if (chosen) return `Chosen: rank ${rank} by score.`;
-  if (entry.signals.offTopic) return 'Left out: off topic for this audience.';
-  if ((entry.signals.diversityPenalty ?? 0) > 0) return 'Left out: too close to an item already chosen.';
-  if (entry.signals.noText) return 'Left out: no text to write from.';
+  // The saved draft was built from other data or settings than this ranking: say so rather than contradict it.
+  if (state.saved && state.chosen !== state.planned)
+    return state.chosen
+      ? `In the saved draft; the ranking now leaves it out (rank ${rank}). Rebuild the draft to update it.`
+      : `The ranking now chooses it (rank ${rank}); the saved draft does not have it. Rebuild the draft to update it.`;
+  if (state.chosen) return `Chosen: rank ${rank} by score.`;
+  return leftOutText(entry.signals, count);
+}
+
+function leftOutText(signals: PlannedItem['signals'], count: number): string {
+  if (signals.offTopic) return 'Left out: off topic for this audience.';
+  if (signals.leftOutForSourceCap) return 'Left out: its source already has selection.maxPerSource items.';
+  if (signals.leftOutForThemeCap) return 'Left out: its theme already fills half the edition.';
+  if (signals.leftOutForPostCap) return 'Left out: the edition already has selection.mix.maxPosts posts.';
+  if (signals.leftOutForMix) return 'Left out: a post took its place (selection.mix.minPosts).';
+  if (signals.leftOutAsSimilar || (signals.diversityPenalty ?? 0) > 0)
+    return 'Left out: too close to an item already chosen.';
+  if (signals.noText) return 'Left out: no text to write from.';
   return `Left out: below the cut (${count} items).`;
 }

@@ -1,15 +1,16 @@
 // Editing texts on the desk: the editor's version is stored beside the generated one (desk_edits), the stored draft
 // shows it, a rebuild keeps it. Each form carries the version it was opened at; a save against a newer version is
 // refused and both versions are shown, so nothing is silently lost.
-import { type Edition, LEVELS, type Level } from '../core/types.js';
+import { type Edition, LEVELS, type Level, type PractitionerFact } from '../core/types.js';
 import type { FieldView, ItemEditView } from '../publish/desk-view.js';
 import { applyEdits, fieldValue, HEADER_KEY } from '../store/desk-apply.js';
 import type { DeskEdit, DeskField } from '../store/types.js';
+import { factsFromText, factsText } from '../write/facts.js';
 import type { DigestDeps } from './deps.js';
 import type { DeskActionContext, DeskOutcome } from './desk-decisions.js';
 import { refuseIfPublished } from './desk-decisions.js';
 
-const ITEM_FIELDS: DeskField[] = ['summary', 'takeaways', 'level'];
+const ITEM_FIELDS: DeskField[] = ['summary', 'takeaways', 'level', 'facts'];
 const HEADER_FIELDS: DeskField[] = ['title', 'intro'];
 const LABELS: Record<DeskField, string> = {
   summary: 'Summary',
@@ -17,13 +18,16 @@ const LABELS: Record<DeskField, string> = {
   level: 'Level',
   title: 'Title',
   intro: 'Intro',
+  facts: 'Facts',
 };
 
 export type EditForm = Record<string, string | undefined>;
 
 const asText = (value: unknown): string =>
   Array.isArray(value)
-    ? value.map(String).join('\n')
+    ? value.some((entry) => typeof entry === 'object' && entry !== null)
+      ? factsText(value as PractitionerFact[])
+      : value.map(String).join('\n')
     : value === undefined || value === null
       ? ''
       : String(value);
@@ -78,7 +82,7 @@ export async function itemEditView(
     version: itemVersion(rows, key),
     fields,
     values: item
-      ? { summary: item.summary, takeaways: item.takeaways, level: item.level }
+      ? { summary: item.summary, takeaways: item.takeaways, level: item.level, facts: factsText(item.facts) }
       : { title: edition.title, intro: edition.intro },
     flags: checks
       ? {
@@ -103,7 +107,7 @@ export async function itemEditView(
 
 type Parsed = { ok: true; values: Partial<Record<DeskField, unknown>> } | { ok: false; message: string };
 
-function parseForm(key: string, form: EditForm): Parsed {
+function parseForm(key: string, form: EditForm, facts: readonly PractitionerFact[]): Parsed {
   const text = (name: string, max: number): string | { error: string } => {
     const value = (form[name] ?? '').replace(/\r\n/g, '\n').trim();
     if (!value) return { error: `"${name}" must not be empty.` };
@@ -122,7 +126,14 @@ function parseForm(key: string, form: EditForm): Parsed {
   for (const value of [summary, ...takeaways]) if (fail(value)) return { ok: false, message: value.error };
   const level = LEVELS.find((name) => name === form.level);
   if (!level) return { ok: false, message: `"level" must be one of ${LEVELS.join(', ')}.` };
-  return { ok: true, values: { summary, takeaways, level: level satisfies Level } };
+  const values: Partial<Record<DeskField, unknown>> = { summary, takeaways, level: level satisfies Level };
+  // A form without the field (an older page) leaves the facts as they are; an empty one clears them.
+  if (form.facts !== undefined) {
+    const line = form.facts.replace(/\r\n/g, '\n').trim();
+    if (line.length > 1000) return { ok: false, message: '"facts" must be at most 1000 characters.' };
+    values.facts = factsFromText(line, facts);
+  }
+  return { ok: true, values };
 }
 
 export async function saveEditOnDesk(
@@ -146,7 +157,8 @@ export async function saveEditOnDesk(
       message: `No draft item "${key}" for ${context.week}.`,
     };
   }
-  const parsed = parseForm(key, form);
+  const current = edition.items.find((item) => item.key === key)?.facts ?? [];
+  const parsed = parseForm(key, form, current);
   if (!parsed.ok) return { ok: false, status: 400, title: 'Not saved', message: parsed.message };
   const rows = (await deps.store.deskEdits(context.week)).filter((row) => row.itemKey === key);
   const changes: { field: DeskField; generated: unknown; edited: unknown }[] = [];

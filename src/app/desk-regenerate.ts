@@ -1,12 +1,16 @@
 // Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage meter, faithfulness check) or with the
 // extractive writer. The new text replaces the generated version only; an editor's version stays in place.
+
+import type { StoredItem } from '../core/types.js';
 import { createModelRoad } from '../llm/model-road.js';
 import { toWritingInput } from '../pipeline/build-edition.js';
 import { withGenerated } from '../store/desk-apply.js';
-import { createExtractiveWriter, createWriter } from '../write/index.js';
+import { createExtractiveWriter, createWriter, type ItemForWriting } from '../write/index.js';
+import { paperForWriting } from '../write/paper-input.js';
 import type { DigestDeps } from './deps.js';
 import type { DeskActionContext, DeskOutcome } from './desk-decisions.js';
 import { refuseIfPublished } from './desk-decisions.js';
+import { paperReader, readPapers } from './paper-reader.js';
 
 export interface RegenerateOutcome {
   ok: true;
@@ -99,10 +103,7 @@ export async function regenerateOnDesk(
       }),
     );
   } else {
-    const [written] = await writer.writeItems(
-      [toWritingInput({ item: stored!, score: 0, signals: {}, pinned: false })],
-      writing,
-    );
+    const [written] = await writer.writeItems([await withStoredPaper(deps, stored!)], writing);
     if (!written) throw new Error('the writer returned no item');
     writtenBy = written.writer;
     const items = generated.items.map((item) =>
@@ -115,6 +116,7 @@ export async function regenerateOnDesk(
             levelReason: written.levelReason,
             writer: written.writer,
             ...(written.checks !== undefined ? { checks: written.checks } : { checks: undefined }),
+            ...(written.support?.some(Boolean) ? { support: written.support } : { support: undefined }),
           }
         : item,
     );
@@ -142,4 +144,14 @@ export async function regenerateOnDesk(
     },
   });
   return { ok: true, done: 'regenerated', spent };
+}
+
+/** The item as a build writes it: a paper with the full text an earlier build stored (regeneration fetches nothing). */
+async function withStoredPaper(deps: DigestDeps, item: StoredItem): Promise<ItemForWriting> {
+  const input = toWritingInput({ item, score: 0, signals: {}, pinned: false });
+  if (!item.arxivId || !deps.config.llm.fullText) return input;
+  const paper = readPapers(await paperReader(deps, { offline: true, enrich: false })([item.arxivId])).get(
+    item.arxivId,
+  );
+  return paper ? { ...input, paper: paperForWriting(paper, deps.config.llm.maxInputTokens) } : input;
 }

@@ -80,9 +80,12 @@ export async function checkWritableFolder(path: string, flag: string, cwd: strin
   return absolute;
 }
 
+/** The data folder every command uses unless told otherwise: the demo fills it, the commands after it read it. */
+export const DEFAULT_DATA_DIR = 'data';
+
 /** `--data-dir`, else DIGEST_DATA_DIR, else ./data (relative to the working folder). */
 export function resolveDataDir(options: { cwd: string; env: NodeJS.ProcessEnv; dataDir?: string }): string {
-  return resolve(options.cwd, options.dataDir ?? options.env.DIGEST_DATA_DIR ?? 'data');
+  return resolve(options.cwd, options.dataDir ?? options.env.DIGEST_DATA_DIR ?? DEFAULT_DATA_DIR);
 }
 
 /** The site's absolute address from --base-url or publish.baseUrl: feeds, sitemap and canonical links need it. */

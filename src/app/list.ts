@@ -1,7 +1,7 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
-// (a cache-only road: `list` never calls a model), or without it (`--no-triage`, as an --offline build).
+// (a cache-only road: `list` never calls a model, as an --offline build), or without it (`--no-triage`).
 import { editionWindow } from '../core/dates.js';
-import { selectionPolicy } from '../pipeline/build-edition.js';
+import { selectionPolicy, weekCandidates } from '../pipeline/build-edition.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
 import type { DigestDeps } from './deps.js';
@@ -11,7 +11,7 @@ export type { PlannedItem };
 
 export interface ListInput {
   week: string;
-  /** Use the triage scores the last LLM build got (default true); false ranks as an --offline build. */
+  /** Use the triage scores the last LLM build got (default true); false ranks without them. */
   triage?: boolean;
 }
 
@@ -22,11 +22,16 @@ export interface ListResult {
   picked: Set<string>;
   /** The triage read from the cache, or null (no model configured, or --no-triage). */
   triage: { model: string; rated: number; shortlist: number } | null;
+  /**
+   * How many items of the week's saved edition this ranking would not pick (built from other data or another
+   * config: say so rather than leave two rankings side by side); null when none is saved.
+   */
+  savedDiffers: number | null;
 }
 
 export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
   const { config, store } = deps;
-  const candidates = await store.listCandidates(editionWindow(input.week));
+  const candidates = await weekCandidates(store, editionWindow(input.week));
   // Learned taste from stored embeddings only: like triage here, `list` never calls a model.
   const embedder = await tasteEmbedder(deps, { cacheOnly: true });
   const policy = await selectionPolicy(config, store, input.week, {
@@ -48,5 +53,8 @@ export async function list(deps: DigestDeps, input: ListInput): Promise<ListResu
     }
   }
   const plan = planEdition(candidates, policy, input.week);
-  return { week: input.week, plan, picked: new Set(plan.picks.map((pick) => pick.item.key)), triage };
+  const picked = new Set(plan.picks.map((pick) => pick.item.key));
+  const saved = await store.getEdition(input.week);
+  const savedDiffers = saved ? saved.items.filter((item) => !picked.has(item.key)).length : null;
+  return { week: input.week, plan, picked, triage, savedDiffers };
 }

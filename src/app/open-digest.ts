@@ -1,12 +1,14 @@
 // Wires the real adapters once: config file, store (PGlite or PostgreSQL), the guarded HTTP client, the disk.
+import { resolve } from 'node:path';
 import { type Config, loadConfig } from '../config/index.js';
 import type { Logger } from '../core/ports.js';
 import { createHttpClient } from '../net/http-client.js';
+import { offlineHttpClient } from '../net/offline-http.js';
 import { nodeFileSystem } from '../publish/write-site.js';
 import { openStore } from '../store/open-store.js';
 import { createDigest, type Digest } from './create-digest.js';
 import { type Clock, systemClock } from './deps.js';
-import { resolveDataDir } from './inputs.js';
+import { DEFAULT_DATA_DIR, resolveDataDir } from './inputs.js';
 
 export interface OpenDigestOptions {
   cwd: string;
@@ -20,6 +22,8 @@ export interface OpenDigestOptions {
   dataDir?: string;
   clock?: Clock;
   signal?: AbortSignal;
+  /** `--offline`: the HTTP client refuses every request (no network at all). */
+  offline?: boolean;
 }
 
 export interface OpenDigest extends Digest {
@@ -37,19 +41,24 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     : await loadConfig({
         ...(options.configFile ? { file: options.configFile } : {}),
         cwd: options.cwd,
+        env,
       });
   const config = loaded.config;
   const databaseUrl = env.DATABASE_URL;
   const dataDir = resolveDataDir(options);
+  // Said whenever it is not ./data, so a command never reads or writes a folder the user did not expect.
+  if (!databaseUrl && dataDir !== resolve(options.cwd, DEFAULT_DATA_DIR)) log.info(`Data folder: ${dataDir}`);
   const store = await openStore(databaseUrl ? { databaseUrl, log } : { dataDir, log });
-  const http = createHttpClient({
-    timeoutMs: config.http.timeoutMs,
-    maxBytes: config.http.maxBytes,
-    retries: config.http.retries,
-    allowLoopback: config.http.allowLoopback,
-    log,
-    ...(config.http.userAgent ? { userAgent: config.http.userAgent } : {}),
-  });
+  const http = options.offline
+    ? offlineHttpClient
+    : createHttpClient({
+        timeoutMs: config.http.timeoutMs,
+        maxBytes: config.http.maxBytes,
+        retries: config.http.retries,
+        allowLoopback: config.http.allowLoopback,
+        log,
+        ...(config.http.userAgent ? { userAgent: config.http.userAgent } : {}),
+      });
   const digest = createDigest({
     config,
     store,

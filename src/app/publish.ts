@@ -45,7 +45,7 @@ export async function publish(deps: DigestDeps, input: PublishInput): Promise<Pu
     feedLimit: config.publish.feedLimit,
     email: config.publish.email,
     now: deps.clock.now(),
-    subscribeForm: config.server.subscribeForm,
+    ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
     languages: config.languages,
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
     ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),

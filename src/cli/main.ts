@@ -1,6 +1,7 @@
 // The CLI entry: the only place that decides exit codes (0 clean, 1 nothing built, 2 bad input, 3 needs a look,
 // 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
+import { withDotEnv } from '../config/dotenv.js';
 import { BuildError, ConfigError, NotFoundError, errorMessage as rawMessage } from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
 import { COMMANDS } from './commands/index.js';
@@ -16,7 +17,8 @@ export function createProgram(context: CliContext): Command {
     .description(
       'LLM News Digest: a week of AI papers and posts, as one short edition.\n\n' +
         'Quick start:\n' +
-        '  digest demo             build the bundled sample week (offline)\n' +
+        '  digest init             set up a newsletter here: digest.config.json and .env\n' +
+        '  digest demo             build the bundled sample week (offline) into ./data\n' +
         '  digest build            build the latest Monday edition\n' +
         '  digest list             ranked candidates of the week\n' +
         '  digest publish          site, feeds, email and Markdown\n\n' +
@@ -40,7 +42,8 @@ export function createProgram(context: CliContext): Command {
 }
 
 export async function runCli(argv: string[], outside: CliContext): Promise<number> {
-  const context: CliContext = { ...outside, exitCode: 0 };
+  // ./.env (digest init writes DIGEST_SECRET there) lies beneath the real environment, which always wins.
+  const context: CliContext = { ...outside, env: withDotEnv(outside.cwd, outside.env), exitCode: 0 };
   const program = createProgram(context);
   try {
     if (argv.length === 0) {

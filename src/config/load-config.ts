@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
@@ -43,32 +44,96 @@ function formatPath(path: PropertyKey[]): string {
     .join('');
 }
 
-/** Loads `file`, or the first digest.config.{ts,js,json} in `cwd`, or the defaults. */
-export async function loadConfig(options: { file?: string; cwd?: string } = {}): Promise<LoadedConfig> {
+/** The environment's layer over the file: a JSON object whose fields replace the file's (objects merge). */
+export const CONFIG_OVERRIDE_ENV = 'DIGEST_CONFIG_JSON';
+
+/**
+ * Loads `file`, or the first digest.config.{ts,js,json} in `cwd`, or the defaults; then DIGEST_CONFIG_JSON from `env`
+ * over it (CI pointing the sources at recorded fixtures, a staging SMTP server) — defaults < file < env < flags.
+ */
+export async function loadConfig(
+  options: { file?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = options.file
     ? resolve(cwd, options.file)
     : CONFIG_FILES.map((name) => resolve(cwd, name)).find(existsSync);
-  if (!file) return { config: parseConfig({}), file: null };
-  if (!existsSync(file)) throw new ConfigError(`Config file not found: ${file}. Check the --config path.`);
-  const raw = file.endsWith('.json') ? await readJson(file) : await importModule(file);
-  return { config: parseConfig(raw, `config in ${file}`), file };
+  if (file && !existsSync(file))
+    throw new ConfigError(`Config file not found: ${file}. Check the --config path.`);
+  const raw = !file ? {} : file.endsWith('.json') ? await readJson(file) : await importModule(file);
+  const override = options.env?.[CONFIG_OVERRIDE_ENV];
+  if (!override)
+    return { config: parseConfig(raw, file ? `config in ${file}` : 'config'), file: file ?? null };
+  const layer = parseJson(override, CONFIG_OVERRIDE_ENV);
+  const origin = `${file ? `config in ${file}` : 'config'} with ${CONFIG_OVERRIDE_ENV} over it`;
+  return { config: parseConfig(overlay(raw, layer), origin), file: file ?? null };
 }
 
-async function readJson(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `top` over `base`: objects merge field by field, anything else (arrays included) replaces. */
+function overlay(base: unknown, top: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(top)) return top;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(top)) merged[key] = overlay(base[key], value);
+  return merged;
+}
+
+function parseJson(text: string, origin: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, [], { cause: error });
+    throw new ConfigError(
+      `${origin} is not valid JSON: ${(error as Error).message}`,
+      [{ path: origin, message: 'not JSON' }],
+      {
+        cause: error,
+      },
+    );
   }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return parseJson(await readFile(file, 'utf8'), file);
 }
 
 async function importModule(file: string): Promise<unknown> {
   try {
+    if (/\.[cm]?ts$/.test(file)) return await importTypeScript(file);
     const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
     return module.default ?? module;
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`Could not load ${file}: ${(error as Error).message}`, [], { cause: error });
+  }
+}
+
+/**
+ * Node 20 cannot import TypeScript, so the config is compiled on load with esbuild (the bundler that builds dist/):
+ * its own relative imports (`./src/config/index.js` in a clone) are bundled in, packages stay imports. The result is
+ * written beside the config for one import, so those package imports resolve from the project's node_modules.
+ */
+async function importTypeScript(file: string): Promise<unknown> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+  const compiled = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.mjs`);
+  await writeFile(compiled, code, { mode: 0o600 });
+  try {
+    const module = (await import(pathToFileURL(compiled).href)) as { default?: unknown };
+    return module.default ?? module;
+  } finally {
+    await rm(compiled, { force: true });
   }
 }

@@ -17,6 +17,8 @@ export const sourceSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-" (e.g. "rss-willison")'),
     type: z.enum(SOURCE_TYPES),
+    /** What readers see after "via" (default: the known name of a shipped source, else the URL's host). */
+    name: z.string().trim().min(1).max(80).optional(),
     /** For feeds, "{date}" in the URL is replaced by each day of the window (per-day archives). */
     url: httpUrl.optional(),
     weight: z.number().min(0).max(10).default(1),
@@ -55,6 +57,8 @@ export const enrichSchema = z
     enabled: z.boolean().default(true),
     arxivApiUrl: httpUrl.default('http://export.arxiv.org/api/query'),
     semanticScholarUrl: httpUrl.default('https://api.semanticscholar.org/graph/v1'),
+    /** Where a paper's HTML rendering is read: `<arxivHtmlUrl><id>v<N>` (LaTeXML; see enrich/full-text.ts). */
+    arxivHtmlUrl: httpUrl.default('https://arxiv.org/html/'),
     /** Cached enrichment results older than this are fetched again. */
     refreshAgeHours: z.number().positive().default(72),
   })
@@ -63,14 +67,25 @@ export const enrichSchema = z
     enabled: true,
     arxivApiUrl: 'http://export.arxiv.org/api/query',
     semanticScholarUrl: 'https://api.semanticscholar.org/graph/v1',
+    arxivHtmlUrl: 'https://arxiv.org/html/',
     refreshAgeHours: 72,
   });
 
 export const DEFAULT_SOURCES = [
-  { id: 'api-hf', type: 'hf-daily-papers', url: 'https://huggingface.co/api/daily_papers' },
-  { id: 'rss-openai', type: 'feed', url: 'https://openai.com/news/rss.xml' },
-  { id: 'rss-latentspace', type: 'feed', url: 'https://www.latent.space/feed' },
-  { id: 'rss-willison', type: 'feed', url: 'https://simonwillison.net/atom/everything/' },
+  {
+    id: 'api-hf',
+    name: 'Hugging Face Daily Papers',
+    type: 'hf-daily-papers',
+    url: 'https://huggingface.co/api/daily_papers',
+  },
+  { id: 'rss-openai', name: 'OpenAI News', type: 'feed', url: 'https://openai.com/news/rss.xml' },
+  { id: 'rss-latentspace', name: 'Latent Space', type: 'feed', url: 'https://www.latent.space/feed' },
+  {
+    id: 'rss-willison',
+    name: 'Simon Willison',
+    type: 'feed',
+    url: 'https://simonwillison.net/atom/everything/',
+  },
 ] as const;
 
 /** BCP 47 tags as editions and mails use them: "en", "de", "zh-CN", "pt-BR". */

@@ -22,10 +22,11 @@ export const serverSchema = z
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, logs). */
     trustProxy: z.boolean().default(false),
     /**
-     * Put the subscribe form on every published page. Only for a site `digest serve` serves: a static host cannot
-     * take the POST, so a plain `digest publish` leaves it out by default.
+     * The subscribe form on published pages. Unset: every page `digest serve` serves carries it once subscribing
+     * works (a base URL and publish.email.smtp), and a static copy of the site shows none (a static host cannot take
+     * the POST). false hides it; true writes it into the published files themselves.
      */
-    subscribeForm: z.boolean().default(false),
+    subscribeForm: z.boolean().optional(),
     /** Subscribe requests one client address may make per minute (429 with Retry-After beyond). */
     subscribePerMinute: z.number().int().min(1).max(100_000).default(10),
     /** Mail a short welcome (with the reader's unsubscribe link) once an address is confirmed. */

@@ -93,3 +93,21 @@ export function itemKey(arxivId: string | null, url: string): string {
 }
 
 export { NEW_ID as ARXIV_NEW_ID_PATTERN, OLD_ID as ARXIV_OLD_ID_PATTERN };
+
+/**
+ * The link a reader follows for an item: an item with an arXiv id whose own link is a page named by that id (a paper
+ * mirror or aggregator: tldr.takara.ai/p/<id>, huggingface.co/papers/<id>, arxiv.org/pdf/<id>) links to the paper's
+ * arXiv page instead; a post about the paper (its own address) keeps its link.
+ */
+export function readerUrl(url: string, arxivId: string | null): string {
+  if (!arxivId) return url;
+  const abs = `https://arxiv.org/abs/${arxivId}`;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return url;
+  }
+  const bare = arxivId.replace(/v\d+$/, '');
+  return path.includes(bare) || arxivIdFromUrl(url) === arxivId ? abs : url;
+}

@@ -1,5 +1,6 @@
 // An edition in another language: the original with the translated text laid over it. What was not translated (an
-// item added since, a field that failed its check) stays in the original language.
+// item added since, a field that failed its check) stays in the original language. Only text is translated: each
+// takeaway's § link, the practitioner facts and what a paper was read from stay as the original has them.
 import type { Edition, EditionTranslation } from './types.js';
 
 export function applyTranslation(edition: Edition, translation: EditionTranslation): Edition {
@@ -10,6 +11,7 @@ export function applyTranslation(edition: Edition, translation: EditionTranslati
     items: edition.items.map((item) => {
       const text = translation.items[item.key];
       if (!text) return item;
+      // Three takeaways either way, so each keeps its § link (support) by position.
       return {
         ...item,
         summary: text.summary || item.summary,

@@ -69,6 +69,66 @@ export interface SourceReport {
   notModified?: boolean;
 }
 
+/** One part of a paper's full text (arXiv's LaTeXML rendering), plain text with the maths and references out. */
+export interface PaperSection {
+  /** The page's own anchor ("S4", "A1", "Sx1"); "abstract" for the abstract. */
+  id: string;
+  /** The number the paper shows ("4", "IV", "A"), or null for unnumbered parts (abstract, acknowledgements). */
+  number: string | null;
+  title: string;
+  kind: 'abstract' | 'section' | 'appendix';
+  /** Paragraphs and subsection titles, one per line. */
+  text: string;
+  /** Figure and table captions of the section, in order. */
+  captions: string[];
+}
+
+/** A paper read in full: what the HTML rendering says, section by section. Stored once per arXiv version. */
+export interface PaperText {
+  arxivId: string;
+  /** The version the page states (arxiv.org/html shows it), or null when the page does not say. */
+  version: number | null;
+  /** The page it was read from: section links are `${url}#${section.id}`. */
+  url: string;
+  title: string;
+  /** The abstract first, then the numbered sections in paper order; references are never kept. */
+  sections: PaperSection[];
+  /** External links of the body (footnotes included, references not), with the paragraph each stands in. */
+  links: PaperLink[];
+}
+
+export interface PaperLink {
+  url: string;
+  /** The paragraph around the link (at most 400 characters): whether it is the paper's own code or a tool it used. */
+  context: string;
+}
+
+/** Where a takeaway comes from: the supporting words and the section of the paper (or the abstract) they are in. */
+export interface TakeawaySource {
+  quote: string;
+  /** Section anchor ("S4") or "abstract". */
+  section: string;
+  /** How the section is shown ("§4", "Abstract"). */
+  label: string;
+  /** The section on the paper's page (`…/html/<id>v<N>#S4`), or null when the item was written from its abstract. */
+  url: string | null;
+}
+
+export const FACT_KINDS = ['code', 'weights', 'dataset', 'licence', 'compute', 'benchmarks'] as const;
+export type FactKind = (typeof FACT_KINDS)[number];
+
+/**
+ * Something a practitioner can use, stated by the source: a code repository, released weights or data, a licence,
+ * the compute reported, the benchmarks. `quote` is the source's own words the fact was read from.
+ */
+export interface PractitionerFact {
+  kind: FactKind;
+  /** Shown on the card: "Code", "Weights", "Apache-2.0", "512×A100", "MMLU, GSM8K". */
+  label: string;
+  url: string | null;
+  quote: string;
+}
+
 export interface WrittenItem {
   summary: string;
   takeaways: [string, string, string];
@@ -79,6 +139,8 @@ export interface WrittenItem {
   writer: string;
   /** Faithfulness verdicts, when a check ran. */
   checks?: unknown;
+  /** Where each takeaway comes from, in takeaway order (null: not traced). */
+  support?: (TakeawaySource | null)[];
 }
 
 export interface EditionItem {
@@ -93,6 +155,8 @@ export interface EditionItem {
   takeaways: [string, string, string];
   /** Configured id of the primary source. */
   source: string;
+  /** Its name as readers see it ("via Simon Willison"); editions built before it existed have none. */
+  sourceName?: string;
   /** Every source id that carried the item. */
   sources: string[];
   arxivId: string | null;
@@ -104,6 +168,17 @@ export interface EditionItem {
   why?: Record<string, number | string | boolean | null>;
   /** Faithfulness verdicts, when a check ran. */
   checks?: unknown;
+  /**
+   * What it was written from: "full-text" (the paper's sections) or "abstract" (its abstract or the post's text).
+   * Editions before full text have neither this nor the fields below, and render as before.
+   */
+  readFrom?: 'full-text' | 'abstract';
+  /** Why a paper was written from its abstract ("no HTML rendering on arXiv"). */
+  readNote?: string;
+  /** Where each takeaway comes from, in takeaway order (null: not traced). */
+  support?: (TakeawaySource | null)[];
+  /** What a practitioner can use, as the source states it. */
+  facts?: PractitionerFact[];
 }
 
 export interface Edition {

@@ -3,6 +3,9 @@ import type { CachePort } from '../store/types.js';
 
 export type EnrichCache = CachePort;
 
+/** Page details of posts (image, text, the arXiv id the page names), by canonical URL. */
+export const PAGE_CACHE_NAMESPACE = 'enrich:page';
+
 export const DEFAULT_REFRESH_AGE_HOURS = 72;
 
 export function ttlSeconds(refreshAgeHours: number | undefined): number {

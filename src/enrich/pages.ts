@@ -2,14 +2,13 @@
 // arXiv id of a paper the post names. Post URLs come from feeds, so they are untrusted: fetchPageMetadata asks
 // the client to refuse non-public addresses on every hop.
 import { errorMessage } from '../core/errors.js';
-import { arxivIdFromText, arxivIdFromUrl } from '../core/ids.js';
+import { arxivIdFromText } from '../core/ids.js';
 import type { HttpClient } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
-import { displayUrl, isHttpUrl } from '../core/urls.js';
+import { displayUrl } from '../core/urls.js';
 import { fetchPageMetadata } from '../sources/page.js';
-import { cachedMany, cachePutQuietly, type EnrichCache } from './_cache.js';
-
-export const PAGE_CACHE_NAMESPACE = 'enrich:page';
+import { cachedMany, cachePutQuietly, type EnrichCache, PAGE_CACHE_NAMESPACE } from './_cache.js';
+import { isPost } from './stored-links.js';
 /** Readable text kept per page: plenty for a summary, bounded for the store. */
 export const PAGE_TEXT_LIMIT = 20_000;
 /** An item with an image and at least this much text is rich enough already: its page is not fetched. */
@@ -27,11 +26,6 @@ export interface PageOptions {
   cache: EnrichCache;
   ttlSeconds: number;
   signal?: AbortSignal;
-}
-
-/** Posts are items whose link is not a paper page (arXiv, Hugging Face papers). */
-export function isPost(item: StoredItem): boolean {
-  return isHttpUrl(item.url) && arxivIdFromUrl(item.url) === null;
 }
 
 function needsPage(item: StoredItem): boolean {

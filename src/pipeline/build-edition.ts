@@ -3,8 +3,19 @@
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
+import { readerUrl } from '../core/ids.js';
 import type { Logger } from '../core/ports.js';
-import type { Edition, EditionItem, SourceReport, StoredItem, WrittenItem } from '../core/types.js';
+import { sourceName } from '../core/source-names.js';
+import type {
+  Edition,
+  EditionItem,
+  PaperText,
+  SourceReport,
+  StoredItem,
+  WrittenItem,
+} from '../core/types.js';
+import type { FullTextResult } from '../enrich/full-text.js';
+import { withStoredLinks } from '../enrich/stored-links.js';
 import type { Embedder } from '../llm/embeddings.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from '../select/types.js';
@@ -19,6 +30,8 @@ export type BuildStore = CandidatesPort &
   Pick<DeskPort, 'deskWeek' | 'keepEditorEdits'>;
 
 import { cleanSourceText } from '../write/clean-text.js';
+import { practitionerFacts } from '../write/facts.js';
+import { CHARS_PER_TOKEN, paperForWriting, partsText } from '../write/paper-input.js';
 import type { ItemForWriting, Writer } from '../write/types.js';
 
 export interface BuildEditionOptions {
@@ -32,6 +45,11 @@ export interface BuildEditionOptions {
   ingest?: () => Promise<SourceReport[]>;
   /** Enriches candidates (arXiv, citations, page text); failures are warnings. */
   enrich?: (items: StoredItem[]) => Promise<{ items: StoredItem[]; warnings: string[] }>;
+  /**
+   * Reads the picked papers in full (enrich/full-text.ts: stored, or fetched once per version); omitted when
+   * `llm.fullText` is false, and every paper is written from its abstract.
+   */
+  readPapers?: (arxivIds: string[]) => Promise<Pick<FullTextResult, 'papers' | 'missing' | 'warnings'>>;
   /** The embeddings model learned taste reads items with (`llm.embed`); tf-idf without one, or when it fails. */
   tasteEmbedder?: Embedder;
   /** LLM triage scores (0–10) by item key, when a model is configured; given the offline policy. */
@@ -52,6 +70,37 @@ export interface BuildResult {
   edition: Edition;
   plan: EditionPlan;
   warnings: string[];
+  /** What reading papers in full cost in source text: the usage table prints it beside the tokens. */
+  fullText: FullTextSummary;
+}
+
+export interface FullTextSummary {
+  /** Picks with an arXiv id, and how many of them were written from their sections. */
+  papers: number;
+  read: number;
+  /** Source text the writer got for the papers read in full, and their abstracts alone (≈ 4 characters a token). */
+  sourceTokens: { fullText: number; abstract: number };
+  /** Why the others were written from their abstracts, with how many papers each. */
+  abstractOnly: Record<string, number>;
+}
+
+function summariseReading(inputs: ItemForWriting[], reading: PicksReading): FullTextSummary {
+  const abstractOnly: Record<string, number> = {};
+  for (const note of reading.notes.values()) {
+    const why = note.replace(/^written from the abstract: /, '');
+    abstractOnly[why] = (abstractOnly[why] ?? 0) + 1;
+  }
+  const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
+  const read = inputs.filter((input) => input.paper?.parts.length);
+  return {
+    papers: inputs.filter((input) => input.arxivId !== null).length,
+    read: read.length,
+    sourceTokens: {
+      fullText: read.reduce((sum, input) => sum + tokens(partsText(input.paper!.parts)), 0),
+      abstract: read.reduce((sum, input) => sum + tokens(input.text), 0),
+    },
+    abstractOnly,
+  };
 }
 
 export async function buildEdition(options: BuildEditionOptions): Promise<BuildResult> {
@@ -79,7 +128,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   }
 
   options.signal?.throwIfAborted();
-  let candidates = await store.listCandidates(window);
+  let candidates = await weekCandidates(store, window);
   if (candidates.length === 0) {
     const future = window.start > (options.today ?? new Date()).toISOString().slice(0, 10);
     throw new BuildError(
@@ -112,8 +161,14 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   }
 
   options.signal?.throwIfAborted();
+  const reading = await readPicks(plan.picks, options);
+  warnings.push(...reading.warnings);
   options.onStage?.('write', `${plan.picks.length} items with the ${options.writer.name} writer`);
-  const inputs = plan.picks.map(toWritingInput);
+  const inputs = plan.picks.map((pick) => {
+    const paper = reading.papers.get(pick.item.key);
+    const input = toWritingInput(pick);
+    return paper ? { ...input, paper: paperForWriting(paper, config.llm.maxInputTokens) } : input;
+  });
   const written = await options.writer.writeItems(inputs, {
     name: config.name,
     audience: config.audience,
@@ -131,7 +186,9 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
     title: header.title,
     intro: header.intro,
     writer: header.writer,
-    items: plan.picks.map((pick, index) => toEditionItem(pick, written[index]!)),
+    items: plan.picks.map((pick, index) =>
+      withReading(toEditionItem(pick, written[index]!, config.sources), pick.item, reading),
+    ),
     sources: reports,
   };
   const usage = options.usage?.();
@@ -141,7 +198,61 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   // What was just written is the generated version; an editor's version of a field (the desk) stays in place.
   edition = await store.keepEditorEdits(edition);
   await store.saveEdition(edition);
-  return { edition, plan, warnings };
+  return { edition, plan, warnings, fullText: summariseReading(inputs, reading) };
+}
+
+interface PicksReading {
+  /** Papers read in full, by item key. */
+  papers: Map<string, PaperText>;
+  /** Why a paper was written from its abstract, by item key. */
+  notes: Map<string, string>;
+  warnings: string[];
+}
+
+const FULL_TEXT_OFF = 'written from the abstract: reading papers in full is turned off (llm.fullText)';
+
+async function readPicks(picks: PlannedItem[], options: BuildEditionOptions): Promise<PicksReading> {
+  const reading: PicksReading = { papers: new Map(), notes: new Map(), warnings: [] };
+  const papers = picks.filter((pick) => pick.item.arxivId !== null).map((pick) => pick.item);
+  if (!options.readPapers) {
+    for (const item of papers) reading.notes.set(item.key, FULL_TEXT_OFF);
+    return reading;
+  }
+  const result = await options.readPapers(papers.map((item) => item.arxivId!));
+  reading.warnings.push(...result.warnings);
+  for (const item of papers) {
+    const record = result.papers.get(item.arxivId!);
+    if (record?.status === 'read' && record.paper) reading.papers.set(item.key, record.paper);
+    else {
+      const why = record?.note ?? result.missing.get(item.arxivId!) ?? 'not read in full';
+      reading.notes.set(item.key, `written from the abstract: ${why.replace(/^not read in full: /, '')}`);
+    }
+  }
+  return reading;
+}
+
+/** What an item was written from, where its takeaways come from, and what a practitioner can use. */
+function withReading(edition: EditionItem, item: StoredItem, reading: PicksReading): EditionItem {
+  const paper = reading.papers.get(item.key) ?? null;
+  const note = reading.notes.get(item.key);
+  const facts = practitionerFacts({ paper, text: item.text });
+  return {
+    ...edition,
+    ...(item.arxivId ? { readFrom: paper ? ('full-text' as const) : ('abstract' as const) } : {}),
+    ...(note ? { readNote: note } : {}),
+    ...(facts.length > 0 ? { facts } : {}),
+  };
+}
+
+/**
+ * The week's candidates as every ranking sees them: stored items plus what enrichment cached about them (a post's
+ * paper), read without fetching — so build, `list` and the desk rank the same inputs.
+ */
+export async function weekCandidates(
+  store: Pick<CandidatesPort, 'listCandidates'> & CachePort,
+  window: ReturnType<typeof editionWindow>,
+): Promise<StoredItem[]> {
+  return withStoredLinks(await store.listCandidates(window), store);
 }
 
 export interface PolicyOptions {
@@ -202,18 +313,22 @@ export function toWritingInput({ item }: PlannedItem): ItemForWriting {
   };
 }
 
-function toEditionItem(pick: PlannedItem, written: WrittenItem): EditionItem {
+function toEditionItem(pick: PlannedItem, written: WrittenItem, sources: Config['sources']): EditionItem {
   const { item } = pick;
   return {
     key: item.key,
     title: item.title,
-    url: item.url,
+    url: readerUrl(item.url, item.arxivId),
     level: written.level,
     levelReason: written.levelReason,
     authors: item.authors,
     summary: written.summary,
     takeaways: written.takeaways,
     source: item.primarySource,
+    sourceName: sourceName(
+      item.primarySource,
+      sources.find((source) => source.id === item.primarySource),
+    ),
     sources: [...new Set(item.sources.map((ref) => ref.sourceId))],
     arxivId: item.arxivId,
     citations: item.citations,
@@ -222,6 +337,7 @@ function toEditionItem(pick: PlannedItem, written: WrittenItem): EditionItem {
     writer: written.writer,
     why: { score: round(pick.score), pinned: pick.pinned, ...roundAll(pick.signals) },
     ...(written.checks !== undefined ? { checks: written.checks } : {}),
+    ...(written.support?.some((source) => source !== null) ? { support: written.support } : {}),
   };
 }
 

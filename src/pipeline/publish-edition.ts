@@ -23,7 +23,7 @@ export interface PublishEditionInput {
   now: Date;
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
-  /** Every page carries the subscribe form (a site `digest serve` serves). */
+  /** config server.subscribeForm: the form in every page (true), in none (false), or a slot for `digest serve`. */
   subscribeForm?: boolean;
   /** Configured languages, the written one first: each translated one gets its own section of the site. */
   languages?: readonly string[];
@@ -97,7 +97,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(input.siteName ? { siteName: input.siteName } : {}),
     ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
     ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
-    ...(input.subscribeForm ? { subscribeForm: true } : {}),
+    ...(input.subscribeForm !== undefined ? { subscribeForm: input.subscribeForm } : {}),
     ...(languages.length ? { languages } : {}),
     ...(translated.size ? { translated } : {}),
   });

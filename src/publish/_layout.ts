@@ -55,8 +55,11 @@ export interface PageOptions {
   scripts?: string[];
   /** Whether the site around the page has feeds and search (publishSite) or just pages (a build). */
   fullSite?: boolean;
-  /** Show the subscribe form (a site `digest serve` serves: the form posts to its /subscribe). */
-  subscribe?: boolean;
+  /**
+   * The subscribe form (it posts to /subscribe of `digest serve`): true writes it into the page; 'slot' leaves a
+   * marker (SUBSCRIBE_SLOT) that `digest serve` fills when it can take subscriptions, so a static copy shows none.
+   */
+  subscribe?: SubscribeMode;
   /** Configured languages (first = written): the subscribe form offers a choice when there are several. */
   languages?: readonly string[];
   /** The page's language (`<html lang>`); default English. */
@@ -114,7 +117,7 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
-${options.subscribe ? subscribeForm(siteName, root, options.languages) : null}
+${subscribeSection(options.subscribe, siteName, root, options.languages)}
 ${options.fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
@@ -148,6 +151,21 @@ function siteFooter(siteName: string, root: string): Fragment {
   return html`<footer class="site-footer"><p>${siteName} · feeds: <a href="${root}feed.xml">RSS</a> · \
 <a href="${root}atom.xml">Atom</a> · <a href="${root}feed.json">JSON Feed</a></p></footer>
 `;
+}
+
+export type SubscribeMode = boolean | 'slot';
+
+/** Where `digest serve` puts the subscribe form in a published page; the page's root travels with it. */
+export const SUBSCRIBE_SLOT = /<!--digest:subscribe root="([^"<>]*)"-->/;
+
+function subscribeSection(
+  mode: SubscribeMode | undefined,
+  siteName: string,
+  root: string,
+  languages: readonly string[] | undefined,
+): Fragment | null {
+  if (mode === 'slot') return html`<!--digest:subscribe root="${root}"-->`;
+  return mode ? subscribeForm(siteName, root, languages) : null;
 }
 
 /**

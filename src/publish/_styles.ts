@@ -38,6 +38,8 @@ h1{font-size:clamp(1.6rem,5vw,2.3rem);line-height:1.2;margin:0 0 .4rem}
 .card h3{font-size:1rem;margin:0 0 .25rem}
 .takeaways{margin:0 0 .75rem;padding-left:1.25rem;list-style:disc}
 .takeaways li{margin:.2rem 0}
+.takeaways .src{font-size:.8rem;color:var(--muted);text-decoration:none;white-space:nowrap}
+.facts{font-size:.9rem;margin:0 0 .5rem}
 .meta{color:var(--muted);font-size:.9rem;margin:0;display:flex;flex-wrap:wrap;gap:.25rem .75rem;justify-content:space-between}
 .permalink{color:var(--muted)}
 .archive{list-style:none;padding:0;margin:0 0 2rem}

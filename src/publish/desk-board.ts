@@ -46,7 +46,7 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
       : html`Draft, not approved.`;
   const swapOptions = view.candidates.filter((candidate) => !candidate.chosen).slice(0, 40);
   return html`<section class="panel" aria-labelledby="draft-heading">
-<h2 id="draft-heading">Draft edition: ${edition.title}</h2>
+<h2 id="draft-heading">${edition.publishedAt ? 'Published edition' : 'Draft edition'}: ${edition.title}</h2>
 <p class="status">${status} Writer: ${edition.writer}.${edition.headerEdited ? ' Title or intro edited.' : ''}</p>
 <p class="intro">${edition.intro}</p>
 <p class="actions"><a href="${weekPath(view.week, 'item')}?key=">Edit title and intro</a> · \
@@ -81,7 +81,8 @@ function renderEditionItem(
   const swap = swapOptions.length
     ? html`<form method="post" action="${decide}" class="inline">${csrfField(context)}\
 <input type="hidden" name="action" value="swap"><input type="hidden" name="key" value="${item.key}">\
-<label for="${swapId}">Swap for</label> <select id="${swapId}" name="with">\
+<label for="${swapId}">Swap for</label> <select id="${swapId}" name="with" required>\
+<option value="">a candidate…</option>\
 ${join(
   swapOptions.map((candidate) => html`<option value="${candidate.key}">${candidate.title}</option>`),
   '',

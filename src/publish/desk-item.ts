@@ -39,6 +39,9 @@ ${values.takeaways?.[index] ?? ''}</textarea></p>`,
   '\n',
 )}
 </fieldset>
+<p><label for="edit-facts">Facts</label> <span class="hint">what a practitioner can use, as the source states it, \
+separated by " · " (a link after a label: "Code https://…")</span><br>\
+<input id="edit-facts" name="facts" type="text" size="80" maxlength="1000" value="${values.facts ?? ''}"></p>
 <p><label for="edit-level">Level</label> <select id="edit-level" name="level">${join(
         LEVELS.map(
           (level) =>

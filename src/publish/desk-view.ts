@@ -89,7 +89,7 @@ export interface ClaimView {
 }
 
 export interface FieldView {
-  field: 'summary' | 'takeaways' | 'level' | 'title' | 'intro';
+  field: 'summary' | 'takeaways' | 'level' | 'title' | 'intro' | 'facts';
   label: string;
   generated: string;
   /** The editor's version, or null when the generated text is in use. */
@@ -113,6 +113,8 @@ export interface ItemEditView {
     level?: Level;
     title?: string;
     intro?: string;
+    /** The practitioner facts line as the editor edits it ("Code https://… · Apache-2.0"). */
+    facts?: string;
   };
   flags: { status: string; flagged: boolean; claims: ClaimView[]; notes: string[] } | null;
   writer: string | null;

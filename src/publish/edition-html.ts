@@ -3,7 +3,7 @@ import type { Edition } from '../core/types.js';
 import { absoluteUrl, MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type Fragment, html, join } from './_template.js';
-import { type ItemView, leadImage, toEditionView } from './item-view.js';
+import { type ItemView, leadImage, type SectionLink, toEditionView } from './item-view.js';
 import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 import { longDateIn, uiText } from './ui-text.js';
 
@@ -64,8 +64,8 @@ ${image}<p class="badge level-${item.levelClass}">${item.level}</p>
 <h2>${item.url ? html`<a href="${item.url}">${item.title}</a>` : item.title}</h2>
 ${item.authorLine ? html`<p class="authors">${item.authorLine}</p>\n` : null}<p class="summary">${item.summary}</p>
 <h3>Takeaways</h3>
-<ul class="takeaways">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
-<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="${item.permalink}" aria-label="Permalink to item ${item.number}">#</a></p>
+<ul class="takeaways">${item.takeaways.map((line, index) => html`<li>${line}${renderSectionLink(item.takeawaySources[index])}</li>`)}</ul>
+${item.facts.length ? html`<p class="facts">${renderFacts(item)}</p>\n` : null}<p class="meta"><span>${renderFooter(item)}</span><a class="permalink" href="${item.permalink}" aria-label="Permalink to item ${item.number}">#</a></p>
 </li>`;
 }
 
@@ -74,9 +74,26 @@ export function dimensions(image: { width: number | null; height: number | null 
   return image.width && image.height ? html` width="${image.width}" height="${image.height}"` : null;
 }
 
-/** `N citations · via SOURCE · arXiv:ID`: citations only when known, the arXiv part only with an id. */
+/**
+ * `N citations · via SOURCE · arXiv:ID · read in full`: citations only when known, the arXiv part only with an id,
+ * what a paper was written from only when the edition recorded it (an abstract-only paper says why on hover).
+ */
 export function renderFooter(item: ItemView): Fragment {
   return html`${item.citations ? html`${item.citations} · ` : null}via ${item.source}${
     item.arxiv ? html` · <a href="${item.arxiv.url}">arXiv:${item.arxiv.id}</a>` : null
-  }`;
+  }${item.readNote ? html` · <span class="read"${item.readWhy ? html` title="${item.readWhy}"` : null}>${item.readNote}</span>` : null}`;
+}
+
+/** " §4": the paper section a takeaway comes from, small and linked, its supporting words on hover. */
+export function renderSectionLink(source: SectionLink | null | undefined): Fragment | null {
+  if (!source) return null;
+  return html` <a class="src" href="${source.url}" title="${source.quote}">${source.label}</a>`;
+}
+
+/** "Code · Weights · Apache-2.0 · 512×A100": what a practitioner can use, as the source states it. */
+export function renderFacts(item: ItemView): Fragment[] {
+  return item.facts.map((fact, index) => {
+    const sep = index > 0 ? ' · ' : '';
+    return fact.url ? html`${sep}<a href="${fact.url}">${fact.label}</a>` : html`${sep}${fact.label}`;
+  });
 }

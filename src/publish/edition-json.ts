@@ -28,6 +28,7 @@ function itemRecord(item: EditionItem): Record<string, unknown> {
     summary: item.summary,
     takeaways: item.takeaways,
     source: item.source,
+    sourceName: item.sourceName,
     sources: item.sources,
     arxivId: item.arxivId ?? null,
     citations: item.citations ?? null,
@@ -37,6 +38,10 @@ function itemRecord(item: EditionItem): Record<string, unknown> {
     writer: item.writer,
     why: sortKeys(item.why),
     checks: sortKeys(item.checks),
+    readFrom: item.readFrom,
+    readNote: item.readNote,
+    support: item.support,
+    facts: item.facts,
   });
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
 import type { Edition, Level } from '../core/types.js';
 import { absoluteUrl, safeUrl } from './_html.js';
 import { type Fragment, html, join, raw } from './_template.js';
-import { renderFooter } from './edition-html.js';
+import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js';
 import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
@@ -47,7 +47,7 @@ const STYLES = raw(`
 <mj-raw><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"></mj-raw>
 <mj-style inline="inline">
   .t a { color: #0b57b0; text-decoration: none; }
-  .f a { color: #0b57b0; }
+  .f a { color: #0b57b0; text-decoration: underline; }
 </mj-style>
 <mj-style>
   :root { color-scheme: light dark; supported-color-schemes: light dark; }
@@ -147,8 +147,8 @@ ${image}<mj-text css-class="t">
 ${authors}
 <p style="margin:0 0 10px">${item.summary}</p>
 <p style="margin:0 0 4px;font-weight:700">${words.takeaways}</p>
-<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line) => html`<li>${line}</li>`)}</ul>
-<p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
+<ul style="margin:0 0 10px;padding-left:20px">${item.takeaways.map((line, index) => html`<li>${line}${renderSectionLink(item.takeawaySources[index])}</li>`)}</ul>
+${item.facts.length ? html`<p style="margin:0 0 6px;font-size:13px" class="m">${renderFacts(item)}</p>` : null}<p style="margin:0;font-size:13px;color:#55585e" class="f m">${renderFooter(item)}</p>
 </mj-text>
 </mj-column></mj-section>`;
 }

@@ -62,9 +62,13 @@ export function renderEmailText(edition: Edition, options: EmailOptions = {}): s
 
 function renderItem(item: ItemView, words: UiText): string[] {
   const indent = '   ';
-  const footer = [item.citations, `via ${item.source}`, item.arxiv ? `arXiv:${item.arxiv.id}` : null].filter(
-    (part): part is string => !!part,
-  );
+  const footer = [
+    item.citations,
+    `via ${item.source}`,
+    item.arxiv ? `arXiv:${item.arxiv.id}` : null,
+    item.readNote,
+  ].filter((part): part is string => !!part);
+  const facts = item.facts.map((fact) => fact.label).join(' · ');
   const heading = wrap(`${item.number}. ${item.title}`);
   return [
     ...heading.map((line, index) => (index === 0 ? line : indent + line)),
@@ -77,10 +81,14 @@ function renderItem(item: ItemView, words: UiText): string[] {
     ...wrap(item.summary, indent),
     '',
     `${indent}${words.takeaways}:`,
-    ...item.takeaways.flatMap((line) =>
-      wrap(line, `${indent}  `).map((part, index) => (index === 0 ? `${indent}- ${part.trimStart()}` : part)),
-    ),
+    ...item.takeaways.flatMap((line, index) => {
+      const source = item.takeawaySources[index];
+      return wrap(source ? `${line} (${source.label}: ${source.url})` : line, `${indent}  `).map(
+        (part, at) => (at === 0 ? `${indent}- ${part.trimStart()}` : part),
+      );
+    }),
     '',
+    ...(facts ? [...wrap(facts, indent), ''] : []),
     ...wrap(footer.join(' · '), indent),
   ];
 }

@@ -2,7 +2,9 @@
 // Decisions live here once — which links are safe, which image exists, how authors are cut, what the footer says —
 // and the templates only lay the view out, escaping as they go.
 import { formatLongDate } from '../core/dates.js';
-import { type Edition, type EditionItem, LEVELS } from '../core/types.js';
+import { readerUrl } from '../core/ids.js';
+import { sourceName } from '../core/source-names.js';
+import { type Edition, type EditionItem, LEVELS, type TakeawaySource } from '../core/types.js';
 import { authorLine, itemAnchors, MAX_AUTHORS, plural, safeUrl } from './_html.js';
 import type { ImageMap } from './item-images.js';
 
@@ -32,7 +34,7 @@ export interface ItemView {
   authorLine: string;
   summary: string;
   takeaways: string[];
-  /** Configured id of the primary source. */
+  /** The primary source's name ("Simon Willison"), not its config id. */
   source: string;
   /** "3 citations" when known, else null. */
   citations: string | null;
@@ -42,6 +44,21 @@ export interface ItemView {
   /** "#anchor", or the absolute page URL with it when known. */
   permalink: string;
   publishedAt: string;
+  /** One per takeaway: the part of the paper it comes from ("§4", linked to that section), or null. */
+  takeawaySources: (SectionLink | null)[];
+  /** What a practitioner can use ("Code", "Apache-2.0", "8×H100"), each linked when it has a link; [] for none. */
+  facts: { label: string; url: string | null }[];
+  /** "read in full" / "from the abstract" for papers of editions that recorded it; null otherwise. */
+  readNote: string | null;
+  /** Why a paper was written from its abstract ("arXiv has no HTML rendering of this paper"), or null. */
+  readWhy: string | null;
+}
+
+export interface SectionLink {
+  label: string;
+  url: string;
+  /** The supporting words, for a tooltip. */
+  quote: string;
 }
 
 export interface ItemViewOptions {
@@ -103,21 +120,38 @@ export function toItemView(
     number: position.number,
     anchor: position.anchor,
     title,
-    url: safeUrl(item.url),
+    url: safeUrl(readerUrl(item.url, item.arxivId)),
     level: plainText(item.level),
     levelClass: (LEVELS as readonly string[]).includes(item.level) ? item.level.toLowerCase() : 'unknown',
     authors,
     authorLine: authorLine(authors, options.maxAuthors ?? MAX_AUTHORS),
     summary: plainText(item.summary),
     takeaways: item.takeaways.map(plainText),
-    source: plainText(item.source),
+    source: plainText(item.sourceName ?? sourceName(item.source)),
     citations:
       item.citations === null || item.citations === undefined ? null : plural(item.citations, 'citation'),
     arxiv: arxivLink(item.arxivId),
     image: imageView(item, title, options),
     permalink: pageUrl ? `${pageUrl}#${position.anchor}` : `#${position.anchor}`,
     publishedAt: item.publishedAt,
+    takeawaySources: item.takeaways.map((_, index) => sectionLink(item.support?.[index])),
+    facts: (item.facts ?? []).map((fact) => ({ label: plainText(fact.label), url: safeUrl(fact.url) })),
+    readNote: readNote(item),
+    readWhy: item.readFrom === 'abstract' && item.readNote ? plainText(item.readNote) : null,
   };
+}
+
+function sectionLink(source: TakeawaySource | null | undefined): SectionLink | null {
+  const url = safeUrl(source?.url);
+  if (!source || !url) return null;
+  return { label: plainText(source.label), url, quote: plainText(source.quote) };
+}
+
+/** Says which papers were read in full; an abstract-only paper says why (no HTML rendering, offline…). */
+function readNote(item: EditionItem): string | null {
+  if (item.readFrom === 'full-text') return 'read in full';
+  if (item.readFrom === 'abstract') return 'from the abstract';
+  return null;
 }
 
 function arxivLink(arxivId: string | null): ItemView['arxiv'] {

@@ -26,7 +26,10 @@ export interface PublishSiteInput {
   feedLimit?: number;
   /** Item images published with the site (fetchItemImages); without them no item shows an image. */
   images?: ImageMap;
-  /** Every page carries the subscribe form (config server.subscribeForm: a site `digest serve` serves). */
+  /**
+   * config server.subscribeForm: true writes the form into every page, false leaves it out; unset leaves the slot
+   * `digest serve` fills when subscribing works (a base URL and SMTP configured).
+   */
   subscribeForm?: boolean;
   /** Configured languages, the written one first (`<html lang>`, the subscribe form's choice). */
   languages?: readonly string[];
@@ -86,7 +89,8 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
       baseUrl: `${home}${section.prefix}`,
       siteName,
       fullSite: true,
-      ...(input.subscribeForm ? { subscribe: true } : {}),
+      // Unset: a slot `digest serve` fills when it can take subscriptions; a static copy of the site shows no form.
+      subscribe: input.subscribeForm ?? 'slot',
       ...(input.images ? { images: input.images } : {}),
       ...(section.language ? { language: section.language } : {}),
       ...(languages.length > 1 ? { languages } : {}),

@@ -1,4 +1,5 @@
 // Options shared by the site renderers.
+import type { SubscribeMode } from './_layout.js';
 import type { ImageMap } from './item-images.js';
 
 export interface SiteOptions {
@@ -10,8 +11,8 @@ export interface SiteOptions {
   fullSite?: boolean;
   /** Item images published with the site (fetchItemImages); without it no item shows an image. */
   images?: ImageMap;
-  /** Put the subscribe form on every page (the site is served by `digest serve`). */
-  subscribe?: boolean;
+  /** The subscribe form on every page: written in (true), or a slot `digest serve` fills ('slot'). */
+  subscribe?: SubscribeMode;
   /** The pages' language (`<html lang>`); default English. */
   language?: string;
   /** Configured languages: the subscribe form offers a choice when there are several. */

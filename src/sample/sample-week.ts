@@ -1,4 +1,5 @@
 // The bundled sample week: recorded real responses served on loopback to the real adapters.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,16 +66,24 @@ function resolveSampleFile(path: string, directory: string): string | null {
   return null;
 }
 
-/** The sample's config: the default newsletter, its sources pointed at the sample server. */
+/**
+ * The demo's config, a file the user can read, copy, and pass to every other command (`--config`), so `build`,
+ * `list` and the desk rank the sample week as the demo does. Its sources live on the reserved origin
+ * http://sample.invalid (it never resolves): the demo serves those paths from the recorded files.
+ */
+export const SAMPLE_CONFIG = join(SAMPLE_DIR, '..', 'digest.config.json');
+export const SAMPLE_ORIGIN = 'http://sample.invalid';
+
+/** The sample's config file with its sources pointed at the sample server's `origin`. */
 export function sampleConfig(origin: string): ConfigInput {
+  const config = JSON.parse(readFileSync(SAMPLE_CONFIG, 'utf8')) as ConfigInput;
   return {
-    name: 'LLM News Digest',
-    sources: [
-      { id: 'api-hf', type: 'hf-daily-papers-rss', url: `${origin}/hf-daily/{date}.xml` },
-      { id: 'rss-openai', type: 'feed', url: `${origin}/feeds/rss-openai.xml` },
-      { id: 'rss-willison', type: 'feed', url: `${origin}/feeds/rss-willison.xml` },
-      { id: 'rss-takara', type: 'feed', url: `${origin}/feeds/rss-takara.xml`, weight: 0.8 },
-    ],
-    enrich: { enabled: false },
+    ...config,
+    sources: (config.sources ?? []).map((source) => ({
+      ...source,
+      ...(source.url?.startsWith(SAMPLE_ORIGIN)
+        ? { url: origin + source.url.slice(SAMPLE_ORIGIN.length) }
+        : {}),
+    })),
   };
 }

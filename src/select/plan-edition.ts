@@ -60,6 +60,8 @@ function ensureMinPosts(
     if (have >= minPosts) break;
     const last = picks.findLastIndex((pick) => !isPost(pick.index));
     if (last < 0) break;
+    const replaced = planned[picks[last]!.index];
+    if (replaced) replaced.signals.leftOutForMix = 1;
     picks[last] = { index, penalty: 0, value: entry.score };
     entry.signals.postMix = 1;
     have++;
@@ -182,6 +184,7 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     entry.signals.diversityPenalty = Math.round(pick.penalty * 10_000) / 10_000;
   }
   const chosen = [...forcedIndexes, ...picks.map((pick) => pick.index)];
+  markLeftOut(planned, picks, { underSourceCap, underThemeCap, underPostCap });
   return {
     date,
     window,
@@ -189,4 +192,26 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     ranked: [...planned].sort(byScore),
     excluded,
   };
+}
+
+/**
+ * Why each item that outscores a ranked pick was left out, as a signal (1), so the desk and `list` never show
+ * a better-ranked item as "below the cut": a cap (per source, per theme, posts), the post mix, or — every cap
+ * leaving room — too close to an item already chosen (the diversity step).
+ */
+function markLeftOut(
+  planned: PlannedItem[],
+  picks: MmrPick[],
+  caps: Record<'underSourceCap' | 'underThemeCap' | 'underPostCap', (index: number) => boolean>,
+): void {
+  if (!picks.length) return;
+  const picked = new Set(picks.map((pick) => pick.index));
+  const lowest = Math.min(...picks.map((pick) => planned[pick.index]?.score ?? 0));
+  planned.forEach((entry, index) => {
+    if (picked.has(index) || entry.pinned || entry.score <= lowest || entry.signals.leftOutForMix) return;
+    if (!caps.underSourceCap(index)) entry.signals.leftOutForSourceCap = 1;
+    else if (!caps.underThemeCap(index)) entry.signals.leftOutForThemeCap = 1;
+    else if (!caps.underPostCap(index)) entry.signals.leftOutForPostCap = 1;
+    else entry.signals.leftOutAsSimilar = 1;
+  });
 }

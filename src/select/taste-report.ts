@@ -9,6 +9,7 @@ import {
   resetTaste,
   tasteResetAt,
 } from './taste-history.js';
+import { readableTerms } from './tokens.js';
 
 export interface TasteReport {
   week: string;
@@ -39,7 +40,15 @@ export async function tasteReport(
 ): Promise<TasteReport> {
   const taste = await loadTaste(store, week, options);
   const { model, history } = taste;
-  const top = model ? topTerms(model, options.terms ?? 15) : { positive: [], negative: [] };
+  const stems = model ? topTerms(model, options.terms ?? 15) : { positive: [], negative: [] };
+  // The model's features are stems; people read the words of their own history that made them.
+  const readable = readableTerms(
+    [...stems.positive, ...stems.negative].map(([term]) => term),
+    history.examples.map((example) => `${example.title} ${example.text}`),
+  );
+  const words = (list: [string, number][]): [string, number][] =>
+    list.map(([term, weight]) => [readable.get(term) ?? term, weight]);
+  const top = { positive: words(stems.positive), negative: words(stems.negative) };
   const titles = extremeTitles(taste.dense, options.titles ?? 8);
   const positives = history.examples.filter((example) => example.positive).length;
   return {

@@ -101,3 +101,25 @@ export function phraseFeature(phrase: string): string | null {
   if (tokens.length === 0) return null;
   return tokens.join('_');
 }
+
+/**
+ * A readable form of each stem in `texts`: the word that produced it most often ("failur" → "failures"), so what is
+ * shown to people is a word they wrote. Bigrams ("imag_gener" or "imag gener") read as their two words.
+ */
+export function readableTerms(terms: readonly string[], texts: Iterable<string>): Map<string, string> {
+  const wanted = new Set(terms.flatMap((term) => term.split(/[_ ]/)));
+  const counts = new Map<string, Map<string, number>>();
+  for (const text of texts) {
+    for (const raw of text.toLowerCase().split(/[^a-z0-9]+/)) {
+      if (raw.length < 2 || STOPWORDS.has(raw)) continue;
+      const root = stem(raw);
+      if (!wanted.has(root)) continue;
+      const words = counts.get(root) ?? new Map<string, number>();
+      words.set(raw, (words.get(raw) ?? 0) + 1);
+      counts.set(root, words);
+    }
+  }
+  const word = (root: string) =>
+    [...(counts.get(root) ?? [])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? root;
+  return new Map(terms.map((term) => [term, term.split(/[_ ]/).map(word).join(' ')]));
+}

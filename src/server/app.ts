@@ -26,6 +26,8 @@ export interface ServerDeps {
   contentSecurityPolicy?: string;
   /** The file cache (tests pass their own to look inside). */
   siteFiles?: SiteFiles;
+  /** Each published page passes through this once when read: `digest serve` fills the subscribe slot with it. */
+  transformHtml?: (page: string) => string;
   /** The use cases behind the routes that take input (subscribe, unsubscribe…); without it only the site is served. */
   digest?: Digest;
   /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
@@ -39,7 +41,12 @@ export type ServerEnv = { Variables: RequestVariables };
 export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const metrics = deps.metrics ?? createDigestMetrics();
   const log = deps.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const files = deps.siteFiles ?? createSiteFiles({ root: deps.siteDir });
+  const files =
+    deps.siteFiles ??
+    createSiteFiles({
+      root: deps.siteDir,
+      ...(deps.transformHtml ? { transformHtml: deps.transformHtml } : {}),
+    });
   const app = new Hono<ServerEnv>();
 
   app.use('*', requestLog({ metrics, log, trustProxy: deps.trustProxy ?? false }));

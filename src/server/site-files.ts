@@ -56,6 +56,8 @@ export interface SiteFilesOptions {
    */
   revalidateMs?: number;
   now?: () => number;
+  /** Applied to each HTML page once when it is read (the subscribe slot filled); ETag and compression follow it. */
+  transformHtml?: (page: string) => string;
 }
 
 export interface SiteFiles {
@@ -88,8 +90,12 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
     realRoot ??= await realpath(options.root);
     const real = await realpath(file);
     if (real !== realRoot && !real.startsWith(realRoot + sep)) return null;
-    const identity = await readFile(real);
     const extension = extname(relativePath).toLowerCase();
+    const read = await readFile(real);
+    const identity =
+      options.transformHtml && extension === '.html'
+        ? Buffer.from(options.transformHtml(read.toString('utf8')))
+        : read;
     const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
     const loaded: SiteFile = {
       path: relativePath,

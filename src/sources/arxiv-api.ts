@@ -21,6 +21,8 @@ export interface ArxivEntry {
   updated: string;
   pdfUrl: string;
   absUrl: string;
+  /** The latest version, from the entry's id (…/abs/2310.06825v2); absent in entries cached before it was read. */
+  version?: number;
 }
 
 export interface ArxivFetchOptions {
@@ -91,6 +93,7 @@ function toEntry(entry: AtomFeed.Entry<string>): ArxivEntry | null {
   const arxivId = arxivIdFromUrl(entry.id ?? '');
   if (!arxivId) return null;
   const published = parseFeedDate(entry.published) ?? parseFeedDate(entry.updated) ?? '';
+  const version = /v(\d+)$/.exec(entry.id ?? '')?.[1];
   const pdf = entry.links?.find((link) => link.type === 'application/pdf' || link.title === 'pdf')?.href;
   return {
     arxivId,
@@ -102,5 +105,6 @@ function toEntry(entry: AtomFeed.Entry<string>): ArxivEntry | null {
     updated: parseFeedDate(entry.updated) ?? published,
     pdfUrl: pdf ? pdf.replace(/^http:/, 'https:') : `https://arxiv.org/pdf/${arxivId}`,
     absUrl: `https://arxiv.org/abs/${arxivId}`,
+    ...(version ? { version: Number(version) } : {}),
   };
 }

@@ -49,8 +49,11 @@ async function arxivItem(arxivId: string, options: ManualOptions): Promise<Sourc
   });
   const entry = entries.find((candidate) => candidate.arxivId === arxivId);
   if (!entry) {
+    // "Check the id" only when arXiv answered without it; a failed request says why it failed.
+    const answered = warnings.every((warning) => !warning.includes('request for'));
     throw new SourceError(
-      `could not read arXiv ${arxivId}: ${warnings.join('; ') || 'no entry returned'}; check the id`,
+      `could not read arXiv ${arxivId}: ${warnings.join('; ') || 'no entry returned'}` +
+        (answered ? '; check the id' : '; check the network, or add a paper that is already stored'),
       'manual',
     );
   }

@@ -27,6 +27,7 @@ import {
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
+import { paperTexts, savePaperText } from './paper-texts.js';
 import { exportSubscriber, getPreferences, setPreferences } from './preferences.js';
 import type { Database } from './schema.js';
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
@@ -102,6 +103,8 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     decisions: (week) => decisions(db, week),
     cacheGet: (namespace, key) => cacheGet(db, namespace, key),
     cachePut: (namespace, key, value, ttlSeconds) => cachePut(db, namespace, key, value, ttlSeconds),
+    paperTexts: (arxivIds) => paperTexts(db, arxivIds),
+    savePaperText: (record) => savePaperText(db, record),
     recordIngestRun: (run) => recordIngestRun(db, run),
     lastIngestRun: () => lastIngestRun(db),
     requestSubscription: (address, mailbox) => requestSubscription(db, address, mailbox),

@@ -9,6 +9,8 @@ export function fieldValue(edition: Edition, itemKey: string, field: DeskField):
   if (itemKey === HEADER_KEY) return field === 'title' || field === 'intro' ? edition[field] : undefined;
   const item = edition.items.find((entry) => entry.key === itemKey);
   if (!item || field === 'title' || field === 'intro') return undefined;
+  // An item without facts has an empty line an editor can fill.
+  if (field === 'facts') return item.facts ?? [];
   return item[field];
 }
 

@@ -57,7 +57,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   });
   if (!lock) return openStore(options);
   try {
-    if (!isPrepared(location)) await prepareDataDir(location);
+    if (!isPrepared(location)) await prepareDataDir(location, { log });
     // A killed `digest serve` leaves its socket and share file behind.
     await clearShare(location);
     // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): say so

@@ -4,7 +4,7 @@
 // `jsonb` as parsed JSON; jsonb is written as JSON text (see json() in _values.ts).
 import type { ColumnType, Generated } from 'kysely';
 import type { SourceState } from '../core/ports.js';
-import type { ItemSourceRef, SourceReport } from '../core/types.js';
+import type { ItemSourceRef, PaperText, SourceReport } from '../core/types.js';
 
 /** A timestamptz: read as Date, written as an ISO string (or Date). */
 type Timestamp = ColumnType<Date, string | Date, string | Date>;
@@ -169,7 +169,7 @@ export interface EditorSessionsTable {
   revoked_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
-export type DeskFieldName = 'summary' | 'takeaways' | 'level' | 'title' | 'intro';
+export type DeskFieldName = 'summary' | 'takeaways' | 'level' | 'title' | 'intro' | 'facts';
 
 export interface DeskEditsTable {
   week: string;
@@ -206,6 +206,17 @@ export interface DeskAuditTable {
   detail: Json<Record<string, unknown>>;
 }
 
+export interface PaperTextsTable {
+  arxiv_id: string;
+  /** 0 when the page did not state a version. */
+  version: number;
+  status: 'read' | 'none';
+  url: string;
+  note: string | null;
+  body: Json<PaperText | null>;
+  fetched_at: DefaultTimestamp;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -225,4 +236,5 @@ export interface Database {
   desk_weeks: DeskWeeksTable;
   approvals: ApprovalsTable;
   desk_audit: DeskAuditTable;
+  paper_texts: PaperTextsTable;
 }

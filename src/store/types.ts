@@ -7,6 +7,7 @@ import type {
   DateWindow,
   Edition,
   EditionTranslation,
+  PaperText,
   ReaderPreferences,
   SourceItem,
   SourceReport,
@@ -87,6 +88,26 @@ export interface DecisionsPort {
 export interface CachePort {
   cacheGet<T = unknown>(namespace: string, key: string): Promise<T | null>;
   cachePut(namespace: string, key: string, value: unknown, ttlSeconds?: number): Promise<void>;
+}
+
+/** A paper's full text as read once for its version, or the record that arXiv had none. */
+export interface PaperRecord {
+  arxivId: string;
+  version: number | null;
+  /** read: `paper` holds its sections · none: no HTML rendering was found (`note` says what happened). */
+  status: 'read' | 'none';
+  url: string;
+  note: string | null;
+  paper: PaperText | null;
+  fetchedAt: string;
+}
+
+/** Papers read in full (enrich/full-text.ts), kept so a rebuild reads none of them again. */
+export interface PaperTextsPort {
+  /** The most recent record of each id (the highest version; the latest fetch among equals). */
+  paperTexts(arxivIds: readonly string[]): Promise<Map<string, PaperRecord>>;
+  /** Stores (replaces) the record of one id and version; `fetchedAt` from the caller's clock (the refresh age). */
+  savePaperText(record: PaperRecord): Promise<void>;
 }
 
 /** Conditional-GET validators per source. */
@@ -369,7 +390,8 @@ export interface Store
     SearchPort,
     EditorsPort,
     DeskPort,
-    SendLogPort {
+    SendLogPort,
+    PaperTextsPort {
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

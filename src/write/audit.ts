@@ -3,6 +3,7 @@
 // in the source; a superlative counts when the source itself never uses it.
 import type { Level, WrittenItem } from '../core/types.js';
 import { tokenize } from '../select/tokens.js';
+import { partsText } from './paper-input.js';
 import { splitSentences } from './sentences.js';
 import type { ItemForWriting } from './types.js';
 
@@ -67,8 +68,10 @@ const NOT_SUPERLATIVE = new Set([
 ]);
 
 export function auditItem(source: ItemForWriting, written: WrittenItem): ItemAudit {
-  const sourceWords = new Set(tokenize(`${source.title} ${source.text}`));
-  const sourceText = `${source.title} ${source.text}`.toLowerCase();
+  // A paper read in full is judged against the parts the writer read.
+  const text = source.paper?.parts.length ? partsText(source.paper.parts) : source.text;
+  const sourceWords = new Set(tokenize(`${source.title} ${text}`));
+  const sourceText = `${source.title} ${text}`.toLowerCase();
   const claims = [...splitSentences(written.summary), ...written.takeaways];
   const unsupported = claims.filter((sentence) => {
     const words = tokenize(sentence);

@@ -23,13 +23,15 @@
 // sentences in all, labelled facts fill in ("Authors: …", "Source: …", "Published: …", "Title: …",
 // "Details: …") — never an invented claim.
 
-import type { WrittenItem } from '../core/types.js';
+import type { TakeawaySource, WrittenItem } from '../core/types.js';
 import { tokenize } from '../select/tokens.js';
 import { cleanSourceText, titleName } from './clean-text.js';
 import { standaloneForm } from './extractive-context.js';
 import { type ItemKind, readerVoice } from './extractive-voice.js';
 import { judgeLevel } from './level.js';
+import type { PaperPart } from './paper-input.js';
 import { normaliseForMatch, rejectReason, splitSentences, wordCount } from './sentences.js';
+import { partUrl, sourceParts } from './support.js';
 import type { ItemForWriting } from './types.js';
 
 export const SUMMARY_MAX_WORDS = 100;
@@ -62,6 +64,8 @@ export interface ScoredSentence {
   role: SentenceRole;
   /** The text to show without the sentence before it (a leading link phrase trimmed), or null when it needs it. */
   standalone: string | null;
+  /** The sentence as the source has it (the takeaway's supporting quote). */
+  source: string;
 }
 
 function contentWords(text: string): Set<string> {
@@ -122,7 +126,7 @@ export function scoreSentences(title: string, text: string, kind: ItemKind = 'pa
     else if (ANAPHOR_OPENER.test(sentence)) score -= 0.5;
     if (words < 10) score -= 0.5;
     if (words > 45) score -= 1;
-    scored.push({ index, text: voiced, words, score, role, standalone });
+    scored.push({ index, text: voiced, words, score, role, standalone, source: sentence });
   });
   // An abstract opens with its context and the gap it fills: in a paper, what comes before the first contribution
   // sentence is background unless it reports a result.
@@ -231,11 +235,39 @@ const TAKEAWAY_RANK: Record<SentenceRole, number> = {
   background: 2,
 };
 
+/** A result sentence from a paper's results part outranks anything the abstract says in passing. */
+const RESULTS_PART_BONUS = 1.5;
+
+/**
+ * Every part's sentences scored, numbered across parts (a gap between parts, so no sentence leans on the last one
+ * of the part before), with the part each came from.
+ */
+function scoreParts(
+  title: string,
+  parts: PaperPart[],
+  kind: ItemKind,
+): { scored: ScoredSentence[]; partOf: Map<number, PaperPart> } {
+  const scored: ScoredSentence[] = [];
+  const partOf = new Map<number, PaperPart>();
+  let offset = 0;
+  for (const part of parts) {
+    const own = scoreSentences(title, cleanSourceText(part.text, title), kind);
+    for (const sentence of own) {
+      if (part.role === 'results' && sentence.role === 'result') sentence.score += RESULTS_PART_BONUS;
+      const index = sentence.index + offset;
+      scored.push({ ...sentence, index });
+      partOf.set(index, part);
+    }
+    offset += (own.at(-1)?.index ?? 0) + 2;
+  }
+  return { scored, partOf };
+}
+
 export function writeItemExtractively(input: ItemForWriting): WrittenItem {
   // Cleaning is idempotent, so text the pipeline already cleaned passes through unchanged.
   const item = { ...input, text: cleanSourceText(input.text, input.title) };
   const kind = itemKind(item);
-  const scored = scoreSentences(item.title, item.text, kind);
+  const { scored, partOf } = scoreParts(item.title, sourceParts(item), kind);
   const summaryPicks = pickSummary(scored, kind);
   const inSummary = new Set(summaryPicks.map((sentence) => sentence.index));
   // Right after its predecessor a sentence keeps its link phrase; elsewhere it is shown in its stand-alone form.
@@ -255,16 +287,20 @@ export function writeItemExtractively(input: ItemForWriting): WrittenItem {
         byScore(a, b),
     );
   const reused = summaryPicks.slice().sort(byScore);
-  const candidates = [...rest.slice(0, 3).sort(byPosition), ...reused].map(
-    (sentence) => sentence.standalone ?? sentence.text,
-  );
+  const candidates = [...rest.slice(0, 3).sort(byPosition), ...reused].map((sentence) => ({
+    text: sentence.standalone ?? sentence.text,
+    from: sourceOf(sentence, partOf.get(sentence.index), item),
+  }));
+  const facts = fallbackFacts(item).map((text) => ({ text, from: null }));
   const takeaways: string[] = [];
+  const support: (TakeawaySource | null)[] = [];
   const seen = new Set<string>();
-  for (const candidate of [...candidates, ...fallbackFacts(item)]) {
-    const key = normaliseForMatch(candidate);
+  for (const candidate of [...candidates, ...facts]) {
+    const key = normaliseForMatch(candidate.text);
     if (seen.has(key)) continue;
     seen.add(key);
-    takeaways.push(candidate);
+    takeaways.push(candidate.text);
+    support.push(candidate.from);
     if (takeaways.length === 3) break;
   }
   const { level, reason } = judgeLevel(item);
@@ -274,5 +310,20 @@ export function writeItemExtractively(input: ItemForWriting): WrittenItem {
     level,
     levelReason: reason,
     writer: 'extractive',
+    support,
+  };
+}
+
+function sourceOf(
+  sentence: ScoredSentence,
+  part: PaperPart | undefined,
+  item: ItemForWriting,
+): TakeawaySource | null {
+  if (!part) return null;
+  return {
+    quote: sentence.source,
+    section: part.id,
+    label: part.label,
+    url: partUrl(item.paper?.url, part.id),
   };
 }

@@ -2,13 +2,15 @@
 // the `check` model, with a supporting quote that must be found verbatim (whitespace/case/quote-style folded).
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
-import { type CheckOutput, checkOutputSchema, type ItemOutput } from './output-schema.js';
+import { type CheckOutput, checkOutputSchemaFor, type ItemOutput } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
 
 export interface ClaimVerdict {
   kind: 'takeaway' | 'summary';
   claim: string;
+  /** The section a takeaway names as its support ("S4"): its quote must be found in that section's text. */
+  section?: string;
   /** False for a summary sentence the judge called a judgement of relevance, which is not checked. */
   factual: boolean;
   verdict: 'supported' | 'unsupported';
@@ -40,6 +42,8 @@ export interface ItemChecks {
 
 export interface CheckResult {
   ok: boolean;
+  /** The model that judged (with llm.fallbacks, maybe not the check model). */
+  modelId?: string;
   claims: ClaimVerdict[];
   unsupported: ClaimVerdict[];
   error?: string;
@@ -60,17 +64,30 @@ export function quoteFound(quote: string, source: string): boolean {
   return parts.every((part) => haystack.includes(part));
 }
 
-export function claimsOf(output: ItemOutput): Pick<ClaimVerdict, 'kind' | 'claim'>[] {
+type Claim = Pick<ClaimVerdict, 'kind' | 'claim' | 'section'>;
+
+/**
+ * The claims to judge: takeaways, then summary sentences. `sections` (a paper read in full: the text of each part by
+ * id) and `support` (the traced section of each takeaway) tie a takeaway to the one section it must be found in.
+ */
+export function claimsOf(
+  output: Pick<ItemOutput, 'takeaways' | 'summary'>,
+  support: readonly ({ section: string } | null)[] = [],
+): Claim[] {
   return [
-    ...output.takeaways.map((claim) => ({ kind: 'takeaway' as const, claim })),
+    ...output.takeaways.map((claim, index) => {
+      const section = support[index]?.section;
+      return { kind: 'takeaway' as const, claim, ...(section ? { section } : {}) };
+    }),
     ...splitSentences(output.summary).map((claim) => ({ kind: 'summary' as const, claim })),
   ];
 }
 
 export function judgeClaims(
-  claims: Pick<ClaimVerdict, 'kind' | 'claim'>[],
+  claims: Claim[],
   answer: CheckOutput,
   source: string,
+  sections: ReadonlyMap<string, string> = new Map(),
 ): ClaimVerdict[] {
   return claims.map((claim, index) => {
     const verdict = answer.claims.find((entry) => entry.id === index + 1);
@@ -89,32 +106,49 @@ export function judgeClaims(
     if (verdict.verdict === 'unsupported') {
       return { ...claim, factual, verdict: 'unsupported', quote, reason: 'the checker found no support' };
     }
-    if (!quote || !quoteFound(quote, source)) {
+    const own = claim.section ? sections.get(claim.section) : undefined;
+    if (!quote || !quoteFound(quote, own ?? source)) {
       return {
         ...claim,
         factual,
         verdict: 'unsupported',
         quote,
-        reason: 'supporting quote not found in the source',
+        reason:
+          own === undefined
+            ? 'supporting quote not found in the source'
+            : `supporting quote not found in section ${claim.section}, which the takeaway names`,
       };
     }
     return { ...claim, factual, verdict: 'supported', quote };
   });
 }
 
+/** What the judge reads: the text as the writer had it (`prompt`), the plain text, and each section's text. */
+export interface CheckSource {
+  prompt: string;
+  text: string;
+  sections: ReadonlyMap<string, string>;
+}
+
 export async function checkFaithfulness(
   output: ItemOutput,
-  source: string,
+  source: CheckSource,
+  support: readonly ({ section: string } | null)[],
   model: RoadModel,
   options: { road: ModelRoad; signal?: AbortSignal },
 ): Promise<CheckResult> {
-  const claims = claimsOf(output);
+  const claims = claimsOf(output, source.sections.size > 0 ? support : []);
   const prompt = renderPrompt('check', {
-    text: asPromptData(source),
-    claims: claims.map((claim, index) => `${index + 1}. ${asPromptData(claim.claim)}`).join('\n'),
+    text: source.prompt,
+    claims: claims
+      .map(
+        (claim, index) =>
+          `${index + 1}. ${claim.section ? `[section ${claim.section}] ` : ''}${asPromptData(claim.claim)}`,
+      )
+      .join('\n'),
   });
   const outcome = await callStructured(options.road, model, {
-    schema: checkOutputSchema,
+    schema: checkOutputSchemaFor(claims.length),
     schemaName: 'faithfulness_verdicts',
     promptVersion: prompt.version,
     system: prompt.system,
@@ -126,9 +160,10 @@ export async function checkFaithfulness(
       outcome.kind === 'failed' ? outcome.error : `unusable verdicts: ${outcome.errors.join('; ')}`;
     return { ok: false, claims: [], unsupported: [], error };
   }
-  const verdicts = judgeClaims(claims, outcome.value, source);
+  const verdicts = judgeClaims(claims, outcome.value, source.text, source.sections);
   return {
     ok: true,
+    modelId: outcome.modelId,
     claims: verdicts,
     unsupported: verdicts.filter((claim) => claim.factual && claim.verdict === 'unsupported'),
   };

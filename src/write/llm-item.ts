@@ -6,11 +6,19 @@ import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
 import type { UsageMeter } from '../llm/usage.js';
 import { writeItemExtractively } from './extractive-item.js';
-import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } from './faithfulness.js';
+import {
+  type CheckResult,
+  type CheckSource,
+  checkFaithfulness,
+  feedbackFor,
+  type ItemChecks,
+} from './faithfulness.js';
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
+import { partsText } from './paper-input.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
+import { traceSupport } from './support.js';
 import type { ItemForWriting } from './types.js';
-import { validateItemOutput } from './validate-output.js';
+import { ruleLabel, validateItemOutput } from './validate-output.js';
 
 export interface ItemWriterOptions {
   road: ModelRoad;
@@ -24,13 +32,35 @@ export interface ItemWriterOptions {
 }
 
 type Generated =
-  | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean }
-  | { ok: false; reason: string; budget: boolean };
+  | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean; modelId: string }
+  /** `label`: the reason in a few words, counted in the build report ("takeaways not 3", "timed out"). */
+  | { ok: false; reason: string; label: string; budget: boolean };
+
+/**
+ * The item's source as the model reads it: a paper read in full as its chosen parts, each a <section> with its id
+ * (the data inside escaped by asPromptData); anything else as its text cut to the input budget.
+ */
+export function itemSource(item: ItemForWriting, maxInputTokens: number): CheckSource {
+  const parts = item.paper?.parts ?? [];
+  if (parts.length > 0) {
+    const prompt = parts
+      .map((part) => {
+        const id = part.id.replace(/[^\w.-]/g, '');
+        return `<section id="${id}">\n${asPromptData(part.label === part.title ? part.title : `${part.label} ${part.title}`)}\n${asPromptData(part.text)}\n</section>`;
+      })
+      .join('\n');
+    return { prompt, text: partsText(parts), sections: new Map(parts.map((part) => [part.id, part.text])) };
+  }
+  const { text } = truncateToTokens(item.text, maxInputTokens);
+  return { prompt: asPromptData(text), text, sections: new Map() };
+}
 
 export function buildItemPrompt(
   item: ItemForWriting,
   options: Pick<ItemWriterOptions, 'name' | 'audience'>,
   text: string,
+  /** The source already prepared for the prompt (itemSource), instead of `text`. */
+  preparedSource?: string,
 ) {
   return renderPrompt('item', {
     name: asPromptData(options.name),
@@ -38,7 +68,7 @@ export function buildItemPrompt(
     title: asPromptData(item.title),
     authors: asPromptData(item.authors.slice(0, 12).join(', ') || 'unknown'),
     source: asPromptData(item.source),
-    text: asPromptData(text) || '(no text available: describe only what the title says)',
+    text: (preparedSource ?? asPromptData(text)) || '(no text available: describe only what the title says)',
   });
 }
 
@@ -67,43 +97,51 @@ async function generate(
   let conversation = messages;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const outcome = await callStructured(options.road, options.write, { ...request, messages: conversation });
-    if (outcome.kind === 'failed') return { ok: false, reason: outcome.error, budget: outcome.budget };
+    if (outcome.kind === 'failed') {
+      return { ok: false, reason: outcome.error, label: outcome.label, budget: outcome.budget };
+    }
     const answered: ModelMessage[] = [
       ...conversation,
       { role: 'assistant', content: outcome.text || '(empty)' },
     ];
     if (outcome.kind === 'ok') {
-      return { ok: true, output: outcome.value, conversation: answered, repaired: attempt > 0 };
+      const { value, modelId } = outcome;
+      return { ok: true, output: value, conversation: answered, repaired: attempt > 0, modelId };
     }
     if (attempt === 1) {
       return {
         ok: false,
         reason: `output still broke the rules after one repair: ${outcome.errors.join('; ')}`,
+        label: ruleLabel(outcome.errors),
         budget: false,
       };
     }
     conversation = [...answered, { role: 'user', content: repairMessage(outcome.errors) }];
   }
-  return { ok: false, reason: 'unreachable', budget: false };
+  return { ok: false, reason: 'unreachable', label: 'unreachable', budget: false };
 }
 
 function fallback(
   item: ItemForWriting,
-  reason: string,
+  failure: Extract<Generated, { ok: false }>,
   options: ItemWriterOptions,
-  budget: boolean,
 ): WrittenItem {
+  const models = options.write.models.join(', then ');
   const notes = [
-    `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
+    `${models} could not write this item (${failure.reason}); written by the extractive writer.`,
   ];
-  if (budget) notes.push('cost limit reached: no more LLM calls this run.');
-  return writeFallback(item, options.road.meter, notes);
+  if (failure.budget) notes.push('cost limit reached: no more LLM calls this run.');
+  return writeFallback(item, options.road.meter, notes, failure.label);
 }
 
 /** The item written by the extractive writer instead, flagged, with the reason in its checks. */
-export function writeFallback(item: ItemForWriting, meter: UsageMeter, notes: string[]): WrittenItem {
-  meter.recordFallback();
-  meter.recordFlagged();
+export function writeFallback(
+  item: ItemForWriting,
+  meter: UsageMeter,
+  notes: string[],
+  label: string,
+): WrittenItem {
+  meter.recordFallback(label);
   const checks: ItemChecks = {
     status: 'fallback',
     flagged: true,
@@ -116,8 +154,9 @@ export function writeFallback(item: ItemForWriting, meter: UsageMeter, notes: st
   return { ...writeItemExtractively(item), checks };
 }
 
-function written(output: ItemOutput, modelId: string, checks: ItemChecks): WrittenItem {
+function written(output: ItemOutput, modelId: string, item: ItemForWriting, checks: ItemChecks): WrittenItem {
   return {
+    support: traceSupport(output.support, item, 3),
     summary: output.summary.trim(),
     takeaways: output.takeaways.map((takeaway) => takeaway.trim()) as [string, string, string],
     level: output.level,
@@ -131,15 +170,15 @@ export async function writeItemWithModel(
   item: ItemForWriting,
   options: ItemWriterOptions,
 ): Promise<WrittenItem> {
-  const { text: source } = truncateToTokens(item.text, options.maxInputTokens);
-  const prompt = buildItemPrompt(item, options, source);
+  const source = itemSource(item, options.maxInputTokens);
+  const prompt = buildItemPrompt(item, options, source.text, source.prompt);
   const first = await generate(
     [{ role: 'user', content: prompt.user }],
     prompt.system,
     prompt.version,
     options,
   );
-  if (!first.ok) return fallback(item, first.reason, options, first.budget);
+  if (!first.ok) return fallback(item, first, options);
   const base = {
     model: options.check?.modelId ?? null,
     repaired: first.repaired,
@@ -147,18 +186,25 @@ export async function writeItemWithModel(
     notes: [],
   };
   if (!options.check) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
       status: 'unchecked',
       flagged: false,
       claims: [],
     });
   }
-  const verdict = await checkFaithfulness(first.output, source, options.check, options);
-  if (!verdict.ok) return checkFailed(first.output, verdict, base, options);
+  const verdict = await checkFaithfulness(
+    first.output,
+    source,
+    traceSupport(first.output.support, item, 3),
+    options.check,
+    options,
+  );
+  if (!verdict.ok) return checkFailed(item, first, verdict, base, options);
   if (verdict.unsupported.length === 0) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
+      model: verdict.modelId ?? base.model,
       status: 'passed',
       flagged: false,
       claims: verdict.claims,
@@ -172,21 +218,29 @@ export async function writeItemWithModel(
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, item, {
       ...base,
+      model: verdict.modelId ?? base.model,
       status: 'flagged',
       flagged: true,
       claims: verdict.claims,
       notes: [`regeneration after the fact check failed: ${second.reason}`],
     });
   }
-  const recheck = await checkFaithfulness(second.output, source, options.check, options);
+  const recheck = await checkFaithfulness(
+    second.output,
+    source,
+    traceSupport(second.output.support, item, 3),
+    options.check,
+    options,
+  );
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
-  if (!recheck.ok) return checkFailed(second.output, recheck, regenerated, options);
+  if (!recheck.ok) return checkFailed(item, second, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return written(second.output, options.write.modelId, {
+  return written(second.output, second.modelId, item, {
     ...regenerated,
+    model: recheck.modelId ?? regenerated.model,
     status: passed ? 'passed' : 'flagged',
     flagged: !passed,
     claims: recheck.claims,
@@ -194,14 +248,16 @@ export async function writeItemWithModel(
   });
 }
 
+/** The check could not judge the item: it is shown to the editor, but not counted as flagged by the check. */
 function checkFailed(
-  output: ItemOutput,
+  item: ItemForWriting,
+  generated: { output: ItemOutput; modelId: string },
   verdict: CheckResult,
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
   options: ItemWriterOptions,
 ): WrittenItem {
-  options.road.meter.recordFlagged();
-  return written(output, options.write.modelId, {
+  options.road.meter.recordCheckFailed();
+  return written(generated.output, generated.modelId, item, {
     ...base,
     status: 'check-failed',
     flagged: true,

@@ -3,6 +3,7 @@
 
 import type { Logger } from '../core/ports.js';
 import type { WrittenItem } from '../core/types.js';
+import type { PaperForWriting } from './paper-input.js';
 
 export interface ItemForWriting {
   key: string;
@@ -17,6 +18,8 @@ export interface ItemForWriting {
   publishedAt: string;
   /** Editor's note for manual items. */
   note?: string | null;
+  /** The paper read in full: its abstract and practitioner sections within the input budget (paper-input.ts). */
+  paper?: PaperForWriting | null;
 }
 
 export interface WriterContext {

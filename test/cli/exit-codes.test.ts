@@ -75,7 +75,7 @@ describe('CLI messages', () => {
         join(cwd, 'digest.config.json'),
         JSON.stringify({ sources: [{ id: 'rss-x', type: 'feed', url: secretUrl }], http: { retries: 0 } }),
       );
-      const run = await runDigest(['build', '--week', '2026-06-22', '--offline', '--no-enrich'], { cwd });
+      const run = await runDigest(['build', '--week', '2026-06-22', '--no-enrich'], { cwd });
       expect(run.code).toBe(1);
       const output = run.stdout + run.stderr;
       expect(output).toMatch(/rss-x/);

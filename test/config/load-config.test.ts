@@ -112,6 +112,30 @@ export default defineConfig({ name: 'Weekly Agents', sources: [{ id: 'rss-willis
     ]);
   });
 
+  it('takes DIGEST_CONFIG_JSON over the file: objects merge, arrays replace, errors name it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
+    writeFileSync(
+      join(dir, 'digest.config.json'),
+      JSON.stringify({ name: 'Weekly Agents', publish: { baseUrl: 'https://agents.example.org/' } }),
+    );
+    const env = {
+      DIGEST_CONFIG_JSON: JSON.stringify({
+        sources: [{ id: 'rss-a', type: 'feed', url: 'http://127.0.0.1:9/feed.xml' }],
+        publish: { feedLimit: 5 },
+      }),
+    };
+    const { config } = await loadConfig({ cwd: dir, env });
+    expect(config.name).toBe('Weekly Agents');
+    expect(config.publish).toMatchObject({ baseUrl: 'https://agents.example.org/', feedLimit: 5 });
+    expect(config.sources.map((source) => source.id)).toEqual(['rss-a']);
+    await expect(
+      loadConfig({ cwd: dir, env: { DIGEST_CONFIG_JSON: '{"itemsPerEdition": 0}' } }),
+    ).rejects.toThrow(/with DIGEST_CONFIG_JSON over it:\n {2}- itemsPerEdition/);
+    await expect(loadConfig({ cwd: dir, env: { DIGEST_CONFIG_JSON: '{' } })).rejects.toThrow(
+      /DIGEST_CONFIG_JSON is not valid JSON/,
+    );
+  });
+
   it('says which file is missing or not JSON', async () => {
     dir = mkdtempSync(join(tmpdir(), 'digest-config-'));
     await expect(loadConfig({ cwd: dir, file: 'nope.json' })).rejects.toThrow(/not found/);

@@ -33,8 +33,14 @@ describe('editor desk actions', () => {
   it('shows the board: the draft beside every ranked candidate with its signals, filtered on the server', async () => {
     const client = await signIn(harness.app);
     const html = await (await client.get(`/admin/week/${WEEK}`)).text();
-    expect(html).toContain('Draft edition');
+    expect(html).toContain('Draft edition: ');
     expect(html).toContain('Candidates (8 of 8)');
+    // No "Swap for" menu comes with a candidate already chosen: each opens on an empty, required choice.
+    const menus = html.match(/<select id="swap-\d+" name="with" required><option value="">/g) ?? [];
+    expect(menus.length).toBe((html.match(/<select id="swap-/g) ?? []).length);
+    expect(menus.length).toBeGreaterThan(1);
+    for (const menu of html.match(/<select id="swap-[\s\S]*?<\/select>/g) ?? [])
+      expect(menu).not.toContain('selected');
     for (const column of ['Score', 'Relevance', 'Triage', 'Upvotes', 'Citations', 'Why'])
       expect(html).toContain(`>${column}</th>`);
     expect(html).toContain('Chosen: rank 1 by score.');
@@ -164,6 +170,46 @@ describe('editor desk actions', () => {
     expect(item.level).toBe('Advanced');
   });
 
+  it("corrects an item's practitioner facts: the editor's line is shown everywhere and kept by a rebuild", async () => {
+    const client = await signIn(harness.app);
+    const key = (await draftKeys())[0]!;
+    const generated = (await store().getEdition(WEEK))!.items[0]!;
+    const page = await (await client.get(`/admin/week/${WEEK}/item?key=${encodeURIComponent(key)}`)).text();
+    expect(page).toContain('name="facts"');
+    const form = {
+      key,
+      version: '0',
+      summary: generated.summary,
+      takeaway1: generated.takeaways[0],
+      takeaway2: generated.takeaways[1],
+      takeaway3: generated.takeaways[2],
+      level: generated.level,
+    };
+    // A form without the field leaves the facts alone.
+    expect((await client.post(`/admin/week/${WEEK}/edit`, form)).status).toBe(303);
+    expect((await store().deskEdits(WEEK)).some((row) => row.field === 'facts')).toBe(false);
+    const saved = await client.post(`/admin/week/${WEEK}/edit`, {
+      ...form,
+      facts: `Code https://github.com/example/repo · Apache-2.0 · 8×H100 · ${PAYLOAD}`,
+    });
+    expect(saved.status).toBe(303);
+    const item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    expect(item.facts?.map((fact) => [fact.kind, fact.label, fact.url])).toEqual([
+      ['code', 'Code', 'https://github.com/example/repo'],
+      ['licence', 'Apache-2.0', null],
+      ['compute', '8×H100', null],
+      ['benchmarks', PAYLOAD, null],
+    ]);
+    await rebuildWithCli();
+    const rebuilt = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    expect(rebuilt.facts).toEqual(item.facts);
+    const html = await readFile(join(harness.siteDir, WEEK, 'index.html'), 'utf8');
+    expect(html).toContain(
+      '<p class="facts"><a href="https://github.com/example/repo">Code</a> · Apache-2.0 · 8×H100 · ',
+    );
+    expect(html).not.toContain(PAYLOAD);
+  });
+
   it('tells the later of two editors that the item changed, and shows both versions', async () => {
     const first = await signIn(harness.app);
     const second = await signIn(harness.app, SECOND_EDITOR);
@@ -282,6 +328,9 @@ describe('editor desk actions', () => {
     expect((await store().approval(WEEK))?.approvedBy).toBe(EDITOR.email);
     expect((await store().getEdition(WEEK))?.publishedAt).toBeTruthy();
     expect(await readFile(join(harness.siteDir, 'index.html'), 'utf8')).toContain('Test Digest');
+    const board = await (await client.get(`/admin/week/${WEEK}`)).text();
+    expect(board).toContain('Published edition: ');
+    expect(board).not.toContain('Draft edition');
     // A published week takes no more decisions.
     const late = await client.post(`/admin/week/${WEEK}/count`, { count: '2' });
     expect(late.status).toBe(409);

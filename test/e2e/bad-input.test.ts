@@ -53,7 +53,7 @@ describe('a build with every malformed feed beside one good feed', () => {
       })),
     ];
     writeFileSync(join(cwd, 'digest.config.json'), JSON.stringify({ sources, http: { retries: 0 } }));
-    const run = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd });
+    const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(run.code, run.stderr).toBe(0);
     const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
     expect(edition.sources).toHaveLength(sources.length);
@@ -77,7 +77,7 @@ describe('a build with every malformed feed beside one good feed', () => {
         { id: 'bad-missing', type: 'feed', url: server.url('/nothing-here.xml') },
       ];
       writeFileSync(join(dir, 'digest.config.json'), JSON.stringify({ sources, http: { retries: 0 } }));
-      const run = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd: dir });
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd: dir });
       expect(run.code).not.toBe(0);
       expect(run.stderr).toMatch(/Every source failed/);
       expect(run.stderr).toContain('bad-missing');
@@ -93,7 +93,7 @@ describe('a build with every malformed feed beside one good feed', () => {
         join(dir, 'digest.config.json'),
         JSON.stringify({ sources: [{ id: 'rss-xss', type: 'feed', url: server.url('/xss.xml') }] }),
       );
-      const run = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd: dir });
+      const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd: dir });
       expect(run.code, run.stderr).toBe(0);
       const html = readFileSync(join(dir, 'out', WEEK, 'index.html'), 'utf8');
       expect(html).not.toMatch(/<script/i);

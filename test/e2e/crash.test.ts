@@ -48,7 +48,7 @@ describe('a build killed during ingest', () => {
   });
 
   it('leaves a consistent store, and the rerun completes without duplicates', async () => {
-    const child = spawn(process.execPath, [BIN, 'build', '--week', WEEK, '--offline', '--no-enrich'], {
+    const child = spawn(process.execPath, [BIN, 'build', '--week', WEEK, '--no-enrich'], {
       cwd,
       env: { ...process.env, DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,9 +69,9 @@ describe('a build killed during ingest', () => {
 
     holdSlowFeed = false;
     for (const release of pending.splice(0)) release();
-    const rerun = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd });
+    const rerun = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(rerun.code, rerun.stderr).toBe(0);
-    const again = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd });
+    const again = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(again.code, again.stderr).toBe(0);
 
     const list = await runDigest(['list', '--week', WEEK, '--json'], { cwd });

@@ -47,8 +47,9 @@ describe('digest demo (npm start)', () => {
       expect(item.summary.split(/\s+/).length).toBeLessThanOrEqual(110);
       expect(item.url).toMatch(/^https:\/\//);
       expect(item.arxivId).toMatch(/^\d{4}\.\d{4,5}$/);
+      // A paper links to arXiv, not to the mirror that carried it (tldr.takara.ai/p/<id>).
+      expect(item.url).toBe(`https://arxiv.org/abs/${item.arxivId}`);
       if (item.source === 'api-hf') {
-        expect(item.url).toBe(`https://arxiv.org/abs/${item.arxivId}`);
         expect(item.authors.length).toBeGreaterThan(0);
       }
       expect(
@@ -66,7 +67,12 @@ describe('digest demo (npm start)', () => {
       expect(html).toContain(`https://arxiv.org/abs/${item.arxivId}`);
     }
     expect(html).toContain('Takeaways');
-    expect(html).toContain('via api-hf');
+    // Readers see the source's name, never its config id.
+    expect(html).toContain('via Hugging Face Daily Papers');
+    expect(html).not.toMatch(/via (api-hf|rss-[a-z]+)/);
+    expect(edition.items.find((item) => item.source === 'api-hf')?.sourceName).toBe(
+      'Hugging Face Daily Papers',
+    );
     expect(html).not.toMatch(/<script/i);
     const archive = readFileSync(join(cwd, 'out', 'index.html'), 'utf8');
     expect(archive).toContain(edition.title.replace(/&/g, '&amp;'));
@@ -80,9 +86,9 @@ describe('digest demo (npm start)', () => {
     ) as Edition;
     expect(second.items.map((item) => item.key)).toEqual(edition.items.map((item) => item.key));
     expect(second.title).toBe(edition.title);
-    const list = await runDigest(['list', '--week', '2026-05-04', '--json', '--data-dir', 'data-sample'], {
-      cwd,
-    });
+    // The demo fills the default data folder: the next command finds the week there without flags.
+    expect(first.stderr).toContain(`The sample week is stored in ${join(cwd, 'data')}`);
+    const list = await runDigest(['list', '--week', '2026-05-04', '--json'], { cwd });
     expect(list.code, list.stderr).toBe(0);
     const rows = (JSON.parse(list.stdout) as { candidates: { key: string }[] }).candidates;
     expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);

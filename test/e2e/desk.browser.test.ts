@@ -18,7 +18,7 @@ const WEEK = '2026-05-04';
 const EDITOR = { email: 'editor@example.com', password: 'a sample week passphrase' };
 
 async function serveDesk(cwd: string): Promise<{ child: ChildProcess; url: string }> {
-  const { child, url } = await startServe({ cwd, site: 'site', dataDir: 'data-sample' });
+  const { child, url } = await startServe({ cwd, site: 'site', dataDir: 'data' });
   return { child, url: new URL(url).origin };
 }
 
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       join(cwd, 'digest.config.json'),
       JSON.stringify({ publish: { baseUrl: 'https://digest.example/' }, enrich: { enabled: false } }),
     );
-    const added = await runDigest(['editors', 'add', EDITOR.email, '--data-dir', 'data-sample'], {
+    const added = await runDigest(['editors', 'add', EDITOR.email], {
       cwd,
       env: { DIGEST_EDITOR_PASSWORD: EDITOR.password },
     });

@@ -1,5 +1,5 @@
 // The editor's controls end to end: `digest add` (a page and an arXiv id), `digest skip`, and the build that
-// pins manual items first with "via manual".
+// pins manual items first with "via the editors".
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ describe('editor controls', () => {
         sources: [{ id: 'rss-willison', type: 'feed', url: server.url('/feed.xml') }],
         // Manual URLs are untrusted: only this test lets them reach loopback.
         http: { allowLoopback: true, retries: 0 },
-        enrich: { arxivApiUrl: server.url('/api/query') },
+        enrich: { arxivApiUrl: server.url('/api/query'), arxivHtmlUrl: server.url('/html/') },
       }),
     );
   });
@@ -66,7 +66,7 @@ describe('editor controls', () => {
     expect(paper.code, paper.stderr).toBe(0);
     expect(paper.stdout).toContain('arxiv:2604.26951');
 
-    const first = await runDigest(['build', '--week', WEEK, '--offline', '--no-enrich'], { cwd });
+    const first = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(first.code, first.stderr).toBe(0);
     let edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
     const manual = edition.items.filter((item) => item.source === 'manual');
@@ -77,7 +77,7 @@ describe('editor controls', () => {
     expect(tutor.image).toBe('https://images.example.org/tutor.png');
     expect(tutor.takeaways).toHaveLength(3);
     const html = readFileSync(join(cwd, 'out', WEEK, 'index.html'), 'utf8').replace(/<[^>]+>/g, '');
-    expect(html).toContain('via manual');
+    expect(html).toContain('via the editors');
 
     const victim = edition.items.find((item) => item.source === 'rss-willison')!;
     const skip = await runDigest(['skip', victim.key, '--week', WEEK], { cwd });

@@ -24,7 +24,7 @@ describe.skipIf(postgres.skip !== null)('digest on PostgreSQL', () => {
       ) as Edition;
       expect(edition.items).toHaveLength(12);
       // The PGlite folder of the demo was never created: everything went to PostgreSQL.
-      expect(() => readFileSync(join(cwd, 'data-sample', 'PG_VERSION'))).toThrow();
+      expect(() => readFileSync(join(cwd, 'data', 'PG_VERSION'))).toThrow();
 
       const list = await runDigest(['list', '--week', '2026-05-04', '--json'], { cwd, env });
       const rows = (JSON.parse(list.stdout) as { candidates: { key: string }[] }).candidates;

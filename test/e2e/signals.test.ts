@@ -46,7 +46,7 @@ describe('a build stopped by a signal', () => {
     ['SIGINT', 130],
   ] as const) {
     it(`${signal}: aborts, says so, releases the lock (exit ${code}); the next command runs`, async () => {
-      const child = spawn(process.execPath, [BIN, 'build', '--week', WEEK, '--offline', '--no-enrich'], {
+      const child = spawn(process.execPath, [BIN, 'build', '--week', WEEK, '--no-enrich'], {
         cwd,
         env: { ...process.env, DATABASE_URL: '' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
+import { sourceName } from '../../src/core/source-names.js';
 import { safeUrl } from '../../src/publish/_html.js';
 import { renderEditionHtml, renderFooter } from '../../src/publish/edition-html.js';
 import { toItemView } from '../../src/publish/item-view.js';
@@ -41,7 +42,9 @@ describe('renderEditionHtml', () => {
     expect(cards).toHaveLength(12);
     cards.forEach((card, index) => {
       const item = edition.items[index]!;
-      const footer = item.arxivId ? `via ${item.source} · arXiv:${item.arxivId}` : `via ${item.source}`;
+      const footer = item.arxivId
+        ? `via ${sourceName(item.source)} · arXiv:${item.arxivId}`
+        : `via ${sourceName(item.source)}`;
       expect(cardLines(card)).toEqual([
         ...(item.image ? [item.title] : []),
         item.level,
@@ -150,10 +153,10 @@ describe('renderFooter', () => {
   const footer = (changes: Partial<typeof item>) =>
     renderFooter(toItemView({ ...item, ...changes }, { number: 1, anchor: 'item-1' })).toString();
   it('shows citations only when known, "0 citations" included', () => {
-    expect(footer({ citations: null })).toMatch(/^via api-hf · <a /);
-    expect(footer({ citations: 0 })).toMatch(/^0 citations · via api-hf/);
-    expect(footer({ citations: 1 })).toMatch(/^1 citation · via api-hf/);
-    expect(footer({ citations: 37, arxivId: null })).toBe('37 citations · via api-hf');
+    expect(footer({ citations: null })).toMatch(/^via Hugging Face Daily Papers · <a /);
+    expect(footer({ citations: 0 })).toMatch(/^0 citations · via Hugging Face Daily Papers/);
+    expect(footer({ citations: 1 })).toMatch(/^1 citation · via Hugging Face Daily Papers/);
+    expect(footer({ citations: 37, arxivId: null })).toBe('37 citations · via Hugging Face Daily Papers');
   });
 });
 

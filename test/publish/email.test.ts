@@ -85,7 +85,7 @@ describe('email', async () => {
       expect(email.text).toContain(item.url);
       expect(email.text.replace(/\s+/g, ' ')).toContain(item.takeaways[2]);
     }
-    expect(email.text).toContain('via api-hf · arXiv:2604.24819');
+    expect(email.text).toContain('via Hugging Face Daily Papers · arXiv:2604.24819');
     expect(email.text).toContain('Unsubscribe: https://example.com/unsubscribe?token={{unsubscribe_token}}');
     expect(email.text.split('\n').every((line) => line.length <= 80)).toBe(true);
   });

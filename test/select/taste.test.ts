@@ -10,10 +10,21 @@ import {
 } from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
 import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
+import { readableTerms } from '../../src/select/tokens.js';
 import { paperItem } from '../store/_items.js';
 import { useTestStore } from '../support/database.js';
 import { policy, storedItem } from './_items.js';
 import { edition, examples, liked, passed } from './_taste-history.js';
+
+describe('readableTerms', () => {
+  it('shows the word that made each stem most often, bigrams as two words', () => {
+    const texts = ['Failures of spanning trees', 'A failure mode: failures under load', 'Image generation'];
+    const readable = readableTerms(['failur', 'spann', 'imag gener'], texts);
+    expect(readable.get('failur')).toBe('failures');
+    expect(readable.get('spann')).toBe('spanning');
+    expect(readable.get('imag gener')).toBe('image generation');
+  });
+});
 
 describe('fitTaste', () => {
   it('has no model for an empty history or one without both kinds of example', () => {
@@ -121,6 +132,14 @@ describe('taste from the store', () => {
     expect(model?.negatives).toBe(6);
     const report = await tasteReport(store(), '2026-05-11');
     expect(report.positiveTerms.length).toBeGreaterThan(0);
+    // Terms read as words of the history, not as stems: each one is a word of some example's text.
+    const words = new Set(
+      history.examples.flatMap((example) =>
+        `${example.title} ${example.text}`.toLowerCase().split(/[^a-z0-9]+/),
+      ),
+    );
+    for (const [term] of [...report.positiveTerms, ...report.negativeTerms])
+      for (const word of term.split(' ')) expect(words, term).toContain(word);
     // The week itself never learns from its own edition.
     expect((await loadTaste(store(), week)).model).toBeNull();
 

@@ -16,7 +16,6 @@ describe('server config', () => {
       host: '127.0.0.1',
       port: 8080,
       trustProxy: false,
-      subscribeForm: false,
       subscribePerMinute: 10,
       welcomeMail: false,
       webhookSecretEnv: 'DIGEST_WEBHOOK_SECRET',

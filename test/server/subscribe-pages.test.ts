@@ -4,6 +4,7 @@ import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load-config.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
+import { fillSubscribeSlot } from '../../src/publish/subscribe-slot.js';
 import { renderSubscriberPage, type SubscriberPage } from '../../src/publish/subscriber-pages.js';
 import { weeklyEditions } from '../publish/_editions.js';
 
@@ -39,10 +40,24 @@ describe('the subscribe form on the site', () => {
     });
   }
 
-  it('is left out of a static build (config server.subscribeForm is off by default)', () => {
-    expect(parseConfig({}).server.subscribeForm).toBe(false);
-    for (const [path] of pages) expect(plain.get(path) as string).not.toContain('subscribe');
+  it('is left out of a static build: by default a page holds only the slot `digest serve` fills', () => {
+    expect(parseConfig({}).server.subscribeForm).toBeUndefined();
+    for (const [path] of pages) {
+      expect(plain.get(path) as string).not.toContain('<form class="search-form" method="post"');
+      expect(plain.get(path) as string).toContain('<!--digest:subscribe root=');
+    }
+    const off = siteFiles({ editions, baseUrl: 'https://digest.example.org/', subscribeForm: false });
+    for (const [path] of pages) expect(off.get(path) as string).not.toContain('subscribe');
   });
+
+  for (const [path, action] of pages) {
+    it(`${path}: the slot filled by digest serve is the same form, valid HTML`, async () => {
+      const filled = fillSubscribeSlot(plain.get(path) as string, 'LLM News Digest');
+      expect(filled).toContain(`<form class="search-form" method="post" action="${action}">`);
+      expect(filled).not.toContain('<!--digest:subscribe');
+      expect(await errorsOf(filled)).toEqual([]);
+    });
+  }
 });
 
 describe('subscriber pages', () => {

@@ -34,6 +34,8 @@ describe('parseArxivAtom', () => {
       published: '2025-10-16T17:59:37.000Z',
       pdfUrl: 'https://arxiv.org/pdf/2510.14968v1',
       absUrl: 'https://arxiv.org/abs/2510.14968',
+      // The entry's id names the latest version: the paper's HTML rendering is read once per version.
+      version: 1,
     });
     expect(entries[0]?.categories).toEqual(['cs.RO', 'cs.AI', 'cs.CV', 'cs.LG', 'cs.SY', 'eess.SY']);
     expect(entries[0]?.abstract).toMatch(

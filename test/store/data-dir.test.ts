@@ -1,14 +1,17 @@
 // The PGlite data folder: one process at a time (a lock with pid, host and heartbeat; stale locks taken over),
-// private to its owner (0700 folders, 0600 files), made in a child process.
+// private to its owner (0700 folders, 0600 files), made from the build's prepared empty database (initdb in a child
+// process when that copy is missing), never taken for a database while half made.
 import { spawnSync } from 'node:child_process';
-import { chmod, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import type { Logger } from '../../src/core/ports.js';
+import { extractTarGz } from '../../src/store/_untar.js';
 import { LOCK_FILE, lockDataDir, parseHolder } from '../../src/store/data-dir.js';
 import { openStore } from '../../src/store/open-store.js';
+import { EMPTY_DATABASE, isPrepared, prepareDataDir, whyUnusable } from '../../src/store/prepare-data-dir.js';
 import { seedPgliteDataDir } from '../support/database.js';
 import { sourceItem } from './_items.js';
 
@@ -110,10 +113,13 @@ async function readableByOthers(dir: string): Promise<string[]> {
 }
 
 describe('a private data folder', () => {
-  it('is made in a child process, private to its owner, and stays private after use', async () => {
+  it('is made from the prepared empty database, private to its owner, and stays private after use', async () => {
     const dataDir = join(await tempDir(), 'data');
-    const store = await openStore({ dataDir });
+    const log = recordingLogger();
+    const store = await openStore({ dataDir, log });
     try {
+      // The fallback (initdb) always warns: none here.
+      expect(log.warnings).toEqual([]);
       expect(await readableByOthers(dataDir)).toEqual([]);
       await store.upsertItems([sourceItem()]);
     } finally {
@@ -125,6 +131,59 @@ describe('a private data folder', () => {
     cleanups.push(() => reopened.close());
     expect(await reopened.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
   }, 120_000);
+
+  it('clears what a killed preparation left and makes the database', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    await seedPgliteDataDir(dataDir);
+    // As a kill mid-way leaves it: files moved in, PG_VERSION (moved last) not yet, scratch still there.
+    await rm(join(dataDir, 'PG_VERSION'));
+    await writeFile(join(dataDir, 'global', 'pg_control'), 'half written');
+    expect(isPrepared(dataDir)).toBe(false);
+    const store = await openStore({ dataDir });
+    cleanups.push(() => store.close());
+    await store.upsertItems([sourceItem()]);
+    expect(await store.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+  });
+
+  it('is made with initdb in a child process, with a warning, when the prepared copy is missing', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    const log = recordingLogger();
+    await mkdir(dataDir);
+    await prepareDataDir(dataDir, { log, emptyDatabase: join(dataDir, '..', 'missing.tar.gz') });
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toContain('no prepared empty database');
+    expect(log.warnings[0]).toContain('npm run build');
+    expect(isPrepared(dataDir)).toBe(true);
+    const store = await openStore({ dataDir });
+    cleanups.push(() => store.close());
+    expect(await readableByOthers(dataDir)).toEqual([]);
+  }, 120_000);
+
+  it('uses the prepared copy only when this code can open it: same PGlite, no migration it lacks', async () => {
+    const dir = await tempDir();
+    expect(await whyUnusable(EMPTY_DATABASE)).toBeNull();
+    const manifest = JSON.parse(await readFile(EMPTY_DATABASE.replace(/\.tar\.gz$/, '.json'), 'utf8'));
+    const copy = async (name: string, changes: Record<string, unknown>) => {
+      await writeFile(join(dir, `${name}.json`), JSON.stringify({ ...manifest, ...changes }));
+      await writeFile(join(dir, `${name}.tar.gz`), await readFile(EMPTY_DATABASE));
+      return join(dir, `${name}.tar.gz`);
+    };
+    // Older than the code: fine, the rest migrate on open.
+    expect(await whyUnusable(await copy('older', { migrations: ['001-initial'] }))).toBeNull();
+    expect(
+      await whyUnusable(await copy('newer', { migrations: [...manifest.migrations, '999-future'] })),
+    ).toMatch(/has migration 999-future, which this code lacks/);
+    expect(await whyUnusable(await copy('other', { pglite: '0.0.1' }))).toMatch(/made by PGlite 0\.0\.1/);
+  });
+
+  it('refuses a truncated archive instead of leaving a half database', async () => {
+    const dir = await tempDir();
+    const truncated = join(dir, 'truncated.tar.gz');
+    const { gunzipSync, gzipSync } = await import('node:zlib');
+    const whole = gunzipSync(await readFile(EMPTY_DATABASE));
+    await writeFile(truncated, gzipSync(whole.subarray(0, Math.floor(whole.length / 2))));
+    await expect(extractTarGz(truncated, join(dir, 'out'))).rejects.toThrow(/truncated/);
+  });
 
   it('tightens a loosened folder when it opens, saying how many files were readable', async () => {
     const dataDir = join(await tempDir(), 'data');

@@ -48,8 +48,23 @@ function clip(sentence: string, maxWords: number): string {
   return words.length <= maxWords ? sentence : `${words.slice(0, maxWords).join(' ')}.`;
 }
 
+/** A paper read in full comes as <section id="…"> parts (a header line, then the text); anything else is one text. */
+function sectionsOf(source: string): { id: string; text: string }[] {
+  const parts = [...source.matchAll(/<section id="([^"]+)">\n[^\n]*\n([\s\S]*?)\n<\/section>/g)];
+  if (parts.length === 0) return [{ id: 'text', text: source }];
+  return parts.map((match) => ({ id: match[1] ?? '', text: match[2] ?? '' }));
+}
+
+/** Where the fake found a takeaway: the section whose text holds its words (it quotes the takeaway itself). */
+function supportFor(takeaway: string, sections: { id: string; text: string }[]) {
+  const quote = takeaway.replace(/\.$/, '');
+  const section = sections.find((part) => part.text.includes(quote))?.id ?? sections[0]?.id ?? 'text';
+  return { quote, section };
+}
+
 export function itemAnswer(user: string, behaviour: FakeBehaviour): string {
-  const source = between(user, '<source_text>', '</source_text>');
+  const sections = sectionsOf(between(user, '<source_text>', '</source_text>'));
+  const source = sections.map((part) => part.text).join(' ');
   // A well-behaved model: it drops sentences it may not repeat (URLs, boilerplate), as the prompt asks.
   const sentences = splitSentences(source).filter(
     (sentence) => wordCount(sentence) >= 5 && !rejectReason(sentence)?.match(/URL|boilerplate|markup/),
@@ -73,6 +88,7 @@ export function itemAnswer(user: string, behaviour: FakeBehaviour): string {
     takeaways,
     level: 'Intermediate',
     levelReason: 'Applied technical work.',
+    support: takeaways.map((takeaway) => supportFor(takeaway, sections)),
   };
   if (behaviour === 'schema-violation')
     return JSON.stringify({ ...answer, takeaways: takeaways.slice(0, 2), level: 'Expert' });
@@ -97,7 +113,7 @@ export function checkAnswer(user: string): string {
     .map((line) => /^(\d+)\. (.*)$/.exec(line.trim()))
     .filter((match): match is RegExpExecArray => !!match)
     .map((match) => {
-      const text = match[2] ?? '';
+      const text = (match[2] ?? '').replace(/^\[section [^\]]+\] /, '');
       if (text === RELEVANCE)
         return { id: Number(match[1]), factual: false, verdict: 'supported', quote: '' };
       // A lenient judge: it calls everything supported and quotes the claim itself. Our verbatim rule catches lies.
@@ -176,12 +192,14 @@ export function tokensOf(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** Triage: a score for every candidate line, derived from its title so it is stable across runs. */
+/** Triage: a score for every candidate line, keyed by its id, derived from its title so it is stable across runs. */
 export function triageAnswer(user: string): string {
-  const scores = user
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { id: string; title: string })
-    .map((candidate) => ({ id: candidate.id, score: candidate.title.length % 11 }));
+  const scores = Object.fromEntries(
+    user
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { id: string; title: string })
+      .map((candidate) => [candidate.id, candidate.title.length % 11]),
+  );
   return JSON.stringify({ scores });
 }

@@ -110,6 +110,7 @@ describe('output validator', () => {
     takeaways: ['Agents fail on long tasks.', 'Memory helps them recover.', 'The benchmark has ten domains.'],
     level: 'Intermediate' as const,
     levelReason: 'Applied agent evaluation.',
+    support: [1, 2, 3].map(() => ({ quote: 'Agents fail on long tasks.', section: 'text' })),
   };
 
   it('accepts clean plain text', () => {

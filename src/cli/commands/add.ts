@@ -7,6 +7,7 @@ import { plainLine } from '../terminal.js';
 interface AddOptions extends CommonOptions {
   week?: string;
   note?: string;
+  offline?: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -14,13 +15,21 @@ export function register(program: Command, context: CliContext): void {
     .command('add')
     .description("Add an item by hand (a URL or an arXiv id); it is pinned into that week's edition")
     .argument('<url-or-arxiv-id>', 'e.g. https://example.com/post or 2604.24819');
-  weekOption(command).option('--note <text>', "editor's note kept with the item");
+  weekOption(command)
+    .option('--note <text>', "editor's note kept with the item")
+    .option('--offline', 'make no network request: only an item already stored can be added');
   withStoreOptions(command).action(async (input: string, options: AddOptions) => {
     const week = resolveWeek(options.week, new Date());
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
-      const stored = await digest.add({ week, input, note: options.note ?? null });
+    const offline = options.offline ?? false;
+    await withDigest({ ...digestOptions(options, context), offline }, async (digest) => {
+      const stored = await digest.add({
+        week,
+        input,
+        note: options.note ?? null,
+        offline,
+      });
       context.stdout.write(
         `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
       );

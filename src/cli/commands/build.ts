@@ -40,7 +40,10 @@ export function register(program: Command, context: CliContext): void {
     .option('--out <dir>', 'output folder', 'out')
     .option('--no-ingest', 'build from what is already stored')
     .option('--no-enrich', 'skip arXiv, citation and page look-ups')
-    .option('--offline', 'use the extractive writer; make no LLM calls')
+    .option(
+      '--offline',
+      'make no network request: build from what is stored (no ingest, enrichment, images or LLM calls)',
+    )
     .option('--model <id>', 'LLM for writing, as provider:model (e.g. openai:gpt-4.1-mini)')
     .option('--no-check', 'skip the faithfulness check of LLM output')
     .option('--refresh', 'ask every LLM call again (ignore cached answers)')
@@ -53,13 +56,15 @@ export function register(program: Command, context: CliContext): void {
       const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
       await checkDataDir(options, context);
       const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      const offline = options.offline ?? false;
+      await withDigest({ ...digestOptions(options, context), offline }, async (digest) => {
         const outcome = await digest.build({
           week,
           outDir,
-          ingest: options.ingest,
+          // Offline, the sources are not asked either: the build uses the items already stored.
+          ingest: options.ingest && !offline,
           enrich: options.enrich,
-          offline: options.offline ?? false,
+          offline,
           check: options.check,
           refresh: options.refresh ?? false,
           retryFailed: options.retryFailed ?? false,

@@ -5,7 +5,7 @@ import { checkDataDir, digestOptions } from '../options.js';
 
 interface DemoOptions {
   out: string;
-  dataDir: string;
+  dataDir?: string;
   verbose?: boolean;
 }
 
@@ -14,13 +14,27 @@ export function register(program: Command, context: CliContext): void {
     .command('demo')
     .description('Build the bundled sample week (2026-05-04) offline: recorded real feeds served on loopback')
     .option('--out <dir>', 'output folder', 'out')
-    .option('--data-dir <dir>', 'PGlite data folder for the sample (kept apart from ./data)', 'data-sample')
+    // The default data folder, so the commands after the demo (list, publish, serve, editors) meet it without flags.
+    .option('--data-dir <dir>', 'PGlite data folder (default ./data, or DIGEST_DATA_DIR)')
     .option('--verbose', 'more log lines')
     .action(async (options: DemoOptions) => {
       const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
       await checkDataDir(options, context);
       const { runDemo } = await import('../../app/demo.js');
       const outcome = await runDemo({ ...digestOptions(options, context), outDir });
+      context.stderr.write(demoNextSteps(outcome.storeLocation, options.dataDir !== undefined));
       context.stdout.write(`${outcome.pagePath}\n`);
     });
+}
+
+/** Where the sample week went, and the commands that read it there (the same folder, no flags needed). */
+function demoNextSteps(storeLocation: string, chosenFolder: boolean): string {
+  const flag = chosenFolder ? ` --data-dir ${JSON.stringify(storeLocation)}` : '';
+  return [
+    `The sample week is stored in ${storeLocation}; the next commands read it there:`,
+    `  digest list --week 2026-05-04${flag}`,
+    `  digest publish --week 2026-05-04 --base-url http://127.0.0.1:8080${flag}`,
+    `  digest serve${flag}          (with DIGEST_SECRET set: digest init writes it to .env)`,
+    '',
+  ].join('\n');
 }

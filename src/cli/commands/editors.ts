@@ -53,7 +53,7 @@ export function register(program: Command, context: CliContext): void {
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const editor = await digest.editors.add({ email, password });
-      context.stdout.write(`Added editor ${editor.email}.\n`);
+      context.stdout.write(`Added editor ${editor.email} (store: ${digest.storeLocation}).\n`);
     });
   });
 

@@ -9,6 +9,7 @@ import { register as demo } from './demo.js';
 import { register as editors } from './editors.js';
 import { register as email } from './email.js';
 import { register as evaluate } from './eval.js';
+import { register as init } from './init.js';
 import { register as list } from './list.js';
 import { register as mcp } from './mcp.js';
 import { register as publish } from './publish.js';
@@ -21,6 +22,7 @@ import { register as taste } from './taste.js';
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
 export const COMMANDS: RegisterCommand[] = [
+  init,
   demo,
   build,
   list,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolveWeek } from '../../app/inputs.js';
 import type { PlannedItem } from '../../app/list.js';
+import { fillTheStore } from '../../app/store-hints.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
@@ -26,23 +27,26 @@ export function register(program: Command, context: CliContext): void {
   weekOption(command)
     .option('--json', 'machine-readable output')
     .option('--limit <n>', 'rows to print', parseCount, 40)
-    .option('--no-triage', 'rank without the cached LLM triage scores (as an --offline build does)');
+    .option('--no-triage', 'rank without the cached LLM triage scores');
   withStoreOptions(command).action(async (options: ListOptions) => {
     const week = resolveWeek(options.week, new Date());
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
-      const { plan, picked, triage } = await digest.list({ week, triage: options.triage });
+      const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
       if (options.json) {
         const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
         context.stdout.write(
-          `${JSON.stringify({ week, triage, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
+          `${JSON.stringify({ week, triage, savedDiffers, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
         );
         return;
       }
       if (plan.ranked.length === 0) {
+        const { empty } = await digest.storeStatus();
         context.stdout.write(
-          `No candidates stored for the week ending ${week}. Run "digest build --week ${week}" first.\n`,
+          empty
+            ? `The store in ${digest.storeLocation} is empty: ${fillTheStore(week)}.\n`
+            : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "digest build --week ${week}" fetches them from your sources.\n`,
         );
         return;
       }
@@ -55,6 +59,13 @@ export function register(program: Command, context: CliContext): void {
       context.stdout.write(
         `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
       );
+      if (savedDiffers) {
+        context.stdout.write(
+          `The saved edition of ${week} has ${savedDiffers} item(s) this ranking does not pick: it was built from ` +
+            "other data or another config (the demo's is sample/digest.config.json; pass it with --config). " +
+            `Rebuild to update it: digest build --week ${week} --no-ingest.\n`,
+        );
+      }
     });
   });
 }
@@ -70,18 +81,22 @@ function toRow(row: PlannedItem) {
   };
 }
 
-/** Each signal's contribution to the score ("…Points" signals; the raw values are in --json). */
+/**
+ * Relevance (and triage) as the desk shows them, then each signal's contribution to the score ("… pts", the
+ * "…Points" signals; every raw value is in --json).
+ */
 function formatTable(rows: PlannedItem[], picked: Set<string>): string {
   const all = [...new Set(rows.flatMap((row) => Object.keys(row.signals)))];
   const points = all.filter((name) => name.endsWith('Points'));
+  const raw = ['relevance', 'triage'].filter((name) => all.includes(name));
   const columns = points.length
-    ? [...points, ...all.filter((name) => /penalty|^taste$/i.test(name) && !points.includes(name))]
+    ? [...raw, ...points, ...all.filter((name) => /penalty|^taste$/i.test(name) && !points.includes(name))]
     : all;
   const header = [
     '',
     'rank',
     'score',
-    ...columns.map((name) => name.replace(/Points$/, '')),
+    ...columns.map((name) => name.replace(/Points$/, ' pts')),
     'source',
     'key',
     'title',

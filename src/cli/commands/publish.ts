@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { FlaggedEditionError } from '../../app/edition-flags.js';
-import { checkWritableFolder, resolveWeek } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../app/inputs.js';
+import type { OpenDigest } from '../../app/open-digest.js';
+import { fillTheStore } from '../../app/store-hints.js';
+import { BuildError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import { type CommonOptions, checkDataDir, digestOptions, parseWeek, withStoreOptions } from '../options.js';
 
 interface PublishCommandOptions extends CommonOptions {
   week?: string;
@@ -18,17 +21,19 @@ export function register(program: Command, context: CliContext): void {
     .description(
       'Mark an edition published and write the site, feeds, email and Markdown (the archive from the store)',
     );
-  weekOption(command)
-    .option('--out <dir>', 'output folder', 'out')
+  command
+    .option('--week <date>', 'edition date YYYY-MM-DD (default: the newest edition built)', parseWeek)
+    .option('--out <dir>', 'the site folder (digest serve --out reads it)', 'out')
     .option('--base-url <url>', 'absolute URL the site is served from (default: publish.baseUrl)')
     .option('--no-chat', 'do not post to the configured chat channels (digest chat does it later)')
     .option('--allow-flagged', 'publish even if items fell back to the extractive writer or are flagged');
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    // Without --week: the newest stored edition (what the last build made), not today's Monday.
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
+      const week = options.week ?? (await newestEdition(digest));
       const outcome = await digest.publish({
         week,
         outDir,
@@ -46,4 +51,11 @@ export function register(program: Command, context: CliContext): void {
       context.exitCode = 3;
     });
   });
+}
+
+async function newestEdition(digest: OpenDigest): Promise<string> {
+  const { latestEdition } = await digest.storeStatus();
+  if (!latestEdition)
+    throw new BuildError(`There is no edition in ${digest.storeLocation} yet: ${fillTheStore()}.`);
+  return latestEdition;
 }

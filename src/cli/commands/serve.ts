@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenDigest } from '../../app/open-digest.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
@@ -12,7 +12,9 @@ import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } fro
 interface ServeOptions extends CommonOptions {
   host?: string;
   port?: number;
-  site: string;
+  out?: string;
+  /** The former name of --out, still accepted. */
+  site?: string;
 }
 
 const PORT_RULE = 'a port number from 0 to 65535';
@@ -101,7 +103,8 @@ export function register(program: Command, context: CliContext): void {
       'port to listen on, 0 for any free one (default: PORT, else server.port, 8080)',
       parsePortFlag,
     )
-    .option('--site <dir>', 'the folder `digest publish` wrote', 'out');
+    .option('--out <dir>', 'the site folder `digest publish --out` wrote (default out)')
+    .addOption(new Option('--site <dir>', 'the same as --out').hideHelp());
   withStoreOptions(command).action(async (options: ServeOptions) => {
     // A bad PORT and a missing secret stop here, before the database is opened.
     if (options.host !== undefined && !options.host.trim()) {
@@ -115,22 +118,16 @@ export function register(program: Command, context: CliContext): void {
       '../../server/index.js'
     );
     const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
-    const { subscriptionSettings } = await import('../../app/subscription-settings.js');
+    const { subscribeReadiness } = await import('../../app/subscribe-readiness.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
-      const siteDir = resolve(context.cwd, options.site);
+      const site = options.out ?? options.site ?? 'out';
+      const siteDir = resolve(context.cwd, site);
       if (!existsSync(resolve(siteDir, 'index.html'))) {
-        log.warn(
-          `no published site in ${siteDir} yet: run "digest publish --out ${options.site}" (serving 404s)`,
-        );
+        log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
       }
-      const subscriptions = subscriptionSettings(digest.config);
-      if (!subscriptions) {
-        log.warn('no server.baseUrl (or publish.baseUrl): subscribe, confirm and unsubscribe are off');
-      } else if (!subscriptions.canMail) {
-        log.warn('no publish.email.smtp: subscribing answers 503 until an SMTP server is configured');
-      }
+      const subscribing = subscribeReadiness(digest.config, digest.configFile);
       const metrics = createDigestMetrics({
         subscribersByStatus: () => digest.deps.store.countSubscribers(),
         sendLog: () => digest.sendLogCounts(),
@@ -149,11 +146,14 @@ export function register(program: Command, context: CliContext): void {
         log: requestLines.log,
         archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
         desk: await digest.desk({ siteDir }),
+        ...(subscribing.transformHtml ? { transformHtml: subscribing.transformHtml } : {}),
       });
       // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
       const shared = await digest.deps.store.shareDatabase();
       if (shared) log.info(`Other digest commands reach this database through ${shared.address}.`);
       const server = await startServer(app, listen);
+      const missing = subscribing.missing(server.url);
+      if (missing) log.warn(missing);
       context.stdout.write(`${server.url}\n`);
       log.info(`Serving ${siteDir} at ${server.url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
       const schedule = await startSchedule(digest, siteDir, context.signal, metrics);

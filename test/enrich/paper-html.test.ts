@@ -1,0 +1,172 @@
+// The full-text parser and what is read from it, on real recorded arXiv pages (test/fixtures/real/arxiv-html).
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import type { PaperText } from '../../src/core/types.js';
+import { APPENDIX_BUDGET_CHARS, parsePaperHtml } from '../../src/enrich/paper-html.js';
+import { collapse } from '../../src/sources/_html-text.js';
+import { practitionerFacts } from '../../src/write/facts.js';
+import { CHARS_PER_TOKEN, paperForWriting } from '../../src/write/paper-input.js';
+import { normaliseForMatch } from '../../src/write/sentences.js';
+import { readFixture } from '../support/fixtures.js';
+
+const MISTRAL = '2310.06825v1_arxiv-html.html';
+const AVSE = '2508.08468v6_arxiv-html.html';
+const BLOOMBERG = '2303.17564_ar5iv.html';
+
+function page(file: string): string {
+  return readFixture('real', 'arxiv-html', file).toString('utf8');
+}
+
+function parse(file: string, url = `https://arxiv.org/html/${file.split('_')[0]}`): PaperText {
+  const paper = parsePaperHtml(page(file), { arxivId: file.split(/v\d|_/)[0]!, url });
+  if (!paper) throw new Error(`${file} did not parse`);
+  return paper;
+}
+
+/** Everything a reader could see on the page, and every link target: what a fact must be traceable to. */
+function visible(file: string): { text: string; hrefs: Set<string> } {
+  const { document } = parseHTML(page(file));
+  const hrefs = new Set(
+    Array.from(document.querySelectorAll('a[href]')).map((anchor) => anchor.getAttribute('href') ?? ''),
+  );
+  for (const math of Array.from(document.querySelectorAll('math'))) math.remove();
+  return { text: normaliseForMatch(collapse(document.body.textContent ?? '')), hrefs };
+}
+
+describe('parsePaperHtml on arxiv.org/html (LaTeXML)', () => {
+  it('finds the title, the abstract and the numbered sections with their anchors', () => {
+    const paper = parse(MISTRAL);
+    expect(paper.title).toBe('Mistral 7B');
+    expect(paper.version).toBe(1);
+    expect(paper.sections.map((section) => section.id)).toEqual([
+      'abstract',
+      'S1',
+      'S2',
+      'S3',
+      'S4',
+      'S5',
+      'S6',
+      'Sx1',
+    ]);
+    const results = paper.sections.find((section) => section.id === 'S3')!;
+    expect(results).toMatchObject({ number: '3', title: 'Results', kind: 'section' });
+    expect(results.text).toMatch(/^We compare Mistral 7B to Llama/);
+    expect(results.captions.length).toBeGreaterThan(0);
+    expect(paper.sections[0]?.text).toMatch(/^We introduce Mistral 7B, a 7–billion-parameter language model/);
+  });
+
+  it('drops references, navigation and maths markup', () => {
+    const paper = parse(MISTRAL);
+    const all = paper.sections.map((section) => `${section.title}\n${section.text}`).join('\n');
+    expect(paper.sections.some((section) => /references/i.test(section.title))).toBe(false);
+    // A reference entry's text (the bibliography lists Vaswani et al.'s paper) is not in any section.
+    expect(all).not.toMatch(/Attention is all you need/i);
+    expect(all).not.toMatch(/Report Issue|Back to arXiv|License: CC BY/);
+    // MathML's TeX annotations are gone; inline numbers stay readable.
+    expect(all).not.toMatch(/\\(?:mathrm|times|frac)|<math|annotation/);
+  });
+
+  it('reads Roman-numbered IEEE sections and the version of a v6 page', () => {
+    const paper = parse(AVSE);
+    expect(paper.version).toBe(6);
+    expect(
+      paper.sections.filter((section) => section.kind === 'section').map((section) => section.number),
+    ).toEqual(['I', 'II', 'III', 'IV', 'V', 'VI', null]);
+    expect(paper.sections.find((section) => section.id === 'S5')?.title).toBe('Experimental Results');
+  });
+
+  it('keeps appendices only within their budget, and an ar5iv page has no version', () => {
+    const paper = parse(BLOOMBERG, 'https://ar5iv.labs.arxiv.org/html/2303.17564');
+    expect(paper.version).toBeNull();
+    expect(paper.sections.filter((section) => section.kind === 'section')).toHaveLength(9);
+    const appendices = paper.sections.filter((section) => section.kind === 'appendix');
+    expect(appendices.map((section) => section.id)).toEqual(['A1', 'A2']);
+    expect(appendices.reduce((sum, section) => sum + section.text.length, 0)).toBeLessThanOrEqual(
+      APPENDIX_BUDGET_CHARS,
+    );
+  });
+
+  it('is null for a page that is not a paper rendering', () => {
+    expect(
+      parsePaperHtml('<html><body><h1>No HTML for 2601.00001</h1></body></html>', { arxivId: 'x', url: 'u' }),
+    ).toBeNull();
+  });
+});
+
+describe('what the writer reads of a paper', () => {
+  it('takes the abstract whole, then practitioner sections in paper order, within llm.maxInputTokens', () => {
+    for (const file of [MISTRAL, AVSE, BLOOMBERG]) {
+      for (const tokens of [600, 3000]) {
+        const { parts } = paperForWriting(parse(file), tokens);
+        expect(parts[0]?.id).toBe('abstract');
+        const total = parts.reduce((sum, part) => sum + part.text.length, 0);
+        expect(total).toBeLessThanOrEqual(tokens * CHARS_PER_TOKEN);
+        expect(parts.some((part) => part.role === 'results')).toBe(true);
+        expect(parts.some((part) => /related work|acknowledg|references/i.test(part.title))).toBe(false);
+      }
+    }
+    const mistral = paperForWriting(parse(MISTRAL), 3000).parts;
+    expect(mistral.map((part) => `${part.label} ${part.role}`)).toEqual([
+      'Abstract abstract',
+      '§1 contributions',
+      '§2 method',
+      '§3 results',
+      '§6 conclusion',
+    ]);
+  });
+});
+
+describe('practitioner facts', () => {
+  it('reads what Mistral 7B states: its code, its licence and its benchmarks, and no weights link it does not present', () => {
+    const facts = practitionerFacts({ paper: parse(MISTRAL), text: '' });
+    expect(facts.map((fact) => [fact.kind, fact.label])).toEqual([
+      ['code', 'Code'],
+      ['licence', 'Apache-2.0'],
+      ['benchmarks', 'Winogrande, PIQA, SIQA, ARC-Easy +11'],
+    ]);
+    expect(facts[0]?.url).toBe('https://github.com/mistralai/mistral-src');
+  });
+
+  it('reads the compute BloombergGPT reports', () => {
+    const compute = practitionerFacts({ paper: parse(BLOOMBERG), text: '' }).find(
+      (fact) => fact.kind === 'compute',
+    );
+    expect(compute?.label).toBe('512×A100, 1.3M GPU hours');
+  });
+
+  it('invents nothing: every fact is traceable to the page (its words, and its links)', () => {
+    for (const file of [MISTRAL, AVSE, BLOOMBERG]) {
+      const source = visible(file);
+      for (const fact of practitionerFacts({ paper: parse(file), text: '' })) {
+        if (fact.url) expect(source.hrefs.has(fact.url)).toBe(true);
+        for (const part of fact.quote.split(/ … |, /)) {
+          expect(source.text, `${file} ${fact.kind}: "${part}"`).toContain(
+            normaliseForMatch(part).slice(0, 60),
+          );
+        }
+      }
+    }
+    // The speech-enhancement paper links no code, states no licence and names no listed benchmark: no facts line.
+    expect(practitionerFacts({ paper: parse(AVSE), text: '' }).map((fact) => fact.kind)).toEqual([]);
+  });
+
+  it('reads an abstract alone too, and states nothing it does not say', () => {
+    const text =
+      'We release our code at https://github.com/example-lab/fastattn and the weights under the MIT license. ' +
+      'We compare against FlashAttention on MMLU.';
+    const facts = practitionerFacts({ paper: null, text });
+    expect(facts.map((fact) => fact.label)).toEqual(['Code', 'MMLU']);
+    expect(practitionerFacts({ paper: null, text: 'A study of attention with no release.' })).toEqual([]);
+    const compute = practitionerFacts({
+      paper: null,
+      text: 'We train the model on 8 NVIDIA H100 GPUs for 36 hours. A prior model used 2,048 A100s in a related study.',
+    });
+    // The work's own run, not a larger figure it cites from other work; its sentence gives the duration.
+    expect(compute.map((fact) => fact.label)).toEqual(['8×H100, 36 h']);
+    const cited = practitionerFacts({
+      paper: null,
+      text: 'A prior model used 2,048 A100s in a related study.',
+    });
+    expect(cited).toEqual([]);
+  });
+});
