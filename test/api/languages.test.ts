@@ -10,6 +10,8 @@ import type { Store } from '../../src/store/types.js';
 import { createTestStore } from '../support/database.js';
 import { BASE_URL, publishArchive } from './_archive.js';
 
+const SECTION_URL = 'https://arxiv.org/html/2604.00001v1#S4';
+
 describe('JSON API in other languages', () => {
   let store: Store;
   let siteDir: string;
@@ -20,7 +22,33 @@ describe('JSON API in other languages', () => {
 
   beforeAll(async () => {
     store = await createTestStore();
-    latest = (await publishArchive(store)).at(-1)!;
+    const published = (await publishArchive(store)).at(-1)!;
+    // Its first item read in full: a § link on the first takeaway and a facts line (saved again, still published).
+    latest = {
+      ...published,
+      items: published.items.map((item, index) =>
+        index === 0
+          ? {
+              ...item,
+              readFrom: 'full-text' as const,
+              support: [
+                { quote: 'beats the baseline', section: 'S4', label: '§4', url: SECTION_URL },
+                null,
+                null,
+              ],
+              facts: [
+                {
+                  kind: 'code' as const,
+                  label: 'Code',
+                  url: 'https://github.com/example/code',
+                  quote: 'code',
+                },
+              ],
+            }
+          : item,
+      ),
+    };
+    await store.saveEdition(latest);
     const first = latest.items[0]!;
     await store.saveTranslation(
       latest.date,
@@ -62,6 +90,12 @@ describe('JSON API in other languages', () => {
     expect(german.items[0].summary).toBe(`[de] ${latest.items[0]!.summary}`);
     expect(german.items[0].edition.permalink).toMatch(new RegExp(`^${BASE_URL}de/${latest.date}/#`));
     expect(german.items[1].summary).toBe(latest.items[1]!.summary);
+    // Only the text is translated: the § links, facts and what the paper was read from are the original's.
+    expect(german.items[0]).toMatchObject({
+      readFrom: 'full-text',
+      takeawaySources: [{ label: '§4', url: SECTION_URL }, null, null],
+      facts: [{ kind: 'code', label: 'Code', url: 'https://github.com/example/code' }],
+    });
     const english = await json(`/api/v1/editions/${latest.date}`);
     expect(english.title).toBe(latest.title);
     expect(english.language).toBe('en');
