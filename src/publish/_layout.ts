@@ -66,6 +66,8 @@ export interface PageOptions {
   language?: string;
   /** Every language version of this page, itself included (hreflang links; the first is x-default). */
   alternates?: readonly { language: string; href: string }[];
+  /** The language section the page is in ("de/"): `root` leads to the section, the subscribe form to the site root. */
+  section?: string;
 }
 
 export function renderPage(options: PageOptions): string {
@@ -117,7 +119,7 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
-${subscribeSection(options.subscribe, siteName, root, options.languages)}
+${subscribeSection(options.subscribe, siteName, siteRoot(root, options.section), options.languages)}
 ${options.fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
@@ -157,6 +159,12 @@ export type SubscribeMode = boolean | 'slot';
 
 /** Where `digest serve` puts the subscribe form in a published page; the page's root travels with it. */
 export const SUBSCRIBE_SLOT = /<!--digest:subscribe root="([^"<>]*)"-->/;
+
+/** From the page to the site root, where `digest serve` answers /subscribe: past the language section's folder. */
+function siteRoot(root: string, section: string | undefined): string {
+  const depth = section ? section.split('/').filter(Boolean).length : 0;
+  return root + '../'.repeat(depth);
+}
 
 function subscribeSection(
   mode: SubscribeMode | undefined,

@@ -95,7 +95,7 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
       ...(section.language ? { language: section.language } : {}),
       ...(languages.length > 1 ? { languages } : {}),
       ...(alternates ? { alternates } : {}),
-      ...(section.prefix ? { assetRoot: '../../' } : {}),
+      ...(section.prefix ? { assetRoot: '../../', section: section.prefix } : {}),
     };
     if (!section.prefix) rootOptions = options;
     for (const [path, data] of sectionFiles(section.editions, options, input))

@@ -21,6 +21,8 @@ export interface SiteOptions {
   alternates?: (path: string) => PageAlternate[];
   /** From an edition page to the site's shared img/ folder: "../", or "../../" in a language section. */
   assetRoot?: string;
+  /** The language section's folder ("de/"), none at the root: its pages post the subscribe form to the site root. */
+  section?: string;
 }
 
 /** One language version of a page. */
@@ -35,6 +37,7 @@ export function pageLanguage(options: SiteOptions, path: string | null) {
     ...(options.language ? { language: options.language } : {}),
     ...(options.languages ? { languages: options.languages } : {}),
     ...(options.alternates && path !== null ? { alternates: options.alternates(path) } : {}),
+    ...(options.section ? { section: options.section } : {}),
   };
 }
 

@@ -58,6 +58,28 @@ describe('the subscribe form on the site', () => {
       expect(await errorsOf(filled)).toEqual([]);
     });
   }
+
+  it('with several languages, the form digest serve fills offers them and posts to the site root from every section', async () => {
+    const [edition] = weeklyEditions(1);
+    const site = siteFiles({
+      editions: [edition!],
+      baseUrl: 'https://digest.example.org/',
+      languages: ['en', 'de'],
+      translated: new Map([['de', [edition!]]]),
+    });
+    for (const [path, action] of [
+      ['index.html', 'subscribe'],
+      ['de/index.html', '../subscribe'],
+      ['de/2026-05-04/index.html', '../../subscribe'],
+      ['de/search/index.html', '../../subscribe'],
+    ] as const) {
+      const filled = fillSubscribeSlot(site.get(path) as string, 'LLM News Digest', ['en', 'de']);
+      expect(filled).toContain(`<form class="search-form" method="post" action="${action}">`);
+      expect(filled).toContain('<select id="subscribe-language" name="language">');
+      expect(filled).toContain('<option value="de" lang="de">Deutsch</option>');
+      expect(await errorsOf(filled)).toEqual([]);
+    }
+  });
 });
 
 describe('subscriber pages', () => {
