@@ -5,7 +5,7 @@
 // `total_slots`), `GET /v1/models` and `GET /health`. One slot: requests wait in line, as on a one-slot llama.cpp.
 // Usage numbers and timings are the engine's own (its token meter), not estimates.
 //
-//   node scripts/llama-server.mjs --model tiny.gguf [--port 0] [--ctx 8192] [--threads 1] [--api-key KEY] [--log f]
+//   node scripts/llama-server.mjs --model tiny.gguf [--port 0] [--ctx N] [--threads 1] [--api-key KEY] [--log f]
 //   node scripts/llama-server.mjs --probe      exits 0 when the engine's binary loads on this machine
 //
 // Prints `listening http://127.0.0.1:PORT` on stdout once the model is loaded. `--log` appends one JSON line per
@@ -20,7 +20,8 @@ const { values: args } = parseArgs({
     model: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '0' },
-    ctx: { type: 'string', default: '8192' },
+    // Default: the context length the model was trained for.
+    ctx: { type: 'string' },
     // One thread: on a busy machine, llama.cpp's spinning thread pool is far slower than a single thread.
     threads: { type: 'string', default: '1' },
     'api-key': { type: 'string' },
@@ -52,7 +53,7 @@ if (!args.model) {
 const { LlamaCompletion } = await import('node-llama-cpp');
 const llama = await loadEngine();
 const model = await llama.loadModel({ modelPath: args.model });
-const contextSize = Number(args.ctx);
+const contextSize = args.ctx ? Number(args.ctx) : model.trainContextSize;
 const context = await model.createContext({ contextSize, sequences: 1, threads: Number(args.threads) });
 const sequence = context.getSequence();
 const completion = new LlamaCompletion({ contextSequence: sequence });

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const ALIGNMENT = 32;
-const DIMS = { embd: 64, ff: 128, layers: 2, heads: 4, context: 8192 };
+const DIMS = { embd: 64, ff: 128, layers: 2, heads: 4, context: 32_768 };
 
 /** Value types of GGUF metadata (gguf.md "gguf_metadata_value_type"). */
 const T = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9 };
