@@ -1,0 +1,231 @@
+// `digest doctor`'s model checks: the writing model (and the checking one when it differs) gets one small structured
+// call (exactly 3 items asked); its latency and tokens per second give a rough wall time and cost of this week's
+// build. The embeddings model, when set, embeds one short text.
+import type { LlmConfig } from '../config/llm-schema.js';
+import type { Config } from '../config/schema.js';
+import { errorMessage } from '../core/errors.js';
+import { createEmbedder } from '../llm/embeddings.js';
+import { PROBE_ITEMS, probeModel, probeSlots } from '../llm/model-probe.js';
+import { costOf, priceOf } from '../llm/pricing.js';
+import { keySetting, missingSetting, providerOf } from '../llm/providers.js';
+import { check, type DoctorCheck } from './doctor-types.js';
+
+export interface BuildEstimate {
+  model: string;
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** Rough seconds from the first to the last call, with the calls the model can take at once. */
+  wallSeconds: number;
+  costUsd: number;
+  /** Calls at once the estimate assumes (the server's slots, or llm.concurrency). */
+  parallel: number;
+}
+
+export interface ModelChecks {
+  checks: DoctorCheck[];
+  estimate?: BuildEstimate;
+}
+
+interface Options {
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+const LOCAL_HOST = /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\]|\[f[cd])/i;
+
+/** A model that runs on the user's own machine or network: it costs nothing per token. */
+function isLocal(modelId: string, llm: LlmConfig): boolean {
+  const provider = providerOf(modelId);
+  if (provider === 'ollama') return true;
+  if (provider !== 'openai-compatible' || !llm.openaiCompatible) return false;
+  return LOCAL_HOST.test(new URL(llm.openaiCompatible.baseURL).host);
+}
+
+function baseUrlOf(modelId: string, llm: LlmConfig, env: NodeJS.ProcessEnv): string {
+  const provider = providerOf(modelId);
+  if (provider === 'openai-compatible') return llm.openaiCompatible?.baseURL ?? '';
+  if (provider === 'ollama') return env.OLLAMA_BASE_URL || 'http://localhost:11434/v1';
+  if (provider === 'openai') return env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+  return env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com/v1';
+}
+
+/**
+ * Rough sizes of one build's calls, from builds of 12 items: triage rates about 5 candidates an item; an item's
+ * prompt is its source text (cut at llm.maxInputTokens) and the instructions.
+ */
+function buildCalls(config: Config) {
+  const items = config.itemsPerEdition;
+  const candidates = items * 5;
+  const write = { calls: items, in: 800 + Math.round(config.llm.maxInputTokens * 0.7), out: 350 };
+  const checks = config.llm.checkEnabled ? items : 0;
+  return [
+    { calls: 1, in: 300 * candidates, out: 20 * candidates },
+    write,
+    { calls: checks, in: 1200, out: 250 },
+    { calls: 1, in: 1500, out: 120 },
+  ];
+}
+
+function estimate(
+  modelId: string,
+  config: Config,
+  measured: { latencyMs: number; tokensOut: number },
+  parallel: number,
+): BuildEstimate {
+  const perSecond = measured.tokensOut / Math.max(measured.latencyMs / 1000, 0.001);
+  const calls = buildCalls(config);
+  let seconds = 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let count = 0;
+  for (const call of calls) {
+    count += call.calls;
+    tokensIn += call.calls * call.in;
+    tokensOut += call.calls * call.out;
+    // Each call: the probe's fixed latency, its prompt read at ~10× the answer's speed (llama.cpp on a CPU reads
+    // 5–20× faster than it writes), then its answer at the measured speed.
+    const extraOut = Math.max(0, call.out - measured.tokensOut);
+    seconds += call.calls * (measured.latencyMs / 1000 + call.in / (perSecond * 10) + extraOut / perSecond);
+  }
+  const price = isLocal(modelId, config.llm)
+    ? { input: 0, output: 0, known: true }
+    : priceOf(modelId, config.llm.prices);
+  return {
+    model: modelId,
+    calls: count,
+    tokensIn,
+    tokensOut,
+    wallSeconds: Math.round(seconds / parallel),
+    costUsd: costOf(price, tokensIn, tokensOut),
+    parallel,
+  };
+}
+
+async function checkOneModel(
+  modelId: string,
+  role: string,
+  config: Config,
+  options: Options,
+): Promise<ModelChecks> {
+  const { llm } = config;
+  const missing = missingSetting(modelId, { llm, env: options.env });
+  if (missing)
+    return { checks: [check('model', modelId, 'fail', missing.message, `set ${missing.setting}`)] };
+  const baseURL = baseUrlOf(modelId, llm, options.env);
+  const [probe, slots] = await Promise.all([
+    probeModel(modelId, { llm, env: options.env, timeoutMs: options.timeoutMs }),
+    isLocal(modelId, llm) ? probeSlots(baseURL, 5_000) : Promise.resolve(null),
+  ]);
+  if (!probe.ok) {
+    const fixes = {
+      key: `the server refused the key: check ${keySetting(modelId, llm)}`,
+      unreachable: `nothing answers at ${baseURL}: start the server or correct its address`,
+      timeout: `no answer in ${options.timeoutMs / 1000} s from ${baseURL}: is the server overloaded or the model still loading?`,
+      http: `the server answered HTTP ${probe.status ?? '?'}: check the model name "${modelId}" and the server's address`,
+      schema:
+        'the answer was not JSON of the schema: use a model or server with structured outputs (JSON schema)',
+    } as const;
+    const what = {
+      key: 'key rejected',
+      unreachable: 'unreachable',
+      timeout: 'timed out',
+      http: 'error',
+      schema: 'no JSON',
+    };
+    return {
+      checks: [
+        check(
+          'model',
+          modelId,
+          'fail',
+          `${role}: ${what[probe.failure]} (${probe.message})`,
+          fixes[probe.failure],
+        ),
+      ],
+    };
+  }
+  const seconds = probe.latencyMs / 1000;
+  const speed = `${seconds.toFixed(1)} s, ${Math.round(probe.tokensOut / Math.max(seconds, 0.001))} tokens/s`;
+  const slotNote = slots ? `, ${slots} slot(s)` : '';
+  if (probe.items !== PROBE_ITEMS) {
+    return {
+      checks: [
+        check(
+          'model',
+          modelId,
+          'fail',
+          `${role}: asked for exactly ${PROBE_ITEMS} items, got ${probe.items} (${speed})`,
+          'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
+        ),
+      ],
+    };
+  }
+  const parallel = slots ?? config.llm.concurrency;
+  return {
+    checks: [
+      check(
+        'model',
+        modelId,
+        'ok',
+        `${role}: answered ${PROBE_ITEMS} of ${PROBE_ITEMS} items asked, ${speed}${slotNote}`,
+      ),
+    ],
+    estimate: estimate(modelId, config, probe, parallel),
+  };
+}
+
+async function checkEmbeddings(modelId: string, llm: LlmConfig, options: Options): Promise<DoctorCheck> {
+  const missing = missingSetting(modelId, { llm, env: options.env });
+  if (missing) return check('embeddings', modelId, 'fail', missing.message, `set ${missing.setting}`);
+  const started = performance.now();
+  try {
+    const embedder = createEmbedder({
+      modelId,
+      llm,
+      env: options.env,
+      store: { cacheGet: async () => null, cachePut: async () => {} },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    const [vector] = await embedder.embed(['digest doctor checks the embeddings model']);
+    const ms = Math.round(performance.now() - started);
+    return check('embeddings', modelId, 'ok', `${vector?.length ?? 0} dimensions in ${ms} ms`);
+  } catch (error) {
+    return check(
+      'embeddings',
+      modelId,
+      'fail',
+      errorMessage(error),
+      `check the model name and ${keySetting(modelId, llm)}, or unset llm.embed (taste then learns from tf-idf)`,
+    );
+  }
+}
+
+export async function checkModels(config: Config, options: Options): Promise<ModelChecks> {
+  const { llm } = config;
+  if (!llm.write) {
+    return {
+      checks: [
+        check(
+          'model',
+          'writer',
+          'skip',
+          'llm.write is not set: editions are written extractively (no model)',
+        ),
+      ],
+    };
+  }
+  const writer = checkOneModel(llm.write, 'writes', config, options);
+  const checker =
+    llm.check && llm.check !== llm.write ? checkOneModel(llm.check, 'checks', config, options) : null;
+  const embeddings = llm.embed
+    ? checkEmbeddings(llm.embed, llm, options)
+    : Promise.resolve(
+        check('embeddings', 'embeddings', 'skip', 'llm.embed is not set: taste learns from tf-idf'),
+      );
+  const [written, checked, embedded] = await Promise.all([writer, checker, embeddings]);
+  return {
+    checks: [...written.checks, ...(checked?.checks ?? []), embedded],
+    ...(written.estimate ? { estimate: written.estimate } : {}),
+  };
+}
