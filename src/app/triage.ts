@@ -36,7 +36,7 @@ export function createTriage(
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     if (!options.quiet) {
-      for (const warning of result.warnings) log.warn(`triage: ${warning}`);
+      for (const warning of result.warnings) log.warn(warning);
       log.info(
         `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +
           `${result.usage.cacheHits} cached, ${result.usage.inputTokens} tokens in / ${result.usage.outputTokens} out`,

@@ -20,6 +20,7 @@ import {
 } from './call-layers.js';
 import { createCallLimiter } from './call-limiter.js';
 import { priceOf } from './pricing.js';
+import { schemaLayer } from './provider-schema.js';
 import { keySetting, missingSetting, providerOf, resolveModel } from './providers.js';
 import { type Purpose, UsageMeter, type UsageReport } from './usage.js';
 
@@ -221,6 +222,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
         retryLayer({ maxRetries: llm.maxRetries, state }),
         limitLayer({ provider, limiter, state }),
         deadlineLayer({ provider, timeoutMs: llm.timeoutMs, state }),
+        schemaLayer(provider),
         transportLayer({ modelId, purpose, price: priceOf(modelId, llm.prices), state }),
       ],
     });

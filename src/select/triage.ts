@@ -1,8 +1,10 @@
 // LLM triage: a cheap batched relevance score (0–10) per candidate, from titles and first lines only. Every call goes
 // through the model road, whose cache keeps every answer (also one that left candidates unscored), so a rebuild of
 // the same shortlist asks nothing and `retryFailed` asks again only the batches whose answer was incomplete. Usage
-// and cost count under "triage", against the same budget, rate limit and timeouts as writing. A failed batch just
-// leaves its candidates to the offline relevance signal.
+// and cost count under "triage", against the same budget, rate limit and timeouts as writing. The schema asks for one
+// score per candidate; an answer short of that is unusable (asked once more, then cached as invalid), and a failed
+// batch leaves its candidates to the other signals, said in one line.
+import type { ModelMessage } from 'ai';
 import type { StoredItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
@@ -10,7 +12,7 @@ import {
   snippetOf,
   TRIAGE_PROMPT_VERSION,
   type TriageOutput,
-  triageOutputSchema,
+  triageOutputSchemaFor,
   triageSystemPrompt,
   triageUserPrompt,
 } from './triage-prompt.js';
@@ -36,7 +38,10 @@ export interface TriageUsage {
 export interface TriageResult {
   scores: Map<string, number>;
   usage: TriageUsage;
+  /** At most one line: which candidates triage could not score, and why. */
   warnings: string[];
+  /** Candidates left to the other signals because their batch failed. */
+  failedCandidates: number;
 }
 
 interface Candidate {
@@ -60,7 +65,7 @@ export async function triageCandidates(
   const scores = new Map<string, number>();
   const warnings: string[] = [];
   const before = road.usage().byPurpose.triage;
-  if (!model) return { scores, usage: triageUsage(road, before), warnings };
+  if (!model) return { scores, usage: triageUsage(road, before), warnings, failedCandidates: 0 };
 
   // Sorted by key so the same shortlist always makes the same batches, hence the same cached calls.
   const unique = new Map<string, Candidate>();
@@ -78,76 +83,89 @@ export async function triageCandidates(
   for (let start = 0; start < all.length; start += batchSize)
     batches.push(all.slice(start, start + batchSize));
   const results = await Promise.all(batches.map((batch) => triageBatch(batch, model, options)));
-  for (const result of results) {
+  const failures: string[] = [];
+  let unscored = 0;
+  results.forEach((result, index) => {
     for (const [key, score] of result.scores) scores.set(key, score);
-    warnings.push(...result.warnings);
+    if (result.failure === undefined) return;
+    failures.push(result.failure);
+    unscored += batches[index]!.length;
+  });
+  // One line for the whole triage, however many batches failed: the build ranks those candidates without it.
+  if (failures.length) {
+    const reasons = [...new Set(failures)];
+    warnings.push(
+      `triage failed for ${unscored} of ${all.length} candidate(s) (${failures.length} of ${batches.length} batch(es): ` +
+        `${summarise(reasons)}); they are ranked by the other signals`,
+    );
   }
   road.log.debug(`triage: ${scores.size}/${all.length} scored in ${batches.length} batch(es)`);
-  return { scores, usage: triageUsage(road, before), warnings };
+  return { scores, usage: triageUsage(road, before), warnings, failedCandidates: unscored };
 }
 
 async function triageBatch(
   batch: Candidate[],
   model: RoadModel,
   options: TriageOptions,
-): Promise<{ scores: Map<string, number>; warnings: string[] }> {
+): Promise<BatchResult> {
   // Short ids keep the prompt small; the answer is mapped back through them.
-  const byId = new Map(batch.map((entry, index) => [String(index + 1), entry]));
-  const outcome = await callStructured(options.road, model, {
-    schema: triageOutputSchema,
+  const ids = batch.map((_, index) => String(index + 1));
+  const byId = new Map(batch.map((entry, index) => [ids[index]!, entry]));
+  const request = {
+    schema: triageOutputSchemaFor(ids),
     schemaName: 'triage_scores',
     promptVersion: TRIAGE_PROMPT_VERSION,
     system: triageSystemPrompt(options.audience),
-    messages: [
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  let messages: ModelMessage[] = [
+    {
+      role: 'user',
+      content: triageUserPrompt(
+        batch.map((entry, index) => ({ id: ids[index]!, title: entry.title, snippet: entry.snippet })),
+      ),
+    },
+  ];
+  // An answer that leaves a candidate out is a failed answer, not a partial success: asked once more, with the
+  // errors, then the whole batch is left to the other signals.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const outcome = await callStructured(options.road, model, { ...request, messages });
+    if (outcome.kind === 'failed') return { scores: new Map(), failure: outcome.error };
+    if (outcome.kind === 'ok') return { scores: readScores(outcome.value, byId) };
+    if (attempt === 1) return { scores: new Map(), failure: `unusable answer: ${summarise(outcome.errors)}` };
+    messages = [
+      ...messages,
+      { role: 'assistant', content: outcome.text || '(empty)' },
       {
         role: 'user',
-        content: triageUserPrompt(
-          batch.map((entry, index) => ({
-            id: String(index + 1),
-            title: entry.title,
-            snippet: entry.snippet,
-          })),
-        ),
+        content: `Your answer broke these rules:\n${outcome.errors
+          .slice(0, 10)
+          .map((error) => `- ${error}`)
+          .join('\n')}\nAnswer again with one score for every candidate id, as the JSON object only.`,
       },
-    ],
-    validate: (output) => readScores(output, byId).errors,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (outcome.kind === 'failed') {
-    const message = `triage: a batch of ${batch.length} failed (${outcome.error}); offline relevance used for it`;
-    options.road.log.warn(message);
-    return { scores: new Map(), warnings: [message] };
+    ];
   }
-  const found = outcome.value
-    ? readScores(outcome.value, byId)
-    : { scores: new Map<string, number>(), ignored: 0 };
-  const missing = batch.length - found.scores.size;
-  const warnings =
-    missing || found.ignored
-      ? [
-          `triage: ${missing} candidate(s) got no valid score (${found.ignored} answer(s) ignored); offline relevance used for them`,
-        ]
-      : [];
-  return { scores: found.scores, warnings };
+  return { scores: new Map(), failure: 'unreachable' };
 }
 
-function readScores(output: TriageOutput, byId: Map<string, Candidate>) {
+interface BatchResult {
+  scores: Map<string, number>;
+  /** Why the batch has no scores. */
+  failure?: string;
+}
+
+function summarise(errors: string[]): string {
+  const shown = errors.slice(0, 3).join('; ');
+  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+}
+
+function readScores(output: TriageOutput, byId: Map<string, Candidate>): Map<string, number> {
   const scores = new Map<string, number>();
-  let ignored = 0;
-  for (const entry of output.scores) {
-    const target = byId.get(entry.id.trim());
-    const score = validScore(entry.score);
-    if (!target || score === null || scores.has(target.item.key)) {
-      ignored++;
-      continue;
-    }
-    scores.set(target.item.key, score);
+  for (const [id, candidate] of byId) {
+    const score = validScore(output.scores[id]);
+    if (score !== null) scores.set(candidate.item.key, score);
   }
-  const missing = byId.size - scores.size;
-  const errors = missing
-    ? [`${missing} candidate(s) got no valid score; give every id one score from 0 to 10`]
-    : [];
-  return { scores, ignored, errors };
+  return scores;
 }
 
 function triageUsage(

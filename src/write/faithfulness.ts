@@ -2,7 +2,7 @@
 // the `check` model, with a supporting quote that must be found verbatim (whitespace/case/quote-style folded).
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
-import { type CheckOutput, checkOutputSchema, type ItemOutput } from './output-schema.js';
+import { type CheckOutput, checkOutputSchemaFor, type ItemOutput } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
 
@@ -114,7 +114,7 @@ export async function checkFaithfulness(
     claims: claims.map((claim, index) => `${index + 1}. ${asPromptData(claim.claim)}`).join('\n'),
   });
   const outcome = await callStructured(options.road, model, {
-    schema: checkOutputSchema,
+    schema: checkOutputSchemaFor(claims.length),
     schemaName: 'faithfulness_verdicts',
     promptVersion: prompt.version,
     system: prompt.system,

@@ -40,10 +40,12 @@ function countingModel() {
   return new MockLanguageModelV3({
     doGenerate: async (options) =>
       answer({
-        scores: candidatesIn(options).map((candidate) => ({
-          id: candidate.id,
-          score: Number(/\d+/.exec(candidate.title)?.[0] ?? 0) % 11,
-        })),
+        scores: Object.fromEntries(
+          candidatesIn(options).map((candidate) => [
+            candidate.id,
+            Number(/\d+/.exec(candidate.title)?.[0] ?? 0) % 11,
+          ]),
+        ),
       }),
   });
 }
@@ -105,21 +107,46 @@ describe('triageCandidates', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('ignores invalid, unknown and missing scores', async () => {
-    const model = new MockLanguageModelV3({
-      doGenerate: answer({
-        scores: [
-          { id: '1', score: 8 },
-          { id: '2', score: 11 },
-          { id: '3', score: -1 },
-          { id: '99', score: 5 },
-          { id: '1', score: 2 },
-        ],
-      }),
+  it('asks for one score per candidate: every id a required key, scores 0–10 (bounds dropped for OpenAI)', async () => {
+    const scoresSent = async (modelId: string) => {
+      const model = countingModel();
+      await triageCandidates(items(3), { road: roadOver(model, memoryCache(), modelId), audience: AUDIENCE });
+      const format = model.doGenerateCalls[0]!.responseFormat as { schema?: unknown };
+      return (format.schema as { properties: { scores: Record<string, unknown> } }).properties.scores;
+    };
+    const shape = { type: 'object', required: ['1', '2', '3'], additionalProperties: false };
+    expect(await scoresSent('ollama:triage-mock')).toMatchObject({
+      ...shape,
+      properties: { '1': { type: 'number', minimum: 0, maximum: 10 } },
     });
-    const result = await triageCandidates(items(5), { road: roadOver(model), audience: AUDIENCE });
-    expect([...result.scores]).toEqual([['arxiv:2605.10000', 8]]);
-    expect(result.warnings[0]).toMatch(/4 candidate\(s\) got no valid score/);
+    const openai = await scoresSent('openai:triage-mock');
+    expect(openai).toMatchObject(shape);
+    expect(JSON.stringify(openai)).not.toMatch(/minimum|maximum/);
+  });
+
+  it('treats an empty or short answer as a failed call: asked again, cached as invalid, said in one line', async () => {
+    const cache = memoryCache();
+    const short = () => new MockLanguageModelV3({ doGenerate: answer({ scores: { '1': 8, '2': 11 } }) });
+    const model = short();
+    const result = await triageCandidates(items(5), { road: roadOver(model, cache), audience: AUDIENCE });
+    // The first answer and the repair: two calls, then the batch is left to the other signals.
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(userText(model.doGenerateCalls[1]!)).toBe(userText(model.doGenerateCalls[0]!));
+    expect(result.scores.size).toBe(0);
+    expect(result.failedCandidates).toBe(5);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(
+      /^triage failed for 5 of 5 candidate\(s\) \(1 of 1 batch\(es\): unusable answer: .*\); they are ranked by the other signals$/,
+    );
+    const stored = [...cache.entries.values()] as { valid: boolean | null }[];
+    expect(stored.length).toBe(2);
+    expect(stored.every((entry) => entry.valid === false)).toBe(true);
+
+    const empty = new MockLanguageModelV3({ doGenerate: answer({ scores: {} }) });
+    const none = await triageCandidates(items(2), { road: roadOver(empty), audience: AUDIENCE });
+    expect(empty.doGenerateCalls).toHaveLength(2);
+    expect(none.scores.size).toBe(0);
+    expect(none.warnings[0]).toMatch(/triage failed for 2 of 2/);
   });
 
   it('answers a rebuild of the same shortlist from the cache; whole batches of it stay cached', async () => {
@@ -162,7 +189,8 @@ describe('triageCandidates', () => {
     });
     const result = await triageCandidates(items(3), { road: roadOver(model), audience: AUDIENCE });
     expect(result.scores.size).toBe(0);
-    expect(result.warnings.join('\n')).toMatch(/failed.*rate limited/);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/triage failed for 3 of 3 .*rate limited/);
   });
 
   it('quotes candidate text as JSON data after instructions that say not to obey it', async () => {

@@ -134,12 +134,14 @@ export function tokensOf(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** Triage: a score for every candidate line, derived from its title so it is stable across runs. */
+/** Triage: a score for every candidate line, keyed by its id, derived from its title so it is stable across runs. */
 export function triageAnswer(user: string): string {
-  const scores = user
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { id: string; title: string })
-    .map((candidate) => ({ id: candidate.id, score: candidate.title.length % 11 }));
+  const scores = Object.fromEntries(
+    user
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { id: string; title: string })
+      .map((candidate) => [candidate.id, candidate.title.length % 11]),
+  );
   return JSON.stringify({ scores });
 }

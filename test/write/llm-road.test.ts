@@ -116,19 +116,21 @@ describe('triage on the road', () => {
     expect(formatUsageTable(usage)).toMatch(/for triage\s+1\s+0/);
   });
 
-  it('an incomplete triage answer is cached: a rebuild asks nothing, retryFailed asks that batch again', async () => {
-    // The model scores only the first two candidates of each batch.
+  it('an incomplete triage answer fails its batch and is cached: a rebuild asks nothing, retryFailed asks again', async () => {
+    // The model scores only the first two candidates of each batch, also when asked to repair.
     const partial = () => 'valid' as const;
     const first = mockRoad(store(), partial, { modelId: MODEL });
     first.model.doGenerate = wrapScores(first.model.doGenerate, 2);
     const scored = await triageCandidates(candidates, { road: first.road, audience: 'x' });
-    expect(scored.scores.size).toBe(2);
-    expect(first.road.usage().byPurpose.triage?.calls).toBe(1);
+    expect(scored.scores.size).toBe(0);
+    expect(scored.failedCandidates).toBe(6);
+    expect(first.road.usage().byPurpose.triage?.calls).toBe(2);
 
     const again = mockRoad(store(), partial, { modelId: MODEL });
     const rescored = await triageCandidates(candidates, { road: again.road, audience: 'x' });
     expect(again.calls).toHaveLength(0);
     expect(rescored.scores).toEqual(scored.scores);
+    expect(rescored.warnings).toEqual(scored.warnings);
 
     const retry = mockRoad(store(), undefined, { modelId: MODEL, retryFailed: true });
     const repaired = await triageCandidates(candidates, { road: retry.road, audience: 'x' });
@@ -143,8 +145,8 @@ function wrapScores(generate: LanguageModelV3['doGenerate'], keep: number): Lang
   return async (options) => {
     const result = await generate(options);
     const [part] = result.content as { type: string; text: string }[];
-    const answer = JSON.parse(part!.text) as { scores: unknown[] };
-    part!.text = JSON.stringify({ scores: answer.scores.slice(0, keep) });
+    const answer = JSON.parse(part!.text) as { scores: Record<string, number> };
+    part!.text = JSON.stringify({ scores: Object.fromEntries(Object.entries(answer.scores).slice(0, keep)) });
     return result;
   };
 }
