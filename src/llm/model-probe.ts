@@ -1,10 +1,11 @@
 // One small structured call to a configured model, outside the road (no cache, no budget, no retries): what
 // `digest doctor` asks to learn whether the model is reachable, accepts its key, honours a JSON schema's array size,
 // and how fast it answers. Also reads a llama.cpp-style `/props` for the number of slots a local server has.
-import { generateText, NoObjectGeneratedError, Output } from 'ai';
+import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import { causeChain, statusOf } from './call-errors.js';
-import { type ResolveModelOptions, resolveModel } from './providers.js';
+import { schemaLayer } from './provider-schema.js';
+import { providerOf, type ResolveModelOptions, resolveModel } from './providers.js';
 
 /** Exactly three short items: a schema whose array size a grammar-constrained or strict provider enforces. */
 const probeSchema = z.object({ items: z.array(z.string()).length(3) });
@@ -65,7 +66,11 @@ export async function probeModel(
   const started = performance.now();
   try {
     const result = await generateText({
-      model: resolveModel(modelId, options),
+      // The schema in the provider's form, as the road sends it (OpenAI's strict mode refuses minItems/maxItems).
+      model: wrapLanguageModel({
+        model: resolveModel(modelId, options),
+        middleware: schemaLayer(providerOf(modelId)),
+      }),
       system: 'You answer with JSON only.',
       prompt: `List exactly ${PROBE_ITEMS} primary colours, one or two words each, as {"items": [...]}.`,
       output: Output.object({ schema: probeSchema.loose(), name: 'colours' }),
