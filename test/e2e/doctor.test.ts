@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DoctorReport } from '../../src/app/doctor.js';
+import { type DoctorReport, doctor } from '../../src/app/doctor.js';
+import { parseConfig } from '../../src/config/load-config.js';
 import { runDigest } from '../support/cli.js';
 import { announceSkip } from '../support/environment.js';
 import { startFakeLlm } from '../support/fake-llm.js';
@@ -101,6 +102,72 @@ describe('digest doctor names what is wrong, with the fix', () => {
     expect(report.checks).toHaveLength(1);
     expect(report.problems[0]).toMatchObject({ area: 'config', status: 'fail' });
     expect(report.problems[0]?.detail).toMatch(/itemsPerEdition/);
+  });
+});
+
+describe('doctor() as a use case (what digest init calls)', () => {
+  it('a model that ignores the array size, a data folder others can read, an embeddings model that answers', async () => {
+    // An OpenAI-compatible server that answers 2 items where the schema asks for exactly 3.
+    const server = await startLoopback((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: '{"items":["red","blue"]}' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 40, completion_tokens: 10, total_tokens: 50 },
+        }),
+      );
+    });
+    const embeddings = await startFakeLlm();
+    const cwd = project({});
+    cleanup.push(cwd);
+    chmodSync(join(cwd, 'data'), 0o755);
+    try {
+      const report = await doctor({
+        cwd,
+        env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: embeddings.baseURL },
+        now: new Date('2026-06-22T08:00:00Z'),
+        config: parseConfig({
+          sources: [],
+          llm: {
+            write: 'openai-compatible:m',
+            openaiCompatible: { baseURL: `${server.origin}/v1` },
+            embed: 'openai:text-embedding-3-small',
+          },
+          publish: { baseUrl: 'https://digest.example.org' },
+        }),
+      });
+      const byArea = (area: string) => report.checks.find((entry) => entry.area === area);
+      expect(byArea('model')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/asked for exactly 3 items, got 2/),
+        fix: expect.stringMatching(/array sizes/),
+      });
+      const sent = JSON.parse(server.requests.find((request) => request.method === 'POST')?.body ?? '{}');
+      expect(sent.response_format.json_schema.schema.properties.items).toMatchObject({
+        minItems: 3,
+        maxItems: 3,
+      });
+      expect(byArea('data')).toMatchObject({ status: 'fail', fix: `chmod 700 ${join(cwd, 'data')}` });
+      expect(byArea('embeddings')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(/^64 dimensions/),
+      });
+      expect(byArea('secret')).toMatchObject({ status: 'warn' });
+      expect(report.problems.map((entry) => entry.area)).toEqual(['data', 'model']);
+      expect(report.estimate).toBeUndefined();
+    } finally {
+      await server.close();
+      await embeddings.close();
+    }
   });
 });
 
