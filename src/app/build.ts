@@ -12,7 +12,9 @@ import {
   createModelRoad,
   createWriter,
   formatFlaggedItems,
+  formatProgress,
   formatUsageTable,
+  outcomeNotes,
   type UsageReport,
 } from '../write/index.js';
 import type { DigestDeps } from './deps.js';
@@ -116,7 +118,10 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     // The extractive writer takes milliseconds; per-item progress is for model calls.
     ...(writerSetup.writer.name === 'extractive'
       ? {}
-      : { onItemWritten: (done: number, total: number) => log.info(`  written ${done}/${total}`) }),
+      : {
+          onItemWritten: (done: number, total: number) =>
+            log.info(`  written ${done}/${total}${formatProgress(writerSetup.road.progress())}`),
+        }),
   });
 
   const usage = writerSetup.usage();
@@ -139,18 +144,33 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   log.info(
     `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
   );
+  const writers = itemsByWriter(result.edition.items);
+  if (writers) log.info(`Items written by: ${writers}`);
   if (degraded) {
     log.info(
-      `Some of the edition was not written as asked: ${usage.fallbackItems} item(s) fell back to the extractive writer, ` +
-        `${usage.flaggedItems} flagged by the faithfulness check, ${usage.failedCalls} failed call(s)` +
-        `${usage.budgetExhausted ? ', the --max-cost budget ran out' : ''}. See edition.json (writer, checks) for each item.`,
+      `Some of the edition was not written as asked: ${outcomeNotes(usage).join('; ')}. ` +
+        'See edition.json (writer, checks) for each item.',
     );
   }
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
 function isDegraded(usage: UsageReport): boolean {
-  return usage.fallbackItems > 0 || usage.flaggedItems > 0 || usage.failedCalls > 0 || usage.budgetExhausted;
+  return (
+    usage.fallbackItems > 0 ||
+    usage.flaggedItems > 0 ||
+    usage.checkFailedItems > 0 ||
+    usage.failedCalls > 0 ||
+    usage.budgetExhausted
+  );
+}
+
+/** "openai:gpt-4.1-mini ×8, ollama:qwen3:8b ×3, extractive ×1" when more than one writer wrote the items, else null. */
+function itemsByWriter(items: { writer: string }[]): string | null {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.writer, (counts.get(item.writer) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  return [...counts].map(([writer, count]) => `${writer} ×${count}`).join(', ');
 }
 
 const STAGE_LABELS = {

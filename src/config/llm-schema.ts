@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { isHttpUrl } from '../core/urls.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
+/** Calls in flight per provider when `llm.concurrency` is unset and the endpoint is not a local engine. */
+export const DEFAULT_CONCURRENCY = 4;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const modelIdSchema = z
@@ -32,6 +34,11 @@ export const llmSchema = z
      * "openai-compatible:…"). Unset → taste learns from tf-idf. Anthropic has no embeddings model.
      */
     embed: modelIdSchema.optional(),
+    /**
+     * Models to try, in order, when a call's provider is down (5xx or 429 after the retries, timeouts, an open
+     * breaker, a refused connection), e.g. ["openai:gpt-4.1-mini", "ollama:qwen3:8b"]; the extractive writer comes last.
+     */
+    fallbacks: z.array(modelIdSchema).max(5).default([]),
     /** Run the faithfulness check (`--no-check` turns it off for one build). */
     checkEnabled: z.boolean().default(true),
     /** Server for `openai-compatible:` ids (vLLM, llama.cpp server, LM Studio, OpenRouter). */
@@ -48,8 +55,12 @@ export const llmSchema = z
       .optional(),
     /** Which OpenAI API `openai:` ids use: "responses" (default) or "chat" for gateways that only speak chat completions. */
     openaiApi: z.enum(['responses', 'chat']).default('responses'),
-    /** Items written at the same time. */
-    concurrency: z.number().int().min(1).max(32).default(4),
+    /**
+     * Calls in flight per provider at most (default 4). Unset, a local engine (ollama:, an openai-compatible: server
+     * on a loopback or private address) gets the slots it reports (llama.cpp's /props) or 1. A provider whose calls
+     * time out while others are in flight gets fewer, and those calls are asked again.
+     */
+    concurrency: z.number().int().min(1).max(32).optional(),
     /** Requests per minute, per provider (unset: no limit beyond concurrency). */
     requestsPerMinute: z.partialRecord(z.enum(PROVIDERS), z.number().int().positive()).default({}),
     /** Timeout of each attempt of a call, from the moment it gets its slot (ms). */
@@ -83,11 +94,18 @@ export const llmSchema = z
           'Anthropic has no embeddings model: use openai:, ollama: or openai-compatible: (e.g. "openai:text-embedding-3-small"), or leave it unset for tf-idf taste',
       });
     }
-    for (const field of ['write', 'check', 'embed'] as const) {
-      if (llm[field]?.startsWith('openai-compatible:') && !llm.openaiCompatible) {
+    const ids: [(string | number)[], string | undefined][] = [
+      ...(['write', 'check', 'embed'] as const).map((field): [string[], string | undefined] => [
+        [field],
+        llm[field],
+      ]),
+      ...llm.fallbacks.map((id, index): [(string | number)[], string] => [['fallbacks', index], id]),
+    ];
+    for (const [path, id] of ids) {
+      if (id?.startsWith('openai-compatible:') && !llm.openaiCompatible) {
         context.addIssue({
           code: 'custom',
-          path: [field],
+          path,
           message: 'an "openai-compatible:" model needs llm.openaiCompatible.baseURL',
         });
       }

@@ -2,7 +2,7 @@
 // on the provider registry's embedding model, through the same bounded fetch (size and time caps) and call limiter
 // (concurrency, per-provider rate) as the model road; 429/5xx are retried by the SDK up to `llm.maxRetries`.
 import { embedMany } from 'ai';
-import type { LlmConfig } from '../config/llm-schema.js';
+import { DEFAULT_CONCURRENCY, type LlmConfig } from '../config/llm-schema.js';
 import { redactUrls } from '../core/urls.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { AnswerTooLargeError, CallTimeoutError, findCause, statusOf } from './call-errors.js';
@@ -50,7 +50,7 @@ export function embeddingCaller(
   const registry = createModelRegistry({ llm, fetch, ...(options.env ? { env: options.env } : {}) });
   const model = registry.embeddingModel(modelId as `openai:${string}`);
   const limiter = createCallLimiter({
-    concurrency: llm.concurrency,
+    concurrency: llm.concurrency ?? DEFAULT_CONCURRENCY,
     requestsPerMinute: llm.requestsPerMinute,
   });
   const price = priceOf(modelId, llm.prices);

@@ -39,6 +39,8 @@ interface Answered {
   key: string;
   entry: CachedAnswer;
   cached: boolean;
+  /** The model that gave the answer (with llm.fallbacks, maybe not the first one asked). */
+  modelId: string;
 }
 
 export function tagsOf(params: LanguageModelV3CallOptions): CallTags {
@@ -78,6 +80,11 @@ export class AnswerLedger {
 
   wasCached(callId: string): boolean {
     return this.answered.get(callId)?.cached ?? false;
+  }
+
+  /** The model that answered `callId` (until it is settled), or undefined. */
+  answeredBy(callId: string): string | undefined {
+    return this.answered.get(callId)?.modelId;
   }
 
   /** Records whether the answer to `callId` was usable: `errors` empty means it was. */
@@ -131,7 +138,7 @@ export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middlewar
         const entry = await options.store.cacheGet<CachedAnswer>(LLM_CACHE_NAMESPACE, key);
         if (entry?.format === 2 && !(options.retryFailed && entry.valid === false)) {
           options.meter.recordCacheHit(options.modelId, options.purpose);
-          options.ledger.remember(callId, { key, entry, cached: true });
+          options.ledger.remember(callId, { key, entry, cached: true, modelId: options.modelId });
           return structuredClone(entry.result) as LanguageModelV3GenerateResult;
         }
       }
@@ -139,7 +146,7 @@ export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middlewar
       const result = await doGenerate();
       const entry: CachedAnswer = { format: 2, result: storable(result), valid: null };
       await options.store.cachePut(LLM_CACHE_NAMESPACE, key, entry);
-      options.ledger.remember(callId, { key, entry, cached: false });
+      options.ledger.remember(callId, { key, entry, cached: false, modelId: options.modelId });
       return result;
     },
   };

@@ -1,9 +1,18 @@
 // Why one LLM call ended without an answer. None of these is cached: the next build asks again.
 import { APICallError } from 'ai';
+import { errorMessage } from '../core/errors.js';
 
 /** The answer did not arrive in time (a hung or dripping server). */
 export class CallTimeoutError extends Error {
   override name = 'CallTimeoutError';
+}
+
+/**
+ * A call that timed out while other calls to the same provider were in flight: its time went to the server's
+ * queue, not to the model. The provider's window shrinks and the call is asked again (no item lost to the line).
+ */
+export class SharedTimeoutError extends CallTimeoutError {
+  override name = 'SharedTimeoutError';
 }
 
 /** The answer grew past the size cap (a huge, endless or compressed-bomb body). */
@@ -65,4 +74,30 @@ function isOwnLimit(error: unknown): boolean {
 
 export function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** One line saying why a call ended without an answer. */
+export function describeFailure(error: unknown): string {
+  const own =
+    findCause(error, CallTimeoutError) ??
+    findCause(error, AnswerTooLargeError) ??
+    findCause(error, BudgetExceededError) ??
+    findCause(error, ProviderUnavailableError);
+  if (own instanceof CallTimeoutError) return `timed out (${own.message})`;
+  if (own) return own.message;
+  const message = errorMessage(error);
+  if (isAbort(error)) return `timed out or aborted (${message})`;
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
+/** A short name for why a call failed, for counting in the build report ("timed out", "HTTP 503"). */
+export function failureLabel(error: unknown): string {
+  if (findCause(error, BudgetExceededError)) return 'cost limit reached';
+  if (findCause(error, CallTimeoutError)) return 'timed out';
+  if (findCause(error, ProviderUnavailableError)) return 'provider down';
+  if (findCause(error, AnswerTooLargeError)) return 'answer too large';
+  const status = statusOf(error);
+  if (status !== undefined) return `HTTP ${status}`;
+  if (causeChain(error).some((entry) => APICallError.isInstance(entry))) return 'no connection';
+  return isAbort(error) ? 'timed out' : 'call failed';
 }

@@ -1,11 +1,12 @@
-// The layers under the cache, outermost first: retry (transport errors, with backoff honouring Retry-After) →
-// limit (per-provider rate and concurrency; then the stop, breaker and budget checks, made when the slot is given) →
+// The layers under the cache, outermost first: retry (transport errors, with backoff honouring Retry-After; a call
+// that timed out in the server's queue, at once) → limit (per-provider rate and adaptive concurrency; then the stop,
+// breaker and budget checks, made when the slot is given; a timeout shrinks the window or feeds the breaker) →
 // deadline (a timeout on each attempt, joined with the caller's and the road's abort signals) → transport (usage
 // and cost of every attempt that reached the provider; a rejected key becomes a CredentialError).
 import type { LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { ProviderName } from '../config/llm-schema.js';
 import { withoutTags } from './cache-layer.js';
-import { CallTimeoutError, isRetryable, statusOf } from './call-errors.js';
+import { CallTimeoutError, findCause, isRetryable, SharedTimeoutError, statusOf } from './call-errors.js';
 import type { CallLimiter } from './call-limiter.js';
 import { costOf, type Price } from './pricing.js';
 import type { Purpose, UsageMeter } from './usage.js';
@@ -31,6 +32,9 @@ export interface ProviderBreaker {
   open(provider: ProviderName, error: Error): void;
 }
 
+/** Times a call that timed out in the server's queue is asked again (each halves the window: 32 → 1 in 5). */
+export const MAX_SHARED_TIMEOUT_RETRIES = 5;
+
 export function retryLayer(options: {
   maxRetries: number;
   state: RoadState;
@@ -42,12 +46,20 @@ export function retryLayer(options: {
     async wrapGenerate({ model, params }) {
       const signal = joined(params.abortSignal, options.state.signal);
       const call = { ...params, abortSignal: signal };
-      for (let attempt = 0; ; attempt += 1) {
+      let queued = 0;
+      for (let attempt = 0; ; ) {
         try {
           return await model.doGenerate(call);
         } catch (error) {
-          if (attempt >= options.maxRetries || !isRetryable(error) || signal.aborted) throw error;
+          if (signal.aborted) throw error;
+          // Timed out in the line, not by the model: asked again at once, in the smaller window; not a retry.
+          if (error instanceof SharedTimeoutError && queued < MAX_SHARED_TIMEOUT_RETRIES) {
+            queued += 1;
+            continue;
+          }
+          if (attempt >= options.maxRetries || !isRetryable(error)) throw error;
           await sleep(retryDelayMs(error, attempt), signal);
+          attempt += 1;
         }
       }
     },
@@ -56,21 +68,55 @@ export function retryLayer(options: {
 
 export function limitLayer(options: {
   provider: ProviderName;
+  modelId: string;
+  purpose: Purpose;
   limiter: CallLimiter;
   state: RoadState;
+  timeoutMs: number;
+  /** Awaited before the first call takes a slot: a local engine's slots are asked for once (llm/engine-slots.ts). */
+  prepare?: () => Promise<void>;
 }): LanguageModelV3Middleware {
+  const { provider, state } = options;
   return {
     specificationVersion: 'v3',
-    wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params }) {
+      await options.prepare?.();
       return options.limiter.run(
-        options.provider,
-        async () => {
-          options.state.throwIfStopped();
-          options.state.breaker.check(options.provider);
+        provider,
+        async (slot, finish) => {
+          const startedAt = Date.now();
+          state.throwIfStopped();
+          state.breaker.check(provider);
           // Checked when the call gets its slot, not when it was queued: calls in flight may finish past the limit.
-          const budget = options.state.budgetExceeded();
+          const budget = state.budgetExceeded();
           if (budget) throw budget;
-          return doGenerate();
+          try {
+            const result = await doGenerate();
+            state.breaker.answered(provider);
+            finish('answered');
+            return result;
+          } catch (error) {
+            const timeout = params.abortSignal?.aborted ? undefined : findCause(error, CallTimeoutError);
+            if (!timeout) throw error;
+            finish('timed-out');
+            state.meter.recordCall({
+              model: options.modelId,
+              purpose: options.purpose,
+              tokensIn: 0,
+              tokensOut: 0,
+              costUsd: 0,
+              latencyMs: Date.now() - startedAt,
+              ...(slot.shared ? { requeued: true } : { failed: true }),
+            });
+            if (slot.shared) {
+              throw new SharedTimeoutError(
+                `${timeout.message}, with other calls to ${provider} in flight (it waited in the server's queue)`,
+                { cause: error },
+              );
+            }
+            state.breaker.timedOut(provider, options.timeoutMs);
+            throw error;
+          }
         },
         params.abortSignal,
       );
@@ -78,11 +124,7 @@ export function limitLayer(options: {
   };
 }
 
-export function deadlineLayer(options: {
-  provider: ProviderName;
-  timeoutMs: number;
-  state: RoadState;
-}): LanguageModelV3Middleware {
+export function deadlineLayer(options: { timeoutMs: number }): LanguageModelV3Middleware {
   return {
     specificationVersion: 'v3',
     async wrapGenerate({ model, params }) {
@@ -94,17 +136,9 @@ export function deadlineLayer(options: {
       const signal = joined(params.abortSignal, deadline.signal);
       try {
         // Raced with the signal, so even a provider that ignores abortSignal cannot hold the call past its deadline.
-        const result = await Promise.race([
-          model.doGenerate({ ...params, abortSignal: signal }),
-          rejection(signal),
-        ]);
-        options.state.breaker.answered(options.provider);
-        return result;
+        return await Promise.race([model.doGenerate({ ...params, abortSignal: signal }), rejection(signal)]);
       } catch (error) {
-        if (deadline.signal.aborted && !params.abortSignal?.aborted) {
-          options.state.breaker.timedOut(options.provider, options.timeoutMs);
-          throw deadline.signal.reason;
-        }
+        if (deadline.signal.aborted && !params.abortSignal?.aborted) throw deadline.signal.reason;
         if (params.abortSignal?.aborted) throw params.abortSignal.reason ?? error;
         throw error;
       } finally {
@@ -143,14 +177,21 @@ export function transportLayer(options: {
         });
         return result;
       } catch (error) {
-        meter.recordCall({
-          ...base,
-          tokensIn: 0,
-          tokensOut: 0,
-          latencyMs: now() - startedAt,
-          costUsd: 0,
-          failed: true,
-        });
+        // A timeout is recorded by the limit layer, which knows whether it was the server's queue.
+        const signal = params.abortSignal;
+        const timedOut =
+          findCause(error, CallTimeoutError) ||
+          (signal?.aborted && signal.reason instanceof CallTimeoutError);
+        if (!timedOut) {
+          meter.recordCall({
+            ...base,
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: now() - startedAt,
+            costUsd: 0,
+            failed: true,
+          });
+        }
         const status = statusOf(error);
         if (status === 401 || status === 403)
           throw options.state.credentialsRejected(options.modelId, status, error);

@@ -1,28 +1,20 @@
 // The one LLM road: every call a build makes (triage, item, repair, check, title/intro) goes through one model stack
-// built with the AI SDK's own middleware. Outermost first: cache → retry → limit (rate, concurrency, budget,
-// breaker) → deadline → transport (usage, cost, rejected keys) → the provider, whose fetch caps time and size.
+// built with the AI SDK's own middleware (model-stack.ts). Outermost first: cache → retry → limit (rate, adaptive
+// concurrency, budget, breaker) → deadline → schema → transport (usage, cost, rejected keys) → the provider, whose
+// fetch caps time and size. With `llm.fallbacks`, a purpose's model is a chain of such stacks (fallback-model.ts).
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { wrapLanguageModel } from 'ai';
 import { type LlmConfig, type LlmConfigInput, llmSchema, modelIdSchema } from '../config/llm-schema.js';
 import { ConfigError, CredentialError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { CachePort } from '../store/types.js';
-import { createBoundedFetch } from './bounded-fetch.js';
-import { AnswerLedger, cacheLayer } from './cache-layer.js';
+import { createBreaker } from './breaker.js';
+import { AnswerLedger } from './cache-layer.js';
 import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
-import {
-  deadlineLayer,
-  limitLayer,
-  type ProviderBreaker,
-  type RoadState,
-  retryLayer,
-  transportLayer,
-} from './call-layers.js';
-import { createCallLimiter } from './call-limiter.js';
-import { priceOf } from './pricing.js';
-import { schemaLayer } from './provider-schema.js';
-import { keySetting, missingSetting, providerOf, resolveModel } from './providers.js';
-import { type Purpose, UsageMeter, type UsageReport } from './usage.js';
+import type { RoadState } from './call-layers.js';
+import { fallbackModel } from './fallback-model.js';
+import { createModelStacks } from './model-stack.js';
+import { keySetting, missingSetting, providerOf } from './providers.js';
+import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from './usage.js';
 
 export interface ModelRoadOptions {
   /** `config.llm` (defaults applied here, so a partial object is fine). */
@@ -54,11 +46,21 @@ export interface ModelRoadOptions {
 
 /** A model for one purpose, wrapped in the whole stack. */
 export interface RoadModel {
+  /** The model asked first. */
   readonly modelId: string;
+  /** The model, then `llm.fallbacks`: the order a call whose provider is down tries them. */
+  readonly models: readonly string[];
   readonly purpose: Purpose;
   readonly model: LanguageModelV3;
   readonly temperature: number;
   readonly maxOutputTokens: number;
+}
+
+/** For the progress line: calls in flight and queued by the road, and each model's output tokens per second. */
+export interface RoadProgress {
+  running: number;
+  waiting: number;
+  tokensPerSecond: Record<string, number>;
 }
 
 export interface ModelRoad {
@@ -72,6 +74,10 @@ export interface ModelRoad {
   settle(callId: string, errors: string[]): Promise<void>;
   /** Whether the answer to `callId` came from the cache. */
   wasCached(callId: string): boolean;
+  /** The model that answered `callId` (read before settling it). */
+  answeredBy(callId: string): string | undefined;
+  /** Calls running and waiting now, and the models' speed so far. */
+  progress(): RoadProgress;
   forget(callId: string): void;
   /** Aborted on the caller's signal or when the road stops (a rejected key). */
   readonly signal: AbortSignal;
@@ -114,6 +120,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     usage: () => meter.snapshot(),
     settle: (callId: string, errors: string[]) => ledger.settle(callId, errors),
     wasCached: (callId: string) => ledger.wasCached(callId),
+    answeredBy: (callId: string) => ledger.answeredBy(callId),
     forget: (callId: string) => ledger.forget(callId),
     signal,
     throwIfStopped,
@@ -122,7 +129,12 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     log: options.log,
     config: llm,
   };
-  const none = (notice: string | null): ModelRoad => ({ ...base, model: () => null, notice });
+  const none = (notice: string | null): ModelRoad => ({
+    ...base,
+    model: () => null,
+    notice,
+    progress: () => ({ running: 0, waiting: 0, tokensPerSecond: {} }),
+  });
   if (options.offline) return none('Offline: writing with the extractive writer, no LLM calls.');
 
   const ids = modelIds(llm, options);
@@ -153,16 +165,73 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     if (ids.triage === modelId) ids.triage = ids.write;
   }
 
-  const limiter = createCallLimiter({
-    concurrency: llm.concurrency,
-    requestsPerMinute: llm.requestsPerMinute,
+  const fallbacks: string[] = [];
+  for (const modelId of llm.fallbacks) {
+    const missing = options.cacheOnly ? null : missingSetting(modelId, resolveOptions);
+    if (!missing) fallbacks.push(modelId);
+    else if (llm.fallback === 'extractive') notices.push(`Fallback model skipped: ${missing.message}.`);
+    else {
+      throw new ConfigError(
+        `Cannot use the fallback model: ${missing.message}. Set ${missing.setting}, or remove it from llm.fallbacks.`,
+        [{ path: 'llm.fallbacks', message: `${modelId}: ${missing.setting} not set` }],
+      );
+    }
+  }
+
+  const state = roadState(llm, { meter, signal, throwIfStopped, stop }, options.maxCostUsd ?? llm.maxCostUsd);
+  const stacks = createModelStacks({
+    llm,
+    resolve: resolveOptions,
+    store: options.store,
+    ledger,
+    state,
+    log: options.log,
+    refresh: options.refresh ?? false,
+    retryFailed: options.retryFailed ?? false,
+    cacheOnly: options.cacheOnly ?? false,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.languageModel ? { languageModel: options.languageModel } : {}),
   });
+  // Shared by every purpose: a model found down while writing is not asked again for the title or a check.
+  const down = new Map<string, Error>();
+  const build = (purpose: Purpose): RoadModel | null => {
+    const modelId = ids[purpose];
+    if (!modelId) return null;
+    const models = [...new Set([modelId, ...fallbacks])];
+    const chain = models.map((id) => ({ modelId: id, model: stacks.wrap(id, purpose) }));
+    return {
+      modelId,
+      models,
+      purpose,
+      model: fallbackModel(chain, down, options.log, () => meter.recordStandIn()),
+      temperature: purpose === 'triage' ? 0 : llm.temperature,
+      maxOutputTokens: llm.maxOutputTokens,
+    };
+  };
+  const wrapped = new Map<Purpose, RoadModel | null>();
+  return {
+    ...base,
+    notice: notices.length ? notices.join(' ') : null,
+    model(purpose) {
+      if (!wrapped.has(purpose)) wrapped.set(purpose, build(purpose));
+      return wrapped.get(purpose) ?? null;
+    },
+    progress: () => progressOf(stacks.windows(), meter.snapshot()),
+  };
+}
+
+/** What the layers share: the meter, the abort state, the breaker, and what a rejected key or the budget does. */
+function roadState(
+  llm: LlmConfig,
+  run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & { stop: AbortController },
+  maxCostUsd: number | undefined,
+): RoadState {
   const breaker = createBreaker();
-  const maxCostUsd = options.maxCostUsd ?? llm.maxCostUsd;
-  const state: RoadState = {
+  const { meter, stop } = run;
+  return {
     meter,
-    signal,
-    throwIfStopped,
+    signal: run.signal,
+    throwIfStopped: run.throwIfStopped,
     breaker,
     credentialsRejected(modelId, status, cause) {
       const provider = providerOf(modelId);
@@ -185,63 +254,25 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
       return new BudgetExceededError(`cost limit of $${maxCostUsd} reached`);
     },
   };
-  const boundedFetch = createBoundedFetch({
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    maxBytes: llm.maxResponseBytes,
-    timeoutMs: llm.timeoutMs,
-  });
-  const bare = new Map<string, LanguageModelV3>();
-  const bareModel = (modelId: string) => {
-    let model = bare.get(modelId);
-    if (!model) {
-      model = options.languageModel
-        ? options.languageModel(modelId)
-        : resolveModel(modelId, { ...resolveOptions, fetch: boundedFetch });
-      bare.set(modelId, model);
-    }
-    return model;
-  };
-  const wrapped = new Map<Purpose, RoadModel | null>();
-  const build = (purpose: Purpose): RoadModel | null => {
-    const modelId = ids[purpose];
-    if (!modelId) return null;
-    const provider = providerOf(modelId);
-    const model = wrapLanguageModel({
-      model: bareModel(modelId),
-      middleware: [
-        cacheLayer({
-          modelId,
-          purpose,
-          store: options.store,
-          ledger,
-          meter,
-          refresh: options.refresh ?? false,
-          retryFailed: options.retryFailed ?? false,
-          cacheOnly: options.cacheOnly ?? false,
-        }),
-        retryLayer({ maxRetries: llm.maxRetries, state }),
-        limitLayer({ provider, limiter, state }),
-        deadlineLayer({ provider, timeoutMs: llm.timeoutMs, state }),
-        schemaLayer(provider),
-        transportLayer({ modelId, purpose, price: priceOf(modelId, llm.prices), state }),
-      ],
-    });
-    return {
-      modelId,
-      purpose,
-      model,
-      temperature: purpose === 'triage' ? 0 : llm.temperature,
-      maxOutputTokens: llm.maxOutputTokens,
-    };
-  };
-  return {
-    ...base,
-    notice: notices.length ? notices.join(' ') : null,
-    model(purpose) {
-      if (!wrapped.has(purpose)) wrapped.set(purpose, build(purpose));
-      return wrapped.get(purpose) ?? null;
-    },
-  };
+}
+
+/** Calls running and waiting over every provider, and each model's output speed so far. */
+function progressOf(
+  windows: Partial<Record<string, { running: number; waiting: number }>>,
+  usage: UsageReport,
+): RoadProgress {
+  let running = 0;
+  let waiting = 0;
+  for (const window of Object.values(windows)) {
+    running += window?.running ?? 0;
+    waiting += window?.waiting ?? 0;
+  }
+  const tokensPerSecond: Record<string, number> = {};
+  for (const [modelId, model] of Object.entries(usage.byModel)) {
+    const speed = tokensPerSecondOf(model);
+    if (speed !== null) tokensPerSecond[modelId] = speed;
+  }
+  return { running, waiting, tokensPerSecond };
 }
 
 function validateId(modelId: string, path: string): void {
@@ -250,42 +281,4 @@ function validateId(modelId: string, path: string): void {
   throw new ConfigError(`Invalid model "${modelId}": ${parsed.error.issues[0]?.message ?? 'bad id'}.`, [
     { path, message: 'must be "provider:model"' },
   ]);
-}
-
-/**
- * Gives up on a provider that stopped answering, so a hung server costs one timeout, not one per call: after the
- * first timeout when it has not answered yet this run, or after 3 timeouts in a row when it had.
- */
-function createBreaker(): ProviderBreaker {
-  const health = new Map<string, { answered: number; timeouts: number; open: Error | null }>();
-  const of = (provider: string) => {
-    let entry = health.get(provider);
-    if (!entry) {
-      entry = { answered: 0, timeouts: 0, open: null };
-      health.set(provider, entry);
-    }
-    return entry;
-  };
-  return {
-    check(provider) {
-      const open = of(provider).open;
-      if (open) throw open;
-    },
-    answered(provider) {
-      const entry = of(provider);
-      entry.answered += 1;
-      entry.timeouts = 0;
-    },
-    timedOut(provider, timeoutMs) {
-      const entry = of(provider);
-      entry.timeouts += 1;
-      if (entry.open || (entry.answered > 0 && entry.timeouts < 3)) return;
-      entry.open = new ProviderUnavailableError(
-        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row); no more calls to it this run`,
-      );
-    },
-    open(provider, error) {
-      of(provider).open ??= error;
-    },
-  };
 }

@@ -1,6 +1,7 @@
 // Cost of a call from its token counts. USD per 1M tokens (input / output), public list prices as of 2025;
 // `llm.prices` in the config overrides or extends them (by full id "openai:gpt-4.1-mini" or bare model name).
-// Local models (ollama:) cost 0. A model in neither table is priced at 0 and reported as unpriced.
+// Local models (ollama:, an openai-compatible: server on a loopback or private address) cost 0 and are priced: no
+// warning. A model in neither table is priced at 0 and reported as unpriced.
 import type { PriceTable } from '../config/llm-schema.js';
 
 export const DEFAULT_PRICES: PriceTable = {
@@ -30,13 +31,14 @@ export interface Price {
   known: boolean;
 }
 
-export function priceOf(modelId: string, overrides: PriceTable = {}): Price {
+/** `local`: the model runs on the user's own machine or network (providers.ts `isLocalModel`), so it costs 0. */
+export function priceOf(modelId: string, overrides: PriceTable = {}, local = false): Price {
   const separator = modelId.indexOf(':');
   const provider = modelId.slice(0, separator);
   const model = modelId.slice(separator + 1);
   const override = overrides[modelId] ?? overrides[model];
   if (override) return { ...override, known: true };
-  if (provider === 'ollama') return { input: 0, output: 0, known: true };
+  if (local || provider === 'ollama') return { input: 0, output: 0, known: true };
   // Dated snapshots ("gpt-4.1-mini-2025-04-14", "claude-sonnet-4-5-20250929") take the longest matching prefix.
   const match = Object.keys(DEFAULT_PRICES)
     .filter((name) => model === name || model.startsWith(`${name}-`))

@@ -9,6 +9,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { createProviderRegistry } from 'ai';
 import type { LlmConfig, ProviderName } from '../config/llm-schema.js';
 import { ConfigError } from '../core/errors.js';
+import { isAllowedAddress, literalAddress } from '../net/ssrf-guard.js';
 
 export const DEFAULT_BASE_URLS = {
   openai: 'https://api.openai.com/v1',
@@ -85,6 +86,42 @@ export function keySetting(modelId: string, llm: Pick<LlmConfig, 'openaiCompatib
 /** Why a model cannot be called with this environment (missing key or server), or null when it can. */
 export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
   return missingSetting(modelId, options)?.message ?? null;
+}
+
+/** The base URL a model's calls go to. */
+export function endpointOf(modelId: string, options: ResolveModelOptions): string {
+  const env = options.env ?? process.env;
+  switch (providerOf(modelId)) {
+    case 'openai':
+      return env.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai;
+    case 'anthropic':
+      return env.ANTHROPIC_BASE_URL || DEFAULT_BASE_URLS.anthropic;
+    case 'ollama':
+      return env.OLLAMA_BASE_URL || DEFAULT_BASE_URLS.ollama;
+    case 'openai-compatible':
+      return options.llm.openaiCompatible?.baseURL ?? 'http://localhost:8000/v1';
+  }
+}
+
+/**
+ * A model running on the user's own machine or network: every `ollama:` model, and an `openai-compatible:` server
+ * at a loopback or private address (or `localhost`). Such a model costs nothing and starts at the slots it has.
+ * OpenAI and Anthropic ids are never local, whatever their base URL (a gateway on localhost still bills).
+ */
+export function isLocalModel(modelId: string, options: ResolveModelOptions): boolean {
+  const provider = providerOf(modelId);
+  if (provider === 'ollama') return true;
+  if (provider !== 'openai-compatible') return false;
+  let url: URL;
+  try {
+    url = new URL(endpointOf(modelId, options));
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const address = literalAddress(url);
+  return address !== null && !isAllowedAddress(address);
 }
 
 /** The registry for one environment. Providers are created lazily by the SDK's call, not at import time. */

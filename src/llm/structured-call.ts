@@ -4,16 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import type { z } from 'zod';
-import { CredentialError, errorMessage } from '../core/errors.js';
+import { CredentialError } from '../core/errors.js';
 import { TAGS_NAMESPACE } from './cache-layer.js';
-import {
-  AnswerTooLargeError,
-  BudgetExceededError,
-  CallTimeoutError,
-  findCause,
-  isAbort,
-  ProviderUnavailableError,
-} from './call-errors.js';
+import { BudgetExceededError, describeFailure, failureLabel, findCause } from './call-errors.js';
 import type { ModelRoad, RoadModel } from './model-road.js';
 
 export interface StructuredRequest<T> {
@@ -27,12 +20,13 @@ export interface StructuredRequest<T> {
   signal?: AbortSignal;
 }
 
+/** `modelId`: the model that answered — the one asked, or with `llm.fallbacks` the one that stood in for it. */
 export type CallOutcome<T> =
-  | { kind: 'ok'; value: T; text: string; cached: boolean }
+  | { kind: 'ok'; value: T; text: string; cached: boolean; modelId: string }
   /** The model answered, but not with JSON of the schema (no value) or against the rules (value). */
-  | { kind: 'invalid'; value?: T; text: string; errors: string[]; cached: boolean }
-  /** No usable answer: HTTP error after retries, timeout, size cap, or the cost limit. */
-  | { kind: 'failed'; error: string; budget: boolean };
+  | { kind: 'invalid'; value?: T; text: string; errors: string[]; cached: boolean; modelId: string }
+  /** No usable answer: HTTP error after retries, timeout, size cap, or the cost limit. `label`: "timed out", "HTTP 503"… */
+  | { kind: 'failed'; error: string; label: string; budget: boolean };
 
 /** Parses the raw text the way Output.object does, to give the repair prompt precise errors. */
 export function schemaErrors(text: string | undefined, schema: z.ZodType): string[] {
@@ -70,18 +64,20 @@ export async function callStructured<T>(
     });
     const value = result.output as T;
     const cached = road.wasCached(callId);
+    const modelId = road.answeredBy(callId) ?? model.modelId;
     const errors = request.validate?.(value) ?? [];
     await road.settle(callId, errors);
     return errors.length
-      ? { kind: 'invalid', value, text: result.text, errors, cached }
-      : { kind: 'ok', value, text: result.text, cached };
+      ? { kind: 'invalid', value, text: result.text, errors, cached, modelId }
+      : { kind: 'ok', value, text: result.text, cached, modelId };
   } catch (error) {
     if (NoObjectGeneratedError.isInstance(error)) {
       const cached = road.wasCached(callId);
+      const modelId = road.answeredBy(callId) ?? model.modelId;
       const found = schemaErrors(error.text, request.schema);
       const errors = found.length ? found : [`the answer did not match the schema: ${error.message}`];
       await road.settle(callId, errors);
-      return { kind: 'invalid', text: error.text ?? '', errors, cached };
+      return { kind: 'invalid', text: error.text ?? '', errors, cached, modelId };
     }
     road.forget(callId);
     const credential = findCause(error, CredentialError);
@@ -91,19 +87,6 @@ export async function callStructured<T>(
     const message = describeFailure(error);
     const budget = findCause(error, BudgetExceededError) !== undefined;
     if (!budget) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
-    return { kind: 'failed', error: message, budget };
+    return { kind: 'failed', error: message, label: failureLabel(error), budget };
   }
-}
-
-export function describeFailure(error: unknown): string {
-  const own =
-    findCause(error, CallTimeoutError) ??
-    findCause(error, AnswerTooLargeError) ??
-    findCause(error, BudgetExceededError) ??
-    findCause(error, ProviderUnavailableError);
-  if (own instanceof CallTimeoutError) return `timed out (${own.message})`;
-  if (own) return own.message;
-  const message = errorMessage(error);
-  if (isAbort(error)) return `timed out or aborted (${message})`;
-  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

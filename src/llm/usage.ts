@@ -23,19 +23,33 @@ export interface PurposeUsage extends CallCounts {
 }
 
 export interface ModelUsage extends CallCounts {
-  /** Sum of per-call latencies (ms). */
+  /** Sum of the latencies of the calls that answered (ms). */
   latencyMs: number;
+}
+
+/** Output tokens per second of answering calls (one call's view of the model's speed), or null before any. */
+export function tokensPerSecondOf(model: Pick<ModelUsage, 'tokensOut' | 'latencyMs'>): number | null {
+  if (model.tokensOut <= 0 || model.latencyMs <= 0) return null;
+  return Math.round((model.tokensOut * 10_000) / model.latencyMs) / 10;
 }
 
 export interface UsageReport extends CallCounts {
   /** Calls that ended in an error (timeout, HTTP error, unparseable output). */
   failedCalls: number;
+  /** Calls answered by a model of `llm.fallbacks` because the model asked first was down. */
+  standInCalls: number;
+  /** Calls that timed out in a local or busy server's queue and were asked again (not failures: nothing was lost). */
+  requeuedCalls: number;
   /** From the first to the last LLM activity of this run (ms). */
   wallMs: number;
   /** Items written by the extractive fallback instead of the model. */
   fallbackItems: number;
-  /** Items whose faithfulness check left claims unsupported (or could not run). */
+  /** Why they were, counted: { "takeaways not 3": 4, "timed out": 1 }. */
+  fallbackReasons: Record<string, number>;
+  /** Items a check call judged and left with unsupported claims (only those: a fallback is not "flagged by the check"). */
   flaggedItems: number;
+  /** Items written by a model whose faithfulness check could not run (they are flagged for the editor). */
+  checkFailedItems: number;
   /** True when `maxCostUsd` was reached and the remaining work went to the extractive writer. */
   budgetExhausted: boolean;
   /** Models called that are in no price table (their cost counts as 0; set llm.prices). */
@@ -52,6 +66,8 @@ export interface CallRecord {
   latencyMs: number;
   costUsd: number;
   failed?: boolean;
+  /** Timed out in the server's queue and asked again: counted as a call, neither failed nor answered. */
+  requeued?: boolean;
   /** False when the model has no known price. */
   priced?: boolean;
   purpose?: UsagePurpose;
@@ -62,12 +78,16 @@ export function emptyUsage(): UsageReport {
     calls: 0,
     cacheHits: 0,
     failedCalls: 0,
+    requeuedCalls: 0,
+    standInCalls: 0,
     tokensIn: 0,
     tokensOut: 0,
     costUsd: 0,
     wallMs: 0,
     fallbackItems: 0,
+    fallbackReasons: {},
     flaggedItems: 0,
+    checkFailedItems: 0,
     budgetExhausted: false,
     unpricedModels: [],
     byModel: {},
@@ -120,6 +140,7 @@ export class UsageMeter {
     this.report.calls += 1;
     model.calls += 1;
     if (call.failed) this.report.failedCalls += 1;
+    if (call.requeued) this.report.requeuedCalls += 1;
     if (call.purpose) {
       const purpose = this.purpose(call.purpose);
       purpose.calls += 1;
@@ -136,7 +157,7 @@ export class UsageMeter {
       target.tokensOut += call.tokensOut;
       target.costUsd += call.costUsd;
     }
-    model.latencyMs += call.latencyMs;
+    if (!call.failed && !call.requeued) model.latencyMs += call.latencyMs;
   }
 
   recordCacheHit(modelId: string, purpose?: Purpose): void {
@@ -146,8 +167,17 @@ export class UsageMeter {
     if (purpose) this.purpose(purpose).cacheHits += 1;
   }
 
-  recordFallback(): void {
+  recordFallback(reason: string): void {
     this.report.fallbackItems += 1;
+    this.report.fallbackReasons[reason] = (this.report.fallbackReasons[reason] ?? 0) + 1;
+  }
+
+  recordStandIn(): void {
+    this.report.standInCalls += 1;
+  }
+
+  recordCheckFailed(): void {
+    this.report.checkFailedItems += 1;
   }
 
   recordFlagged(): void {

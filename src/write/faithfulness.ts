@@ -40,6 +40,8 @@ export interface ItemChecks {
 
 export interface CheckResult {
   ok: boolean;
+  /** The model that judged (with llm.fallbacks, maybe not the check model). */
+  modelId?: string;
   claims: ClaimVerdict[];
   unsupported: ClaimVerdict[];
   error?: string;
@@ -129,6 +131,7 @@ export async function checkFaithfulness(
   const verdicts = judgeClaims(claims, outcome.value, source);
   return {
     ok: true,
+    modelId: outcome.modelId,
     claims: verdicts,
     unsupported: verdicts.filter((claim) => claim.factual && claim.verdict === 'unsupported'),
   };

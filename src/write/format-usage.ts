@@ -1,20 +1,58 @@
 // The table `digest build` prints after an LLM build: one row per model, one per purpose, then the totals.
-import { type ModelUsage, USAGE_PURPOSES, type UsageReport } from '../llm/usage.js';
+import type { RoadProgress } from '../llm/model-road.js';
+import { type ModelUsage, tokensPerSecondOf, USAGE_PURPOSES, type UsageReport } from '../llm/usage.js';
 
-const HEADERS = ['model', 'calls', 'cache hits', 'tokens in', 'tokens out', 'cost (USD)'] as const;
+const HEADERS = [
+  'model',
+  'calls',
+  'cache hits',
+  'tokens in',
+  'tokens out',
+  'tokens/s',
+  'cost (USD)',
+] as const;
 
 function row(
   name: string,
-  usage: Pick<ModelUsage, 'calls' | 'cacheHits' | 'tokensIn' | 'tokensOut' | 'costUsd'>,
+  usage: Pick<ModelUsage, 'calls' | 'cacheHits' | 'tokensIn' | 'tokensOut' | 'costUsd'> & {
+    latencyMs?: number;
+  },
 ) {
+  const speed =
+    usage.latencyMs === undefined ? null : tokensPerSecondOf({ ...usage, latencyMs: usage.latencyMs });
   return [
     name,
     String(usage.calls),
     String(usage.cacheHits),
     usage.tokensIn.toLocaleString('en-US'),
     usage.tokensOut.toLocaleString('en-US'),
+    speed === null ? '' : speed.toFixed(1),
     `$${usage.costUsd.toFixed(4)}`,
   ];
+}
+
+/** "7 written extractively (takeaways not 3 ×4, summary too long ×3)", most frequent reason first; null when none. */
+export function formatFallbacks(
+  usage: Pick<UsageReport, 'fallbackItems' | 'fallbackReasons'>,
+): string | null {
+  if (!usage.fallbackItems) return null;
+  const reasons = Object.entries(usage.fallbackReasons ?? {})
+    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+    .map(([reason, count]) => `${reason} ×${count}`);
+  return `${usage.fallbackItems} written extractively${reasons.length ? ` (${reasons.join(', ')})` : ''}`;
+}
+
+/** What did not go as asked, in a few words each: fallbacks with reasons, items the check judged, failed checks. */
+export function outcomeNotes(usage: UsageReport): string[] {
+  const notes: string[] = [];
+  const fallbacks = formatFallbacks(usage);
+  if (fallbacks) notes.push(fallbacks);
+  if (usage.flaggedItems) notes.push(`${usage.flaggedItems} flagged by the faithfulness check`);
+  if (usage.checkFailedItems) notes.push(`${usage.checkFailedItems} not checked (the check call failed)`);
+  if (usage.failedCalls) notes.push(`${usage.failedCalls} failed call(s)`);
+  if (usage.standInCalls) notes.push(`${usage.standInCalls} call(s) answered by a fallback model`);
+  if (usage.budgetExhausted) notes.push('cost limit reached: remaining work was written extractively');
+  return notes;
 }
 
 export function formatUsageTable(usage: UsageReport): string {
@@ -40,15 +78,24 @@ export function formatUsageTable(usage: UsageReport): string {
     rule,
     format(rows.at(-1)!),
   ];
-  const notes = [`wall time ${(usage.wallMs / 1000).toFixed(1)} s`];
-  if (usage.failedCalls) notes.push(`${usage.failedCalls} failed call(s)`);
-  if (usage.fallbackItems) notes.push(`${usage.fallbackItems} item(s) fell back to the extractive writer`);
-  if (usage.flaggedItems) notes.push(`${usage.flaggedItems} item(s) flagged by the faithfulness check`);
-  if (usage.budgetExhausted) notes.push('cost limit reached: remaining work was written extractively');
-  const unpriced = usage.unpricedModels.filter((model) => !model.startsWith('ollama:'));
+  const notes = [`wall time ${(usage.wallMs / 1000).toFixed(1)} s`, ...outcomeNotes(usage)];
+  if (usage.requeuedCalls) {
+    notes.push(
+      `${usage.requeuedCalls} call(s) timed out in the server's queue and were asked again, fewer at a time`,
+    );
+  }
+  const unpriced = usage.unpricedModels;
   if (unpriced.length)
     notes.push(`no price known for ${unpriced.join(', ')} (counted as $0; set llm.prices)`);
   return `\nLLM usage\n${lines.join('\n')}\n${notes.join(' · ')}`;
+}
+
+/** " · calls: 1 running, 6 waiting · openai-compatible:local 14.2 tokens/s" for the progress line. */
+export function formatProgress(progress: RoadProgress): string {
+  const speeds = Object.entries(progress.tokensPerSecond).map(
+    ([modelId, speed]) => `${modelId} ${speed.toFixed(1)} tokens/s`,
+  );
+  return [` · calls: ${progress.running} running, ${progress.waiting} waiting`, ...speeds].join(' · ');
 }
 
 /** Lines naming the items an editor should look at (flagged by the check, or written by the fallback), or null. */

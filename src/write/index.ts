@@ -26,7 +26,7 @@ export {
 export type { Purpose, UsageReport } from '../llm/usage.js';
 export { createExtractiveWriter } from './extractive.js';
 export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
-export { formatFlaggedItems, formatUsageTable } from './format-usage.js';
+export { formatFlaggedItems, formatProgress, formatUsageTable, outcomeNotes } from './format-usage.js';
 export { createLlmWriter, type LlmWriterOptions } from './llm-writer.js';
 export type { ItemForWriting, Writer, WriterContext } from './types.js';
 

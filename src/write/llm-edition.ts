@@ -77,7 +77,7 @@ export async function writeEditionWithModel(
       return {
         title: outcome.value.title.trim(),
         intro: outcome.value.intro.trim(),
-        writer: options.write.modelId,
+        writer: outcome.modelId,
         notes: [],
       };
     }

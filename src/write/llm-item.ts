@@ -10,7 +10,7 @@ import { type CheckResult, checkFaithfulness, feedbackFor, type ItemChecks } fro
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
 import type { ItemForWriting } from './types.js';
-import { validateItemOutput } from './validate-output.js';
+import { ruleLabel, validateItemOutput } from './validate-output.js';
 
 export interface ItemWriterOptions {
   road: ModelRoad;
@@ -24,8 +24,9 @@ export interface ItemWriterOptions {
 }
 
 type Generated =
-  | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean }
-  | { ok: false; reason: string; budget: boolean };
+  | { ok: true; output: ItemOutput; conversation: ModelMessage[]; repaired: boolean; modelId: string }
+  /** `label`: the reason in a few words, counted in the build report ("takeaways not 3", "timed out"). */
+  | { ok: false; reason: string; label: string; budget: boolean };
 
 export function buildItemPrompt(
   item: ItemForWriting,
@@ -67,43 +68,51 @@ async function generate(
   let conversation = messages;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const outcome = await callStructured(options.road, options.write, { ...request, messages: conversation });
-    if (outcome.kind === 'failed') return { ok: false, reason: outcome.error, budget: outcome.budget };
+    if (outcome.kind === 'failed') {
+      return { ok: false, reason: outcome.error, label: outcome.label, budget: outcome.budget };
+    }
     const answered: ModelMessage[] = [
       ...conversation,
       { role: 'assistant', content: outcome.text || '(empty)' },
     ];
     if (outcome.kind === 'ok') {
-      return { ok: true, output: outcome.value, conversation: answered, repaired: attempt > 0 };
+      const { value, modelId } = outcome;
+      return { ok: true, output: value, conversation: answered, repaired: attempt > 0, modelId };
     }
     if (attempt === 1) {
       return {
         ok: false,
         reason: `output still broke the rules after one repair: ${outcome.errors.join('; ')}`,
+        label: ruleLabel(outcome.errors),
         budget: false,
       };
     }
     conversation = [...answered, { role: 'user', content: repairMessage(outcome.errors) }];
   }
-  return { ok: false, reason: 'unreachable', budget: false };
+  return { ok: false, reason: 'unreachable', label: 'unreachable', budget: false };
 }
 
 function fallback(
   item: ItemForWriting,
-  reason: string,
+  failure: Extract<Generated, { ok: false }>,
   options: ItemWriterOptions,
-  budget: boolean,
 ): WrittenItem {
+  const models = options.write.models.join(', then ');
   const notes = [
-    `${options.write.modelId} could not write this item (${reason}); written by the extractive writer.`,
+    `${models} could not write this item (${failure.reason}); written by the extractive writer.`,
   ];
-  if (budget) notes.push('cost limit reached: no more LLM calls this run.');
-  return writeFallback(item, options.road.meter, notes);
+  if (failure.budget) notes.push('cost limit reached: no more LLM calls this run.');
+  return writeFallback(item, options.road.meter, notes, failure.label);
 }
 
 /** The item written by the extractive writer instead, flagged, with the reason in its checks. */
-export function writeFallback(item: ItemForWriting, meter: UsageMeter, notes: string[]): WrittenItem {
-  meter.recordFallback();
-  meter.recordFlagged();
+export function writeFallback(
+  item: ItemForWriting,
+  meter: UsageMeter,
+  notes: string[],
+  label: string,
+): WrittenItem {
+  meter.recordFallback(label);
   const checks: ItemChecks = {
     status: 'fallback',
     flagged: true,
@@ -139,7 +148,7 @@ export async function writeItemWithModel(
     prompt.version,
     options,
   );
-  if (!first.ok) return fallback(item, first.reason, options, first.budget);
+  if (!first.ok) return fallback(item, first, options);
   const base = {
     model: options.check?.modelId ?? null,
     repaired: first.repaired,
@@ -147,7 +156,7 @@ export async function writeItemWithModel(
     notes: [],
   };
   if (!options.check) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, {
       ...base,
       status: 'unchecked',
       flagged: false,
@@ -155,10 +164,11 @@ export async function writeItemWithModel(
     });
   }
   const verdict = await checkFaithfulness(first.output, source, options.check, options);
-  if (!verdict.ok) return checkFailed(first.output, verdict, base, options);
+  if (!verdict.ok) return checkFailed(first, verdict, base, options);
   if (verdict.unsupported.length === 0) {
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, {
       ...base,
+      model: verdict.modelId ?? base.model,
       status: 'passed',
       flagged: false,
       claims: verdict.claims,
@@ -172,8 +182,9 @@ export async function writeItemWithModel(
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return written(first.output, options.write.modelId, {
+    return written(first.output, first.modelId, {
       ...base,
+      model: verdict.modelId ?? base.model,
       status: 'flagged',
       flagged: true,
       claims: verdict.claims,
@@ -182,11 +193,12 @@ export async function writeItemWithModel(
   }
   const recheck = await checkFaithfulness(second.output, source, options.check, options);
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
-  if (!recheck.ok) return checkFailed(second.output, recheck, regenerated, options);
+  if (!recheck.ok) return checkFailed(second, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return written(second.output, options.write.modelId, {
+  return written(second.output, second.modelId, {
     ...regenerated,
+    model: recheck.modelId ?? regenerated.model,
     status: passed ? 'passed' : 'flagged',
     flagged: !passed,
     claims: recheck.claims,
@@ -194,14 +206,15 @@ export async function writeItemWithModel(
   });
 }
 
+/** The check could not judge the item: it is shown to the editor, but not counted as flagged by the check. */
 function checkFailed(
-  output: ItemOutput,
+  generated: { output: ItemOutput; modelId: string },
   verdict: CheckResult,
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
   options: ItemWriterOptions,
 ): WrittenItem {
-  options.road.meter.recordFlagged();
-  return written(output, options.write.modelId, {
+  options.road.meter.recordCheckFailed();
+  return written(generated.output, generated.modelId, {
     ...base,
     status: 'check-failed',
     flagged: true,

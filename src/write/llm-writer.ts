@@ -71,9 +71,12 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
       context.log.warn(
         `Writing "${item.title}" failed: ${errorMessage(error)}; using the extractive writer.`,
       );
-      return writeFallback(item, road.meter, [
-        `unexpected error: ${errorMessage(error)}; written by the extractive writer.`,
-      ]);
+      return writeFallback(
+        item,
+        road.meter,
+        [`unexpected error: ${errorMessage(error)}; written by the extractive writer.`],
+        'unexpected error',
+      );
     }
   }
 }

@@ -73,3 +73,30 @@ export function validateEditionOutput(output: EditionOutput): string[] {
   for (const problem of plainTextProblems(output.intro)) errors.push(`intro ${problem}`);
   return errors;
 }
+
+const RULE_LABELS: [RegExp, string | ((error: string) => string)][] = [
+  [/takeaways.*(exactly 3|too (small|big)|[<>]=\s*3)|exactly 3 takeaways/i, 'takeaways not 3'],
+  [
+    /^summary has (\d+) words/,
+    (error) =>
+      Number(/(\d+)/.exec(error)?.[1]) < SUMMARY_WORDS.min ? 'summary too short' : 'summary too long',
+  ],
+  [/not valid JSON/, 'not JSON'],
+  [/answer was empty/, 'empty answer'],
+  [/did not match the schema|^[\w.]+: /, 'not the schema'],
+  [/^takeaway \d+ has \d+ words/, 'takeaway length'],
+  [/more than one sentence/, 'takeaway not one sentence'],
+  [/repeat each other/, 'takeaways repeat'],
+  [/contains /, 'not plain text'],
+  [/levelReason/, 'level reason too long'],
+];
+
+/** A short name for the first rule an answer broke ("takeaways not 3", "summary too long"), for counting. */
+export function ruleLabel(errors: string[]): string {
+  const [first] = errors;
+  if (first === undefined) return 'broke the rules';
+  for (const [pattern, label] of RULE_LABELS) {
+    if (pattern.test(first)) return typeof label === 'string' ? label : label(first);
+  }
+  return 'broke the rules';
+}

@@ -35,8 +35,15 @@ export interface FakeLlmRequest {
 }
 
 export interface FakeLlmOptions {
-  /** Delay before each answer (ms). */
+  /** Delay before each answer (ms); with `slots`, the time each request holds a slot. */
   latencyMs?: number;
+  /**
+   * Requests worked on at once, like a llama.cpp server with that many slots: the others wait in its queue (a request
+   * whose client hung up while it waited is dropped). Unset: every request at once.
+   */
+  slots?: number;
+  /** Answer `GET /props` with `{ total_slots: slots }`, as llama.cpp's server does (default: when `slots` is set). */
+  reportSlots?: boolean;
   /** Behaviour of each request; `index` counts requests of the same kind, from 0. Default: always 'valid'. */
   script?: (request: FakeLlmRequest, index: number) => FakeBehaviour;
   /** Behaviour of each embeddings request; `index` counts them from 0. Default: always 'valid'. */
@@ -50,6 +57,8 @@ export interface FakeLlm {
   /** Chat, responses and messages requests (embeddings are in `embeddings`). */
   requests: FakeLlmRequest[];
   embeddings: FakeEmbeddingRequest[];
+  /** Most chat/responses/messages requests open at the same time (answered or waiting for a slot). */
+  peakOpen(): number;
   count(kind?: PromptKind): number;
   close(): Promise<void>;
 }
@@ -213,11 +222,40 @@ const ROUTES: Record<string, FakeApi> = {
   '/v1/messages': 'anthropic',
 };
 
+/** A server's slots: `take()` resolves when one is free; `give()` hands it to the next in line. */
+function slotQueue(slots: number | undefined) {
+  let free = slots ?? Number.POSITIVE_INFINITY;
+  const line: (() => void)[] = [];
+  return {
+    take: () =>
+      new Promise<void>((resolve) => {
+        if (free > 0) {
+          free -= 1;
+          resolve();
+        } else line.push(resolve);
+      }),
+    give: () => {
+      const next = line.shift();
+      if (next) next();
+      else free += 1;
+    },
+  };
+}
+
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const requests: FakeLlmRequest[] = [];
   const embeddings: FakeEmbeddingRequest[] = [];
   const perKind = new Map<PromptKind, number>();
+  const slots = slotQueue(options.slots);
+  let open = 0;
+  let peak = 0;
   const server = await startLoopback(async (incoming: LoopbackRequest, response) => {
+    if (incoming.path === '/props' && incoming.method === 'GET') {
+      if (options.slots && options.reportSlots !== false) {
+        send(response, 200, { total_slots: options.slots, model_path: 'fake.gguf' });
+      } else send(response, 404, { error: { message: 'no route /props', type: 'not_found', code: '404' } });
+      return;
+    }
     if (incoming.path === '/v1/embeddings' && incoming.method === 'POST') {
       const request = parseEmbeddingRequest(incoming);
       embeddings.push(request);
@@ -237,6 +275,22 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       });
       return;
     }
+    open += 1;
+    peak = Math.max(peak, open);
+    response.on('close', () => {
+      open -= 1;
+    });
+    await slots.take();
+    try {
+      // A client that gave up while waiting for a slot is not worked on (its slot goes to the next in line).
+      if (response.destroyed) return;
+      await answer(api, incoming, response);
+    } finally {
+      slots.give();
+    }
+  });
+
+  async function answer(api: FakeApi, incoming: LoopbackRequest, response: ServerResponse): Promise<void> {
     const request = parseRequest(api, incoming);
     requests.push(request);
     const index = perKind.get(request.kind) ?? 0;
@@ -255,12 +309,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
     send(response, 200, answerBody(request, answerFor(request.kind, request.user, behaviour)));
-  });
+  }
   return {
     origin: server.origin,
     baseURL: `${server.origin}/v1`,
     requests,
     embeddings,
+    peakOpen: () => peak,
     count: (kind) => (kind ? requests.filter((request) => request.kind === kind).length : requests.length),
     close: () => server.close(),
   };

@@ -180,7 +180,7 @@ describe('failures: the items are still written and the failure shows', () => {
     expect(checksOf(item!)).toMatchObject({ status: 'fallback', flagged: true });
     expect(checksOf(item!).notes[0]).toMatch(/fake 500|500/);
     expect(usage()).toMatchObject({ failedCalls: 1, fallbackItems: 1 });
-    expect(formatUsageTable(usage())).toMatch(/1 failed call\(s\) · 1 item\(s\) fell back/);
+    expect(formatUsageTable(usage())).toMatch(/1 written extractively \(HTTP 500 ×1\) · 1 failed call\(s\)/);
   });
 
   it('a hang: the per-call timeout aborts it and the item falls back', async () => {

@@ -165,7 +165,12 @@ describe('repair and fallback', () => {
     expect(checksOf(written[1]!).notes[0]).toMatch(/not valid JSON/);
     // The fallback speaks in the reader's voice ("The authors introduce …" for "We introduce …").
     expect(normaliseText(items[1]!.text)).toContain(written[1]!.takeaways[0].split(' ').slice(2).join(' '));
-    expect(meter.snapshot()).toMatchObject({ fallbackItems: 1, flaggedItems: 1 });
+    // A fallback is counted with its reason, not as "flagged by the faithfulness check": no check judged it.
+    expect(meter.snapshot()).toMatchObject({
+      fallbackItems: 1,
+      fallbackReasons: { 'not JSON': 1 },
+      flaggedItems: 0,
+    });
   });
 
   it('falls back when the model call throws', async () => {
@@ -199,6 +204,31 @@ describe('faithfulness check', () => {
       'The method cures every known disease within three days of training.',
     ]);
     expect(meter.snapshot().flaggedItems).toBe(1);
+  });
+
+  it('counts a check that could not run apart from items the check judged', async () => {
+    const { writer, meter } = setup(
+      (call) => (call.kind === 'check' ? new Error('judge unreachable') : 'valid'),
+      {
+        llm: { maxRetries: 0 },
+      },
+    );
+    const [item] = await writer.writeItems(items.slice(0, 1), context);
+    expect(checksOf(item!)).toMatchObject({ status: 'check-failed', flagged: true });
+    expect(meter.snapshot()).toMatchObject({ checkFailedItems: 1, flaggedItems: 0, fallbackItems: 0 });
+  });
+
+  it('counts each fallback with the rule its answer broke ("takeaways not 3")', async () => {
+    const { writer, meter } = setup((call) =>
+      call.kind === 'item' && call.user.includes(items[0]!.title) ? 'schema-violation' : 'valid',
+    );
+    const written = await writer.writeItems(items.slice(0, 2), context);
+    expect(written[0]!.writer).toBe('extractive');
+    expect(meter.snapshot()).toMatchObject({
+      fallbackItems: 1,
+      fallbackReasons: { 'takeaways not 3': 1 },
+      flaggedItems: 0,
+    });
   });
 
   it('makes no check calls when the check is off', async () => {

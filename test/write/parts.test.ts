@@ -4,10 +4,10 @@ import { createCallLimiter } from '../../src/llm/call-limiter.js';
 import { costOf, priceOf } from '../../src/llm/pricing.js';
 import { UsageMeter } from '../../src/llm/usage.js';
 import { judgeClaims, quoteFound } from '../../src/write/faithfulness.js';
-import { formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
+import { formatFallbacks, formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
 import { absentThemes } from '../../src/write/llm-edition.js';
 import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
-import { validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
+import { ruleLabel, validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
 import { hfItems } from './real-items.js';
 
 describe('call limiter', () => {
@@ -52,6 +52,33 @@ describe('call limiter', () => {
     ]);
     expect(started.openai!.sort((a, b) => a - b)[2]).toBeGreaterThanOrEqual(350);
     expect(Math.max(...started.anthropic!)).toBeLessThan(200);
+  });
+});
+
+describe('the build report', () => {
+  it('counts fallbacks with their reasons, most frequent first, and says nothing when there are none', () => {
+    const meter = new UsageMeter(() => 0);
+    for (const reason of ['summary too long', 'takeaways not 3', 'takeaways not 3', 'summary too long']) {
+      meter.recordFallback(reason);
+    }
+    meter.recordFallback('takeaways not 3');
+    meter.recordFallback('takeaways not 3');
+    meter.recordFallback('summary too long');
+    expect(formatFallbacks(meter.snapshot())).toBe(
+      '7 written extractively (takeaways not 3 ×4, summary too long ×3)',
+    );
+    expect(formatFallbacks(new UsageMeter().snapshot())).toBeNull();
+    const table = formatUsageTable({ ...meter.snapshot(), calls: 1 });
+    expect(table).toMatch(/7 written extractively \(takeaways not 3 ×4, summary too long ×3\)/);
+    expect(table).not.toMatch(/flagged by the faithfulness check/);
+  });
+
+  it('names the first rule a rejected answer broke', () => {
+    expect(ruleLabel(['takeaways: give exactly 3 takeaways'])).toBe('takeaways not 3');
+    expect(ruleLabel(['give exactly 3 takeaways, not 5'])).toBe('takeaways not 3');
+    expect(ruleLabel(['summary has 150 words; it must have 50 to 110 words'])).toBe('summary too long');
+    expect(ruleLabel(['summary has 12 words; it must have 50 to 110 words'])).toBe('summary too short');
+    expect(ruleLabel(['the answer is not valid JSON; answer with the JSON object only'])).toBe('not JSON');
   });
 });
 
@@ -145,7 +172,8 @@ describe('usage table', () => {
       priced: false,
     });
     const table = formatUsageTable(meter.snapshot());
-    expect(table).toMatch(/openai:gpt-4\.1-mini\s+1\s+1\s+12,000\s+3,000\s+\$0\.0096/);
+    // 3,000 tokens out in 300 ms of answering: 10,000 tokens/s.
+    expect(table).toMatch(/openai:gpt-4\.1-mini\s+1\s+1\s+12,000\s+3,000\s+10000\.0\s+\$0\.0096/);
     expect(table).toMatch(/total\s+2\s+1\s+12,010\s+3,005\s+\$0\.0096/);
     expect(table).toMatch(/wall time 2\.5 s/);
     expect(table).toMatch(/no price known for openai-compatible:qwen/);

@@ -1,0 +1,43 @@
+// The breaker of the road: gives up on a provider that stopped answering, so a hung server costs one timeout, not
+// one per call. Timeouts that were the server's queue (calls in flight beside them) never count: the limiter shrinks
+// that provider's window instead.
+import { ProviderUnavailableError } from './call-errors.js';
+import type { ProviderBreaker } from './call-layers.js';
+
+/**
+ * Gives up on a provider that stopped answering, so a hung server costs one timeout, not one per call: after the
+ * first timeout when it has not answered yet this run, or after 3 timeouts in a row when it had.
+ */
+export function createBreaker(): ProviderBreaker {
+  const health = new Map<string, { answered: number; timeouts: number; open: Error | null }>();
+  const of = (provider: string) => {
+    let entry = health.get(provider);
+    if (!entry) {
+      entry = { answered: 0, timeouts: 0, open: null };
+      health.set(provider, entry);
+    }
+    return entry;
+  };
+  return {
+    check(provider) {
+      const open = of(provider).open;
+      if (open) throw open;
+    },
+    answered(provider) {
+      const entry = of(provider);
+      entry.answered += 1;
+      entry.timeouts = 0;
+    },
+    timedOut(provider, timeoutMs) {
+      const entry = of(provider);
+      entry.timeouts += 1;
+      if (entry.open || (entry.answered > 0 && entry.timeouts < 3)) return;
+      entry.open = new ProviderUnavailableError(
+        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row); no more calls to it this run`,
+      );
+    },
+    open(provider, error) {
+      of(provider).open ??= error;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// One model wrapped in the road's whole stack, outermost first: cache → retry → limit (rate, adaptive concurrency,
+// budget, breaker) → deadline → schema (the provider's form) → transport (usage, cost, rejected keys) → the
+// provider, whose fetch caps time and size. The limiter, breaker and bounded fetch are shared by every model of
+// the run; a local engine's window is set from the slots it reports before its first call.
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { wrapLanguageModel } from 'ai';
+import { DEFAULT_CONCURRENCY, type LlmConfig, type ProviderName } from '../config/llm-schema.js';
+import type { Logger } from '../core/ports.js';
+import type { CachePort } from '../store/types.js';
+import { createBoundedFetch } from './bounded-fetch.js';
+import { type AnswerLedger, cacheLayer } from './cache-layer.js';
+import { deadlineLayer, limitLayer, type RoadState, retryLayer, transportLayer } from './call-layers.js';
+import { type CallLimiter, createCallLimiter, type ProviderWindow } from './call-limiter.js';
+import { engineSlots } from './engine-slots.js';
+import { priceOf } from './pricing.js';
+import { schemaLayer } from './provider-schema.js';
+import { endpointOf, isLocalModel, providerOf, type ResolveModelOptions, resolveModel } from './providers.js';
+import type { Purpose } from './usage.js';
+
+export interface StackOptions {
+  llm: LlmConfig;
+  resolve: ResolveModelOptions;
+  store: CachePort;
+  ledger: AnswerLedger;
+  state: RoadState;
+  log: Logger;
+  refresh: boolean;
+  retryFailed: boolean;
+  cacheOnly: boolean;
+  fetch?: typeof fetch;
+  languageModel?: (modelId: string) => LanguageModelV3;
+}
+
+export interface ModelStacks {
+  /** The model for an id and purpose, in the whole stack (made once per pair). */
+  wrap(modelId: string, purpose: Purpose): LanguageModelV3;
+  /** Calls running and waiting, per provider. */
+  windows(): Partial<Record<ProviderName, ProviderWindow>>;
+}
+
+export function createModelStacks(options: StackOptions): ModelStacks {
+  const { llm, state } = options;
+  const limiter = createCallLimiter({
+    concurrency: llm.concurrency ?? DEFAULT_CONCURRENCY,
+    requestsPerMinute: llm.requestsPerMinute,
+  });
+  const boundedFetch = createBoundedFetch({
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    maxBytes: llm.maxResponseBytes,
+    timeoutMs: llm.timeoutMs,
+  });
+  const bare = new Map<string, LanguageModelV3>();
+  const bareModel = (modelId: string) => {
+    let model = bare.get(modelId);
+    if (!model) {
+      model = options.languageModel
+        ? options.languageModel(modelId)
+        : resolveModel(modelId, { ...options.resolve, fetch: boundedFetch });
+      bare.set(modelId, model);
+    }
+    return model;
+  };
+  const prepared = new Map<ProviderName, Promise<void>>();
+  const prepare = (modelId: string) => () => {
+    const provider = providerOf(modelId);
+    let ready = prepared.get(provider);
+    if (!ready) {
+      ready = sizeLocalWindow(modelId, limiter, { ...options, fetch: boundedFetch });
+      prepared.set(provider, ready);
+    }
+    return ready;
+  };
+  const wrapped = new Map<string, LanguageModelV3>();
+  return {
+    wrap(modelId, purpose) {
+      const key = `${purpose} ${modelId}`;
+      const found = wrapped.get(key);
+      if (found) return found;
+      const provider = providerOf(modelId);
+      const local = isLocalModel(modelId, options.resolve);
+      const model = wrapLanguageModel({
+        model: bareModel(modelId),
+        middleware: [
+          cacheLayer({
+            modelId,
+            purpose,
+            store: options.store,
+            ledger: options.ledger,
+            meter: state.meter,
+            refresh: options.refresh,
+            retryFailed: options.retryFailed,
+            cacheOnly: options.cacheOnly,
+          }),
+          retryLayer({ maxRetries: llm.maxRetries, state }),
+          limitLayer({
+            provider,
+            modelId,
+            purpose,
+            limiter,
+            state,
+            timeoutMs: llm.timeoutMs,
+            prepare: prepare(modelId),
+          }),
+          deadlineLayer({ timeoutMs: llm.timeoutMs }),
+          schemaLayer(provider),
+          transportLayer({ modelId, purpose, price: priceOf(modelId, llm.prices, local), state }),
+        ],
+      });
+      wrapped.set(key, model);
+      return model;
+    },
+    windows: () => limiter.windows(),
+  };
+}
+
+/**
+ * A local engine serves a few calls at once and queues the rest, where their timeouts would run out on the line:
+ * unless `llm.concurrency` says otherwise it starts at the slots it reports (llama.cpp's /props) or at 1.
+ */
+async function sizeLocalWindow(
+  modelId: string,
+  limiter: CallLimiter,
+  options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state'> & { fetch: typeof fetch },
+): Promise<void> {
+  if (!isLocalModel(modelId, options.resolve)) return;
+  const provider = providerOf(modelId);
+  const configured = options.llm.concurrency;
+  if (configured !== undefined) {
+    limiter.configure(provider, { start: configured, max: configured });
+    return;
+  }
+  const endpoint = endpointOf(modelId, options.resolve);
+  const slots = await engineSlots(endpoint, { fetch: options.fetch, signal: options.state.signal });
+  const start = slots ?? 1;
+  limiter.configure(provider, { start, max: start });
+  options.log.debug(
+    `${provider}: a local engine${slots ? ` reporting ${slots} slot(s)` : ''}, ${start} call(s) at a time (set llm.concurrency to change it)`,
+  );
+}
