@@ -1,13 +1,14 @@
 // `digest doctor`'s model checks: the writing model (and the checking one when it differs) gets one small structured
 // call (exactly 3 items asked); its latency and tokens per second give a rough wall time and cost of this week's
 // build. The embeddings model, when set, embeds one short text.
-import type { LlmConfig } from '../config/llm-schema.js';
+import { DEFAULT_CONCURRENCY, type LlmConfig } from '../config/llm-schema.js';
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import { createEmbedder } from '../llm/embeddings.js';
-import { PROBE_ITEMS, probeModel, probeSlots } from '../llm/model-probe.js';
+import { engineSlots } from '../llm/engine-slots.js';
+import { PROBE_ITEMS, probeModel } from '../llm/model-probe.js';
 import { costOf, priceOf } from '../llm/pricing.js';
-import { keySetting, missingSetting, providerOf } from '../llm/providers.js';
+import { endpointOf, isLocalModel, keySetting, missingSetting } from '../llm/providers.js';
 import { check, type DoctorCheck } from './doctor-types.js';
 
 export interface BuildEstimate {
@@ -32,24 +33,6 @@ interface Options {
   timeoutMs: number;
 }
 
-const LOCAL_HOST = /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\]|\[f[cd])/i;
-
-/** A model that runs on the user's own machine or network: it costs nothing per token. */
-function isLocal(modelId: string, llm: LlmConfig): boolean {
-  const provider = providerOf(modelId);
-  if (provider === 'ollama') return true;
-  if (provider !== 'openai-compatible' || !llm.openaiCompatible) return false;
-  return LOCAL_HOST.test(new URL(llm.openaiCompatible.baseURL).host);
-}
-
-function baseUrlOf(modelId: string, llm: LlmConfig, env: NodeJS.ProcessEnv): string {
-  const provider = providerOf(modelId);
-  if (provider === 'openai-compatible') return llm.openaiCompatible?.baseURL ?? '';
-  if (provider === 'ollama') return env.OLLAMA_BASE_URL || 'http://localhost:11434/v1';
-  if (provider === 'openai') return env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
-  return env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com/v1';
-}
-
 /**
  * Rough sizes of one build's calls, from builds of 12 items: triage rates about 5 candidates an item; an item's
  * prompt is its source text (cut at llm.maxInputTokens) and the instructions.
@@ -72,6 +55,7 @@ function estimate(
   config: Config,
   measured: { latencyMs: number; tokensOut: number },
   parallel: number,
+  env: NodeJS.ProcessEnv,
 ): BuildEstimate {
   const perSecond = measured.tokensOut / Math.max(measured.latencyMs / 1000, 0.001);
   const calls = buildCalls(config);
@@ -88,9 +72,7 @@ function estimate(
     const extraOut = Math.max(0, call.out - measured.tokensOut);
     seconds += call.calls * (measured.latencyMs / 1000 + call.in / (perSecond * 10) + extraOut / perSecond);
   }
-  const price = isLocal(modelId, config.llm)
-    ? { input: 0, output: 0, known: true }
-    : priceOf(modelId, config.llm.prices);
+  const price = priceOf(modelId, config.llm.prices, isLocalModel(modelId, { llm: config.llm, env }));
   return {
     model: modelId,
     calls: count,
@@ -112,10 +94,10 @@ async function checkOneModel(
   const missing = missingSetting(modelId, { llm, env: options.env });
   if (missing)
     return { checks: [check('model', modelId, 'fail', missing.message, `set ${missing.setting}`)] };
-  const baseURL = baseUrlOf(modelId, llm, options.env);
+  const baseURL = endpointOf(modelId, { llm, env: options.env });
   const [probe, slots] = await Promise.all([
     probeModel(modelId, { llm, env: options.env, timeoutMs: options.timeoutMs }),
-    isLocal(modelId, llm) ? probeSlots(baseURL, 5_000) : Promise.resolve(null),
+    isLocalModel(modelId, { llm, env: options.env }) ? engineSlots(baseURL) : Promise.resolve(null),
   ]);
   if (!probe.ok) {
     const fixes = {
@@ -161,7 +143,9 @@ async function checkOneModel(
       ],
     };
   }
-  const parallel = slots ?? config.llm.concurrency;
+  // As the road sizes its window: llm.concurrency when set, else a local engine's slots (or 1), else the default.
+  const local = isLocalModel(modelId, { llm, env: options.env });
+  const parallel = llm.concurrency ?? (local ? (slots ?? 1) : DEFAULT_CONCURRENCY);
   return {
     checks: [
       check(
@@ -171,7 +155,7 @@ async function checkOneModel(
         `${role}: answered ${PROBE_ITEMS} of ${PROBE_ITEMS} items asked, ${speed}${slotNote}`,
       ),
     ],
-    estimate: estimate(modelId, config, probe, parallel),
+    estimate: estimate(modelId, config, probe, parallel, options.env),
   };
 }
 

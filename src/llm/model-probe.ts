@@ -1,6 +1,6 @@
 // One small structured call to a configured model, outside the road (no cache, no budget, no retries): what
 // `digest doctor` asks to learn whether the model is reachable, accepts its key, honours a JSON schema's array size,
-// and how fast it answers. Also reads a llama.cpp-style `/props` for the number of slots a local server has.
+// and how fast it answers.
 import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import { causeChain, statusOf } from './call-errors.js';
@@ -102,19 +102,6 @@ function countItems(text: string): number | null {
   try {
     const items = (JSON.parse(text) as { items?: unknown }).items;
     return Array.isArray(items) ? items.length : null;
-  } catch {
-    return null;
-  }
-}
-
-/** `total_slots` from a llama.cpp-style server's `/props` (next to `/v1`), or null when it has none. */
-export async function probeSlots(baseURL: string, timeoutMs: number): Promise<number | null> {
-  try {
-    const origin = baseURL.replace(/\/v1\/?$/, '');
-    const response = await fetch(`${origin}/props`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) return null;
-    const slots = ((await response.json()) as { total_slots?: unknown }).total_slots;
-    return typeof slots === 'number' && slots >= 1 ? slots : null;
   } catch {
     return null;
   }
