@@ -207,9 +207,23 @@ export async function checkModels(config: Config, options: Options): Promise<Mod
     : Promise.resolve(
         check('embeddings', 'embeddings', 'skip', 'llm.embed is not set: taste learns from tf-idf'),
       );
-  const [written, checked, embedded] = await Promise.all([writer, checker, embeddings]);
+  // A fallback takes over when the writer is down: one that does not work either is found now, not mid-build.
+  const fallbacks = llm.fallbacks
+    .filter((id) => id !== llm.write && id !== llm.check)
+    .map((id) => checkOneModel(id, 'fallback', config, options));
+  const [written, checked, embedded, ...backups] = await Promise.all([
+    writer,
+    checker,
+    embeddings,
+    ...fallbacks,
+  ]);
   return {
-    checks: [...written.checks, ...(checked?.checks ?? []), embedded],
+    checks: [
+      ...written.checks,
+      ...(checked?.checks ?? []),
+      ...backups.flatMap((backup) => backup.checks),
+      embedded,
+    ],
     ...(written.estimate ? { estimate: written.estimate } : {}),
   };
 }

@@ -51,16 +51,16 @@ afterAll(async () => {
 });
 
 describe('digest doctor names what is wrong, with the fix', () => {
-  it('a rejected key, an unreachable source and an unreachable SMTP server: exit 2, each with its fix', async () => {
+  it('a rejected key, an unreachable source, fallback model and SMTP server: exit 2, each with its fix', async () => {
     const fake = await startFakeLlm({ script: () => ({ status: 401 }) });
-    const [deadFeed, deadSmtp] = [await closedPort(), await closedPort()];
+    const [deadFeed, deadSmtp, deadOllama] = [await closedPort(), await closedPort(), await closedPort()];
     const cwd = project({
       http: { allowLoopback: true },
       sources: [
         { id: 'rss-ok', type: 'feed', url: feeds.url('/feed.xml') },
         { id: 'rss-dead', type: 'feed', url: `http://127.0.0.1:${deadFeed}/feed.xml` },
       ],
-      llm: { write: 'openai:gpt-4.1-mini' },
+      llm: { write: 'openai:gpt-4.1-mini', fallbacks: ['ollama:qwen3:8b'] },
       publish: {
         baseUrl: 'https://digest.example.org',
         email: { from: 'Digest <news@example.org>', smtp: { host: '127.0.0.1', port: deadSmtp } },
@@ -71,7 +71,12 @@ describe('digest doctor names what is wrong, with the fix', () => {
       const started = performance.now();
       const run = await runDigest(['doctor'], {
         cwd,
-        env: { OPENAI_API_KEY: 'wrong-key', OPENAI_BASE_URL: fake.baseURL, DIGEST_SECRET: SECRET },
+        env: {
+          OPENAI_API_KEY: 'wrong-key',
+          OPENAI_BASE_URL: fake.baseURL,
+          OLLAMA_BASE_URL: `http://127.0.0.1:${deadOllama}/v1`,
+          DIGEST_SECRET: SECRET,
+        },
       });
       expect(performance.now() - started).toBeLessThan(60_000);
       expect(run.code, run.stdout + run.stderr).toBe(2);
@@ -85,7 +90,10 @@ describe('digest doctor names what is wrong, with the fix', () => {
         new RegExp(`✗ smtp 127\\.0\\.0\\.1:${deadSmtp}: unreachable: .*\\n {4}fix: nothing answers SMTP at`),
       );
       expect(out).toMatch(
-        /3 problem\(s\): source rss-dead, model openai:gpt-4\.1-mini, smtp 127\.0\.0\.1:\d+\n/,
+        /✗ model ollama:qwen3:8b: fallback: unreachable .*\n {4}fix: nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1/,
+      );
+      expect(out).toMatch(
+        /4 problem\(s\): source rss-dead, model openai:gpt-4\.1-mini, model ollama:qwen3:8b, smtp 127\.0\.0\.1:\d+\n/,
       );
       expect(fake.requests[0]?.headers.authorization).toBe('Bearer wrong-key');
     } finally {
