@@ -14,7 +14,7 @@ export interface MailChecks {
 }
 
 /** The domain of the From address ("Digest <news@example.org>" → example.org). */
-export function fromDomain(from: string): string | null {
+function fromDomain(from: string): string | null {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
   const domain = address.split('@')[1]?.trim().toLowerCase();
   return domain && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain) ? domain : null;
