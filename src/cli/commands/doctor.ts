@@ -31,7 +31,8 @@ function line(entry: DoctorCheck): string {
   return `${MARK[entry.status]} ${label}: ${entry.detail}${fix}\n`;
 }
 
-function render(report: DoctorReport): string {
+/** The report as printed by `digest doctor` (and by `digest init` at its end). */
+export function formatDoctorReport(report: DoctorReport): string {
   let text = report.checks.map(line).join('');
   const estimate = report.estimate;
   if (estimate) {
@@ -71,7 +72,9 @@ export function register(program: Command, context: CliContext): void {
         ...(options.config ? { configFile: options.config } : {}),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
-      context.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
+      context.stdout.write(
+        options.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report),
+      );
       if (report.problems.length) context.exitCode = 2;
     });
 }
