@@ -45,7 +45,7 @@ function run(args: string[]): Promise<{ code: number; stderr: string }> {
 /** Why the engine cannot run on this machine (its binary does not load), or null when it can. */
 export async function engineProblem(): Promise<string | null> {
   const probe = await run([SERVER, '--probe']);
-  return probe.code === 0 ? null : `node-llama-cpp's CPU binary does not load: ${probe.stderr.trim()}`;
+  return probe.code === 0 ? null : `${probe.stderr.trim()} (npm ci installs its CPU build)`;
 }
 
 function waitForListening(child: ChildProcess): Promise<string> {
