@@ -260,4 +260,31 @@ describe.skipIf(problem !== null)('digest doctor on a working set-up', () => {
       await engine.close();
     }
   }, 90_000);
+
+  it('the real engine started with an API key: a wrong key is named, with the setting that holds it', async () => {
+    const engine = await startRealEngine({ apiKey: 'engine-key' });
+    const cwd = project({
+      sources: [],
+      llm: {
+        write: 'openai-compatible:tiny-llama',
+        openaiCompatible: { baseURL: engine.baseURL, apiKeyEnv: 'LLAMA_API_KEY' },
+      },
+      publish: { baseUrl: 'https://digest.example.org' },
+    });
+    cleanup.push(cwd);
+    try {
+      const wrong = await runDigest(['doctor'], { cwd, env: { LLAMA_API_KEY: 'not-the-key' } });
+      expect(wrong.code).toBe(2);
+      expect(wrong.stdout).toMatch(
+        /✗ model openai-compatible:tiny-llama: writes: key rejected .*\n {4}fix: the server refused the key: check LLAMA_API_KEY/,
+      );
+      const right = await runDigest(['doctor'], { cwd, env: { LLAMA_API_KEY: 'engine-key' } });
+      expect(right.code, right.stdout).toBe(0);
+      expect(right.stdout).toMatch(
+        /✓ model openai-compatible:tiny-llama: writes: answered 3 of 3 items asked/,
+      );
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
 });
