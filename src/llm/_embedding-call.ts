@@ -8,7 +8,7 @@ import { createBoundedFetch } from './bounded-fetch.js';
 import { AnswerTooLargeError, CallTimeoutError, findCause, statusOf } from './call-errors.js';
 import { createCallLimiter } from './call-limiter.js';
 import { costOf, priceOf } from './pricing.js';
-import { createModelRegistry, keySetting, missingSetting, providerOf } from './providers.js';
+import { createModelRegistry, isLocalModel, keySetting, missingSetting, providerOf } from './providers.js';
 import type { UsageMeter } from './usage.js';
 
 export interface EmbeddingCallOptions {
@@ -53,7 +53,8 @@ export function embeddingCaller(
     concurrency: llm.concurrency ?? DEFAULT_CONCURRENCY,
     requestsPerMinute: llm.requestsPerMinute,
   });
-  const price = priceOf(modelId, llm.prices);
+  const local = isLocalModel(modelId, { llm, ...(options.env ? { env: options.env } : {}) });
+  const price = priceOf(modelId, llm.prices, local);
   return (texts) =>
     limiter.run(
       provider,

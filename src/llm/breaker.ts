@@ -33,7 +33,8 @@ export function createBreaker(): ProviderBreaker {
       entry.timeouts += 1;
       if (entry.open || (entry.answered > 0 && entry.timeouts < 3)) return;
       entry.open = new ProviderUnavailableError(
-        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row); no more calls to it this run`,
+        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row, with no other call in ` +
+          'flight); no more calls to it this run (a model that is just slow needs a larger llm.timeoutMs)',
       );
     },
     open(provider, error) {

@@ -2,9 +2,9 @@
 // a provider starts at its window (the configured concurrency; a local engine at the slots it reports, or 1) and
 // a call that timed out while it shared the provider with other calls halves that window — once per round, the
 // calls of the same round that time out too do not halve it again — because the time went to the server's queue,
-// not to the model. After a window's worth of answers in a row it grows by one again, up to its cap. At most
-// `requestsPerMinute` calls start per provider in any rolling minute. A call whose signal aborts while it waits
-// leaves the queue at once.
+// not to the model; the window that overflowed becomes its cap, one below. After a window's worth of answers in a row
+// it grows by one again, up to that cap. At most `requestsPerMinute` calls start per provider in any rolling minute.
+// A call whose signal aborts while it waits leaves the queue at once.
 import PQueue from 'p-queue';
 import type { ProviderName } from '../config/llm-schema.js';
 
@@ -90,6 +90,8 @@ class Lane {
   release(slot: Slot, outcome: SlotOutcome): void {
     if (!this.active.delete(slot)) return;
     if (outcome === 'timed-out' && slot.shared && slot.round === this.round) {
+      // The window that overflowed is not tried again this run: growth stops one below it.
+      this.max = Math.max(1, Math.min(this.max, this.window - 1));
       this.window = Math.max(1, Math.floor(this.window / 2));
       this.round += 1;
       this.answeredInRound = 0;

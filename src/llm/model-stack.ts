@@ -1,7 +1,7 @@
 // One model wrapped in the road's whole stack, outermost first: cache → retry → limit (rate, adaptive concurrency,
 // budget, breaker) → deadline → schema (the provider's form) → transport (usage, cost, rejected keys) → the
 // provider, whose fetch caps time and size. The limiter, breaker and bounded fetch are shared by every model of
-// the run; a local engine's window is set from the slots it reports before its first call.
+// the run; an engine's window is set from the slots it reports (or 1 when local) before its first call.
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import { DEFAULT_CONCURRENCY, type LlmConfig, type ProviderName } from '../config/llm-schema.js';
@@ -65,7 +65,7 @@ export function createModelStacks(options: StackOptions): ModelStacks {
     const provider = providerOf(modelId);
     let ready = prepared.get(provider);
     if (!ready) {
-      ready = sizeLocalWindow(modelId, limiter, { ...options, fetch: boundedFetch });
+      ready = sizeEngineWindow(modelId, limiter, { ...options, fetch: boundedFetch });
       prepared.set(provider, ready);
     }
     return ready;
@@ -114,26 +114,29 @@ export function createModelStacks(options: StackOptions): ModelStacks {
 }
 
 /**
- * A local engine serves a few calls at once and queues the rest, where their timeouts would run out on the line:
- * unless `llm.concurrency` says otherwise it starts at the slots it reports (llama.cpp's /props) or at 1.
+ * An inference engine serves a few calls at once and queues the rest, where their timeouts would run out on the
+ * line. `llm.concurrency`, when set, is the window; else an `ollama:` or `openai-compatible:` server starts at the
+ * slots it reports (llama.cpp's /props), and a local one that does not say at 1 (a remote one at the default).
  */
-async function sizeLocalWindow(
+async function sizeEngineWindow(
   modelId: string,
   limiter: CallLimiter,
   options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state'> & { fetch: typeof fetch },
 ): Promise<void> {
-  if (!isLocalModel(modelId, options.resolve)) return;
   const provider = providerOf(modelId);
+  if (provider !== 'ollama' && provider !== 'openai-compatible') return;
   const configured = options.llm.concurrency;
   if (configured !== undefined) {
     limiter.configure(provider, { start: configured, max: configured });
     return;
   }
+  const local = isLocalModel(modelId, options.resolve);
   const endpoint = endpointOf(modelId, options.resolve);
   const slots = await engineSlots(endpoint, { fetch: options.fetch, signal: options.state.signal });
-  const start = slots ?? 1;
+  const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
   options.log.debug(
-    `${provider}: a local engine${slots ? ` reporting ${slots} slot(s)` : ''}, ${start} call(s) at a time (set llm.concurrency to change it)`,
+    `${provider}: ${slots ? `the engine reports ${slots} slot(s)` : local ? 'a local engine' : 'a remote server'}, ` +
+      `${start} call(s) at a time (set llm.concurrency to change it)`,
   );
 }

@@ -74,7 +74,7 @@ describe('the adaptive window', () => {
   }
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('halves once per round when calls time out beside others, then grows by one after a window of answers', async () => {
+  it('halves once per round when calls time out beside others, then grows by one a window, below the overflow', async () => {
     const limiter = createCallLimiter({ concurrency: 4 });
     const run = calls(limiter, 12);
     await settle();
@@ -89,7 +89,13 @@ describe('the adaptive window', () => {
     run.endings.shift()!('answered');
     run.endings.shift()!('answered');
     await settle();
-    expect(limiter.windows()['openai-compatible']).toMatchObject({ window: 3, running: 3 });
+    expect(limiter.windows()['openai-compatible']).toMatchObject({ window: 3, running: 3, max: 3 });
+    // 4 in flight overflowed: the window grows no further than 3.
+    for (let index = 0; index < 3; index += 1) {
+      run.endings.shift()!('answered');
+      await settle();
+    }
+    expect(limiter.windows()['openai-compatible']).toMatchObject({ window: 3, max: 3 });
     while (run.endings.length) {
       run.endings.shift()!('answered');
       await settle();

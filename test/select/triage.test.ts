@@ -117,7 +117,7 @@ describe('triageCandidates', () => {
     const shape = { type: 'object', required: ['1', '2', '3'], additionalProperties: false };
     expect(await scoresSent('ollama:triage-mock')).toMatchObject({
       ...shape,
-      properties: { '1': { type: 'number', minimum: 0, maximum: 10 } },
+      properties: { '1': { type: 'integer', minimum: 0, maximum: 10 } },
     });
     const openai = await scoresSent('openai:triage-mock');
     expect(openai).toMatchObject(shape);
