@@ -8,7 +8,7 @@ import { createEmbedder } from '../llm/embeddings.js';
 import { engineSlots } from '../llm/engine-slots.js';
 import { PROBE_ITEMS, probeModel } from '../llm/model-probe.js';
 import { costOf, priceOf } from '../llm/pricing.js';
-import { endpointOf, isLocalModel, keySetting, missingSetting } from '../llm/providers.js';
+import { endpointOf, isLocalModel, keySetting, missingSetting, providerOf } from '../llm/providers.js';
 import { check, type DoctorCheck } from './doctor-types.js';
 
 export interface BuildEstimate {
@@ -97,7 +97,10 @@ async function checkOneModel(
   const baseURL = endpointOf(modelId, { llm, env: options.env });
   const [probe, slots] = await Promise.all([
     probeModel(modelId, { llm, env: options.env, timeoutMs: options.timeoutMs }),
-    isLocalModel(modelId, { llm, env: options.env }) ? engineSlots(baseURL) : Promise.resolve(null),
+    // Engines (Ollama, llama.cpp, vLLM…) may say how many calls they serve at once; hosted APIs do not.
+    ['ollama', 'openai-compatible'].includes(providerOf(modelId))
+      ? engineSlots(baseURL)
+      : Promise.resolve(null),
   ]);
   if (!probe.ok) {
     const fixes = {
@@ -143,9 +146,9 @@ async function checkOneModel(
       ],
     };
   }
-  // As the road sizes its window: llm.concurrency when set, else a local engine's slots (or 1), else the default.
+  // As the road sizes its window: llm.concurrency when set, else the engine's slots, else 1 (local) or the default.
   const local = isLocalModel(modelId, { llm, env: options.env });
-  const parallel = llm.concurrency ?? (local ? (slots ?? 1) : DEFAULT_CONCURRENCY);
+  const parallel = llm.concurrency ?? slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   return {
     checks: [
       check(
