@@ -179,6 +179,37 @@ describe('doctor() as a use case (what digest init calls)', () => {
   });
 });
 
+describe('doctor() on mail settings', () => {
+  it('a server without STARTTLS while requireTls is on: the STARTTLS step is named, with the fix', async () => {
+    const smtp = new SMTPServer({ disabledCommands: ['STARTTLS', 'AUTH'], logger: false });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    try {
+      const report = await doctor({
+        cwd: tmpdir(),
+        env: {},
+        now: new Date('2026-06-22T08:00:00Z'),
+        config: parseConfig({
+          sources: [],
+          publish: { email: { from: 'Digest <news@example.org>', smtp: { host: '127.0.0.1', port } } },
+        }),
+      });
+      expect(report.checks.find((entry) => entry.area === 'smtp')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/^starttls failed: /),
+        fix: expect.stringMatching(/STARTTLS: use port 465/),
+      });
+      expect(report.checks.find((entry) => entry.area === 'dkim')).toMatchObject({ status: 'warn' });
+      expect(report.dnsRecords).toEqual([
+        'example.org TXT "v=spf1 a:127.0.0.1 ~all"   (or your mail provider\'s include:…)',
+        '_dmarc.example.org TXT "v=DMARC1; p=none; rua=mailto:dmarc@example.org"',
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+});
+
 const problem = await engineProblem();
 if (problem) announceSkip('e2e/doctor (real engine)', problem);
 
