@@ -135,8 +135,8 @@ async function sizeEngineWindow(
   const slots = await engineSlots(endpoint, { fetch: options.fetch, signal: options.state.signal });
   const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
-  options.log.debug(
-    `${provider}: ${slots ? `the engine reports ${slots} slot(s)` : local ? 'a local engine' : 'a remote server'}, ` +
+  options.log.info(
+    `  ${provider}: ${slots ? `the engine reports ${slots} slot(s)` : local ? 'a local engine' : 'a remote server'}, ` +
       `${start} call(s) at a time (set llm.concurrency to change it)`,
   );
 }

@@ -85,6 +85,11 @@ describe('digest build with an LLM', () => {
       expect(edition.items).toHaveLength(4);
       for (const item of edition.items) expect(item.writer).toBe('extractive');
       expect(run.stderr).toMatch(/4 written extractively \(HTTP 500 ×4\)/);
+      // Triage failed too: said once, and the candidates were ranked by the other signals.
+      expect(run.stderr.match(/triage failed for/g)).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /triage failed for 18 of 18 candidate\(s\) .*500.*; they are ranked by the other signals/,
+      );
       expect(fake.requests.length).toBeGreaterThan(0);
     } finally {
       await fake.close();

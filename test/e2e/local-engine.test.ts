@@ -67,6 +67,7 @@ describe('digest build with a local engine or a fallback model', () => {
       });
       // Asked at /props, it said one slot: never a second request in its line.
       expect(engine.peakOpen()).toBe(1);
+      expect(run.stderr).toMatch(/openai-compatible: the engine reports 1 slot\(s\), 1 call\(s\) at a time/);
       const itemCall = engine.requests.find((request) => request.kind === 'item')!;
       const schema = (itemCall.body.response_format as { json_schema: { schema: Record<string, unknown> } })
         .json_schema.schema as { properties: { takeaways: Record<string, unknown> } };
