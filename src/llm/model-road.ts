@@ -13,7 +13,7 @@ import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js'
 import type { RoadState } from './call-layers.js';
 import { fallbackModel } from './fallback-model.js';
 import { createModelStacks } from './model-stack.js';
-import { keySetting, missingSetting, providerOf } from './providers.js';
+import { keySetting, missingSetting, providerOf, type ResolveModelOptions } from './providers.js';
 import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from './usage.js';
 
 export interface ModelRoadOptions {
@@ -144,39 +144,9 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     llm,
     ...(options.env ? { env: options.env } : {}),
   };
-  const notices: string[] = [];
-  for (const modelId of new Set([ids.write, ids.check, ids.triage].filter((id): id is string => !!id))) {
-    // A cache-only road never reaches a provider, so it needs no key.
-    const missing = options.cacheOnly ? null : missingSetting(modelId, resolveOptions);
-    if (!missing) continue;
-    if (llm.fallback !== 'extractive') {
-      throw new ConfigError(
-        `Cannot use ${missing.message}. Set ${missing.setting}, or build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it.`,
-        [{ path: missing.setting, message: 'not set' }],
-      );
-    }
-    if (modelId === ids.write) {
-      return none(
-        `Cannot use the LLM writer: ${missing.message}. Writing with the extractive writer instead (llm.fallback is "extractive").`,
-      );
-    }
-    if (ids.check === modelId) notices.push(`Faithfulness check off: ${missing.message}.`);
-    if (ids.check === modelId) ids.check = undefined;
-    if (ids.triage === modelId) ids.triage = ids.write;
-  }
-
-  const fallbacks: string[] = [];
-  for (const modelId of llm.fallbacks) {
-    const missing = options.cacheOnly ? null : missingSetting(modelId, resolveOptions);
-    if (!missing) fallbacks.push(modelId);
-    else if (llm.fallback === 'extractive') notices.push(`Fallback model skipped: ${missing.message}.`);
-    else {
-      throw new ConfigError(
-        `Cannot use the fallback model: ${missing.message}. Set ${missing.setting}, or remove it from llm.fallbacks.`,
-        [{ path: 'llm.fallbacks', message: `${modelId}: ${missing.setting} not set` }],
-      );
-    }
-  }
+  const checked = checkSettings(llm, ids, { ...options, resolve: resolveOptions });
+  if ('unusable' in checked) return none(checked.unusable);
+  const { notices, fallbacks } = checked;
 
   const state = roadState(llm, { meter, signal, throwIfStopped, stop }, options.maxCostUsd ?? llm.maxCostUsd);
   const stacks = createModelStacks({
@@ -218,6 +188,52 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     },
     progress: () => progressOf(stacks.windows(), meter.snapshot()),
   };
+}
+
+/**
+ * Which configured models can be called: a missing key or server stops the build (ConfigError naming the setting),
+ * or with `llm.fallback: "extractive"` turns that model off with a notice (the writer's: the whole road).
+ */
+function checkSettings(
+  llm: LlmConfig,
+  ids: Record<Purpose, string | undefined>,
+  options: Pick<ModelRoadOptions, 'cacheOnly'> & { resolve: ResolveModelOptions },
+): { unusable: string } | { notices: string[]; fallbacks: string[] } {
+  // A cache-only road never reaches a provider, so it needs no key.
+  const missingFor = (modelId: string) =>
+    options.cacheOnly ? null : missingSetting(modelId, options.resolve);
+  const notices: string[] = [];
+  for (const modelId of new Set([ids.write, ids.check, ids.triage].filter((id): id is string => !!id))) {
+    const missing = missingFor(modelId);
+    if (!missing) continue;
+    if (llm.fallback !== 'extractive') {
+      throw new ConfigError(
+        `Cannot use ${missing.message}. Set ${missing.setting}, or build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it.`,
+        [{ path: missing.setting, message: 'not set' }],
+      );
+    }
+    if (modelId === ids.write) {
+      return {
+        unusable: `Cannot use the LLM writer: ${missing.message}. Writing with the extractive writer instead (llm.fallback is "extractive").`,
+      };
+    }
+    if (ids.check === modelId) notices.push(`Faithfulness check off: ${missing.message}.`);
+    if (ids.check === modelId) ids.check = undefined;
+    if (ids.triage === modelId) ids.triage = ids.write;
+  }
+  const fallbacks: string[] = [];
+  for (const modelId of llm.fallbacks) {
+    const missing = missingFor(modelId);
+    if (!missing) fallbacks.push(modelId);
+    else if (llm.fallback === 'extractive') notices.push(`Fallback model skipped: ${missing.message}.`);
+    else {
+      throw new ConfigError(
+        `Cannot use the fallback model: ${missing.message}. Set ${missing.setting}, or remove it from llm.fallbacks.`,
+        [{ path: 'llm.fallbacks', message: `${modelId}: ${missing.setting} not set` }],
+      );
+    }
+  }
+  return { notices, fallbacks };
 }
 
 /** What the layers share: the meter, the abort state, the breaker, and what a rejected key or the budget does. */
