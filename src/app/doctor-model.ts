@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import { createEmbedder } from '../llm/embeddings.js';
 import { engineSlots } from '../llm/engine-slots.js';
-import { PROBE_ITEMS, probeModel } from '../llm/model-probe.js';
+import { type ModelProbe, PROBE_ITEMS, probeModel } from '../llm/model-probe.js';
 import { costOf, priceOf } from '../llm/pricing.js';
 import { endpointOf, isLocalModel, keySetting, missingSetting, providerOf } from '../llm/providers.js';
 import { check, type DoctorCheck } from './doctor-types.js';
@@ -84,6 +84,34 @@ function estimate(
   };
 }
 
+const FAILURE_WORDS = {
+  key: 'key rejected',
+  unreachable: 'unreachable',
+  timeout: 'timed out',
+  http: 'error',
+  schema: 'no JSON',
+} as const;
+
+function failedCall(
+  modelId: string,
+  role: string,
+  probe: Extract<ModelProbe, { ok: false }>,
+  baseURL: string,
+  llm: LlmConfig,
+  timeoutMs: number,
+): DoctorCheck {
+  const fixes = {
+    key: `the server refused the key: check ${keySetting(modelId, llm)}`,
+    unreachable: `nothing answers at ${baseURL}: start the server or correct its address`,
+    timeout: `no answer in ${timeoutMs / 1000} s from ${baseURL}: is the server overloaded or the model still loading?`,
+    http: `the server answered HTTP ${probe.status ?? '?'}: check the model name "${modelId}" and the server's address`,
+    schema:
+      'the answer was not JSON of the schema: use a model or server with structured outputs (JSON schema)',
+  } as const;
+  const detail = `${role}: ${FAILURE_WORDS[probe.failure]} (${probe.message})`;
+  return check('model', modelId, 'fail', detail, fixes[probe.failure]);
+}
+
 async function checkOneModel(
   modelId: string,
   role: string,
@@ -102,34 +130,7 @@ async function checkOneModel(
       ? engineSlots(baseURL)
       : Promise.resolve(null),
   ]);
-  if (!probe.ok) {
-    const fixes = {
-      key: `the server refused the key: check ${keySetting(modelId, llm)}`,
-      unreachable: `nothing answers at ${baseURL}: start the server or correct its address`,
-      timeout: `no answer in ${options.timeoutMs / 1000} s from ${baseURL}: is the server overloaded or the model still loading?`,
-      http: `the server answered HTTP ${probe.status ?? '?'}: check the model name "${modelId}" and the server's address`,
-      schema:
-        'the answer was not JSON of the schema: use a model or server with structured outputs (JSON schema)',
-    } as const;
-    const what = {
-      key: 'key rejected',
-      unreachable: 'unreachable',
-      timeout: 'timed out',
-      http: 'error',
-      schema: 'no JSON',
-    };
-    return {
-      checks: [
-        check(
-          'model',
-          modelId,
-          'fail',
-          `${role}: ${what[probe.failure]} (${probe.message})`,
-          fixes[probe.failure],
-        ),
-      ],
-    };
-  }
+  if (!probe.ok) return { checks: [failedCall(modelId, role, probe, baseURL, llm, options.timeoutMs)] };
   const seconds = probe.latencyMs / 1000;
   const speed = `${seconds.toFixed(1)} s, ${Math.round(probe.tokensOut / Math.max(seconds, 0.001))} tokens/s`;
   const slotNote = slots ? `, ${slots} slot(s)` : '';
