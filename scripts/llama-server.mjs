@@ -114,19 +114,27 @@ async function answer(body, signal) {
   await sequence.clearHistory();
   const before = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };
   const started = performance.now();
+  // The first token marks the end of reading the prompt: llama.cpp reports the two phases apart.
+  let firstToken;
   const { response, metadata } = await completion.generateCompletionWithMeta(prompt, {
     grammar,
     maxTokens,
     temperature: body.temperature ?? 0.8,
     seed: body.seed ?? 1,
     signal,
+    onToken: () => {
+      firstToken ??= performance.now();
+    },
   });
-  const ms = performance.now() - started;
+  const ended = performance.now();
+  const ms = ended - started;
+  const promptMs = (firstToken ?? ended) - started;
   const usage = {
     prompt_tokens: sequence.tokenMeter.usedInputTokens - before.input,
     completion_tokens: sequence.tokenMeter.usedOutputTokens - before.output,
   };
-  return { text: response, finish: metadata.stopReason === 'maxTokens' ? 'length' : 'stop', usage, ms };
+  const finish = metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
+  return { text: response, finish, usage, ms, promptMs };
 }
 
 function completionBody(body, result) {
@@ -140,10 +148,14 @@ function completionBody(body, result) {
       { index: 0, message: { role: 'assistant', content: result.text }, finish_reason: result.finish },
     ],
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    // As llama.cpp's server reports them: reading the prompt, then writing the answer.
     timings: {
+      prompt_n: prompt_tokens,
+      prompt_ms: result.promptMs,
+      prompt_per_second: prompt_tokens / Math.max(result.promptMs / 1000, 1e-6),
       predicted_n: completion_tokens,
-      predicted_ms: result.ms,
-      predicted_per_second: completion_tokens / Math.max(result.ms / 1000, 1e-6),
+      predicted_ms: result.ms - result.promptMs,
+      predicted_per_second: completion_tokens / Math.max((result.ms - result.promptMs) / 1000, 1e-6),
     },
   };
 }

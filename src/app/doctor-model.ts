@@ -50,27 +50,37 @@ function buildCalls(config: Config) {
   ];
 }
 
+/** Seconds one call of `tokensIn` → `tokensOut` takes, from the probe's figures. */
+function callSeconds(measured: Measured, tokensIn: number, tokensOut: number): number {
+  if (measured.engine) {
+    // The engine said how fast it reads and writes (llama.cpp's timings).
+    return tokensIn / measured.engine.promptPerSecond + tokensOut / measured.engine.answerPerSecond;
+  }
+  // Otherwise: the probe's whole latency, the prompt read at ~10× the answer's speed (llama.cpp on a CPU reads 5–20×
+  // faster than it writes; a hosted API's reading is in its latency), the rest of the answer at the probe's speed.
+  const perSecond = measured.tokensOut / Math.max(measured.latencyMs / 1000, 0.001);
+  const extraOut = Math.max(0, tokensOut - measured.tokensOut);
+  return measured.latencyMs / 1000 + tokensIn / (perSecond * 10) + extraOut / perSecond;
+}
+
+type Measured = Pick<Extract<ModelProbe, { ok: true }>, 'latencyMs' | 'tokensOut' | 'engine'>;
+
 function estimate(
   modelId: string,
   config: Config,
-  measured: { latencyMs: number; tokensOut: number },
+  measured: Measured,
   parallel: number,
   env: NodeJS.ProcessEnv,
 ): BuildEstimate {
-  const perSecond = measured.tokensOut / Math.max(measured.latencyMs / 1000, 0.001);
-  const calls = buildCalls(config);
   let seconds = 0;
   let tokensIn = 0;
   let tokensOut = 0;
   let count = 0;
-  for (const call of calls) {
+  for (const call of buildCalls(config)) {
     count += call.calls;
     tokensIn += call.calls * call.in;
     tokensOut += call.calls * call.out;
-    // Each call: the probe's fixed latency, its prompt read at ~10× the answer's speed (llama.cpp on a CPU reads
-    // 5–20× faster than it writes), then its answer at the measured speed.
-    const extraOut = Math.max(0, call.out - measured.tokensOut);
-    seconds += call.calls * (measured.latencyMs / 1000 + call.in / (perSecond * 10) + extraOut / perSecond);
+    seconds += call.calls * callSeconds(measured, call.in, call.out);
   }
   const price = priceOf(modelId, config.llm.prices, isLocalModel(modelId, { llm: config.llm, env }));
   return {
@@ -132,7 +142,9 @@ async function checkOneModel(
   ]);
   if (!probe.ok) return { checks: [failedCall(modelId, role, probe, baseURL, llm, options.timeoutMs)] };
   const seconds = probe.latencyMs / 1000;
-  const speed = `${seconds.toFixed(1)} s, ${Math.round(probe.tokensOut / Math.max(seconds, 0.001))} tokens/s`;
+  const writes = probe.engine?.answerPerSecond ?? probe.tokensOut / Math.max(seconds, 0.001);
+  const reads = probe.engine ? ` (prompt ${Math.round(probe.engine.promptPerSecond)} tokens/s)` : '';
+  const speed = `${seconds.toFixed(1)} s, ${Math.round(writes)} tokens/s${reads}`;
   const slotNote = slots ? `, ${slots} slot(s)` : '';
   if (probe.items !== PROBE_ITEMS) {
     return {

@@ -23,6 +23,26 @@ export type ProbeFailure =
   /** It answered, but not with JSON of the schema. */
   | 'schema';
 
+export interface EngineSpeed {
+  promptPerSecond: number;
+  answerPerSecond: number;
+}
+
+const timingsSchema = z.object({
+  timings: z.object({
+    prompt_per_second: z.number().positive(),
+    predicted_per_second: z.number().positive(),
+  }),
+});
+
+/** llama.cpp's server adds `timings` to each answer: the prompt's reading and the answer's writing speed. */
+function engineSpeed(body: unknown): EngineSpeed | undefined {
+  const parsed = timingsSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const { prompt_per_second, predicted_per_second } = parsed.data.timings;
+  return { promptPerSecond: prompt_per_second, answerPerSecond: predicted_per_second };
+}
+
 export type ModelProbe =
   | {
       ok: true;
@@ -31,6 +51,8 @@ export type ModelProbe =
       latencyMs: number;
       tokensIn: number;
       tokensOut: number;
+      /** The engine's own speeds, when it reports them (llama.cpp's `timings`): reading the prompt, writing. */
+      engine?: EngineSpeed;
     }
   | { ok: false; failure: ProbeFailure; message: string; status?: number; latencyMs: number };
 
@@ -82,16 +104,24 @@ export async function probeModel(
       // A wrong count is what we want to report, not a failure: read the items from the raw answer.
       if (NoObjectGeneratedError.isInstance(error) && error.text) {
         const items = countItems(error.text);
-        if (items !== null) return { output: { items: new Array(items).fill('') }, usage: error.usage };
+        if (items !== null) {
+          return {
+            output: { items: new Array(items).fill('') },
+            usage: error.usage,
+            response: error.response,
+          };
+        }
       }
       throw error;
     });
+    const engine = engineSpeed((result.response as { body?: unknown } | undefined)?.body);
     return {
       ok: true,
       items: result.output.items.length,
       latencyMs: performance.now() - started,
       tokensIn: result.usage?.inputTokens ?? 0,
       tokensOut: result.usage?.outputTokens ?? 0,
+      ...(engine ? { engine } : {}),
     };
   } catch (error) {
     return classify(error, performance.now() - started);

@@ -256,7 +256,7 @@ describe.skipIf(problem !== null)('digest doctor on a working set-up', () => {
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toMatch(/All is well\./);
       expect(run.stdout).toMatch(
-        /✓ model openai-compatible:tiny-llama: writes: answered 3 of 3 items asked, [\d.]+ s, \d+ tokens\/s, 1 slot\(s\)/,
+        /✓ model openai-compatible:tiny-llama: writes: answered 3 of 3 items asked, [\d.]+ s, \d+ tokens\/s \(prompt \d+ tokens\/s\), 1 slot\(s\)/,
       );
       expect(run.stdout).toMatch(
         /This week's build with openai-compatible:tiny-llama \(rough\): 10 calls, .*\$0\.00/,
