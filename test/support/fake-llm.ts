@@ -1,7 +1,8 @@
 // A loopback fake LLM speaking OpenAI chat completions (POST /v1/chat/completions, also what Ollama and
 // OpenAI-compatible servers speak), OpenAI responses (POST /v1/responses, the openai provider's default) and
 // Anthropic messages (POST /v1/messages), and embeddings (POST /v1/embeddings, fake-embeddings.ts). Scriptable per
-// request, fixed latency, reports token usage, counts requests.
+// request, fixed latency, reports token usage, counts requests. With `slots` it is a fake of a llama.cpp-like engine:
+// that many requests worked on at once, the rest in its queue, and `GET /props` reporting `total_slots`.
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import {
