@@ -189,7 +189,7 @@ async function chat(response, raw) {
     });
     send(response, 200, completionBody(body, result));
     if (args.log) {
-      const line = {
+      const entry = {
         schema: body.response_format?.json_schema?.schema ?? null,
         text: result.text,
         usage: result.usage,
@@ -198,7 +198,7 @@ async function chat(response, raw) {
         ms: Math.round(result.ms),
         inFlightOnArrival: waiting,
       };
-      appendFileSync(args.log, `${JSON.stringify(line)}\n`);
+      appendFileSync(args.log, `${JSON.stringify(entry)}\n`);
     }
   } catch (error) {
     const status = error instanceof HttpError ? error.status : error instanceof SyntaxError ? 400 : 500;
