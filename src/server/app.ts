@@ -3,8 +3,11 @@ import { Hono } from 'hono';
 import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
 import type { Digest } from '../app/create-digest.js';
 import type { Desk } from '../app/index.js';
+import type { MailStatus } from '../app/subscribe.js';
 import { createApiRoutes } from './api-routes.js';
+import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';
+import { sameSecret, urlTextGuard } from './guards.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
@@ -32,9 +35,26 @@ export interface ServerDeps {
   archive?: { archive: Archive; publicUrl?: string | undefined };
   /** The editor's desk use cases; when given, /admin serves the desk. */
   desk?: Desk;
+  /** The outbox's state: /healthz says "degraded" (still 200) while mails wait for a retry or were given up. */
+  mailStatus?: () => Promise<MailStatus>;
+  /** The Bearer token /metrics asks for; without one, only loopback requests no proxy forwarded are answered. */
+  metricsToken?: string | undefined;
+  /** The public base URL is https: the desk's cookies are `Secure` whatever the request came in over. */
+  secureCookies?: boolean;
+  /** Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60). */
+  apiPerMinute?: number;
+  mcpPerMinute?: number;
 }
 
 export type ServerEnv = { Variables: RequestVariables };
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** The socket is on this machine and no proxy forwarded the request (a proxy here would make everyone local). */
+function fromLoopback(c: Parameters<typeof clientAddress>[0]): boolean {
+  if (c.req.header('x-forwarded-for') || c.req.header('forwarded')) return false;
+  return LOOPBACK.test(clientAddress(c, false));
+}
 
 export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const metrics = deps.metrics ?? createDigestMetrics();
@@ -44,12 +64,24 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
 
   app.use('*', requestLog({ metrics, log, trustProxy: deps.trustProxy ?? false }));
   app.use('*', securityHeaders(deps.contentSecurityPolicy));
+  app.use('*', urlTextGuard());
 
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
     try {
       await deps.checkDatabase();
-      return c.json({ status: 'ok', database: 'ok' }, 200);
+      if (!deps.mailStatus) return c.json({ status: 'ok', database: 'ok' }, 200);
+      // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored
+      // and their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way.
+      const mail = await deps.mailStatus();
+      return c.json(
+        {
+          status: mail.status,
+          database: 'ok',
+          mail: { status: mail.status, waiting: mail.waiting, retrying: mail.retrying },
+        },
+        200,
+      );
     } catch (error) {
       log(
         JSON.stringify({
@@ -65,21 +97,51 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
     }
   });
 
-  app.get('/metrics', async (c) =>
-    c.body(await metrics.registry.render(), 200, {
+  // Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
+  app.get('/metrics', async (c) => {
+    const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const allowed = deps.metricsToken
+      ? sameSecret(given, deps.metricsToken) || fromLoopback(c)
+      : fromLoopback(c);
+    if (!allowed) {
+      return c.json(
+        {
+          error: 'unauthorized',
+          message: 'Metrics need the Bearer token (server.metricsTokenEnv) or loopback.',
+        },
+        401,
+        { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      );
+    }
+    return c.body(await metrics.registry.render(), 200, {
       'Content-Type': PROMETHEUS_CONTENT_TYPE,
       'Cache-Control': 'no-store',
-    }),
-  );
+    });
+  });
 
-  const subscribers = deps.digest && subscriberRoutes({ digest: deps.digest, trustProxy: !!deps.trustProxy });
+  const trustProxy = deps.trustProxy ?? false;
+  const subscribers = deps.digest && subscriberRoutes({ digest: deps.digest, trustProxy });
   if (subscribers) app.route('/', subscribers);
   if (deps.archive) {
-    app.route(API_BASE, createApiRoutes({ archive: deps.archive.archive, version: API_VERSION }));
-    app.route('/mcp', createMcpRoute({ ...deps.archive, version: API_VERSION }));
+    const perMinute = { api: deps.apiPerMinute ?? 120, mcp: deps.mcpPerMinute ?? 60 };
+    app.route(
+      API_BASE,
+      createApiRoutes({
+        archive: deps.archive.archive,
+        version: API_VERSION,
+        perMinute: perMinute.api,
+        trustProxy,
+      }),
+    );
+    app.route(
+      '/mcp',
+      createMcpRoute({ ...deps.archive, version: API_VERSION, perMinute: perMinute.mcp, trustProxy }),
+    );
   }
 
-  if (deps.desk) registerDeskRoutes(app, deps.desk, { trustProxy: deps.trustProxy ?? false });
+  if (deps.desk) {
+    registerDeskRoutes(app, deps.desk, { trustProxy, secureCookies: deps.secureCookies ?? false });
+  }
   const site = createSiteHandler({ files });
   app.on(['GET', 'HEAD'], '/*', site);
   app.all('/*', (c) => c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD' }));
