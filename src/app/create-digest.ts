@@ -18,7 +18,7 @@ import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './p
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { SendInput, SendOutcome } from './send.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
-import type { ImportReport, PutResult } from './subscribers.js';
+import type { ImportReport, ListedSubscriber, PutResult } from './subscribers.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
 
 export function createDigest(deps: DigestDeps) {
@@ -84,8 +84,9 @@ export function createDigest(deps: DigestDeps) {
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
     sendLogCounts: async (): Promise<SendCounts> => (await import('./send.js')).sendLogCounts(deps),
     subscribers: {
-      list: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<Subscriber>> =>
-        (await import('./subscribers.js')).eachSubscriber(deps, input.status),
+      /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
+      list: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<ListedSubscriber>> =>
+        (await import('./subscribers.js')).listSubscribersWithMail(deps, input.status),
       add: async (input: { email: string; confirmed: boolean }): Promise<PutResult> =>
         (await import('./subscribers.js')).addSubscriber(deps, input),
       remove: async (input: { email: string }): Promise<string> =>
