@@ -201,7 +201,7 @@ export async function settleOutbox(
 /** The waiting mails, from the partial index only: cheap enough for every /healthz. */
 export async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> {
   const result = await sql<{ waiting: number; retrying: number; oldest: number | null }>`
-    SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE attempts > 0))::int AS retrying,
+    SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE failure IS NOT NULL))::int AS retrying,
       extract(epoch FROM now() - min(created_at))::float8 AS oldest
     FROM outbox WHERE state IN ('queued', 'sending')`.execute(db);
   const row = result.rows[0];
