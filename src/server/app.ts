@@ -8,6 +8,7 @@ import { createApiRoutes } from './api-routes.js';
 import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';
 import { sameSecret, urlTextGuard } from './guards.js';
+import { createHealthProbe } from './health-probe.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
@@ -41,6 +42,8 @@ export interface ServerDeps {
   metricsToken?: string | undefined;
   /** The public base URL is https: the desk's cookies are `Secure` whatever the request came in over. */
   secureCookies?: boolean;
+  /** How long a /healthz result is reused (default 1 s; 0: every request probes). */
+  healthFreshMs?: number;
   /** Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60). */
   apiPerMinute?: number;
   mcpPerMinute?: number;
@@ -66,35 +69,32 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   app.use('*', securityHeaders(deps.contentSecurityPolicy));
   app.use('*', urlTextGuard());
 
+  const health = createHealthProbe({
+    checkDatabase: deps.checkDatabase,
+    ...(deps.mailStatus ? { mailStatus: deps.mailStatus } : {}),
+    ...(deps.healthFreshMs !== undefined ? { freshMs: deps.healthFreshMs } : {}),
+  });
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
-    try {
-      await deps.checkDatabase();
-      if (!deps.mailStatus) return c.json({ status: 'ok', database: 'ok' }, 200);
-      // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored
-      // and their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way.
-      const mail = await deps.mailStatus();
-      return c.json(
-        {
-          status: mail.status,
-          database: 'ok',
-          mail: { status: mail.status, waiting: mail.waiting, retrying: mail.retrying },
-        },
-        200,
-      );
-    } catch (error) {
+    const result = await health();
+    if (result.database === 'unreachable') {
       log(
         JSON.stringify({
           time: new Date().toISOString(),
           level: 'error',
           msg: 'health check failed',
           requestId: c.get('requestId'),
-          error: error instanceof Error ? error.message : String(error),
+          error: result.error instanceof Error ? result.error.message : String(result.error),
         }),
       );
       // The reason stays in the log: a public health endpoint does not describe the database.
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
+    if (!result.mail) return c.json({ status: 'ok', database: 'ok' }, 200);
+    // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored and
+    // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way.
+    const { status, waiting, retrying } = result.mail;
+    return c.json({ status, database: 'ok', mail: { status, waiting, retrying } }, 200);
   });
 
   // Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.

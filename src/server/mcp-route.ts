@@ -5,7 +5,7 @@
 // - the body is capped (413), counted while streaming when no Content-Length announces it;
 // - text must be text (no NUL, UTF-8 only: 400); a batch holds at most MCP_MAX_BATCH messages whose estimated work
 //   (results they may return) is at most MCP_MAX_WORK (413); each client address may send `perMinute` messages a
-//   minute (429 with Retry-After); at most MCP_MAX_IN_FLIGHT requests are worked on at once (503); an answer over
+//   minute (429 with Retry-After); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
 //   MCP_MAX_ANSWER_BYTES is replaced by an error. Together they bound the memory an abusive client can make us hold.
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -19,8 +19,9 @@ export const MCP_MAX_BODY_BYTES = 256 * 1024;
 /** JSON-RPC messages in one batch. */
 export const MCP_MAX_BATCH = 10;
 /** Results a batch may ask for in all (a search or a list costs its limit, an edition 25, anything else 1). */
-export const MCP_MAX_WORK = 250;
-export const MCP_MAX_IN_FLIGHT = 4;
+export const MCP_MAX_WORK = 200;
+/** Requests waiting for the one being worked on; more are answered 503 with Retry-After. */
+export const MCP_MAX_WAITING = 8;
 export const MCP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -108,7 +109,9 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
 
   const perMinute = options.perMinute ?? 60;
   const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
-  let inFlight = 0;
+  // One request at a time: its tool calls share the database with every other route (PGlite is one session).
+  let busy = false;
+  const waiting: (() => void)[] = [];
 
   // POST only: a stateless server offers no standalone event stream (GET) and no session to end (DELETE).
   route.post('/', textGuard, async (c) => {
@@ -132,43 +135,82 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
         'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       });
     }
-    if (inFlight >= MCP_MAX_IN_FLIGHT) {
-      return refuse(c, 503, 'The MCP server is busy; try again shortly.', { 'Retry-After': '1' });
+    if (busy) {
+      if (waiting.length >= MCP_MAX_WAITING) {
+        return refuse(c, 503, 'The MCP server is busy; try again shortly.', { 'Retry-After': '1' });
+      }
+      // Handed the turn directly by the request before, so nobody slips in between.
+      await new Promise<void>((resolve) => waiting.push(resolve));
     }
-    inFlight++;
+    busy = true;
     try {
       return await answer(c, body);
     } finally {
-      inFlight--;
+      const next = waiting.shift();
+      if (next) next();
+      else busy = false;
     }
   });
 
-  async function answer(c: Context, body: unknown): Promise<Response> {
+  type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  const newServer = async () =>
+    (await import('../app/mcp.js')).createMcpServer(options.archive, { version: options.version });
+
+  /** One JSON-RPC message (or a whole batch) through `server` on a fresh stateless transport. */
+  async function handle(raw: Request, body: unknown, server: McpServer): Promise<Response> {
     // Loaded on the first MCP request: `digest serve` without MCP clients never pays for the SDK.
-    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
-      import('../app/mcp.js'),
-      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-    ]);
-    const server = createMcpServer(options.archive, { version: options.version });
+    const { WebStandardStreamableHTTPServerTransport } = await import(
+      '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: maxBytes,
     });
     await server.connect(transport);
-    let response: Response;
     try {
-      response = await transport.handleRequest(c.req.raw, { parsedBody: body });
+      return await transport.handleRequest(raw, { parsedBody: body });
     } finally {
-      // With JSON responses the answer is complete here; closing frees the per-request server.
+      // With JSON responses the answer is complete here; closing frees the transport for the next message.
       await server.close();
     }
-    if (response.body === null) return response;
-    const text = await response.text();
-    if (text.length > MCP_MAX_ANSWER_BYTES) {
-      return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
+  }
+
+  /**
+   * A batch is answered one message at a time, yielding in between: its calls do not all wait on the database at
+   * once, so other routes (/healthz, the site) get their turn between two of them.
+   */
+  async function answer(c: Context, body: unknown): Promise<Response> {
+    if (!Array.isArray(body) || body.length < 2) {
+      const response = await handle(c.req.raw, body, await newServer());
+      if (response.body === null) return response;
+      const text = await response.text();
+      if (text.length > MCP_MAX_ANSWER_BYTES) {
+        return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
+      }
+      return new Response(text, { status: response.status, headers: response.headers });
     }
-    return new Response(text, { status: response.status, headers: response.headers });
+    const answers: string[] = [];
+    let size = 0;
+    const server = await newServer();
+    for (const message of body) {
+      const response = await handle(c.req.raw, message, server);
+      if (response.body !== null) {
+        const text = await response.text();
+        size += text.length;
+        if (size > MCP_MAX_ANSWER_BYTES) {
+          return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
+        }
+        if (text) answers.push(text);
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    // Notifications only: nothing to answer, as the transport says for them.
+    if (answers.length === 0) return c.body(null, 202);
+    return c.body(`[${answers.join(',')}]`, 200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+    });
   }
   route.all('*', (c) => {
     c.header('Allow', 'POST');

@@ -274,7 +274,7 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
     expect(JSON.parse(hundred.text).error.message).toMatch(/at most 10 messages/);
     const heavy = await post(Array.from({ length: 10 }, (_, index) => search(index, 100)));
     expect(heavy.status).toBe(413);
-    expect(JSON.parse(heavy.text).error.message).toMatch(/at most 250 a request/);
+    expect(JSON.parse(heavy.text).error.message).toMatch(/at most 200 a request/);
     const fine = await post(Array.from({ length: 10 }, (_, index) => search(index, 20)));
     expect(fine.status).toBe(200);
     expect(JSON.parse(fine.text)).toHaveLength(10);

@@ -32,6 +32,7 @@ describe('createServerApp', () => {
       siteDir: site.dir,
       metrics,
       metricsToken: METRICS_TOKEN,
+      healthFreshMs: 0,
       log: (line) => lines.push(line),
       checkDatabase: async () => {
         if (!databaseUp) throw new Error('connection refused');
