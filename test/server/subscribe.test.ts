@@ -1,6 +1,9 @@
 // Subscribe, confirm and unsubscribe through app.request(), on a real PGlite store and a real SMTP server on
 // loopback: double opt-in, one-click unsubscribe, and the "Bad input and attacks" of issue 12.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeMail } from '../../src/app/subscribers.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
@@ -406,6 +409,50 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     // An empty one is a person's.
     await t.app.request('/subscribe', jsonPost({ email: 'person@example.com', website: '' }));
     expect((await stored()).map((entry) => entry.address)).toEqual(['person@example.com']);
+  });
+
+  it('a mail the SMTP server refuses for good (550) is given up with its reason: degraded, listed, not retried', async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const refusal = Object.assign(new Error('5.1.1 no such mailbox here'), { responseCode: 550 });
+        callback(address.address.startsWith('nobody@') ? refusal : undefined);
+      },
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = subscribeApp({
+        store: store(),
+        siteDir: site.dir,
+        smtpPort: (refusing.server.address() as AddressInfo).port,
+      });
+      const answer = await app.app.request('/subscribe', jsonPost({ email: 'nobody@example.com' }));
+      expect(answer.status).toBe(200);
+      await app.digest.subscriptions.idle();
+      expect(await app.digest.subscriptions.mailStatus()).toMatchObject({ status: 'degraded', waiting: 0 });
+      const listed = [];
+      for await (const subscriber of await app.digest.subscribers.list()) listed.push(subscriber);
+      expect(listed).toHaveLength(1);
+      expect(listed[0]!.mail).toMatchObject({ kind: 'confirmation', state: 'failed', attempts: 1 });
+      expect(describeMail(listed[0]!.mail)).toMatch(
+        /^confirmation mail failed: 550 5\.1\.1 no such mailbox here/,
+      );
+      // Given up: another pass of the worker tries nothing.
+      await app.digest.subscriptions.idle();
+      expect((await app.store.mailProblems([listed[0]!.id]))[0]).toMatchObject({
+        state: 'failed',
+        attempts: 1,
+      });
+      await app.digest.subscriptions.stopOutbox();
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 
   it('no SMTP server configured: subscribing answers 503 and stores nothing', async () => {
