@@ -221,11 +221,14 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
     now: () => deps.clock.now().getTime(),
   });
 
+  /** Mails queued by batches since the intake last ran dry. */
+  let queuedSinceDrained = 0;
+
   async function storeBatch(batch: { address: string; mailbox: string }[]): Promise<boolean> {
     try {
       const { queued } = await store.requestSubscriptionsWithMail(batch, CONFIRMATION_WINDOW_SECONDS);
       for (const { address } of batch) remember(address);
-      if (queued > 0) outbox.wake();
+      queuedSinceDrained += queued;
       return true;
     } catch (error) {
       log.warn(`subscribe: storing ${batch.length} request(s) failed: ${errorText(error)}`);
@@ -254,6 +257,12 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
         }
       } finally {
         draining = null;
+        // The worker starts once the intake has run dry: during a burst, storing (and answering) readers comes
+        // first, and the database (PGlite: this thread) is not shared with the mails meanwhile.
+        if (queuedSinceDrained > 0) {
+          queuedSinceDrained = 0;
+          outbox.wake();
+        }
       }
     })();
     return draining;
