@@ -142,8 +142,13 @@ export function urlTextGuard(): MiddlewareHandler {
 /** A body with a NUL or text that is not UTF-8 → 400. Reads the body whole: use it after a size cap. */
 export const textGuard: MiddlewareHandler = async (c, next) => {
   if (c.req.raw.body) {
-    const problem = badBody(await c.req.bytes(), c.req.header('content-type') ?? '');
+    const bytes = await c.req.bytes();
+    const problem = badBody(bytes, c.req.header('content-type') ?? '');
     if (problem) return refuseText(c, 'body', problem);
+    // Checked UTF-8: the route's json()/text() read this instead of decoding the bytes again.
+    // (Hono keeps promises in its body cache, whatever its type says.)
+    const cache = c.req.bodyCache as Record<string, unknown>;
+    cache.text ??= Promise.resolve(utf8.decode(bytes));
   }
   await next();
 };

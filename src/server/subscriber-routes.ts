@@ -1,7 +1,7 @@
 // POST /subscribe, GET+POST /confirm, GET+POST /unsubscribe (RFC 8058 one-click) and POST /webhooks/bounce. The
 // routes parse, guard (Origin, size, text, rate) and call the subscription use cases; the answers never say who is
 // subscribed. A GET never changes anything: the confirm and unsubscribe links open a page with a button.
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Digest } from '../app/create-digest.js';
 import {
   createRateLimiter,
@@ -63,13 +63,19 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   const app = new Hono<RoutesEnv>();
   const sameOrigin = originCheck(allowedOrigins(settings.origin));
+  /** The per-address limit, before the body is read: a refused request costs no parsing. */
+  const limit =
+    (which: keyof typeof limits, json?: boolean): MiddlewareHandler<RoutesEnv> =>
+    async (c, next) => {
+      const blocked = limited(c, which, json ?? wantsJson(c));
+      if (blocked) return blocked;
+      await next();
+    };
   // The text check reads the body whole, so it comes after the size cap.
-  const sizeCap = [bodyLimit(MAX_FORM_BYTES), textGuard] as const;
+  const body = (maxBytes = MAX_FORM_BYTES) => [bodyLimit(maxBytes), textGuard] as const;
 
-  app.post('/subscribe', sameOrigin, ...sizeCap, async (c) => {
+  app.post('/subscribe', sameOrigin, limit('subscribe'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'subscribe', json);
-    if (blocked) return blocked;
     const fields = await readFields(c);
     if (!fields) return unsupported(c);
     if (!settings.canMail) {
@@ -111,10 +117,8 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
   });
 
   // The button: a POST from a page of this site (Origin checked like every other form).
-  app.post('/confirm', sameOrigin, ...sizeCap, async (c) => {
+  app.post('/confirm', sameOrigin, limit('links'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'links', json);
-    if (blocked) return blocked;
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : '';
     const outcome = await use.confirm(token);
@@ -143,10 +147,8 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   // RFC 8058: mail providers POST "List-Unsubscribe=One-Click" to the URL from their servers, with no Origin and no
   // cookie; the signed token is the authentication. The confirm button of the GET page posts here too.
-  app.post('/unsubscribe', ...sizeCap, async (c) => {
+  app.post('/unsubscribe', limit('links'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'links', json);
-    if (blocked) return blocked;
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : (c.req.query('token') ?? '');
     const outcome = await use.unsubscribe(token);
@@ -162,9 +164,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
     return outcome.ok ? page(c, 200, { kind: 'unsubscribed' }) : page(c, 400, { kind: 'invalid-link' });
   });
 
-  app.post('/webhooks/bounce', bodyLimit(16 * 1024), textGuard, async (c) => {
-    const blocked = limited(c, 'webhook', true);
-    if (blocked) return blocked;
+  app.post('/webhooks/bounce', limit('webhook', true), ...body(16 * 1024), async (c) => {
     if (!(await use.authoriseWebhook(c.req.header('authorization')))) {
       return c.json({ error: 'unauthorized', message: 'A valid Bearer secret is required.' }, 401, {
         ...NO_STORE,
