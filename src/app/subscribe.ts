@@ -139,10 +139,19 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
         ...(bound ? { instance: String(row.generation) } : {}),
       };
     };
-  const verify = (token: string, purpose: 'confirm' | 'unsubscribe'): Promise<TokenCheck<TokenSubscriber>> =>
-    typeof token === 'string' && token.length <= 300
-      ? tokens.verify(token, purpose, lookup(purpose === 'confirm'))
-      : Promise.resolve({ ok: false, reason: 'malformed' });
+  const verify = async (
+    token: string,
+    purpose: 'confirm' | 'unsubscribe',
+  ): Promise<TokenCheck<TokenSubscriber>> => {
+    if (typeof token !== 'string' || token.length > 300) return { ok: false, reason: 'malformed' };
+    const checked = await tokens.verify(token, purpose, lookup(purpose === 'confirm'));
+    // A confirm link mailed before links were bound to a subscription (release 0.1) still confirms the first one.
+    if (!checked.ok && checked.reason === 'bad-signature' && purpose === 'confirm') {
+      const legacy = await tokens.verify(token, purpose, lookup(false));
+      if (legacy.ok && legacy.subscriber.generation === 1) return legacy;
+    }
+    return checked;
+  };
 
   function site(): SubscriptionSettings {
     if (!settings || !config.publish.email.smtp) {

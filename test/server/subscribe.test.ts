@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeMail } from '../../src/app/subscribers.js';
+import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
@@ -13,6 +14,7 @@ import {
   freshIp,
   jsonPost,
   ORIGIN,
+  SECRET,
   type SubscribeApp,
   subscribeApp,
 } from './_subscribe-app.js';
@@ -393,6 +395,25 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect((await row('ada@example.com'))?.status).toBe('confirmed');
     await mailsSettled();
     expect(smtp.received).toHaveLength(2);
+  });
+
+  it('a confirm link of the release before generations still confirms the first subscription, and only it', async () => {
+    const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    const unbound = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
+      id: String(ada.id),
+      address: ada.address,
+    });
+    await t.store.setSubscriberStatus(ada.id, 'unsubscribed', ['pending']);
+    await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    expect((await confirmPost(unbound)).status).toBe(400);
+    const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
+    const old = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
+      id: String(bob.id),
+      address: bob.address,
+    });
+    expect((await confirmPost(old)).status).toBe(200);
+    expect((await row('bob@example.com'))?.status).toBe('confirmed');
+    expect((await row('ada@example.com'))?.status).toBe('pending');
   });
 
   it('the honeypot refuses any non-empty value: a repeated field, a JSON array, a number', async () => {
