@@ -4,6 +4,7 @@
 
 import type { SourceState } from '../core/ports.js';
 import type { DateWindow, Edition, PaperText, SourceItem, SourceReport, StoredItem } from '../core/types.js';
+import type { MailProblem, OutboxHealth, OutboxMail, OutboxOutcome } from './outbox.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
@@ -132,6 +133,20 @@ export interface SubscribersPort {
     limit?: number;
   }): Promise<Subscriber[]>;
   countSubscribers(): Promise<Record<SubscriberStatus, number>>;
+}
+
+/** The outbox of mails requests cause (confirmation, welcome); see outbox.ts. */
+export interface OutboxPort {
+  requestSubscriptionsWithMail(
+    requests: readonly { address: string; mailbox: string }[],
+    windowSeconds: number,
+  ): Promise<{ subscribers: Subscriber[]; queued: number }>;
+  confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
+  claimOutbox(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
+  outboxHandOver(id: number, worker: string): Promise<boolean>;
+  settleOutbox(id: number, worker: string, outcome: OutboxOutcome): Promise<void>;
+  outboxHealth(): Promise<OutboxHealth>;
+  mailProblems(subscriberIds: readonly number[]): Promise<MailProblem[]>;
 }
 
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
@@ -363,6 +378,7 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
+    OutboxPort,
     SearchPort,
     EditorsPort,
     DeskPort,
