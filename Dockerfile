@@ -8,6 +8,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY src ./src
+# node-llama-cpp (a dev dependency: the tests' real engine) must not download or compile anything while installing.
+ENV NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 # `npm ci` runs `prepare`, which compiles src/ into dist/ (esbuild, one module per file).
 RUN npm ci --no-audit --no-fund && test -f dist/cli/main.js
 

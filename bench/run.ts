@@ -146,6 +146,15 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'mcp-abuse',
+    file: 'mcp-abuse.ts',
+    exportName: 'benchMcpAbuse',
+    targets: {
+      'MCP abuse serve peak RSS MB': ['<=', 300],
+      'healthz p99 ms during MCP abuse': ['<=', 100],
+    },
+  },
+  {
     name: 'search',
     file: 'search.ts',
     exportName: 'benchSearch',

@@ -1,7 +1,7 @@
 // The archive API: full-text search p95 over ten years of weekly editions (520 editions, ~6,200 items) on PGlite,
 // through the same use case the API and MCP call; and the API's edition GET against a plain static server on the
 // edition page (autocannon, bounded), both from the real `digest serve`.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,8 @@ async function benchEditionGet() {
   const store = await openStore({ dataDir: join(dir, 'data') });
   for (const edition of editions) await store.saveEdition(edition);
   await store.close();
+  // One client measuring throughput: the per-address limit (120 a minute by default) is lifted.
+  await writeFile(join(dir, 'digest.config.json'), JSON.stringify({ server: { apiPerMinute: 1_000_000 } }));
   const serve = startChild([BIN, 'serve', '--port', '0', '--site', site, '--data-dir', join(dir, 'data')], {
     cwd: dir,
     env: { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!', DATABASE_URL: '', PORT: '' },

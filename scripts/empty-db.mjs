@@ -5,7 +5,15 @@
 // migrations takes no time. initdb runs in a child process, so this build process stays small.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -53,7 +61,8 @@ function pgliteVersion() {
 
 function migrationsDigest(directory) {
   const hash = createHash('sha256');
-  for (const name of readdirSync(directory).sort()) hash.update(name).update(readFileSync(join(directory, name)));
+  for (const name of readdirSync(directory).sort())
+    hash.update(name).update(readFileSync(join(directory, name)));
   return hash.digest('hex').slice(0, 16);
 }
 

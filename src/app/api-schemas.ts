@@ -41,12 +41,17 @@ const limit = z.coerce
   .transform((value) => Math.min(value, API_LIMITS.maxLimit))
   .describe(`Results per page; values over ${API_LIMITS.maxLimit} are capped to ${API_LIMITS.maxLimit}.`);
 
+/** Text that is text: no NUL, no lone surrogate (the database refuses both, and its message must not reach anyone). */
+const isText = (value: string) =>
+  !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
+
 export const editionDateInput = isoDay('date');
 
 export const itemKeyInput = z
   .string()
   .min(1, { error: 'key must not be empty' })
   .max(API_LIMITS.maxKey, { error: `key must be at most ${API_LIMITS.maxKey} characters` })
+  .refine(isText, { error: 'key must be text without NUL characters' })
   .describe('The item key, e.g. "arxiv:2604.24819" or "url:https://example.com/post".');
 
 export const languageInput = z
@@ -68,6 +73,7 @@ export const searchItemsInput = z.object({
     .trim()
     .min(1, { error: 'q must not be empty' })
     .max(API_LIMITS.maxQuery, { error: `q must be at most ${API_LIMITS.maxQuery} characters` })
+    .refine(isText, { error: 'q must be text without NUL characters' })
     .describe(
       'Words to find in titles, summaries and takeaways; "quoted phrases", `or` and -excluded words work.',
     ),
@@ -79,6 +85,7 @@ export const searchItemsInput = z.object({
     .trim()
     .min(1, { error: 'source must not be empty' })
     .max(100, { error: 'source must be at most 100 characters' })
+    .refine(isText, { error: 'source must be text without NUL characters' })
     .optional()
     .describe('A configured source id, e.g. "hf-daily-papers".'),
   topic: z.enum(TOPICS, { error: `topic must be one of ${TOPICS.join(', ')}` }).optional(),

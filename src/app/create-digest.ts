@@ -14,17 +14,18 @@ import type { DigestDeps } from './deps.js';
 import type { Desk, DeskOptions } from './desk.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
+import type { OutboxEvent } from './outbox-worker.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 import type { ReaderPreferencesUseCases } from './reader-preferences.js';
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { SendInput, SendOutcome } from './send.js';
 import type { StoreStatus } from './store-hints.js';
 import type { SubscribeInput, Subscriptions } from './subscribe.js';
-import type { ImportReport, PutResult } from './subscribers.js';
+import type { ImportReport, ListedSubscriber, PutResult } from './subscribers.js';
 import type { TasteInput, TasteOutcome } from './taste.js';
 
 export function createDigest(deps: DigestDeps) {
-  // One per digest: it holds the mail queue and the SMTP transport of confirmation and welcome mails.
+  // One per digest: it holds the request intake and the outbox worker of confirmation and welcome mails.
   let subscriptions: Promise<Subscriptions> | undefined;
   const subscriptionsFor = () =>
     (subscriptions ??= import('./subscribe.js').then((module) => module.createSubscriptions(deps)));
@@ -54,16 +55,25 @@ export function createDigest(deps: DigestDeps) {
       (await import('./eval.js')).evaluate(deps, input),
     subscriptions: {
       request: async (input: SubscribeInput) => (await subscriptionsFor()).request(input),
+      confirmInfo: async (token: string) => (await subscriptionsFor()).confirmInfo(token),
       confirm: async (token: string) => (await subscriptionsFor()).confirm(token),
       unsubscribeInfo: async (token: string) => (await subscriptionsFor()).unsubscribeInfo(token),
       unsubscribe: async (token: string) => (await subscriptionsFor()).unsubscribe(token),
       deliveryEvent: async (body: unknown) => (await subscriptionsFor()).deliveryEvent(body),
       authoriseWebhook: async (authorization: string | undefined) =>
         (await subscriptionsFor()).authoriseWebhook(authorization),
-      /** Waits for confirmation/welcome mails still queued (nothing to wait for when no one subscribed). */
+      /** Waits until every request is stored and no mail is due (nothing to wait for when no one subscribed). */
       idle: async () => {
         if (subscriptions) await (await subscriptions).idle();
       },
+      /** `digest serve`: the outbox worker delivers confirmation and welcome mails, also those of earlier runs. */
+      startOutbox: async (onEvent?: (event: OutboxEvent) => void) =>
+        (await subscriptionsFor()).startOutbox(onEvent),
+      stopOutbox: async () => {
+        if (subscriptions) await (await subscriptions).stopOutbox();
+      },
+      /** For /healthz: "degraded" while mails wait for a retry or one was given up lately. */
+      mailStatus: async () => (await subscriptionsFor()).mailStatus(),
     },
     /** The reader's own edition: the page behind the signed link of every mail. */
     readerPreferences: {
@@ -94,8 +104,9 @@ export function createDigest(deps: DigestDeps) {
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
     sendLogCounts: async (): Promise<SendCounts> => (await import('./send.js')).sendLogCounts(deps),
     subscribers: {
-      list: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<Subscriber>> =>
-        (await import('./subscribers.js')).eachSubscriber(deps, input.status),
+      /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
+      list: async (input: { status?: SubscriberStatus } = {}): Promise<AsyncGenerator<ListedSubscriber>> =>
+        (await import('./subscribers.js')).listSubscribersWithMail(deps, input.status),
       add: async (input: { email: string; confirmed: boolean }): Promise<PutResult> =>
         (await import('./subscribers.js')).addSubscriber(deps, input),
       remove: async (input: { email: string }): Promise<string> =>

@@ -1,6 +1,9 @@
 // Sign-in and sessions of the editor's desk. The cookie carries a random token; the store keeps only its hash, with
-// the session's CSRF secret (a synchronizer token every form carries). Attempts are rate-limited per client address
-// and per account, before the password is even looked at.
+// the session's CSRF secret (a synchronizer token every form carries). Failed attempts are limited per client
+// address and per (address, account) pair, following OWASP's authentication guidance: the limits are checked
+// before the password is looked at, a refused attempt costs nothing, and a successful one is never counted. There is
+// no account-wide lock, so nobody can lock the editor out from elsewhere; guessing from many addresses is slowed by
+// scrypt and written to the audit log (see SECURITY.md).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createRateLimiter, type RateLimiter } from '../subscribers/rate-limiter.js';
 import type { DigestDeps } from './deps.js';
@@ -26,18 +29,19 @@ export type SignInResult =
   | { ok: false; reason: 'rate-limited'; retryAfterSeconds: number };
 
 export interface SignInLimits {
-  /** Attempts per client address in a burst, then one more every `perIpRefillMs`. */
+  /** Failed attempts per client address in a burst, then one more every `perIpRefillMs`. */
   perIp: number;
   perIpRefillMs: number;
-  perAccount: number;
-  perAccountRefillMs: number;
+  /** Failed attempts per (client address, account) pair in a burst, then one more every `perPairRefillMs`. */
+  perPair: number;
+  perPairRefillMs: number;
 }
 
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   perIp: 10,
   perIpRefillMs: 60_000,
-  perAccount: 5,
-  perAccountRefillMs: 5 * 60_000,
+  perPair: 5,
+  perPairRefillMs: 5 * 60_000,
 };
 
 export function normaliseEmail(email: string): string {
@@ -60,9 +64,9 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
     refillMs: limits.perIpRefillMs,
     now,
   });
-  const byAccount: RateLimiter = createRateLimiter({
-    capacity: limits.perAccount,
-    refillMs: limits.perAccountRefillMs,
+  const byPair: RateLimiter = createRateLimiter({
+    capacity: limits.perPair,
+    refillMs: limits.perPairRefillMs,
     now,
   });
 
@@ -72,14 +76,19 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
 
     async signIn(input: { email: string; password: string; clientAddress: string }): Promise<SignInResult> {
       const email = normaliseEmail(input.email);
-      for (const decision of [byIp.take(`ip:${input.clientAddress}`), byAccount.take(`account:${email}`)]) {
-        if (!decision.allowed) {
-          return {
-            ok: false,
-            reason: 'rate-limited',
-            retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-          };
-        }
+      const ipKey = `ip:${input.clientAddress}`;
+      const pairKey = `pair:${input.clientAddress}\n${email}`;
+      // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
+      // it back unless it fails: refused and successful attempts cost nothing.
+      const ip = byIp.take(ipKey);
+      const pair = ip.allowed ? byPair.take(pairKey) : ip;
+      if (!pair.allowed) {
+        if (ip.allowed) byIp.refund(ipKey);
+        return {
+          ok: false,
+          reason: 'rate-limited',
+          retryAfterSeconds: Math.max(1, Math.ceil(pair.retryAfterMs / 1000)),
+        };
       }
       const credentials = email ? await deps.store.editorCredentials(email) : null;
       const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
@@ -93,6 +102,8 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
         });
         return { ok: false, reason: 'invalid' };
       }
+      byIp.refund(ipKey);
+      byPair.refund(pairKey);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now() + SESSION_HOURS * 3_600_000);
       await deps.store.createSession({

@@ -49,6 +49,20 @@ function notFound(message: string) {
   return { content: [{ type: 'text' as const, text: message }], isError: true };
 }
 
+/**
+ * A tool's handler whose failures say nothing about what is behind it: the SDK would put the error's own message
+ * (a database's text included) into the answer.
+ */
+function guarded<A extends unknown[], R>(handler: (...args: A) => Promise<R>) {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch {
+      return notFound('The archive could not answer this request; try again later.');
+    }
+  };
+}
+
 export function createMcpServer(archive: Archive, options: { version: string }): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: options.version },
@@ -64,7 +78,7 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       outputSchema: searchAnswerSchema.shape,
       annotations: READ_ONLY,
     },
-    async (input) => answer(await archive.searchItems(input)),
+    guarded(async (input) => answer(await archive.searchItems(input))),
   );
 
   server.registerTool(
@@ -76,12 +90,12 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       outputSchema: editionSchema.shape,
       annotations: READ_ONLY,
     },
-    async ({ date, lang }) => {
+    guarded(async ({ date, lang }) => {
       const edition = await archive.getEdition(date, lang);
       return edition
         ? answer(edition)
         : notFound(`No published edition is dated ${date}${lang ? ` in "${lang}"` : ''}.`);
-    },
+    }),
   );
 
   server.registerTool(
@@ -93,10 +107,10 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       outputSchema: itemAnswerSchema.shape,
       annotations: READ_ONLY,
     },
-    async ({ key }) => {
+    guarded(async ({ key }) => {
       const item = await archive.getItem(key);
       return item ? answer(item) : notFound('No published edition featured an item with that key.');
-    },
+    }),
   );
 
   server.registerTool(
@@ -108,7 +122,7 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       outputSchema: editionsPageSchema.shape,
       annotations: READ_ONLY,
     },
-    async (input) => answer(await archive.listEditions(input)),
+    guarded(async (input) => answer(await archive.listEditions(input))),
   );
 
   server.registerResource(
@@ -139,7 +153,12 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       const parsed = editionDateInput.safeParse(variables.date);
       if (!parsed.success)
         throw new McpError(ErrorCode.InvalidParams, parsed.error.issues[0]?.message ?? 'bad date');
-      const markdown = await archive.editionMarkdown(parsed.data);
+      const markdown = await archive.editionMarkdown(parsed.data).catch(() => {
+        throw new McpError(
+          ErrorCode.InternalError,
+          'The archive could not answer this request; try again later.',
+        );
+      });
       if (markdown === null)
         throw new McpError(ErrorCode.InvalidParams, `No published edition is dated ${parsed.data}.`);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdown }] };

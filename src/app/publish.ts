@@ -1,14 +1,16 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { loadEdition, type PublishEditionResult, publishEdition } from '../pipeline/publish-edition.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
-import { createSmtpMailer, sendEditionEml } from '../publish/email-message.js';
+import { PublishError } from '../publish/errors.js';
 import { fetchItemImages } from '../publish/item-images.js';
 import type { ChatStep } from './deliver.js';
 import type { DigestDeps } from './deps.js';
 import { refuseFlagged } from './edition-flags.js';
 import { resolveBaseUrl } from './inputs.js';
+import { mailTransportSettings } from './send-settings.js';
 
 export interface PublishInput {
   week: string;
@@ -115,17 +117,30 @@ export async function email(deps: DigestDeps, input: EmailInput): Promise<EmailO
   let sent: EmailOutcome['sent'] = null;
   if (input.send && smtp) {
     const to = input.to ?? config.publish.email.to;
-    const mailer = createSmtpMailer({
-      host: smtp.host,
-      port: smtp.port,
-      secure: smtp.secure,
-      requireTls: smtp.requireTls,
-      ...(smtp.user ? { user: smtp.user, password: deps.env[smtp.passwordEnv] ?? '' } : {}),
-    });
     const from = /<([^>]+)>/.exec(config.publish.email.from)?.[1] ?? config.publish.email.from;
-    const result = await sendEditionEml(mailer, email.eml, { from, to });
+    // The one SMTP module and its one set of settings (DKIM included), as `digest send` and the outbox use.
+    const sender = createSmtpSender({ ...mailTransportSettings(config, deps.env)!, connections: 1 });
+    const result = await sendEditionEml(sender, email.eml, { from, to }).finally(() => sender.close());
     sent = { accepted: result.accepted, recipients: to.length };
     log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
   }
   return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/** Sends exactly the bytes of edition.eml to the given recipients, in one SMTP transaction. */
+export async function sendEditionEml(
+  sender: MailSender,
+  eml: string,
+  envelope: { from: string; to: string[] },
+): Promise<{ accepted: number }> {
+  if (!envelope.to.length) throw new PublishError('No recipients: set publish.email.to or pass --to.');
+  try {
+    const { rejected } = await sender.send({ envelope, raw: eml, messageId: '' });
+    return { accepted: envelope.to.length - rejected.length };
+  } catch (error) {
+    throw new PublishError(
+      `Sending the email failed: ${(error as Error).message}. Check the SMTP settings.`,
+      { cause: error },
+    );
+  }
 }

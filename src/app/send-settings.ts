@@ -34,6 +34,30 @@ export function sendSettings(config: Config, env: NodeJS.ProcessEnv, baseUrlFlag
       { path: 'publish.baseUrl', message: 'must be https for one-click unsubscribe' },
     ]);
   }
+  if (email.send.leaseSeconds * 1000 < email.send.timeoutMs * 3) {
+    throw new ConfigError(
+      'publish.email.send.leaseSeconds must cover at least three SMTP timeouts (timeoutMs), or a slow mail would be judged lost while it is still being sent.',
+      [{ path: 'publish.email.send.leaseSeconds', message: 'shorter than 3 × timeoutMs' }],
+    );
+  }
+  return {
+    baseUrl,
+    send: email.send,
+    smtp: mailTransportSettings(config, env)!,
+  };
+}
+
+/**
+ * The one set of SMTP settings every mail goes out with (`digest send`, `email --send`, confirmations and welcomes):
+ * server, TLS, login, timeout and DKIM. Null without publish.email.smtp.
+ */
+export function mailTransportSettings(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Omit<SmtpSenderSettings, 'connections'> | null {
+  const { email } = config.publish;
+  const smtp = email.smtp;
+  if (!smtp) return null;
   const dkim = email.dkim;
   let privateKey: string | undefined;
   if (dkim) {
@@ -45,26 +69,16 @@ export function sendSettings(config: Config, env: NodeJS.ProcessEnv, baseUrlFlag
       );
     }
   }
-  if (email.send.leaseSeconds * 1000 < email.send.timeoutMs * 3) {
-    throw new ConfigError(
-      'publish.email.send.leaseSeconds must cover at least three SMTP timeouts (timeoutMs), or a slow mail would be judged lost while it is still being sent.',
-      [{ path: 'publish.email.send.leaseSeconds', message: 'shorter than 3 × timeoutMs' }],
-    );
-  }
   return {
-    baseUrl,
-    send: email.send,
-    smtp: {
-      host: smtp.host,
-      port: smtp.port,
-      secure: smtp.secure,
-      requireTls: smtp.requireTls,
-      timeoutMs: email.send.timeoutMs,
-      ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
-      ...(dkim && privateKey
-        ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey } }
-        : {}),
-    },
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTls: smtp.requireTls,
+    timeoutMs: email.send.timeoutMs,
+    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
+    ...(dkim && privateKey
+      ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey } }
+      : {}),
   };
 }
 

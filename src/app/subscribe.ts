@@ -1,32 +1,31 @@
 // Subscribing and leaving: double opt-in with a signed link, one-click unsubscribe, and the bounce/complaint
-// reports of the mail provider. The answers never say whether an address is known.
+// reports of the mail provider. The answers never say whether an address is known. Every mail a request causes is
+// an outbox row written in the request's own transaction (store/outbox.ts), delivered by the outbox worker.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import PQueue from 'p-queue';
 import { z } from 'zod';
 import { readSecret } from '../config/secret.js';
 import { ConfigError } from '../core/errors.js';
 import type { ReaderPreferences } from '../core/types.js';
-import { createSmtpMailer, type Mailer } from '../publish/email-message.js';
+import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
 import { TOPIC_NAMES } from '../select/topic-match.js';
+import type { OutboxMail } from '../store/outbox.js';
 import type { Subscriber } from '../store/subscribers.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../subscribers/address.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
 import { hasPreferenceFields, parsePreferences } from '../subscribers/preferences.js';
 import { createSubscriberTokens, TOKEN_LIFETIME_MS, type TokenCheck } from '../subscribers/tokens.js';
 import type { DigestDeps } from './deps.js';
+import { type Composed, createOutboxWorker, type MailHealth, type OutboxEvent } from './outbox-worker.js';
+import { mailTransportSettings } from './send-settings.js';
 import { type SubscriptionSettings, subscriptionSettings } from './subscription-settings.js';
 
 /** One confirmation mail per inbox (address without +tag) in this window. */
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
-/** Mails waiting for SMTP at most; beyond, a request is answered the same but no mail is claimed or queued. */
-const MAX_QUEUED_MAILS = 500;
-/** Accepted subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
+/** Subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
 const MAX_WAITING_REQUESTS = 10_000;
-/** Requests stored per statement. */
+/** Requests stored per transaction. */
 const INTAKE_BATCH = 500;
-/** Confirmation claims (one statement each) between two yields to pending I/O. */
-const CLAIMS_BETWEEN_YIELDS = 20;
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -52,6 +51,15 @@ export type SubscribeOutcome =
 
 export type LinkOutcome = { ok: true } | { ok: false; reason: string };
 
+export type ConfirmInfo = { ok: true; address: string; confirmed: boolean } | { ok: false; reason: string };
+
+/** What /healthz says about mail: "degraded" while mails wait for a retry or one was given up lately. */
+export interface MailStatus extends MailHealth {
+  waiting: number;
+  retrying: number;
+  oldestWaitingSeconds: number;
+}
+
 export type UnsubscribeInfo = { ok: true; address: string } | { ok: false; reason: string };
 
 export const deliveryEventSchema = z
@@ -69,33 +77,49 @@ export type DeliveryEventOutcome =
   | { ok: false; field: string; message: string };
 
 export interface Subscriptions {
+  /** Answers once the request is stored (and its confirmation mail queued in the same transaction). */
   request(input: SubscribeInput): Promise<SubscribeOutcome>;
+  /** What the confirm link's page shows (GET): nothing changes. */
+  confirmInfo(token: string): Promise<ConfirmInfo>;
+  /** The page's button (POST): confirms the subscription the link was issued for. */
   confirm(token: string): Promise<LinkOutcome>;
   unsubscribeInfo(token: string): Promise<UnsubscribeInfo>;
   unsubscribe(token: string): Promise<LinkOutcome>;
   deliveryEvent(body: unknown): Promise<DeliveryEventOutcome>;
   /** True when `authorization` is "Bearer <the secret in server.webhookSecretEnv>" (compared in constant time). */
   authoriseWebhook(authorization: string | undefined): boolean;
-  /** Resolves once every mail queued so far was handed to SMTP or failed (tests, shutdown). */
+  /** Resolves once every request is stored and no mail is due (each was sent, given up or rescheduled). */
   idle(): Promise<void>;
+  /** Starts the outbox worker (`digest serve`): mails left by an earlier run go out too. */
+  startOutbox(onEvent?: (event: OutboxEvent) => void): void;
+  /** Stops the worker after the mails it is sending (the rest wait in the outbox for the next start). */
+  stopOutbox(): Promise<void>;
+  mailStatus(): Promise<MailStatus>;
 }
 
-type TokenSubscriber = Omit<Subscriber, 'id'> & { id: string; rowId: number };
+/** Any value in the honeypot field but an empty one — a string with text, a repeated field, an array — is a bot. */
+export function honeypotFilled(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  if (Array.isArray(value)) return value.some((entry) => entry !== '');
+  return typeof value !== 'string' || value.trim() !== '';
+}
 
-export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer } = {}): Subscriptions {
+type TokenSubscriber = Omit<Subscriber, 'id'> & { rowId: number; id: string; instance?: string };
+
+export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSender } = {}): Subscriptions {
   const { config, store, log } = deps;
   const settings = subscriptionSettings(config);
   const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
-  const queue = new PQueue({ concurrency: 4 });
-  // Accepted requests are stored after the answer: the answer (and its timing) is the same for every address, and a
-  // burst waits here instead of holding 100 connections on a database that writes on this thread (PGlite). What
-  // waits is stored in batches, one statement each, yielding to pending I/O in between.
-  const intake = new Map<string, string>();
+  // Requests wait here for the database and are stored in batches, one transaction each: a burst costs a few
+  // statements instead of one per reader (PGlite writes on this thread), and each request is answered once its
+  // batch is committed — an answered request is a stored one.
+  const intake = new Map<string, { mailbox: string; stored: (ok: boolean) => void }>();
+  const waiting = new Map<string, Promise<boolean>>();
+  /** The form's edition choices of the requests waiting, by address. */
   const choices = new Map<string, ReaderPreferences>();
-  const waiting = new Set<string>();
   let draining: Promise<void> | null = null;
   // An address stored within the hour needs no second visit to the database: its row is pending (and its mail
-  // claimed) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
+  // queued) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
   const recent = new Map<string, number>();
   const windowMs = CONFIRMATION_WINDOW_SECONDS * 1000;
   const storedRecently = (address: string) => {
@@ -107,138 +131,128 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
     recent.set(address, deps.clock.now().getTime());
     while (recent.size > MAX_RECENT_ADDRESSES) recent.delete(recent.keys().next().value!);
   };
-  let mailer = options.mailer;
 
-  const lookup = async (id: string): Promise<TokenSubscriber | null> => {
-    if (!/^[1-9]\d{0,14}$/.test(id)) return null;
-    const row = await store.getSubscriber({ id: Number(id) });
-    return row ? { ...row, id: String(row.id), rowId: row.id } : null;
+  const lookup =
+    (bound: boolean) =>
+    async (id: string): Promise<TokenSubscriber | null> => {
+      if (!/^[1-9]\d{0,14}$/.test(id)) return null;
+      const row = await store.getSubscriber({ id: Number(id) });
+      if (!row) return null;
+      // A confirm link names the subscription (generation) it was issued for.
+      return {
+        ...row,
+        id: String(row.id),
+        rowId: row.id,
+        ...(bound ? { instance: String(row.generation) } : {}),
+      };
+    };
+  const verify = async (
+    token: string,
+    purpose: 'confirm' | 'unsubscribe',
+  ): Promise<TokenCheck<TokenSubscriber>> => {
+    if (typeof token !== 'string' || token.length > 300) return { ok: false, reason: 'malformed' };
+    const checked = await tokens.verify(token, purpose, lookup(purpose === 'confirm'));
+    // A confirm link mailed before links were bound to a subscription (release 0.1) still confirms the first one.
+    if (!checked.ok && checked.reason === 'bad-signature' && purpose === 'confirm') {
+      const legacy = await tokens.verify(token, purpose, lookup(false));
+      if (legacy.ok && legacy.subscriber.generation === 1) return legacy;
+    }
+    return checked;
   };
-  const verify = (token: string, purpose: 'confirm' | 'unsubscribe'): Promise<TokenCheck<TokenSubscriber>> =>
-    typeof token === 'string' && token.length <= 300
-      ? tokens.verify(token, purpose, lookup)
-      : Promise.resolve({ ok: false, reason: 'malformed' });
 
-  function mailSettings(): {
-    site: SubscriptionSettings;
-    mailer: Mailer;
-    from: string;
-    envelopeFrom: string;
-  } {
-    const smtp = config.publish.email.smtp;
-    if (!settings || !smtp) {
+  function site(): SubscriptionSettings {
+    if (!settings || !config.publish.email.smtp) {
       throw new ConfigError(
         'Subscribing needs publish.email.smtp (to mail the confirmation link) and server.baseUrl or publish.baseUrl.',
         [{ path: settings ? 'publish.email.smtp' : 'server.baseUrl', message: 'required for subscriptions' }],
       );
     }
-    mailer ??= createSmtpMailer({
-      host: smtp.host,
-      port: smtp.port,
-      secure: smtp.secure,
-      requireTls: smtp.requireTls,
-      ...(smtp.user ? { user: smtp.user, password: deps.env[smtp.passwordEnv] ?? '' } : {}),
-    });
-    const from = config.publish.email.from;
-    return { site: settings, mailer, from, envelopeFrom: /<([^>]+)>/.exec(from)?.[1] ?? from };
+    return settings;
   }
 
-  /** Sends after the answer has gone: the response time says nothing about the address, and SMTP cannot slow it. */
-  function enqueue(what: string, subscriber: Subscriber, compose: () => Promise<string>): void {
-    const { mailer: transport, envelopeFrom } = mailSettings();
-    void queue
-      .add(async () => {
-        const raw = await compose();
-        await transport.sendMail({ envelope: { from: envelopeFrom, to: [subscriber.address] }, raw });
-        log.info(`sent the ${what} mail to subscriber ${subscriber.id}`);
-      })
-      .catch((error: unknown) =>
-        log.warn(
-          `the ${what} mail to subscriber ${subscriber.id} failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+  const from = config.publish.email.from;
+  const envelopeFrom = /<([^>]+)>/.exec(from)?.[1] ?? from;
+
+  async function compose(mail: OutboxMail): Promise<Composed> {
+    const subscriber = await store.getSubscriber({ id: mail.subscriberId });
+    const wanted = mail.kind === 'confirmation' ? 'pending' : 'confirmed';
+    if (!subscriber || subscriber.status !== wanted || subscriber.generation !== mail.generation) {
+      return { skip: `the reader is ${subscriber?.status ?? 'gone'} in another subscription or state` };
+    }
+    const { baseUrl, siteName } = site();
+    const common = {
+      siteName,
+      from,
+      to: subscriber.address,
+      date: deps.clock.now(),
+      messageIdDomain: new URL(baseUrl).hostname,
+      messageId: `outbox-${mail.id}`,
+      siteUrl: baseUrl,
+    };
+    const subject = { id: String(subscriber.id), address: subscriber.address };
+    let raw: string;
+    if (mail.kind === 'confirmation') {
+      const confirmUrl = new URL('confirm', baseUrl);
+      confirmUrl.searchParams.set(
+        'token',
+        tokens.issue('confirm', { ...subject, instance: String(mail.generation) }),
       );
-  }
-
-  function sendConfirmation(subscriber: Subscriber): void {
-    const { site, from } = mailSettings();
-    const token = tokens.issue('confirm', { id: String(subscriber.id), address: subscriber.address });
-    const confirmUrl = new URL('confirm', site.baseUrl);
-    confirmUrl.searchParams.set('token', token);
-    enqueue('confirmation', subscriber, async () => {
-      const mail = await renderConfirmationMail({
-        siteName: site.siteName,
-        from,
-        to: subscriber.address,
-        date: deps.clock.now(),
-        messageIdDomain: new URL(site.baseUrl).hostname,
-        confirmUrl: confirmUrl.href,
-        siteUrl: site.baseUrl,
-        validHours: Math.round(TOKEN_LIFETIME_MS.confirm / 3600_000),
-      });
-      return mail.raw;
-    });
-  }
-
-  function sendWelcome(subscriber: Subscriber): void {
-    const { site, from } = mailSettings();
-    const token = tokens.issue('unsubscribe', { id: String(subscriber.id), address: subscriber.address });
-    enqueue('welcome', subscriber, async () => {
-      const mail = await renderWelcomeMail({
-        siteName: site.siteName,
-        from,
-        to: subscriber.address,
-        date: deps.clock.now(),
-        messageIdDomain: new URL(site.baseUrl).hostname,
-        siteUrl: site.baseUrl,
-        unsubscribeUrl: unsubscribeUrl(site.baseUrl, token),
-        listUnsubscribe: listUnsubscribeHeaders({ baseUrl: site.baseUrl, token }),
-      });
-      return mail.raw;
-    });
-  }
-
-  /** Confirmation mails not claimed because the queue was full, since the last warning. */
-  let unclaimed = 0;
-
-  /** Remembers a stored request and claims a pending reader's confirmation mail; true when that took a statement. */
-  async function afterStored(subscriber: Subscriber): Promise<boolean> {
-    remember(subscriber.address);
-    // Confirmed readers get nothing new; pending ones one mail per inbox per hour, whatever the +tag.
-    if (subscriber.status !== 'pending') return false;
-    if (queue.size + queue.pending >= MAX_QUEUED_MAILS) {
-      // Said once per burst, with the count, not once per reader.
-      if (unclaimed++ === 0) {
-        void queue.onSizeLessThan(MAX_QUEUED_MAILS / 2).then(() => {
-          log.warn(`subscribe: the mail queue was full; ${unclaimed} confirmation mail(s) not claimed`);
-          unclaimed = 0;
-        });
-      }
-      return false;
+      raw = (
+        await renderConfirmationMail({
+          ...common,
+          confirmUrl: confirmUrl.href,
+          validHours: Math.round(TOKEN_LIFETIME_MS.confirm / 3600_000),
+        })
+      ).raw;
+    } else {
+      const token = tokens.issue('unsubscribe', subject);
+      raw = (
+        await renderWelcomeMail({
+          ...common,
+          unsubscribeUrl: unsubscribeUrl(baseUrl, token),
+          listUnsubscribe: listUnsubscribeHeaders({ baseUrl, token }),
+        })
+      ).raw;
     }
-    if (await store.claimConfirmationMail(subscriber.id, CONFIRMATION_WINDOW_SECONDS)) {
-      sendConfirmation(subscriber);
-    }
-    return true;
+    return {
+      mail: {
+        messageId: `<outbox-${mail.id}@${common.messageIdDomain}>`,
+        raw,
+        envelope: { from: envelopeFrom, to: [subscriber.address] },
+      },
+    };
   }
 
-  async function storeBatch(batch: { address: string; mailbox: string }[]): Promise<void> {
-    let stored: Subscriber[];
+  const outbox = createOutboxWorker({
+    store,
+    sender: () => {
+      if (options.sender) return options.sender;
+      const transport = mailTransportSettings(config, deps.env);
+      if (!transport) throw new ConfigError('publish.email.smtp is not set: no mail can be sent.');
+      return createSmtpSender({ ...transport, connections: 2 });
+    },
+    compose,
+    settings: config.server.outbox,
+    log,
+    now: () => deps.clock.now().getTime(),
+  });
+
+  /** Mails queued by batches since the intake last ran dry. */
+  let queuedSinceDrained = 0;
+
+  async function storeBatch(batch: { address: string; mailbox: string }[]): Promise<boolean> {
     try {
-      stored = await store.requestSubscriptions(batch);
+      const { subscribers, queued } = await store.requestSubscriptionsWithMail(
+        batch,
+        CONFIRMATION_WINDOW_SECONDS,
+      );
+      for (const { address } of batch) remember(address);
+      queuedSinceDrained += queued;
+      await storeChoices(subscribers);
+      return true;
     } catch (error) {
       log.warn(`subscribe: storing ${batch.length} request(s) failed: ${errorText(error)}`);
-      return;
-    }
-    await storeChoices(stored);
-    let claims = 0;
-    for (const subscriber of stored) {
-      const claimed = await afterStored(subscriber).catch((error: unknown) => {
-        log.warn(
-          `subscribe: claiming the confirmation mail of subscriber ${subscriber.id} failed: ${errorText(error)}`,
-        );
-        return true;
-      });
-      if (claimed && ++claims % CLAIMS_BETWEEN_YIELDS === 0) await yieldToIo();
+      return false;
     }
   }
 
@@ -266,22 +280,28 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
           await yieldToIo();
           // The oldest requests first, without copying the whole backlog each turn.
           const batch: { address: string; mailbox: string }[] = [];
-          for (const [address, mailbox] of intake) {
-            batch.push({ address, mailbox });
+          const answers: ((ok: boolean) => void)[] = [];
+          for (const [address, entry] of intake) {
+            batch.push({ address, mailbox: entry.mailbox });
+            answers.push(entry.stored);
             intake.delete(address);
             if (batch.length === INTAKE_BATCH) break;
           }
-          try {
-            await storeBatch(batch);
-          } finally {
-            for (const { address } of batch) {
-              waiting.delete(address);
-              choices.delete(address);
-            }
+          const ok = await storeBatch(batch);
+          for (const { address } of batch) {
+            waiting.delete(address);
+            choices.delete(address);
           }
+          for (const answer of answers) answer(ok);
         }
       } finally {
         draining = null;
+        // The worker starts once the intake has run dry: during a burst, storing (and answering) readers comes
+        // first, and the database (PGlite: this thread) is not shared with the mails meanwhile.
+        if (queuedSinceDrained > 0) {
+          queuedSinceDrained = 0;
+          outbox.wake();
+        }
       }
     })();
     return draining;
@@ -290,7 +310,7 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
   return {
     async request(input) {
       // A bot fills every field; it gets the same answer as a person and nothing is stored.
-      if (typeof input.honeypot === 'string' && input.honeypot.trim() !== '') {
+      if (honeypotFilled(input.honeypot)) {
         log.info(`subscribe: honeypot filled (client ${input.ip}); ignored`);
         return { ok: true };
       }
@@ -301,25 +321,38 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
           ? parsePreferences(input.preferences, { languages: config.languages, topics: TOPIC_NAMES })
           : null;
       if (chosen && !chosen.ok) return chosen;
-      mailSettings();
-      // The same address already waiting or just stored: one row, one mail either way.
-      if (waiting.has(checked.address) || storedRecently(checked.address)) return { ok: true };
-      if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
-      waiting.add(checked.address);
-      intake.set(checked.address, checked.mailbox);
-      if (chosen) choices.set(checked.address, chosen.preferences);
-      void drain();
-      return { ok: true };
+      site();
+      if (storedRecently(checked.address)) return { ok: true };
+      // The same address already waiting: one row, one mail, one answer for both.
+      let stored = waiting.get(checked.address);
+      if (!stored) {
+        if (waiting.size >= MAX_WAITING_REQUESTS) return { ok: false, busy: true };
+        const mailbox = checked.mailbox;
+        stored = new Promise<boolean>((resolve) => intake.set(checked.address, { mailbox, stored: resolve }));
+        waiting.set(checked.address, stored);
+        if (chosen) choices.set(checked.address, chosen.preferences);
+        void drain();
+      }
+      // Not stored (the database failed): "busy", so the reader tries again instead of waiting for a mail.
+      return (await stored) ? { ok: true } : { ok: false, busy: true };
+    },
+
+    async confirmInfo(token) {
+      const checked = await verify(token, 'confirm');
+      if (!checked.ok) return { ok: false, reason: checked.reason };
+      const { status, address } = checked.subscriber;
+      if (status !== 'pending' && status !== 'confirmed') return { ok: false, reason: 'not-pending' };
+      return { ok: true, address, confirmed: status === 'confirmed' };
     },
 
     async confirm(token) {
       const checked = await verify(token, 'confirm');
       if (!checked.ok) return { ok: false, reason: checked.reason };
-      const { rowId } = checked.subscriber;
-      const confirmed = await store.setSubscriberStatus(rowId, 'confirmed', ['pending']);
+      const { rowId, generation } = checked.subscriber;
+      const confirmed = await store.confirmSubscription(rowId, generation, config.server.welcomeMail);
       if (confirmed) {
         log.info(`subscriber ${rowId} confirmed`);
-        if (config.server.welcomeMail) sendWelcome(confirmed);
+        if (config.server.welcomeMail) outbox.wake();
         return { ok: true };
       }
       // A second click on the same link: still confirmed, nothing to do. An unsubscribed reader stays so.
@@ -386,7 +419,15 @@ export function createSubscriptions(deps: DigestDeps, options: { mailer?: Mailer
 
     async idle() {
       while (draining) await draining;
-      await queue.onIdle();
+      await outbox.idle();
+    },
+
+    startOutbox: (onEvent) => outbox.start(onEvent),
+    stopOutbox: () => outbox.stop(),
+
+    async mailStatus() {
+      const waitingMails = await store.outboxHealth();
+      return { ...outbox.health(waitingMails.retrying), ...waitingMails };
     },
   };
 }

@@ -1,6 +1,7 @@
 // `digest subscribers list|add|remove|import|export`: the operator's side of the subscriber list. Addresses are
 // normalised like the subscribe form's; a bulk import never re-subscribes someone who unsubscribed or bounced.
 import { ConfigError, NotFoundError } from '../core/errors.js';
+import type { MailProblem } from '../store/outbox.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../subscribers/address.js';
@@ -41,6 +42,46 @@ export async function* eachSubscriber(
     if (page.length < 1000) return;
     afterId = page.at(-1)!.id;
   }
+}
+
+/** A subscriber as `digest subscribers list` shows them: with their latest mail when it has not gone out. */
+export type ListedSubscriber = Subscriber & { mail?: Omit<MailProblem, 'subscriberId'> };
+
+/** Every subscriber (of one status) with the confirmation or welcome mail that failed, waits or is uncertain. */
+export async function* listSubscribersWithMail(
+  deps: DigestDeps,
+  status?: SubscriberStatus,
+): AsyncGenerator<ListedSubscriber> {
+  let page: Subscriber[] = [];
+  const flush = async function* () {
+    const problems = new Map(
+      (await deps.store.mailProblems(page.map((entry) => entry.id))).map(({ subscriberId, ...mail }) => [
+        subscriberId,
+        mail,
+      ]),
+    );
+    for (const subscriber of page) {
+      const mail = problems.get(subscriber.id);
+      yield mail ? { ...subscriber, mail } : subscriber;
+    }
+    page = [];
+  };
+  for await (const subscriber of eachSubscriber(deps, status)) {
+    page.push(subscriber);
+    if (page.length === 1000) yield* flush();
+  }
+  yield* flush();
+}
+
+/** One line's mail column: what became of the reader's latest mail, when it has not gone out. */
+export function describeMail(mail: ListedSubscriber['mail']): string {
+  if (!mail) return '';
+  const reason = mail.lastError ? `: ${mail.lastError.slice(0, 200)}` : '';
+  if (mail.state === 'failed') return `${mail.kind} mail failed${reason}`;
+  if (mail.state === 'uncertain') return `${mail.kind} mail uncertain${reason}`;
+  if (mail.attempts > 0 && mail.lastError)
+    return `${mail.kind} mail retrying (${mail.attempts} attempts${reason})`;
+  return `${mail.kind} mail waiting`;
 }
 
 export async function addSubscriber(

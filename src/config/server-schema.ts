@@ -11,6 +11,23 @@ export const portSchema = z
   .min(0, 'must be a whole number from 0 to 65535')
   .max(65_535, 'must be a whole number from 0 to 65535');
 
+/** How `digest serve` delivers the mails requests cause (confirmations, welcomes): see app/outbox-worker.ts. */
+export const outboxSchema = z
+  .object({
+    /** Wait before the first retry of a mail that failed for now (4xx, no connection); doubled each time after. */
+    retryDelayMs: z.number().int().min(10).max(3_600_000).default(30_000),
+    /** The longest wait between two attempts. */
+    maxRetryDelayMs: z.number().int().min(10).max(86_400_000).default(3_600_000),
+    /** Attempts before a mail that keeps failing for now is given up (with its last error as the reason). */
+    maxAttempts: z.number().int().min(1).max(100).default(15),
+    /** How often the worker looks for due mails besides being woken by a request. */
+    pollMs: z.number().int().min(10).max(600_000).default(5_000),
+    /** A mail left "sending" this long by a worker that stopped is taken over (or marked uncertain after its dot). */
+    leaseSeconds: z.number().int().min(1).max(86_400).default(300),
+  })
+  .strict()
+  .prefault({});
+
 export const serverSchema = z
   .object({
     /** Interface to listen on: 127.0.0.1 behind a reverse proxy, 0.0.0.0 in a container. */
@@ -38,8 +55,21 @@ export const serverSchema = z
       .default('DIGEST_WEBHOOK_SECRET'),
     /** Temporary bounces reported by the webhook before an address counts as bounced. */
     softBounceLimit: z.number().int().min(1).max(100).default(3),
+    /** Requests one client address may make to /api per minute, and JSON-RPC messages to /mcp (429 beyond). */
+    apiPerMinute: z.number().int().min(1).max(1_000_000).default(120),
+    mcpPerMinute: z.number().int().min(1).max(1_000_000).default(60),
+    /**
+     * Environment variable holding the token /metrics asks for (Authorization: Bearer …). Without it, /metrics
+     * answers only requests from loopback that no proxy forwarded.
+     */
+    metricsTokenEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)')
+      .default('DIGEST_METRICS_TOKEN'),
+    outbox: outboxSchema,
   })
   .strict()
   .prefault({});
 
 export type ServerConfig = z.infer<typeof serverSchema>;
+export type OutboxConfig = z.infer<typeof outboxSchema>;

@@ -69,9 +69,15 @@ class GatedMessage extends Readable {
   }
 }
 
+/** The server's final answer, and the recipients it refused (the others were accepted). */
+export interface PoolAnswer {
+  response: string;
+  rejected: string[];
+}
+
 export interface SmtpPool {
   /** Sends one mail over a pooled connection; `handOver` runs right before the terminating dot. */
-  send(mail: PooledMail, handOver?: () => Promise<boolean>): Promise<{ response: string }>;
+  send(mail: PooledMail, handOver?: () => Promise<boolean>): Promise<PoolAnswer>;
   close(): void;
 }
 
@@ -157,12 +163,13 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
     connection: SMTPConnection,
     envelope: PooledMail['envelope'],
     message: GatedMessage,
-  ): Promise<string> {
+  ): Promise<PoolAnswer> {
     return new Promise((resolve, reject) => {
       connection.send(envelope, message, (error, info) => {
         if (error)
           reject(message.refused ? new HandOverRefusedError(error.message, { cause: error }) : error);
-        else resolve(String(info?.response ?? ''));
+        else
+          resolve({ response: String(info?.response ?? ''), rejected: (info?.rejected ?? []).map(String) });
       });
     });
   }
@@ -174,9 +181,9 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
         const { connection, reused } = await acquire();
         const message = new GatedMessage(bytes, handOver);
         try {
-          const response = await transmit(connection, mail.envelope, message);
+          const answer = await transmit(connection, mail.envelope, message);
           release(connection, true);
-          return { response };
+          return answer;
         } catch (error) {
           // Whatever state the session is in, it is not reused.
           release(connection, false);

@@ -1,5 +1,6 @@
-// SMTP delivery for `digest send`: pooled connections (one per concurrent send, see smtp-pool.ts), optional DKIM
-// signing that covers the List-Unsubscribe headers, and a verdict on every failure.
+// The one SMTP module every mail goes through (`digest send`, `digest email --send`, the outbox's confirmations and
+// welcomes): pooled connections (see smtp-pool.ts), optional DKIM signing that covers the List-Unsubscribe headers,
+// and a verdict on every failure. Its settings come from one place (app/send-settings.ts mailTransportSettings).
 import type { OutgoingMail } from './edition-mail.js';
 import { createSmtpPool, type SmtpPoolSettings } from './smtp-pool.js';
 
@@ -14,6 +15,8 @@ export interface SentMail {
   /** The server's answer, e.g. "250 2.0.0 Ok: queued as 4F2A1". */
   response: string;
   messageId: string;
+  /** Recipients the server refused (a mail to several is sent when at least one was accepted). */
+  rejected: string[];
 }
 
 /** The part of a transport the send uses, so a test can hand in any SMTP client. */
@@ -40,8 +43,8 @@ export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
   });
   return {
     async send(mail, handOver) {
-      const { response } = await pool.send({ envelope: mail.envelope, raw: mail.raw }, handOver);
-      return { response, messageId: mail.messageId };
+      const { response, rejected } = await pool.send({ envelope: mail.envelope, raw: mail.raw }, handOver);
+      return { response, messageId: mail.messageId, rejected };
     },
     close: () => pool.close(),
   };

@@ -1,6 +1,6 @@
-// edition.eml: a complete RFC 5322 message (multipart/alternative) built by nodemailer's composer, and SMTP sending.
+// edition.eml: a complete RFC 5322 message (multipart/alternative) built by nodemailer's composer. It is sent (by
+// `digest email --send`) through the one SMTP module, mail/smtp-sender.ts.
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { formatLongDate } from '../core/dates.js';
 import type { Edition } from '../core/types.js';
@@ -56,53 +56,4 @@ export async function renderEditionEml(edition: Edition, options: MessageOptions
 
 function crlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
-}
-
-/** The part of a nodemailer transport we use, so a test can hand in a transport pointed at a loopback SMTP server. */
-export interface Mailer {
-  sendMail(message: {
-    envelope: { from: string; to: string[] };
-    raw: string;
-  }): Promise<{ accepted: unknown[] }>;
-}
-
-export interface SmtpSettings {
-  host: string;
-  port: number;
-  secure: boolean;
-  user?: string;
-  password?: string;
-  /** Refuse to send without STARTTLS unless explicitly allowed (loopback test servers). */
-  requireTls?: boolean;
-}
-
-export function createSmtpMailer(settings: SmtpSettings): Mailer {
-  return nodemailer.createTransport({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: settings.requireTls ?? !settings.secure,
-    ignoreTLS: settings.requireTls === false,
-    ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
-  });
-}
-
-/** Sends exactly the bytes of edition.eml to the given recipients. */
-export async function sendEditionEml(
-  mailer: Mailer,
-  eml: string,
-  envelope: { from: string; to: string[] },
-): Promise<{ accepted: number }> {
-  if (!envelope.to.length) throw new PublishError('No recipients: set publish.email.to or pass --to.');
-  try {
-    const info = await mailer.sendMail({ envelope, raw: eml });
-    return { accepted: info.accepted.length };
-  } catch (error) {
-    throw new PublishError(
-      `Sending the email failed: ${(error as Error).message}. Check the SMTP settings.`,
-      {
-        cause: error,
-      },
-    );
-  }
 }

@@ -2,7 +2,7 @@
 import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from './_html.js';
-import { jsonText } from './_template.js';
+import { html, jsonText } from './_template.js';
 import { renderEditionFragment } from './edition-fragment.js';
 import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
@@ -77,12 +77,14 @@ export function renderFeeds(editions: Edition[], options: FeedOptions): Rendered
       language: 'en',
       lastBuildDate: updated,
       atom: { links: [{ href: link(FEED_FILES.rss), rel: 'self', type: 'application/rss+xml' }] },
+      // RSS readers render an item's title and description as HTML (whatever the spec says of titles), and
+      // feedsmith puts text with markup characters in CDATA as it is: so both go in as escaped HTML, like the pages.
       items: entries.map(({ edition, url, date, content }) => ({
-        title: plainText(edition.title),
+        title: html`${plainText(edition.title)}`.toString(),
         link: url,
         guid: { value: url, isPermaLink: true },
         pubDate: date,
-        description: plainText(edition.intro),
+        description: html`${plainText(edition.intro)}`.toString(),
         content: { encoded: content },
       })),
     }),

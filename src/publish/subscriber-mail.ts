@@ -12,6 +12,8 @@ export interface SubscriberMailInput {
   date: Date;
   /** Host for the Message-ID. */
   messageIdDomain: string;
+  /** The Message-ID's left part (e.g. the outbox row's, so a mail sent twice would show as the same one). */
+  messageId?: string;
 }
 
 export interface ComposedMail {
@@ -90,7 +92,7 @@ async function compose(
     to: input.to,
     subject,
     date: input.date,
-    messageId: `<${randomUUID()}@${domain}>`,
+    messageId: `<${input.messageId ?? randomUUID()}@${domain}>`,
     text: crlf(text),
     html: crlf(body),
     textEncoding: 'quoted-printable',

@@ -10,6 +10,7 @@ import { DEFAULT_SITE_NAME } from './types.js';
 export type SubscriberPage =
   | { kind: 'check-inbox' }
   | { kind: 'invalid-address'; message: string }
+  | { kind: 'confirm'; token: string; address: string }
   | { kind: 'confirmed' }
   | { kind: 'unsubscribe'; token: string; address: string }
   | { kind: 'unsubscribed' }
@@ -35,6 +36,7 @@ export interface SubscriberPageOptions {
 const TITLES: Record<SubscriberPage['kind'], string> = {
   'check-inbox': 'Check your inbox',
   'invalid-address': 'That address does not look right',
+  confirm: 'Confirm your subscription',
   confirmed: 'You are subscribed',
   unsubscribe: 'Unsubscribe?',
   unsubscribed: 'You are unsubscribed',
@@ -70,6 +72,14 @@ ${home}`;
     case 'invalid-address':
       return html`<p role="alert">The email field: ${page.message}.</p>
 ${subscribeForm(siteName, root)}`;
+    case 'confirm':
+      // A GET only shows this button: a mail scanner that opens the link confirms nobody.
+      return html`<p>Send ${siteName} to ${maskAddress(page.address)} once a week?</p>
+<form method="post" action="${root}confirm">
+<input type="hidden" name="token" value="${page.token}">
+<button type="submit">Confirm my subscription</button>
+</form>
+${home}`;
     case 'confirmed':
       return html`<p>Thank you: your address is confirmed. The next edition of ${siteName} comes to your inbox; \
 every mail has a link to unsubscribe.</p>

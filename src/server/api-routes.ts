@@ -13,7 +13,9 @@ import {
   searchItemsInput,
 } from '../app/api-schemas.js';
 import { openApiDocument } from '../app/openapi.js';
+import { createRateLimiter } from '../app/subscription-settings.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
+import { clientAddress } from './client-address.js';
 
 export const API_CACHE_CONTROL = {
   /** Lists and searches change when an edition is published. */
@@ -32,6 +34,9 @@ export interface ApiRoutesOptions {
   version: string;
   /** Tests pass their own to control time. */
   cache?: AnswerCache;
+  /** Requests one client address may make per minute (a burst of as many, then one per 60/perMinute s). */
+  perMinute?: number;
+  trustProxy?: boolean;
 }
 
 function etagOf(body: Uint8Array): string {
@@ -93,8 +98,24 @@ function parse<S extends z.ZodType>(
   return { ok: false, response: problem(c, 400, field ?? issue.field, issue.message) };
 }
 
-export function createApiRoutes({ archive, version, cache: given }: ApiRoutesOptions): Hono {
+export function createApiRoutes({ archive, version, cache: given, ...options }: ApiRoutesOptions): Hono {
   const api = new Hono();
+  const perMinute = options.perMinute ?? 120;
+  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
+  // Per client address, before any work (answers from memory included: a flood still costs the event loop).
+  api.use('*', async (c, next) => {
+    const decision = limiter.take(clientAddress(c, options.trustProxy ?? false));
+    if (decision.allowed) return next();
+    return c.json(
+      { error: { field: null, message: 'Too many requests from your address; try again later.' } },
+      429,
+      {
+        ...CORS_HEADERS,
+        'Cache-Control': API_CACHE_CONTROL.none,
+        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
+      },
+    );
+  });
   const cache = given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 });
   /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
   const cached = async (c: Context, make: () => Promise<CachedAnswer | Response>): Promise<Response> => {

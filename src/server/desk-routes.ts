@@ -7,7 +7,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Desk, DeskReply, DeskSession } from '../app/index.js';
 import { isIsoDay } from '../core/dates.js';
 import { clientAddress } from './client-address.js';
-import { bodyLimit } from './guards.js';
+import { bodyLimit, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 const SESSION_COOKIE = 'digest_desk';
@@ -19,6 +19,8 @@ type Form = Record<string, string>;
 export interface DeskRouteOptions {
   /** Trust X-Forwarded-For and X-Forwarded-Proto from the reverse proxy (config server.trustProxy). */
   trustProxy: boolean;
+  /** The public base URL is https: cookies are `Secure` even when a TLS proxy forwards plain HTTP to us. */
+  secureCookies?: boolean;
 }
 
 function overTls(c: Context, trustProxy: boolean): boolean {
@@ -59,7 +61,13 @@ export function registerDeskRoutes(
   options: DeskRouteOptions,
 ): void {
   const cookieOptions = (c: Context, path: string, maxAge: number) =>
-    ({ path, httpOnly: true, sameSite: 'Strict', secure: overTls(c, options.trustProxy), maxAge }) as const;
+    ({
+      path,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: options.secureCookies === true || overTls(c, options.trustProxy),
+      maxAge,
+    }) as const;
   const sessions = new WeakMap<Request, { session: DeskSession; form: Form }>();
 
   app.get('/desk-assets/:name', (c) => {
@@ -68,7 +76,7 @@ export function registerDeskRoutes(
     return c.body(asset.body, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' });
   });
 
-  app.use('/admin/*', bodyLimit(MAX_FORM_BYTES));
+  app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
 
   app.get('/admin/login', async (c) => {
     const token = getCookie(c, SESSION_COOKIE) ?? bearer(c);

@@ -1,4 +1,6 @@
-// Guards for the routes that take input: same-origin POSTs, a body size cap, per-key rate limits.
+// Guards for the routes that take input: same-origin POSTs, a body size cap, text that is text (no NUL, UTF-8 only),
+// per-key rate limits.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 
@@ -54,4 +56,106 @@ export function rateLimit(limiter: KeyedLimiter, key: (c: Context) => string): M
     }
     await next();
   };
+}
+
+/** A NUL, or half of a UTF-16 surrogate pair (what invalid UTF-8 or a lone \\uD800 in JSON decodes to). */
+const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when any string in `value` (deeply: arrays, object keys and values) holds a NUL or a lone surrogate. */
+export function hasBadText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return BAD_TEXT.test(value);
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((entry) => hasBadText(entry, depth + 1));
+  return Object.entries(value).some(([key, entry]) => BAD_TEXT.test(key) || hasBadText(entry, depth + 1));
+}
+
+/** Percent-decodes strictly: null when an escape is malformed or the bytes are not UTF-8. */
+function decodeStrict(component: string): string | null {
+  try {
+    return decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Why a body is refused (a NUL, bytes that are not UTF-8, such a field in a form or JSON), or null. */
+export function badBody(bytes: Uint8Array, contentType: string): string | null {
+  if (bytes.includes(0)) return 'a NUL byte';
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return 'bytes that are not UTF-8';
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
+    for (const pair of text.split('&')) {
+      const decoded = decodeStrict(pair);
+      if (decoded === null || BAD_TEXT.test(decoded))
+        return 'a form field that is not UTF-8 text without NUL';
+    }
+  } else if (/\bjson\b/i.test(contentType)) {
+    try {
+      if (hasBadText(JSON.parse(text))) return 'a JSON string with a NUL or a lone surrogate';
+    } catch {
+      // Not JSON: the route says so in its own words.
+    }
+  }
+  return null;
+}
+
+function refuseText(c: Context, where: string, what: string): Response {
+  return c.json(
+    {
+      error: 'invalid-input',
+      field: where,
+      message: `The ${where} holds ${what}; send UTF-8 text without NUL.`,
+    },
+    400,
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
+/**
+ * Every request: a path or query with a NUL, a malformed percent-escape or bytes that are not UTF-8 is refused with
+ * 400 before any route (and so before any database) sees it.
+ */
+export function urlTextGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const url = c.req.url;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const query = url.indexOf('?', start);
+    const path = query < 0 ? url.slice(start) : url.slice(start, query);
+    const decodedPath = decodeStrict(path.replace(/\+/g, '%2B'));
+    if (decodedPath === null || BAD_TEXT.test(decodedPath)) return refuseText(c, 'path', 'invalid text');
+    if (query >= 0) {
+      for (const pair of url.slice(query + 1).split('&')) {
+        const decoded = decodeStrict(pair);
+        if (decoded === null || BAD_TEXT.test(decoded)) return refuseText(c, 'query', 'invalid text');
+      }
+    }
+    await next();
+  };
+}
+
+/** A body with a NUL or text that is not UTF-8 → 400. Reads the body whole: use it after a size cap. */
+export const textGuard: MiddlewareHandler = async (c, next) => {
+  if (c.req.raw.body) {
+    const bytes = await c.req.bytes();
+    const problem = badBody(bytes, c.req.header('content-type') ?? '');
+    if (problem) return refuseText(c, 'body', problem);
+    // Checked UTF-8: the route's json()/text() read this instead of decoding the bytes again.
+    // (Hono keeps promises in its body cache, whatever its type says.)
+    const cache = c.req.bodyCache as Record<string, unknown>;
+    cache.text ??= Promise.resolve(utf8.decode(bytes));
+  }
+  await next();
+};
+
+/** Compares a given secret with the expected one in constant time (digests of equal length). */
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -180,6 +180,8 @@ export interface DigestMetricsOptions {
   subscribersByStatus?: () => Promise<Record<string, number>>;
   /** Mails of every send by send-log state (sent, failed, uncertain, skipped…), read on each scrape. */
   sendLog?: () => Promise<Record<string, number>>;
+  /** The outbox's waiting mails (confirmations, welcomes) and how many of them wait for a retry. */
+  outbox?: () => Promise<{ waiting: number; retrying: number }>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -202,7 +204,21 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       HTTP_DURATION_BUCKETS,
     ),
   };
-  const { subscribersByStatus, sendLog } = options;
+  const { subscribersByStatus, sendLog, outbox } = options;
+  if (outbox) {
+    registry.collectedGauge(
+      'digest_outbox_mails',
+      'Confirmation and welcome mails waiting in the outbox (retrying: failed at least once).',
+      ['state'],
+      async () => {
+        const { waiting, retrying } = await outbox();
+        return [
+          { labels: { state: 'waiting' }, value: waiting },
+          { labels: { state: 'retrying' }, value: retrying },
+        ];
+      },
+    );
+  }
   if (sendLog) {
     // Every mail of every send, from the send log: the same numbers whichever process sent them.
     registry.collectedGauge('digest_send_log_mails', 'Mails in the send log by state.', ['state'], async () =>

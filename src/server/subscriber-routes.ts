@@ -1,7 +1,8 @@
-// POST /subscribe, GET /confirm, GET+POST /unsubscribe (RFC 8058 one-click), GET+POST /preferences (the reader's
-// own edition, behind the signed link of every mail) and POST /webhooks/bounce. The routes
-// parse, guard (Origin, size, rate) and call the subscription use cases; the answers never say who is subscribed.
-import { type Context, Hono } from 'hono';
+// POST /subscribe, GET+POST /confirm, GET+POST /unsubscribe (RFC 8058 one-click), GET+POST /preferences (the
+// reader's own edition, behind the signed link of every mail) and POST /webhooks/bounce. The routes parse, guard
+// (Origin, size, text, rate) and call the subscription use cases; the answers never say who is subscribed. A GET
+// never changes anything: the confirm and unsubscribe links open a page with a button.
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Digest } from '../app/create-digest.js';
 import {
   createRateLimiter,
@@ -10,7 +11,7 @@ import {
   subscriptionSettings,
 } from '../app/subscription-settings.js';
 import { clientAddress } from './client-address.js';
-import { allowedOrigins, bodyLimit, originCheck } from './guards.js';
+import { allowedOrigins, bodyLimit, originCheck, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 type RoutesEnv = { Variables: RequestVariables };
@@ -63,12 +64,19 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   const app = new Hono<RoutesEnv>();
   const sameOrigin = originCheck(allowedOrigins(settings.origin));
-  const sizeCap = bodyLimit(MAX_FORM_BYTES);
+  /** The per-address limit, before the body is read: a refused request costs no parsing. */
+  const limit =
+    (which: keyof typeof limits, json?: boolean): MiddlewareHandler<RoutesEnv> =>
+    async (c, next) => {
+      const blocked = limited(c, which, json ?? wantsJson(c));
+      if (blocked) return blocked;
+      await next();
+    };
+  // The text check reads the body whole, so it comes after the size cap.
+  const body = (maxBytes = MAX_FORM_BYTES) => [bodyLimit(maxBytes), textGuard] as const;
 
-  app.post('/subscribe', sameOrigin, sizeCap, async (c) => {
+  app.post('/subscribe', sameOrigin, limit('subscribe'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'subscribe', json);
-    if (blocked) return blocked;
     const fields = await readFields(c);
     if (!fields) return unsupported(c);
     if (!settings.canMail) {
@@ -102,10 +110,33 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
     return json ? c.json({ status: 'ok' }, 200, NO_STORE) : page(c, 200, { kind: 'check-inbox' });
   });
 
+  // The link in the mail: a page with a button, so a link scanner or prefetcher confirms nobody.
   app.get('/confirm', async (c) => {
     const blocked = limited(c, 'links', false);
     if (blocked) return blocked;
-    const outcome = await use.confirm(c.req.query('token') ?? '');
+    const token = c.req.query('token') ?? '';
+    const info = await use.confirmInfo(token);
+    if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
+    return info.confirmed
+      ? page(c, 200, { kind: 'confirmed' })
+      : page(c, 200, { kind: 'confirm', token, address: info.address });
+  });
+
+  // The button: a POST from a page of this site (Origin checked like every other form).
+  app.post('/confirm', sameOrigin, limit('links'), ...body(), async (c) => {
+    const json = wantsJson(c);
+    const fields = (await readFields(c)) ?? {};
+    const token = typeof fields.token === 'string' ? fields.token : '';
+    const outcome = await use.confirm(token);
+    if (json) {
+      return outcome.ok
+        ? c.json({ status: 'confirmed' }, 200, NO_STORE)
+        : c.json(
+            { error: 'invalid-token', field: 'token', message: 'The link is not valid.' },
+            400,
+            NO_STORE,
+          );
+    }
     return outcome.ok ? page(c, 200, { kind: 'confirmed' }) : page(c, 400, { kind: 'invalid-link' });
   });
 
@@ -122,10 +153,8 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   // RFC 8058: mail providers POST "List-Unsubscribe=One-Click" to the URL from their servers, with no Origin and no
   // cookie; the signed token is the authentication. The confirm button of the GET page posts here too.
-  app.post('/unsubscribe', sizeCap, async (c) => {
+  app.post('/unsubscribe', limit('links'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'links', json);
-    if (blocked) return blocked;
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : (c.req.query('token') ?? '');
     const outcome = await use.unsubscribe(token);
@@ -162,10 +191,8 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   // Same Origin only (the page's own form) and the signed token in the body: another site can neither post it nor
   // know the token.
-  app.post('/preferences', sameOrigin, sizeCap, async (c) => {
+  app.post('/preferences', sameOrigin, limit('links'), ...body(), async (c) => {
     const json = wantsJson(c);
-    const blocked = limited(c, 'links', json);
-    if (blocked) return blocked;
     const fields = await readFields(c);
     if (!fields) return unsupported(c);
     const token = typeof fields.token === 'string' ? fields.token : '';
@@ -208,9 +235,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
       : page(c, 400, { kind: 'invalid-link' });
   });
 
-  app.post('/webhooks/bounce', bodyLimit(16 * 1024), async (c) => {
-    const blocked = limited(c, 'webhook', true);
-    if (blocked) return blocked;
+  app.post('/webhooks/bounce', limit('webhook', true), ...body(16 * 1024), async (c) => {
     if (!(await use.authoriseWebhook(c.req.header('authorization')))) {
       return c.json({ error: 'unauthorized', message: 'A valid Bearer secret is required.' }, 401, {
         ...NO_STORE,
@@ -248,7 +273,10 @@ function wantsJson(c: Context): boolean {
   return isJson(c) || /\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
 }
 
-/** The fields of a form (urlencoded or multipart) or a JSON object; null for any other body. */
+/**
+ * The fields of a form (urlencoded or multipart) or a JSON object; null for any other body. A repeated form field
+ * is an array (so `website=a&website=` is seen whole); the email and token fields are used only as strings.
+ */
 async function readFields(c: Context): Promise<Fields | null> {
   if (isJson(c)) {
     const body = await c.req.json<unknown>().catch(() => null);

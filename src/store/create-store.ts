@@ -27,6 +27,15 @@ import {
 import { featuredBefore, getEdition, listEditions, markPublished, saveEdition } from './editions.js';
 import { addManualItem, getItem, listCandidates, updateItem } from './items.js';
 import { type JobLockKind, withJobLock } from './job-lock.js';
+import {
+  claimOutbox,
+  confirmSubscription,
+  mailProblems,
+  outboxHandOver,
+  outboxHealth,
+  requestSubscriptionsWithMail,
+  settleOutbox,
+} from './outbox.js';
 import { paperTexts, savePaperText } from './paper-texts.js';
 import { exportSubscriber, getPreferences, setPreferences } from './preferences.js';
 import type { Database } from './schema.js';
@@ -123,6 +132,14 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     saveTranslation: (date, translation, warnings) => saveTranslation(db, date, translation, warnings),
     saveTranslationEdit: (date, language, edited) => saveTranslationEdit(db, date, language, edited),
     getTranslations: (date) => getTranslations(db, date),
+    requestSubscriptionsWithMail: (requests, windowSeconds) =>
+      requestSubscriptionsWithMail(db, requests, windowSeconds),
+    confirmSubscription: (id, generation, welcome) => confirmSubscription(db, id, generation, welcome),
+    claimOutbox: (worker, limit, leaseSeconds) => claimOutbox(db, worker, limit, leaseSeconds),
+    outboxHandOver: (id, worker) => outboxHandOver(db, id, worker),
+    settleOutbox: (id, worker, outcome) => settleOutbox(db, id, worker, outcome),
+    outboxHealth: () => outboxHealth(db),
+    mailProblems: (ids) => mailProblems(db, ids),
     searchItems: (query) => searchItems(db, query),
     publishedItem: (key) => publishedItem(db, key),
     listPublishedEditions: (page) => listPublishedEditions(db, page),

@@ -93,6 +93,29 @@ export interface SubscribersTable {
   confirmed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   unsubscribed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   confirmation_sent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  /** Counts this address's subscriptions (migration 007): a confirm link is bound to one. */
+  generation: ColumnType<number, number | undefined, number>;
+}
+
+export type OutboxKind = 'confirmation' | 'welcome';
+export type OutboxState = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain' | 'skipped';
+
+/** A mail a request caused, delivered by the worker of `digest serve` (migration 007). */
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: OutboxKind;
+  subscriber_id: number;
+  generation: number;
+  state: ColumnType<OutboxState, OutboxState | undefined, OutboxState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: DefaultTimestamp;
+  claimed_by: string | null;
+  claimed_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  handed_over_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  failure: ColumnType<'temporary' | 'permanent' | null, 'temporary' | 'permanent' | null | undefined>;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 /** What a reader chose (migration 009); no row: the whole edition in its first language. */
@@ -227,6 +250,7 @@ export interface Database {
   ingest_runs: IngestRunsTable;
   subscribers: SubscribersTable;
   send_log: SendLogTable;
+  outbox: OutboxTable;
   subscriber_preferences: SubscriberPreferencesTable;
   edition_translations: EditionTranslationsTable;
   search_items: SearchItemsTable;

@@ -13,6 +13,8 @@ export interface Subscriber {
   confirmedAt: string | null;
   unsubscribedAt: string | null;
   confirmationSentAt: string | null;
+  /** Which subscription of this address the row is in (1, then one more each time a reader who left comes back). */
+  generation: number;
 }
 
 const COLUMNS = [
@@ -25,6 +27,7 @@ const COLUMNS = [
   'confirmed_at',
   'unsubscribed_at',
   'confirmation_sent_at',
+  'generation',
 ] as const;
 
 type Row = {
@@ -37,6 +40,7 @@ type Row = {
   confirmed_at: Date | null;
   unsubscribed_at: Date | null;
   confirmation_sent_at: Date | null;
+  generation: number;
 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -52,6 +56,7 @@ function toSubscriber(row: Row): Subscriber {
     confirmedAt: iso(row.confirmed_at),
     unsubscribedAt: iso(row.unsubscribed_at),
     confirmationSentAt: iso(row.confirmation_sent_at),
+    generation: Number(row.generation),
   };
 }
 
@@ -70,19 +75,24 @@ export async function requestSubscription(
 
 /**
  * Many requests in one statement (a burst on `digest serve`): each address once, in the order given. A new address
- * is pending; one that left (unsubscribed, bounced) is pending again; a pending or confirmed one is unchanged.
+ * is pending; one that left (unsubscribed, bounced) is pending again in a new subscription (its generation goes up
+ * and its confirmation window starts over, so it gets a new confirmation mail); a pending or confirmed one is
+ * unchanged.
  */
 export async function requestSubscriptions(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
 ): Promise<Subscriber[]> {
   if (requests.length === 0) return [];
+  const left = sql`subscribers.status IN ('unsubscribed', 'bounced')`;
   const rows = await db
     .insertInto('subscribers')
     .values(requests.map(({ address, mailbox }) => ({ address, mailbox, status: 'pending' as const })))
     .onConflict((conflict) =>
       conflict.column('address').doUpdateSet({
-        status: sql`CASE WHEN subscribers.status IN ('unsubscribed', 'bounced') THEN 'pending' ELSE subscribers.status END`,
+        status: sql`CASE WHEN ${left} THEN 'pending' ELSE subscribers.status END`,
+        generation: sql`CASE WHEN ${left} THEN subscribers.generation + 1 ELSE subscribers.generation END`,
+        confirmation_sent_at: sql`CASE WHEN ${left} THEN NULL ELSE subscribers.confirmation_sent_at END`,
         updated_at: sql`now()`,
       }),
     )

@@ -13,6 +13,7 @@ import type {
   SourceReport,
   StoredItem,
 } from '../core/types.js';
+import type { MailProblem, OutboxHealth, OutboxMail, OutboxOutcome } from './outbox.js';
 import type { SubscriberExport } from './preferences.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
@@ -155,6 +156,20 @@ export interface TranslationsPort {
   saveTranslation(date: string, translation: EditionTranslation, warnings: readonly string[]): Promise<void>;
   saveTranslationEdit(date: string, language: string, edited: EditionTranslation): Promise<boolean>;
   getTranslations(date: string): Promise<StoredTranslation[]>;
+}
+
+/** The outbox of mails requests cause (confirmation, welcome); see outbox.ts. */
+export interface OutboxPort {
+  requestSubscriptionsWithMail(
+    requests: readonly { address: string; mailbox: string }[],
+    windowSeconds: number,
+  ): Promise<{ subscribers: Subscriber[]; queued: number }>;
+  confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
+  claimOutbox(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
+  outboxHandOver(id: number, worker: string): Promise<boolean>;
+  settleOutbox(id: number, worker: string, outcome: OutboxOutcome): Promise<void>;
+  outboxHealth(): Promise<OutboxHealth>;
+  mailProblems(subscriberIds: readonly number[]): Promise<MailProblem[]>;
 }
 
 export type JobLockResult<T> = { acquired: true; value: T } | { acquired: false };
@@ -386,6 +401,7 @@ export interface Store
     SourceStatePort,
     IngestRunsPort,
     SubscribersPort,
+    OutboxPort,
     TranslationsPort,
     SearchPort,
     EditorsPort,

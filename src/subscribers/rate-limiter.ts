@@ -13,7 +13,12 @@ export interface RateLimiterOptions {
 export type RateDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterMs: number };
 
 export interface RateLimiter {
-  take(key: string): RateDecision;
+  /** Takes `cost` tokens (default 1) when the bucket holds them; nothing when it does not. */
+  take(key: string, cost?: number): RateDecision;
+  /** Whether `cost` tokens could be taken now, taking none (check first, charge only what counts). */
+  peek(key: string, cost?: number): RateDecision;
+  /** Gives back `cost` tokens taken earlier (an attempt that turned out not to count). */
+  refund(key: string, cost?: number): void;
   /** Keys currently tracked (for tests and metrics). */
   readonly size: number;
 }
@@ -32,20 +37,36 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order: re-inserting on use makes the first key the least recently used.
   const buckets = new Map<string, Bucket>();
+  const full = capacity * refillMs;
+  const creditOf = (key: string, time: number) => {
+    const bucket = buckets.get(key);
+    return bucket ? Math.min(full, bucket.credit + Math.max(0, time - bucket.updatedAt)) : full;
+  };
+  const decide = (credit: number, price: number): RateDecision =>
+    credit >= price
+      ? { allowed: true, remaining: Math.floor((credit - price) / refillMs) }
+      : { allowed: false, retryAfterMs: Math.min(price, full) - credit };
   return {
-    take(key) {
+    take(key, cost = 1) {
       const time = now();
-      const full = capacity * refillMs;
-      const bucket = buckets.get(key) ?? { credit: full, updatedAt: time };
+      const price = cost * refillMs;
+      const credit = creditOf(key, time);
       buckets.delete(key);
-      const credit = Math.min(full, bucket.credit + Math.max(0, time - bucket.updatedAt));
-      const allowed = credit >= refillMs;
-      const next = { credit: allowed ? credit - refillMs : credit, updatedAt: time };
+      const allowed = credit >= price;
+      const next = { credit: allowed ? credit - price : credit, updatedAt: time };
       // A full bucket is the same as no bucket: only keys that are actually limited take memory.
       if (next.credit < full) buckets.set(key, next);
       while (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
-      if (allowed) return { allowed: true, remaining: Math.floor(next.credit / refillMs) };
-      return { allowed: false, retryAfterMs: refillMs - credit };
+      return decide(credit, price);
+    },
+    peek(key, cost = 1) {
+      return decide(creditOf(key, now()), cost * refillMs);
+    },
+    refund(key, cost = 1) {
+      const time = now();
+      const credit = Math.min(full, creditOf(key, time) + cost * refillMs);
+      buckets.delete(key);
+      if (credit < full) buckets.set(key, { credit, updatedAt: time });
     },
     get size() {
       return buckets.size;

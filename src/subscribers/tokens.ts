@@ -8,6 +8,11 @@ export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences';
 export interface TokenSubject {
   id: string;
   address: string;
+  /**
+   * Which subscription of the reader (its generation): a confirm link is bound to the one it was issued for and dies
+   * when that one ends. Absent for unsubscribe links, which keep working whatever came after.
+   */
+  instance?: string;
 }
 
 export type TokenCheck<S extends TokenSubject> =
@@ -42,13 +47,16 @@ export interface SubscriberTokens {
 export function createSubscriberTokens(secret: Buffer, now: () => number = Date.now): SubscriberTokens {
   if (secret.byteLength < MIN_SECRET_BYTES)
     throw new Error(`the token secret needs ${MIN_SECRET_BYTES} bytes`);
-  const mac = (purpose: string, id: string, address: string, expiry: string) =>
-    createHmac('sha256', secret).update(`digest-token-v1\n${purpose}\n${id}\n${address}\n${expiry}`).digest();
+  const mac = (purpose: string, subject: TokenSubject, expiry: string) =>
+    createHmac('sha256', secret)
+      .update(`digest-token-v1\n${purpose}\n${subject.id}\n${subject.address}\n${expiry}`)
+      .update(subject.instance === undefined ? '' : `\n${subject.instance}`)
+      .digest();
   return {
     issue(purpose, subject, lifetimeMs = TOKEN_LIFETIME_MS[purpose]) {
       const code = PURPOSE_CODE[purpose];
       const expiry = Math.floor((now() + lifetimeMs) / 1000).toString(36);
-      const signature = mac(code, subject.id, subject.address, expiry).toString('base64url');
+      const signature = mac(code, subject, expiry).toString('base64url');
       return `${code}.${Buffer.from(subject.id).toString('base64url')}.${expiry}.${signature}`;
     },
     async verify(token, purpose, lookup) {
@@ -64,7 +72,7 @@ export function createSubscriberTokens(secret: Buffer, now: () => number = Date.
       const id = Buffer.from(encodedId, 'base64url').toString('utf8');
       const subscriber = await lookup(id);
       if (!subscriber) return { ok: false, reason: 'unknown-subscriber' };
-      const expected = mac(code, subscriber.id, subscriber.address, expiry);
+      const expected = mac(code, subscriber, expiry);
       const given = Buffer.from(signature, 'base64url');
       if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
         return { ok: false, reason: 'bad-signature' };

@@ -157,11 +157,12 @@ describe('migration 004-search', () => {
       await publishArchive(before, 2);
       await before.close();
       // As a database of the release before this migration: no search table, neither it nor any later migration
-      // recorded (and their changes undone: 005 and 006 each add a send_log column, 008 a table, 009 two tables), so
-      // the migrator applies 004 and what follows in order.
+      // recorded (and their changes undone: 005 and 006 each add a send_log column, 007 the outbox and a subscriber
+      // column, 008 a table, 009 two tables), so the migrator applies 004 and what follows in order.
       await pglite.exec(
         `DROP TABLE search_items; ALTER TABLE send_log DROP COLUMN failure;
          ALTER TABLE send_log DROP COLUMN handed_over_at; DROP TABLE paper_texts;
+         DROP TABLE outbox; ALTER TABLE subscribers DROP COLUMN generation;
          DROP TABLE subscriber_preferences; DROP TABLE edition_translations;
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );

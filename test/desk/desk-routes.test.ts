@@ -55,7 +55,7 @@ describe('editor desk routes', () => {
 
   beforeEach(async () => {
     harness = await createDeskHarness(store(), {
-      limits: { perIp: 50, perIpRefillMs: 60_000, perAccount: 3, perAccountRefillMs: 600_000 },
+      limits: { perIp: 50, perIpRefillMs: 60_000, perPair: 3, perPairRefillMs: 600_000 },
     });
   });
   afterEach(async () => harness.close());
@@ -156,7 +156,7 @@ describe('editor desk routes', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it('rate-limits sign-in per account: 429 after the allowed attempts, even with the right password', async () => {
+  it('rate-limits sign-in per (address, account): 429 after the allowed failures, even with the right password', async () => {
     const attempt = async (password: string) => {
       const page = await harness.app.request('/admin/login');
       const loginCookie = cookiesOf(page).get('digest_desk_login')!;
@@ -172,10 +172,11 @@ describe('editor desk routes', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(blocked.headers.getSetCookie().some((value) => value.startsWith('digest_desk='))).toBe(false);
-    // The other editor's account is not locked by it.
+    // The other editor's account is not locked by it, and neither is this one from another address.
     await expect(
       signIn(harness.app, { email: 'other@example.com', password: 'another long passphrase' }),
     ).resolves.toBeTruthy();
+    expect((await harness.desk.auth.signIn({ ...EDITOR, clientAddress: '198.51.100.77' })).ok).toBe(true);
     const failures = (await store().listAudit()).filter((entry) => entry.action === 'sign-in-failed');
     expect(failures).toHaveLength(3);
   });
@@ -183,7 +184,7 @@ describe('editor desk routes', () => {
   it('rate-limits sign-in per client address', async () => {
     const desk = await harness.digest.desk({
       siteDir: harness.siteDir,
-      signInLimits: { perIp: 2, perIpRefillMs: 60_000, perAccount: 100, perAccountRefillMs: 60_000 },
+      signInLimits: { perIp: 2, perIpRefillMs: 60_000, perPair: 100, perPairRefillMs: 60_000 },
     });
     const results = [];
     for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
@@ -198,6 +199,25 @@ describe('editor desk routes', () => {
     ]);
     const elsewhere = await desk.auth.signIn({ ...EDITOR, clientAddress: '198.51.100.2' });
     expect(elsewhere.ok).toBe(true);
+  });
+
+  it('never counts a successful sign-in, nor one the limit refused', async () => {
+    const desk = await harness.digest.desk({
+      siteDir: harness.siteDir,
+      signInLimits: { perIp: 2, perIpRefillMs: 60_000, perPair: 2, perPairRefillMs: 60_000 },
+    });
+    const from = { clientAddress: '198.51.100.9' };
+    for (let index = 0; index < 5; index++)
+      expect((await desk.auth.signIn({ ...EDITOR, ...from })).ok).toBe(true);
+    const wrong = { email: EDITOR.email, password: 'not the passphrase', ...from };
+    expect((await desk.auth.signIn(wrong)).ok).toBe(false);
+    expect((await desk.auth.signIn({ ...EDITOR, ...from })).ok).toBe(true);
+    expect(await desk.auth.signIn(wrong)).toMatchObject({ reason: 'invalid' });
+    for (let index = 0; index < 5; index++) {
+      expect(await desk.auth.signIn(wrong)).toMatchObject({ reason: 'rate-limited' });
+    }
+    const failures = (await store().listAudit()).filter((entry) => entry.action === 'sign-in-failed');
+    expect(failures).toHaveLength(2);
   });
 
   it('accepts a session token as a Bearer token for scripts (no CSRF: no cookie is involved)', async () => {

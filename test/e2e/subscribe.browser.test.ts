@@ -1,5 +1,5 @@
 // The whole subscriber flow in real Chromium against the real `digest serve` process on loopback: the front page's
-// form → the confirmation mail on a loopback SMTP server → its link → confirmed → an unsubscribe link → the button →
+// form → the confirmation mail on a loopback SMTP server → its link → its button → confirmed → an unsubscribe link → the button →
 // unsubscribed; axe-core on every page of the flow. Needs `npm run build` (bin/digest.js runs dist/).
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -115,7 +115,17 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
     const confirm = linkIn(mail, `${base}confirm?token=`);
     expect(await subscribers()).toContain('digest_subscribers{status="pending"} 1');
 
+    // The link opens a page with a button (a mail scanner that follows links confirms nobody); the button confirms.
     await page.goto(confirm);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Confirm your subscription',
+    );
+    expect(await seriousViolations()).toEqual([]);
+    expect(await subscribers()).toContain('digest_subscribers{status="pending"} 1');
+    await Promise.all([
+      page.waitForURL(`${base}confirm`),
+      page.getByRole('button', { name: 'Confirm my subscription' }).click(),
+    ]);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('You are subscribed');
     expect(await seriousViolations()).toEqual([]);
     expect(await subscribers()).toContain('digest_subscribers{status="confirmed"} 1');

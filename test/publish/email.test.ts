@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { parseHTML } from 'linkedom';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendEditionEml } from '../../src/app/publish.js';
+import { createSmtpSender } from '../../src/mail/smtp-sender.js';
 import { renderEmail } from '../../src/publish/email-files.js';
-import { createSmtpMailer, sendEditionEml } from '../../src/publish/email-message.js';
 import { publishedImages } from './_images.js';
 import { largeEdition } from './_large-edition.js';
 import { referenceEdition } from './_reference-edition.js';
@@ -181,9 +182,11 @@ describe('SMTP sending', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
+  const SMTP = { host: '127.0.0.1', secure: false, requireTls: false, connections: 1, timeoutMs: 5_000 };
+
   it('delivers exactly the edition.eml bytes to a real SMTP server on loopback', async () => {
     const { eml } = await renderEmail(referenceEdition(), OPTIONS);
-    const mailer = createSmtpMailer({ host: '127.0.0.1', port, secure: false, requireTls: false });
+    const mailer = createSmtpSender({ ...SMTP, port });
     const result = await sendEditionEml(mailer, eml, {
       from: 'digest@example.org',
       to: ['a@example.org', 'b@example.org'],
@@ -193,10 +196,11 @@ describe('SMTP sending', () => {
     expect(received[0]!.from).toBe('digest@example.org');
     expect(received[0]!.to).toEqual(['a@example.org', 'b@example.org']);
     expect(received[0]!.data.replace(/\r\n$/, '')).toBe(eml.replace(/\r\n$/, ''));
+    mailer.close();
   });
 
   it('reports a refused connection as a PublishError', async () => {
-    const mailer = createSmtpMailer({ host: '127.0.0.1', port: 1, secure: false, requireTls: false });
+    const mailer = createSmtpSender({ ...SMTP, port: 1 });
     await expect(
       sendEditionEml(mailer, 'x', { from: 'a@example.org', to: ['b@example.org'] }),
     ).rejects.toThrow(/Sending the email failed/);

@@ -131,9 +131,14 @@ describe('a hostile edition on every channel', async () => {
       expect(text).not.toMatch(HIDDEN);
       const document = new DOMParser().parseFromString(text, 'text/xml') as unknown as Document;
       const entry = document.querySelector('item, entry');
-      expect(entry?.querySelector('title')?.textContent?.trim()).toBe(hostile.title);
+      // RSS readers render title and description as HTML, so RSS carries them as escaped HTML (Atom: type="text").
+      const shown = (value: string | null | undefined) =>
+        name === 'RSS'
+          ? (parseHTML(`<p>${value ?? ''}</p>`).document.querySelector('p')?.textContent ?? '')
+          : value;
+      expect(shown(entry?.querySelector('title')?.textContent?.trim())).toBe(hostile.title);
       // "]]>" in the intro cannot end a CDATA section early: the summary reads back whole.
-      const summary = entry?.querySelector('description, summary')?.textContent?.trim();
+      const summary = shown(entry?.querySelector('description, summary')?.textContent?.trim());
       expect(summary).toBe(hostile.intro.replace(/[\u0000-\u001f\u202a-\u202e]/g, ' ').replace(/\s+/g, ' '));
       const content = entry?.getElementsByTagName(tag)[0]?.textContent ?? '';
       expect(content).toContain('&lt;script&gt;');

@@ -2,6 +2,7 @@
 import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { renderFeeds } from '../../src/publish/feeds.js';
+import { plainText } from '../../src/publish/item-view.js';
 import { weeklyEditions } from './_editions.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
@@ -100,7 +101,16 @@ describe('renderFeeds', () => {
       expect(liveMarkup(document.body)).toEqual([]);
       expect(document.querySelectorAll('h2').length).toBe(8);
     }
-    expect(text(rss.querySelector('item > title'))).toBe(xssEdition().title);
+    // RSS readers render title and description as HTML: they hold escaped text, no editor markup.
+    for (const [selector, field] of [
+      ['item > title', xssEdition().title],
+      ['item > description', xssEdition().intro],
+    ] as const) {
+      const shown = fragment(text(rss.querySelector(selector)));
+      expect(liveMarkup(shown.body), selector).toEqual([]);
+      expect(shown.body.children.length, selector).toBe(0);
+      expect(shown.body.textContent, selector).toBe(plainText(field));
+    }
   });
 
   it('refuses to build feeds without an absolute base URL', () => {

@@ -17,7 +17,8 @@ export interface LoopbackSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<LoopbackSmtp> {
+/** On a free port, or on `port` (a server that comes back where the service expects it). */
+export async function startSmtp(port = 0): Promise<LoopbackSmtp> {
   const received: ReceivedMail[] = [];
   const waiting: { count: number; resolve: (mail: ReceivedMail) => void }[] = [];
   const server = new SMTPServer({
@@ -43,7 +44,10 @@ export async function startSmtp(): Promise<LoopbackSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   return {
     port: (server.server.address() as AddressInfo).port,
     received,

@@ -18,8 +18,12 @@ export interface SubscribeApp {
   store: Store;
   clock: { time: number; now(): Date };
   logs: string[];
-  /** A token signed with the server's secret, at the test clock's time (or `at`). */
-  token(purpose: TokenPurpose, subscriber: { id: number; address: string }, at?: number): string;
+  /** A token signed with the server's secret, at the test clock's time (or `at`); a confirm one for `generation`. */
+  token(
+    purpose: TokenPurpose,
+    subscriber: { id: number; address: string; generation?: number },
+    at?: number,
+  ): string;
 }
 
 export function subscribeApp(options: {
@@ -78,6 +82,7 @@ export function subscribeApp(options: {
       return createSubscriberTokens(Buffer.from(SECRET), () => at).issue(purpose, {
         id: String(subscriber.id),
         address: subscriber.address,
+        ...(purpose === 'confirm' ? { instance: String(subscriber.generation ?? 1) } : {}),
       });
     },
   };

@@ -20,6 +20,8 @@ describe('createServerApp', () => {
   let databaseUp = true;
   const lines: string[] = [];
   let app: ReturnType<typeof createServerApp>;
+  const METRICS_TOKEN = 'metrics-token-0123456789';
+  const withToken = { headers: { authorization: `Bearer ${METRICS_TOKEN}` } };
   const metrics = createDigestMetrics({
     subscribersByStatus: async () => ({ pending: 2, confirmed: 5, unsubscribed: 1, bounced: 0 }),
   });
@@ -29,6 +31,8 @@ describe('createServerApp', () => {
     app = createServerApp({
       siteDir: site.dir,
       metrics,
+      metricsToken: METRICS_TOKEN,
+      healthFreshMs: 0,
       log: (line) => lines.push(line),
       checkDatabase: async () => {
         if (!databaseUp) throw new Error('connection refused');
@@ -136,7 +140,7 @@ describe('createServerApp', () => {
       app.request('/'),
       app.request('/no-such-page'),
       app.request('/healthz'),
-      app.request('/metrics'),
+      app.request('/metrics', withToken),
       app.request('/', { method: 'POST' }),
       app.request('/2026-05-04'),
     ]);
@@ -170,15 +174,19 @@ describe('createServerApp', () => {
       `/..%2f${name}`,
       `/..%5c${name}`,
       `/%2e%2e%5c${name}`,
-      '/index.html%00.txt',
       '/.env',
       '//etc/passwd',
       '/leak.txt',
-      '/%E0%A4%A',
     ]) {
       const response = await app.request(path);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toMatch(/^secret$|DIGEST_SECRET/);
+    }
+    // A NUL or a broken percent-escape is refused at the edge, before any route.
+    for (const path of ['/index.html%00.txt', '/%E0%A4%A', '/%C3%28', '/api/v1/items/%00', '/?q=%00']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toMatchObject({ error: 'invalid-input' });
     }
     rmSync(secret);
   });
@@ -202,7 +210,12 @@ describe('createServerApp', () => {
     metrics.editionsBuilt.inc();
     metrics.mailsSent.inc(undefined, 3);
     await app.request('/2026-05-04/');
-    const response = await app.request('/metrics');
+    // A stranger gets nothing: no token, or a wrong one, and app.request() has no loopback socket.
+    expect((await app.request('/metrics')).status).toBe(401);
+    const wrong = await app.request('/metrics', { headers: { authorization: 'Bearer nope' } });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain('digest_');
+    const response = await app.request('/metrics', withToken);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await response.text();
     expect(text).toContain('# TYPE digest_http_requests_total counter');

@@ -20,6 +20,16 @@ describe('server config', () => {
       welcomeMail: false,
       webhookSecretEnv: 'DIGEST_WEBHOOK_SECRET',
       softBounceLimit: 3,
+      apiPerMinute: 120,
+      mcpPerMinute: 60,
+      metricsTokenEnv: 'DIGEST_METRICS_TOKEN',
+      outbox: {
+        retryDelayMs: 30_000,
+        maxRetryDelayMs: 3_600_000,
+        maxAttempts: 15,
+        pollMs: 5_000,
+        leaseSeconds: 300,
+      },
     });
   });
 

@@ -1,6 +1,10 @@
 // Subscribe, confirm and unsubscribe through app.request(), on a real PGlite store and a real SMTP server on
 // loopback: double opt-in, one-click unsubscribe, and the "Bad input and attacks" of issue 12.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeMail } from '../../src/app/subscribers.js';
+import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
@@ -10,6 +14,7 @@ import {
   freshIp,
   jsonPost,
   ORIGIN,
+  SECRET,
   type SubscribeApp,
   subscribeApp,
 } from './_subscribe-app.js';
@@ -46,6 +51,9 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     await mailsSettled();
     return t.store.listSubscribers();
   };
+  /** The confirm page's button: a POST from this site with the link's token. */
+  const confirmPost = (token: string, app = t.app) => app.request('/confirm', formPost({ token }));
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
   it('a form subscribes: "check your inbox", one pending row, one confirmation mail whose link confirms', async () => {
     const response = await t.app.request('/subscribe', formPost({ email: 'ada@example.com', website: '' }));
@@ -63,12 +71,29 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     const link = linkIn(mail, `${BASE_URL}confirm?token=`);
     expect(mail.parsed.html).toContain(link.replaceAll('&', '&amp;'));
 
-    const confirmed = await t.app.request(new URL(link).pathname + new URL(link).search);
+    // Opening the link (a reader, or a mail scanner before them) only shows a button.
+    for (let index = 0; index < 2; index++) {
+      const shown = await t.app.request(new URL(link).pathname + new URL(link).search);
+      expect(shown.status).toBe(200);
+      const page = await shown.text();
+      expect(page).toContain('<button type="submit">Confirm my subscription</button>');
+      expect(page).toContain(`<input type="hidden" name="token" value="${tokenOf(link)}">`);
+      expect(page).toContain('action="https://digest.example.org/confirm"');
+    }
+    expect(await row('ada@example.com')).toMatchObject({ status: 'pending' });
+    // The button's POST must come from this site, like every other form.
+    const forged = await t.app.request(
+      '/confirm',
+      formPost({ token: tokenOf(link) }, { origin: 'https://evil.example' }),
+    );
+    expect(forged.status).toBe(403);
+    expect(await row('ada@example.com')).toMatchObject({ status: 'pending' });
+    const confirmed = await confirmPost(tokenOf(link));
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain('You are subscribed');
     expect(await row('ada@example.com')).toMatchObject({ status: 'confirmed' });
-    // A second click (or a mail scanner before the reader) changes nothing and still says so.
-    const again = await t.app.request(new URL(link).pathname + new URL(link).search);
+    // A second click changes nothing and still says so.
+    const again = await confirmPost(tokenOf(link));
     expect(again.status).toBe(200);
     expect(await row('ada@example.com')).toMatchObject({ status: 'confirmed' });
     await mailsSettled();
@@ -244,19 +269,25 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       garbage: '<script>alert(1)</script>',
     };
     for (const [what, token] of Object.entries(refused)) {
-      const response = await t.app.request(`/confirm?token=${encodeURIComponent(token)}`);
-      expect(response.status, what).toBe(400);
-      const page = await response.text();
-      expect(page, what).toContain('This link does not work');
-      expect(page).not.toContain('<script>alert');
+      for (const response of [
+        await t.app.request(`/confirm?token=${encodeURIComponent(token)}`),
+        await confirmPost(token),
+      ]) {
+        expect(response.status, what).toBe(400);
+        const page = await response.text();
+        expect(page, what).toContain('This link does not work');
+        expect(page).not.toContain('<script>alert');
+      }
     }
     expect((await row('ada@example.com'))?.status).toBe('pending');
     expect((await row('bob@example.com'))?.status).toBe('pending');
     // The same token with the clock moved past its 48 hours.
     t.clock.time += 49 * 3600_000;
-    expect((await t.app.request(`/confirm?token=${good}`)).status).toBe(400);
+    expect((await confirmPost(good)).status).toBe(400);
     t.clock.time -= 49 * 3600_000;
     expect((await t.app.request(`/confirm?token=${good}`)).status).toBe(200);
+    expect((await row('ada@example.com'))?.status).toBe('pending');
+    expect((await confirmPost(good)).status).toBe(200);
     expect((await row('ada@example.com'))?.status).toBe('confirmed');
     expect((await row('bob@example.com'))?.status).toBe('pending');
   });
@@ -341,6 +372,110 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect((await row('ada@example.com'))?.status).toBe('pending');
   });
 
+  it('unsubscribe, then subscribe again within the hour: a new confirmation mail, and the old link is dead', async () => {
+    await t.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
+    const first = tokenOf(linkIn(await smtp.next(1), `${BASE_URL}confirm?token=`));
+    const ada = (await row('ada@example.com'))!;
+    const leave = await t.app.request('/unsubscribe', formPost({ token: t.token('unsubscribe', ada) }));
+    expect(leave.status).toBe(200);
+    // The link of the subscription that ended confirms nothing.
+    expect((await t.app.request(`/confirm?token=${first}`)).status).toBe(400);
+    expect((await confirmPost(first)).status).toBe(400);
+    expect((await row('ada@example.com'))?.status).toBe('unsubscribed');
+
+    const again = await t.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
+    expect(await again.json()).toEqual({ status: 'ok' });
+    const second = tokenOf(linkIn(await smtp.next(2), `${BASE_URL}confirm?token=`));
+    expect(second).not.toBe(first);
+    expect(await row('ada@example.com')).toMatchObject({ status: 'pending', generation: 2 });
+    // Still dead in the new subscription; the new link works.
+    expect((await confirmPost(first)).status).toBe(400);
+    expect((await row('ada@example.com'))?.status).toBe('pending');
+    expect((await confirmPost(second)).status).toBe(200);
+    expect((await row('ada@example.com'))?.status).toBe('confirmed');
+    await mailsSettled();
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('a confirm link of the release before generations still confirms the first subscription, and only it', async () => {
+    const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    const unbound = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
+      id: String(ada.id),
+      address: ada.address,
+    });
+    await t.store.setSubscriberStatus(ada.id, 'unsubscribed', ['pending']);
+    await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    expect((await confirmPost(unbound)).status).toBe(400);
+    const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
+    const old = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
+      id: String(bob.id),
+      address: bob.address,
+    });
+    expect((await confirmPost(old)).status).toBe(200);
+    expect((await row('bob@example.com'))?.status).toBe('confirmed');
+    expect((await row('ada@example.com'))?.status).toBe('pending');
+  });
+
+  it('the honeypot refuses any non-empty value: a repeated field, a JSON array, a number', async () => {
+    const repeated = await t.app.request('/subscribe', {
+      ...formPost({}),
+      body: 'email=bot1%40example.com&website=a&website=',
+    });
+    expect(repeated.status).toBe(200);
+    for (const website of [['a'], 1, { a: 1 }, true]) {
+      const response = await t.app.request('/subscribe', jsonPost({ email: 'bot2@example.com', website }));
+      expect(response.status).toBe(200);
+    }
+    expect(await stored()).toEqual([]);
+    // An empty one is a person's.
+    await t.app.request('/subscribe', jsonPost({ email: 'person@example.com', website: '' }));
+    expect((await stored()).map((entry) => entry.address)).toEqual(['person@example.com']);
+  });
+
+  it('a mail the SMTP server refuses for good (550) is given up with its reason: degraded, listed, not retried', async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const refusal = Object.assign(new Error('5.1.1 no such mailbox here'), { responseCode: 550 });
+        callback(address.address.startsWith('nobody@') ? refusal : undefined);
+      },
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = subscribeApp({
+        store: store(),
+        siteDir: site.dir,
+        smtpPort: (refusing.server.address() as AddressInfo).port,
+      });
+      const answer = await app.app.request('/subscribe', jsonPost({ email: 'nobody@example.com' }));
+      expect(answer.status).toBe(200);
+      await app.digest.subscriptions.idle();
+      expect(await app.digest.subscriptions.mailStatus()).toMatchObject({ status: 'degraded', waiting: 0 });
+      const listed = [];
+      for await (const subscriber of await app.digest.subscribers.list()) listed.push(subscriber);
+      expect(listed).toHaveLength(1);
+      expect(listed[0]!.mail).toMatchObject({ kind: 'confirmation', state: 'failed', attempts: 1 });
+      expect(describeMail(listed[0]!.mail)).toMatch(
+        /^confirmation mail failed: 550 5\.1\.1 no such mailbox here/,
+      );
+      // Given up: another pass of the worker tries nothing.
+      await app.digest.subscriptions.idle();
+      expect((await app.store.mailProblems([listed[0]!.id]))[0]).toMatchObject({
+        state: 'failed',
+        attempts: 1,
+      });
+      await app.digest.subscriptions.stopOutbox();
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
+  });
+
   it('no SMTP server configured: subscribing answers 503 and stores nothing', async () => {
     const noMail = subscribeApp({ store: store(), siteDir: site.dir });
     const response = await noMail.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
@@ -363,8 +498,8 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     });
     await welcoming.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
     const confirmation = await smtp.next(1);
-    const link = new URL(linkIn(confirmation, `${BASE_URL}confirm?token=`));
-    expect((await welcoming.app.request(link.pathname + link.search)).status).toBe(200);
+    const link = linkIn(confirmation, `${BASE_URL}confirm?token=`);
+    expect((await confirmPost(tokenOf(link), welcoming.app)).status).toBe(200);
     const welcome = await smtp.next(2);
     expect(welcome.parsed.subject).toBe('Welcome to Test Digest');
     const unsubscribe = linkIn(welcome, `${BASE_URL}unsubscribe?token=`);

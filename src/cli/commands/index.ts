@@ -6,6 +6,7 @@ import { register as build } from './build.js';
 import { register as chat } from './chat.js';
 import { register as decide } from './decide.js';
 import { register as demo } from './demo.js';
+import { register as doctor } from './doctor.js';
 import { register as editors } from './editors.js';
 import { register as email } from './email.js';
 import { register as evaluate } from './eval.js';
@@ -39,4 +40,5 @@ export const COMMANDS: RegisterCommand[] = [
   serve,
   mcp,
   editors,
+  doctor,
 ];

@@ -63,7 +63,8 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
 /** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
 function countMail(metrics: DigestMetrics, kind: string): void {
   if (kind === 'sent') metrics.mailsSent.inc();
-  else if (kind === 'failed') metrics.mailsFailed.inc();
+  // An outbox mail that failed for now ('retry') counts too: a failing SMTP server shows at once.
+  else if (kind === 'failed' || kind === 'retry') metrics.mailsFailed.inc();
 }
 
 async function startSchedule(
@@ -119,6 +120,7 @@ export function register(program: Command, context: CliContext): void {
     );
     const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
     const { subscribeReadiness } = await import('../../app/subscribe-readiness.js');
+    const { subscriptionSettings } = await import('../../app/subscription-settings.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);
@@ -128,9 +130,12 @@ export function register(program: Command, context: CliContext): void {
         log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
       }
       const subscribing = subscribeReadiness(digest.config, digest.configFile);
+      const subscriptions = subscriptionSettings(digest.config);
+      const mailing = subscriptions?.canMail === true;
       const metrics = createDigestMetrics({
         subscribersByStatus: () => digest.deps.store.countSubscribers(),
         sendLog: () => digest.sendLogCounts(),
+        ...(mailing ? { outbox: () => digest.subscriptions.mailStatus() } : {}),
       });
       const requestLines = batchedLogLines((text) => context.stderr.write(text));
       const app = createServerApp({
@@ -147,7 +152,14 @@ export function register(program: Command, context: CliContext): void {
         archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
         desk: await digest.desk({ siteDir }),
         ...(subscribing.transformHtml ? { transformHtml: subscribing.transformHtml } : {}),
+        ...(mailing ? { mailStatus: () => digest.subscriptions.mailStatus() } : {}),
+        metricsToken: context.env[digest.config.server.metricsTokenEnv],
+        secureCookies: subscriptions?.baseUrl.startsWith('https:') ?? false,
+        apiPerMinute: digest.config.server.apiPerMinute,
+        mcpPerMinute: digest.config.server.mcpPerMinute,
       });
+      // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
+      if (mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
       // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
       const shared = await digest.deps.store.shareDatabase();
       if (shared) log.info(`Other digest commands reach this database through ${shared.address}.`);
@@ -160,8 +172,8 @@ export function register(program: Command, context: CliContext): void {
       const reason = await stopped(context.signal);
       log.info(`${reason}: closing the server…`);
       await server.close();
-      // Confirmation mails already promised to readers go out before the store closes.
-      await digest.subscriptions.idle();
+      // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
+      await digest.subscriptions.stopOutbox();
       await schedule?.stop();
       requestLines.flush();
       log.info('Server closed; closing the store.');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { SUBSCRIBER_STATUSES } from '../../app/subscribers.js';
+import { describeMail, SUBSCRIBER_STATUSES } from '../../app/subscribers.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
@@ -37,7 +37,9 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(
     group
       .command('list')
-      .description('one subscriber per line: address, status, subscribed at')
+      .description(
+        'one subscriber per line: address, status, subscribed at, and their confirmation or welcome mail when it failed, waits for a retry or is uncertain',
+      )
       .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus)
       .option('--json', 'one JSON object per line'),
   ).action(async (options: ListOptions) => {
@@ -50,7 +52,7 @@ export function register(program: Command, context: CliContext): void {
         context.stdout.write(
           options.json
             ? `${JSON.stringify(subscriber)}\n`
-            : `${subscriber.address}\t${subscriber.status}\t${subscriber.createdAt}\n`,
+            : `${[subscriber.address, subscriber.status, subscriber.createdAt, describeMail(subscriber.mail)].join('\t').trimEnd()}\n`,
         );
       }
       digest.deps.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);

@@ -7,6 +7,7 @@ import * as editorsDesk from './003-editors-desk.js';
 import * as search from './004-search.js';
 import * as sendFailures from './005-send-failures.js';
 import * as sendHandover from './006-send-handover.js';
+import * as outbox from './007-outbox.js';
 import * as paperTexts from './008-paper-texts.js';
 import * as readerPreferences from './009-reader-preferences.js';
 
@@ -17,6 +18,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '004-search': search,
   '005-send-failures': sendFailures,
   '006-send-handover': sendHandover,
+  '007-outbox': outbox,
   '008-paper-texts': paperTexts,
   '009-reader-preferences': readerPreferences,
 };

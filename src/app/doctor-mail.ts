@@ -1,0 +1,174 @@
+// `digest doctor`'s mail checks: the SMTP server as a send meets it (connect and EHLO, STARTTLS, AUTH), the DKIM
+// key, and the DNS records the sending domain should publish (SPF, DKIM, DMARC), printed ready to paste.
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import type { SmtpConfig } from '../config/publish-schema.js';
+import type { Config } from '../config/schema.js';
+import { errorMessage } from '../core/errors.js';
+import { probeSmtp, type SmtpStep } from '../mail/smtp-probe.js';
+import { check, type DoctorCheck } from './doctor-types.js';
+
+export interface MailChecks {
+  checks: DoctorCheck[];
+  /** DNS records to publish, one line each ("name TXT value"). */
+  dnsRecords: string[];
+}
+
+/** The domain of the From address ("Digest <news@example.org>" → example.org). */
+function fromDomain(from: string): string | null {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  const domain = address.split('@')[1]?.trim().toLowerCase();
+  return domain && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain) ? domain : null;
+}
+
+function smtpFix(step: SmtpStep, smtp: SmtpConfig): string {
+  if (step === 'connect') {
+    return `nothing answers SMTP at ${smtp.host}:${smtp.port}: check publish.email.smtp.host and .port (587 STARTTLS, 465 TLS) and the firewall`;
+  }
+  if (step === 'starttls') {
+    return 'the server offers no working STARTTLS: use port 465 with "secure": true, or (a local relay only) "requireTls": false';
+  }
+  return `the server refused the login of ${smtp.user ?? '(no user)'}: check publish.email.smtp.user and ${smtp.passwordEnv}`;
+}
+
+async function checkSmtp(config: Config, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DoctorCheck> {
+  const smtp = config.publish.email.smtp;
+  if (!smtp) {
+    return check(
+      'smtp',
+      'smtp',
+      'skip',
+      'publish.email.smtp is not set: `digest send` cannot mail subscribers',
+    );
+  }
+  const name = `${smtp.host}:${smtp.port}`;
+  if (smtp.user && !env[smtp.passwordEnv]) {
+    return check(
+      'smtp',
+      name,
+      'fail',
+      `${smtp.passwordEnv} is not set`,
+      `set ${smtp.passwordEnv} to the SMTP password`,
+    );
+  }
+  const probe = await probeSmtp({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTls: smtp.requireTls,
+    timeoutMs,
+    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
+  });
+  if (!probe.ok) {
+    const step = probe.failedStep ?? 'connect';
+    return check(
+      'smtp',
+      name,
+      'fail',
+      `${step === 'connect' ? 'unreachable' : `${step} failed`}: ${probe.message}`,
+      smtpFix(step, smtp),
+    );
+  }
+  const parts = [
+    'EHLO accepted',
+    probe.encrypted ? (smtp.secure ? 'TLS' : 'STARTTLS') : 'not encrypted',
+    probe.authenticated ? 'AUTH accepted' : 'no login',
+    `${Math.round(probe.latencyMs)} ms`,
+  ];
+  if (!probe.encrypted) {
+    return check(
+      'smtp',
+      name,
+      'warn',
+      parts.join(', '),
+      'mail and password travel in clear: fine for a local relay, otherwise turn requireTls on',
+    );
+  }
+  return check('smtp', name, 'ok', parts.join(', '));
+}
+
+function dkimRecord(config: Config, env: NodeJS.ProcessEnv): { check: DoctorCheck; record?: string } {
+  const dkim = config.publish.email.dkim;
+  if (!dkim) {
+    return {
+      check: check(
+        'dkim',
+        'dkim',
+        config.publish.email.smtp ? 'warn' : 'skip',
+        'publish.email.dkim is not set: mail goes out unsigned (large mailbox providers want DKIM)',
+        'openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out dkim.pem; set publish.email.dkim and DIGEST_DKIM_PRIVATE_KEY',
+      ),
+    };
+  }
+  const pem = env[dkim.privateKeyEnv]?.replace(/\\n/g, '\n');
+  const name = `${dkim.keySelector}._domainkey.${dkim.domainName}`;
+  if (!pem) {
+    return {
+      check: check(
+        'dkim',
+        name,
+        'fail',
+        `${dkim.privateKeyEnv} is not set`,
+        `put the PEM private key in ${dkim.privateKeyEnv}`,
+      ),
+    };
+  }
+  try {
+    const key = createPrivateKey(pem);
+    const publicKey = createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
+    const type = key.asymmetricKeyType === 'ed25519' ? 'ed25519' : 'rsa';
+    const from = fromDomain(config.publish.email.from);
+    const aligned = from === dkim.domainName || from?.endsWith(`.${dkim.domainName}`);
+    return {
+      check: aligned
+        ? check('dkim', name, 'ok', `${type} key loaded from ${dkim.privateKeyEnv}`)
+        : check(
+            'dkim',
+            name,
+            'warn',
+            `signs for ${dkim.domainName} but mail is from ${from ?? '?'}: DMARC wants the two aligned`,
+            'set publish.email.dkim.domainName to the domain of publish.email.from',
+          ),
+      record: `${name} TXT "v=DKIM1; k=${type}; p=${publicKey}"`,
+    };
+  } catch (error) {
+    return {
+      check: check(
+        'dkim',
+        name,
+        'fail',
+        `${dkim.privateKeyEnv} is not a usable private key: ${errorMessage(error)}`,
+        `put the PEM private key (-----BEGIN PRIVATE KEY-----…) in ${dkim.privateKeyEnv}`,
+      ),
+    };
+  }
+}
+
+export async function checkMail(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<MailChecks> {
+  const smtpCheck = await checkSmtp(config, env, timeoutMs);
+  const dkim = dkimRecord(config, env);
+  const dnsRecords: string[] = [];
+  const domain = fromDomain(config.publish.email.from);
+  const smtp = config.publish.email.smtp;
+  if (smtp && domain) {
+    dnsRecords.push(`${domain} TXT "v=spf1 a:${smtp.host} ~all"   (or your mail provider's include:…)`);
+    if (dkim.record) dnsRecords.push(dkim.record);
+    dnsRecords.push(`_dmarc.${domain} TXT "v=DMARC1; p=none; rua=mailto:dmarc@${domain}"`);
+  }
+  const checks = [smtpCheck, dkim.check];
+  if (smtp && (!domain || domain === 'example.com')) {
+    checks.push(
+      check(
+        'smtp',
+        'from',
+        'fail',
+        `publish.email.from is "${config.publish.email.from}": mail needs a sender on your own domain`,
+        'set publish.email.from to "Name <address@your-domain>"',
+      ),
+    );
+  }
+  return { checks, dnsRecords };
+}

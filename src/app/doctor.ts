@@ -1,0 +1,104 @@
+// `digest doctor`: checks a set-up in well under a minute and says how to fix each problem. Config first (nothing
+// else can be checked without it), then the data folder, the sources, the models, mail and publishing settings, all
+// at the same time, each with a short deadline. A use case of its own (it needs no store): `digest init` calls it.
+import { loadConfig } from '../config/load-config.js';
+import type { Config } from '../config/schema.js';
+import { errorMessage } from '../core/errors.js';
+import { checkMail } from './doctor-mail.js';
+import { type BuildEstimate, checkModels } from './doctor-model.js';
+import { checkDataFolder, checkPublishing, checkSources } from './doctor-setup.js';
+import { check, type DoctorCheck } from './doctor-types.js';
+
+export type { BuildEstimate } from './doctor-model.js';
+export type { CheckStatus, DoctorCheck } from './doctor-types.js';
+
+export interface DoctorInput {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Today, for sources whose URL holds "{date}". */
+  now: Date;
+  configFile?: string;
+  dataDir?: string;
+  /** A config already made (skips loading a file). */
+  config?: Config;
+  /** Deadline of each source fetch (default 5 s). */
+  sourceDeadlineMs?: number;
+  /** Deadline of the model's test call (default 30 s). */
+  modelTimeoutMs?: number;
+  /** SMTP connection and greeting deadline (default 10 s). */
+  smtpTimeoutMs?: number;
+}
+
+export interface DoctorReport {
+  /** The config file read (null: built-in defaults, or it could not be read). */
+  configFile: string | null;
+  checks: DoctorCheck[];
+  /** The failed checks: the set-up is ready when there are none. */
+  problems: DoctorCheck[];
+  /** Rough wall time and cost of this week's build with the writing model. */
+  estimate?: BuildEstimate;
+  /** DNS records the sending domain should publish. */
+  dnsRecords: string[];
+}
+
+async function configFor(
+  input: DoctorInput,
+): Promise<{ config?: Config; file: string | null; check: DoctorCheck }> {
+  if (input.config)
+    return { config: input.config, file: null, check: check('config', 'config', 'ok', 'given') };
+  try {
+    const loaded = await loadConfig({
+      cwd: input.cwd,
+      ...(input.configFile ? { file: input.configFile } : {}),
+    });
+    const where = loaded.file ?? 'no config file: built-in defaults';
+    return {
+      config: loaded.config,
+      file: loaded.file,
+      check: check('config', 'config', 'ok', `${where} is valid`),
+    };
+  } catch (error) {
+    const [first, ...rest] = errorMessage(error).split('\n');
+    const fields = rest.filter((line) => line.startsWith('  - ')).map((line) => line.slice(4));
+    const detail = fields.length ? `${first} ${fields.join('; ')}` : (first ?? '');
+    return {
+      file: null,
+      check: check(
+        'config',
+        'config',
+        'fail',
+        detail,
+        'fix the field(s) named, then run digest doctor again',
+      ),
+    };
+  }
+}
+
+export async function doctor(input: DoctorInput): Promise<DoctorReport> {
+  const loaded = await configFor(input);
+  const { config } = loaded;
+  if (!config) {
+    return { configFile: null, checks: [loaded.check], problems: [loaded.check], dnsRecords: [] };
+  }
+  const [data, sources, models, mail] = await Promise.all([
+    checkDataFolder(input),
+    checkSources(config, { now: input.now, deadlineMs: input.sourceDeadlineMs ?? 5_000 }),
+    checkModels(config, { env: input.env, timeoutMs: input.modelTimeoutMs ?? 30_000 }),
+    checkMail(config, input.env, input.smtpTimeoutMs ?? 10_000),
+  ]);
+  const checks = [
+    loaded.check,
+    data,
+    ...sources,
+    ...models.checks,
+    ...mail.checks,
+    ...checkPublishing(config, input.env),
+  ];
+  return {
+    configFile: loaded.file,
+    checks,
+    problems: checks.filter((entry) => entry.status === 'fail'),
+    ...(models.estimate ? { estimate: models.estimate } : {}),
+    dnsRecords: mail.dnsRecords,
+  };
+}

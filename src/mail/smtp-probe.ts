@@ -1,0 +1,69 @@
+// Connects to the configured SMTP server the way a send does (nodemailer's SMTPConnection: EHLO, STARTTLS, AUTH)
+// and sends no mail: `digest doctor` reports each step, and which one failed.
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import type { SmtpPoolSettings } from './smtp-pool.js';
+
+export type SmtpStep = 'connect' | 'starttls' | 'auth';
+
+export interface SmtpProbe {
+  ok: boolean;
+  /** The step that failed (when not ok). */
+  failedStep?: SmtpStep;
+  message: string;
+  /** The connection was encrypted (TLS from the start, or after STARTTLS). */
+  encrypted: boolean;
+  /** A login was made and accepted. */
+  authenticated: boolean;
+  latencyMs: number;
+}
+
+type ProbeSettings = Omit<SmtpPoolSettings, 'connections' | 'dkim'>;
+
+function stepOf(error: { code?: string; command?: string }): SmtpStep {
+  if (error.code === 'EAUTH') return 'auth';
+  if (error.code === 'ETLS' || /STARTTLS/i.test(error.command ?? '')) return 'starttls';
+  return 'connect';
+}
+
+export function probeSmtp(settings: ProbeSettings): Promise<SmtpProbe> {
+  const started = performance.now();
+  const connection = new SMTPConnection({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls && !settings.secure,
+    ignoreTLS: !settings.requireTls,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+  });
+  return new Promise<SmtpProbe>((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<SmtpProbe, 'latencyMs' | 'encrypted'>) => {
+      if (settled) return;
+      settled = true;
+      const encrypted = connection.secure;
+      connection.close();
+      resolve({ ...outcome, encrypted, latencyMs: performance.now() - started });
+    };
+    const fail = (error: Error & { code?: string; command?: string }) =>
+      finish({ ok: false, failedStep: stepOf(error), message: error.message, authenticated: false });
+    connection.on('error', fail);
+    connection.connect((error) => {
+      if (error) return fail(error);
+      if (!settings.user) return finish({ ok: true, message: 'connected', authenticated: false });
+      if (!connection.allowsAuth) {
+        return finish({
+          ok: false,
+          failedStep: 'auth',
+          message: 'the server offers no AUTH, but publish.email.smtp.user is set',
+          authenticated: false,
+        });
+      }
+      connection.login({ user: settings.user, pass: settings.password ?? '' }, (loginError) => {
+        if (loginError) return fail(loginError);
+        finish({ ok: true, message: 'connected and logged in', authenticated: true });
+      });
+    });
+  });
+}
