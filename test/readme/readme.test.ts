@@ -244,8 +244,25 @@ describe('README', () => {
     const mail = await smtp.next(mails + 1);
     expect(mail.to).toEqual([reader]);
     const confirm = new URL(linkIn(mail, `${origin}/confirm?token=`));
+    // The link opens a page with a button (a link scanner confirms nobody); the button's POST confirms.
     const page = await fetch(new URL(`${confirm.pathname}${confirm.search}`, served.url));
     expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="token"');
+    const token = confirm.searchParams.get('token') ?? '';
+    const confirmed = await fetch(`${served.url}confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin, accept: 'application/json' },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(await confirmed.json()).toEqual({ status: 'confirmed' });
+    // …and the reader receives the edition: `digest send` (what the README's cron line runs after publish).
+    const stdout = new Capture();
+    const stderr = new Capture();
+    expect(await runCli(['send'], { stdout, stderr, cwd, env: environment() }), stderr.text).toBe(0);
+    const edition = smtp.received.find(
+      (received) => received.to.includes(reader) && (received.parsed.text ?? '').includes('/2026-05-04/'),
+    );
+    expect(edition, `no edition mail to ${reader}:\n${stdout.text}${stderr.text}`).toBeDefined();
   }
 
   it('lists the sections it runs, and each has commands', () => {
