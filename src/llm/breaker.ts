@@ -1,6 +1,6 @@
 // The breaker of the road: gives up on a provider that stopped answering, so a hung server costs one timeout, not
-// one per call. Timeouts that were the server's queue (calls in flight beside them) never count: the limiter shrinks
-// that provider's window instead.
+// one per call. Timeouts that were the server's queue (calls in flight beside them, at a provider that has answered
+// this run) never count: the limiter shrinks that provider's window instead.
 import { ProviderUnavailableError } from './call-errors.js';
 import type { ProviderBreaker } from './call-layers.js';
 
@@ -28,13 +28,16 @@ export function createBreaker(): ProviderBreaker {
       entry.answered += 1;
       entry.timeouts = 0;
     },
+    hasAnswered(provider) {
+      return of(provider).answered > 0;
+    },
     timedOut(provider, timeoutMs) {
       const entry = of(provider);
       entry.timeouts += 1;
       if (entry.open || (entry.answered > 0 && entry.timeouts < 3)) return;
       entry.open = new ProviderUnavailableError(
-        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row, with no other call in ` +
-          'flight); no more calls to it this run (a model that is just slow needs a larger llm.timeoutMs)',
+        `${provider} did not answer within ${timeoutMs} ms (${entry.timeouts} time(s) in a row${entry.answered > 0 ? ', with no other call in flight' : ', and no answer yet this run'}); ` +
+          'no more calls to it this run (a model that is just slow needs a larger llm.timeoutMs)',
       );
     },
     open(provider, error) {

@@ -28,6 +28,8 @@ export interface ProviderBreaker {
   /** Throws when the provider was given up on this run. */
   check(provider: ProviderName): void;
   answered(provider: ProviderName): void;
+  /** True once the provider has answered a call this run: only then can a timeout be its queue, not a dead server. */
+  hasAnswered(provider: ProviderName): boolean;
   timedOut(provider: ProviderName, timeoutMs: number): void;
   open(provider: ProviderName, error: Error): void;
 }
@@ -98,7 +100,10 @@ export function limitLayer(options: {
           } catch (error) {
             const timeout = params.abortSignal?.aborted ? undefined : findCause(error, CallTimeoutError);
             if (!timeout) throw error;
-            finish('timed-out');
+            // Other calls in flight mean a queue only at a provider that answers: a server that never answered
+            // this run is hung, and its first timeout opens the breaker (a hung server costs one timeout).
+            const queued = slot.shared && state.breaker.hasAnswered(provider);
+            finish(queued ? 'timed-out' : 'other');
             state.meter.recordCall({
               model: options.modelId,
               purpose: options.purpose,
@@ -106,9 +111,9 @@ export function limitLayer(options: {
               tokensOut: 0,
               costUsd: 0,
               latencyMs: Date.now() - startedAt,
-              ...(slot.shared ? { requeued: true } : { failed: true }),
+              ...(queued ? { requeued: true } : { failed: true }),
             });
-            if (slot.shared) {
+            if (queued) {
               throw new SharedTimeoutError(
                 `${timeout.message}, with other calls to ${provider} in flight (it waited in the server's queue)`,
                 { cause: error },

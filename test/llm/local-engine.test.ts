@@ -149,4 +149,24 @@ describe('a one-slot server over HTTP', () => {
     expect(spent).toMatchObject({ failedCalls: 0, fallbackItems: 0 });
     expect(formatUsageTable(spent)).toMatch(/timed out in the server's queue and were asked again/);
   }, 60_000);
+
+  it('a hung server that never answered is not a queue: its first timeouts open the breaker, nothing is asked again', async () => {
+    server = await startFakeLlm({ script: () => 'hang' });
+    const model = 'openai:gpt-4.1-mini';
+    const { writer, usage } = createWriter({
+      // 4 calls in flight from the start; none is ever answered.
+      llm: { write: model, timeoutMs: 500 },
+      store,
+      // The test before cached answers for these items: ask the server.
+      refresh: true,
+      log: silentLogger,
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseURL },
+    });
+    const written = await writer.writeItems(items, context);
+    expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
+    const spent = usage();
+    expect(spent.requeuedCalls).toBe(0);
+    // The first round's calls (at most the window of 4) reached the server; the rest failed at the open breaker.
+    expect(server.requests.length).toBeLessThanOrEqual(4);
+  }, 60_000);
 });
