@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
 import type { Edition } from '../core/types.js';
-import { absoluteUrl } from '../publish/_html.js';
+import { absoluteUrl } from '../core/urls.js';
 import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
 import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
