@@ -98,6 +98,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
     editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: config.publish.email.from,
     baseUrl: settings.baseUrl,
+    now: () => deps.clock.now(),
     ...(settings.send.unsubscribeMailto ? { unsubscribeMailto: settings.send.unsubscribeMailto } : {}),
     ...(await emailImages(deps, edition, settings.baseUrl)),
   });

@@ -25,6 +25,8 @@ export interface EditionMailOptions {
   variant?: Pick<EmailOptions, 'language' | 'alsoInEdition' | 'note'> & { pageUrl?: string };
   /** Put the reader's "your edition" link (a signed 'preferences' token) in the mail. */
   preferencesLink?: boolean;
+  /** The clock each mail's Date header reads (the use case passes its clock port). */
+  now: () => Date;
 }
 
 /** A rendered edition waiting for its readers' tokens. */
@@ -117,7 +119,7 @@ export async function prepareEditionMail(
       const headers = [
         ...fixedHeaders,
         `To: ${address}`,
-        `Date: ${new Date().toUTCString().replace(/GMT$/, '+0000')}`,
+        `Date: ${options.now().toUTCString().replace(/GMT$/, '+0000')}`,
         `Message-ID: ${messageId}`,
         // One target per line: each stays far below the 998-character limit whatever the token's length.
         `List-Unsubscribe: ${(unsubscribe['List-Unsubscribe'] ?? '').replace(/>, </g, '>,\r\n <')}`,

@@ -49,6 +49,7 @@ export interface CreateWriterOptions {
   check?: boolean;
   /** `--max-cost`: overrides `llm.maxCostUsd`. */
   maxCostUsd?: number;
+  /** Where API keys are read from; without it no key is set (cached answers and local models still work). */
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   signal?: AbortSignal;
@@ -82,7 +83,7 @@ function roadOptions(options: CreateWriterOptions) {
     ...(options.retryFailed !== undefined ? { retryFailed: options.retryFailed } : {}),
     ...(options.check !== undefined ? { check: options.check } : {}),
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env ?? {},
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  commandWeek,
+  digestOptions,
+  weekOption,
+  withStoreOptions,
+} from '../options.js';
 import { plainLine } from '../terminal.js';
 
 interface AddOptions extends CommonOptions {
@@ -19,7 +25,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--note <text>', "editor's note kept with the item")
     .option('--offline', 'make no network request: only an item already stored can be added');
   withStoreOptions(command).action(async (input: string, options: AddOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    const week = commandWeek(options, context);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     const offline = options.offline ?? false;

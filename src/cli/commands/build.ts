@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { checkWritableFolder, resolveWeek } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
   checkDataDir,
+  commandWeek,
   digestOptions,
   parseUsd,
   weekOption,
@@ -52,7 +53,7 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command)
     .addHelpText('after', EXIT_STATUS_HELP)
     .action(async (options: BuildCommandOptions) => {
-      const week = resolveWeek(options.week, new Date());
+      const week = commandWeek(options, context);
       const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
       await checkDataDir(options, context);
       const { withDigest } = await import('../../app/open-digest.js');

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  commandWeek,
+  digestOptions,
+  weekOption,
+  withStoreOptions,
+} from '../options.js';
 
 interface DecideOptions extends CommonOptions {
   week?: string;
@@ -21,7 +27,7 @@ export function register(program: Command, context: CliContext): void {
       .argument('<item>', 'item key (from "digest list"), arXiv id or URL');
     weekOption(command).option('--undo', 'remove the decision');
     withStoreOptions(command).action(async (item: string, options: DecideOptions) => {
-      const week = resolveWeek(options.week, new Date());
+      const week = commandWeek(options, context);
       await checkDataDir(options, context);
       const { withDigest } = await import('../../app/open-digest.js');
       await withDigest(digestOptions(options, context), async (digest) => {

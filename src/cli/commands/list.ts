@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { PlannedItem } from '../../app/list.js';
 import { fillTheStore } from '../../app/store-hints.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
   checkDataDir,
+  commandWeek,
   digestOptions,
   parseCount,
   weekOption,
@@ -29,7 +29,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--limit <n>', 'rows to print', parseCount, 40)
     .option('--no-triage', 'rank without the cached LLM triage scores');
   withStoreOptions(command).action(async (options: ListOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    const week = commandWeek(options, context);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {

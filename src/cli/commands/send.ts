@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
 import { FlaggedEditionError } from '../../app/edition-flags.js';
-import { resolveWeek } from '../../app/inputs.js';
 import type { SendOutcome, SendProgress } from '../../app/send.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  commandWeek,
+  digestOptions,
+  weekOption,
+  withStoreOptions,
+} from '../options.js';
 
 interface SendCommandOptions extends CommonOptions {
   week?: string;
@@ -32,7 +38,7 @@ export function register(program: Command, context: CliContext): void {
       'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
     );
   withStoreOptions(command).action(async (options: SendCommandOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    const week = commandWeek(options, context);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     const progress = progressLine(context.stderr);

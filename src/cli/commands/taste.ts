@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { TasteReport } from '../../app/taste.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  commandWeek,
+  digestOptions,
+  weekOption,
+  withStoreOptions,
+} from '../options.js';
 import { plainLine } from '../terminal.js';
 
 interface TasteOptions extends CommonOptions {
@@ -22,7 +28,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--reset', 'forget the history so far; learning starts again from the next published edition')
     .option('--json', 'machine-readable output');
   withStoreOptions(command).action(async (options: TasteOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    const week = commandWeek(options, context);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
     await withDigest(digestOptions(options, context), async (digest) => {
