@@ -88,11 +88,6 @@ export function keySetting(modelId: string, llm: Pick<LlmConfig, 'openaiCompatib
   }
 }
 
-/** Why a model cannot be called with this environment (missing key or server), or null when it can. */
-export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
-  return missingSetting(modelId, options)?.message ?? null;
-}
-
 /** The base URL a model's calls go to. */
 export function endpointOf(modelId: string, options: ResolveModelOptions): string {
   const env = options.env;

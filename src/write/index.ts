@@ -12,23 +12,11 @@ import type { Writer } from './types.js';
 export {
   createModelRoad,
   type ModelRoad,
-  type ModelRoadOptions,
-  NO_MODEL_NOTICE,
-  type RoadModel,
 } from '../llm/model-road.js';
-export {
-  createModelRegistry,
-  credentialProblem,
-  missingSetting,
-  providerOf,
-  resolveModel,
-} from '../llm/providers.js';
-export type { Purpose, UsageReport } from '../llm/usage.js';
+export type { UsageReport } from '../llm/usage.js';
 export { createExtractiveWriter } from './extractive.js';
-export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
 export { formatFlaggedItems, formatProgress, formatUsageTable, outcomeNotes } from './format-usage.js';
-export { createLlmWriter, type LlmWriterOptions } from './llm-writer.js';
-export type { ItemForWriting, Writer, WriterContext } from './types.js';
+export type { ItemForWriting, Writer } from './types.js';
 
 export interface CreateWriterOptions {
   /** The run's model road; when given, the options below that configure a road are ignored. */

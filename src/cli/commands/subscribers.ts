@@ -27,7 +27,7 @@ export function register(program: Command, context: CliContext): void {
 
   const open = async <T>(
     options: CommonOptions,
-    fn: (digest: import('../../app/index.js').OpenDigest) => Promise<T>,
+    fn: (digest: import('../../app/open-digest.js').OpenDigest) => Promise<T>,
   ) => {
     await checkDataDir(options, context);
     const { withDigest } = await import('../../app/open-digest.js');
