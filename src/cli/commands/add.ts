@@ -2,10 +2,9 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 import { plainLine } from '../terminal.js';
@@ -26,19 +25,22 @@ export function register(program: Command, context: CliContext): void {
     .option('--offline', 'make no network request: only an item already stored can be added');
   withStoreOptions(command).action(async (input: string, options: AddOptions) => {
     const week = commandWeek(options, context);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
     const offline = options.offline ?? false;
-    await withDigest({ ...digestOptions(options, context), offline }, async (digest) => {
-      const stored = await digest.add({
-        week,
-        input,
-        note: options.note ?? null,
-        offline,
-      });
-      context.stdout.write(
-        `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
-      );
-    });
+    await withCommandDigest(
+      options,
+      context,
+      async (digest) => {
+        const stored = await digest.add({
+          week,
+          input,
+          note: options.note ?? null,
+          offline,
+        });
+        context.stdout.write(
+          `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
+        );
+      },
+      { offline },
+    );
   });
 }

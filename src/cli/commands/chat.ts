@@ -2,10 +2,9 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -36,9 +35,7 @@ export function register(program: Command, context: CliContext): void {
     .addHelpText('after', CHAT_EXIT_HELP)
     .action(async (options: ChatCommandOptions) => {
       const week = commandWeek(options, context);
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      await withCommandDigest(options, context, async (digest) => {
         const outcome = await digest.chat({
           week,
           again: options.again ?? false,

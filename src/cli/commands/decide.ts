@@ -2,10 +2,9 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -28,9 +27,7 @@ export function register(program: Command, context: CliContext): void {
     weekOption(command).option('--undo', 'remove the decision');
     withStoreOptions(command).action(async (item: string, options: DecideOptions) => {
       const week = commandWeek(options, context);
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      await withCommandDigest(options, context, async (digest) => {
         const { key } = await digest.decide({ week, item, decision, undo: options.undo ?? false });
         context.stdout.write(
           `${options.undo ? `Removed ${decision} of` : decision === 'pin' ? 'Pinned' : 'Skipped'} ${key} for ${week}.\n`,

@@ -3,10 +3,9 @@ import { checkWritableFolder } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -36,9 +35,7 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command).action(async (options: EmailCommandOptions) => {
     const week = commandWeek(options, context);
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.email({
         week,
         outDir,

@@ -3,11 +3,10 @@ import type { ModelEvaluation } from '../../app/eval.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   parseUsd,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -53,9 +52,7 @@ export function register(program: Command, context: CliContext): void {
     )
     .action(async (options: EvalOptions) => {
       const week = commandWeek(options, context);
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      await withCommandDigest(options, context, async (digest) => {
         const reports = await digest.evaluate({
           week,
           models: options.models,

@@ -4,11 +4,10 @@ import { fillTheStore } from '../../app/store-hints.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   parseCount,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 import { plainLine } from '../terminal.js';
@@ -30,9 +29,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--no-triage', 'rank without the cached LLM triage scores');
   withStoreOptions(command).action(async (options: ListOptions) => {
     const week = commandWeek(options, context);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
       if (options.json) {
         const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));

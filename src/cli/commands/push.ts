@@ -3,10 +3,9 @@ import { PUSH_SERVICES, type PushService } from '../../config/deliver-schema.js'
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -35,9 +34,7 @@ export function register(program: Command, context: CliContext): void {
     );
   withStoreOptions(command).action(async (options: PushCommandOptions) => {
     const week = commandWeek(options, context);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.push({
         week,
         to: options.to,

@@ -4,10 +4,9 @@ import type { SendOutcome, SendProgress } from '../../app/send.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -39,10 +38,8 @@ export function register(program: Command, context: CliContext): void {
     );
   withStoreOptions(command).action(async (options: SendCommandOptions) => {
     const week = commandWeek(options, context);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
     const progress = progressLine(context.stderr);
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.send({
         week,
         ...(options.dryRun ? { dryRun: true } : {}),

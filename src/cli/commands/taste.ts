@@ -3,10 +3,9 @@ import type { TasteReport } from '../../app/taste.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
   commandWeek,
-  digestOptions,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 import { plainLine } from '../terminal.js';
@@ -29,9 +28,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--json', 'machine-readable output');
   withStoreOptions(command).action(async (options: TasteOptions) => {
     const week = commandWeek(options, context);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.taste({ week, reset: options.reset ?? false });
       if ('reset' in outcome) {
         context.stdout.write(
