@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^src/app/' },
     },
     {
+      name: 'no-private-files-across-folders',
+      comment:
+        'A file whose name starts with `_` is private to its folder: src/X/ may import src/X/_*.ts (and _ files below X), nothing outside X may. Helpers several folders need live in a public module (core/urls.ts, core/anchors.ts, core/text.ts, net/sleep.ts, publish/style-hash.ts).',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/.+/_[^/]*$', pathNot: '^src/$1/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycles.',
       severity: 'error',

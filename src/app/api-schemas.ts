@@ -218,7 +218,6 @@ export type EditionsPage = z.infer<typeof editionsPageSchema>;
 export type EditionAnswer = z.infer<typeof editionSchema>;
 export type ItemAnswer = z.infer<typeof itemAnswerSchema>;
 export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
-export type ApiErrorBody = z.infer<typeof errorSchema>;
 
 /** The first problem of a failed parse as `{ field, message }`: what a 400 and a tool error report. */
 export function firstIssue(error: z.ZodError): { field: string | null; message: string } {

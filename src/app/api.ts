@@ -2,9 +2,10 @@
 // published editions only (a draft is never shown), every item with its source link and dates so a reader or an
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 
+import { itemAnchor } from '../core/anchors.js';
 import { applyTranslation } from '../core/translation.js';
 import type { EditionItem, EditionTranslation, TakeawaySource } from '../core/types.js';
-import { absoluteUrl, itemAnchor, safeUrl } from '../publish/_html.js';
+import { absoluteUrl, safeUrl } from '../core/urls.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { topicTerms } from '../select/topic-match.js';
 import type {

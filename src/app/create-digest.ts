@@ -5,7 +5,6 @@
 import type { SubscriberExport } from '../store/preferences.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { SendCounts } from '../store/send-log.js';
-import type { Subscriber } from '../store/subscribers.js';
 import type { Archive } from './api.js';
 import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';

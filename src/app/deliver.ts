@@ -2,6 +2,7 @@
 // service as a draft. Secrets are read from the environment variables the config names, only here, when called.
 import type { PushService } from '../config/deliver-schema.js';
 import { ConfigError, errorMessage, NotFoundError } from '../core/errors.js';
+import { absoluteUrl } from '../core/urls.js';
 import {
   type ChannelResult,
   chatEdition,
@@ -12,7 +13,6 @@ import {
 } from '../deliver/index.js';
 import type { PushResult } from '../deliver/push.js';
 import { loadEdition } from '../pipeline/publish-edition.js';
-import { absoluteUrl } from '../publish/_html.js';
 import type { DigestDeps } from './deps.js';
 import { resolveBaseUrl } from './inputs.js';
 

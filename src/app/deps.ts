@@ -1,14 +1,11 @@
 // The ports a digest is built from. Every use case reads the outside world only through these, so the CLI, the
 // server and tests can each supply their own (a fixed clock, a loopback HTTP client, a store on a test database).
 import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
 import type { FileSystem, HttpClient, Logger } from '../core/ports.js';
 import type { Store } from '../store/types.js';
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export { type Clock, systemClock } from '../core/clock.js';
 
 export interface DigestDeps {
   config: Config;

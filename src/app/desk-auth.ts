@@ -147,5 +147,3 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
     checkCsrfPair: (field: string | undefined, cookie: string) => sameToken(field, cookie),
   };
 }
-
-export type DeskAuth = ReturnType<typeof createDeskAuth>;

@@ -10,7 +10,7 @@ import { checkDataFolder, checkPublishing, checkSources } from './doctor-setup.j
 import { check, type DoctorCheck } from './doctor-types.js';
 
 export type { BuildEstimate } from './doctor-model.js';
-export type { CheckStatus, DoctorCheck } from './doctor-types.js';
+export type { DoctorCheck } from './doctor-types.js';
 
 export interface DoctorInput {
   cwd: string;

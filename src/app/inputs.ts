@@ -4,7 +4,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isIsoDay, latestMonday } from '../core/dates.js';
 import { ConfigError } from '../core/errors.js';
-import { safeUrl } from '../publish/_html.js';
+import { safeUrl } from '../core/urls.js';
 
 /** `--week`: any YYYY-MM-DD (the window is the 7 days ending on it); default the latest Monday. */
 export function resolveWeek(week: string | undefined, now: Date): string {

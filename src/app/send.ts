@@ -7,11 +7,11 @@ import { readSecret } from '../config/secret.js';
 import { NotFoundError } from '../core/errors.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
+import { absoluteUrl } from '../core/urls.js';
 import { deadClaimers, newClaimerId } from '../mail/claimer.js';
 import { type LanguageEdition, preparePersonalMails } from '../mail/personal-mail.js';
 import { runSendWorker, type SendEvent } from '../mail/send-run.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
-import { absoluteUrl } from '../publish/_html.js';
 import type { SendCounts, SendLogEntry } from '../store/send-log.js';
 import { createSubscriberTokens } from '../subscribers/tokens.js';
 import type { DigestDeps } from './deps.js';
@@ -98,6 +98,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
     editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: config.publish.email.from,
     baseUrl: settings.baseUrl,
+    now: () => deps.clock.now(),
     ...(settings.send.unsubscribeMailto ? { unsubscribeMailto: settings.send.unsubscribeMailto } : {}),
     ...(await emailImages(deps, edition, settings.baseUrl)),
   });

@@ -1,6 +1,6 @@
 // The Content-Security-Policy `digest serve` sends with every response: the published pages' own policy (no inline
 // script; the one stylesheet allowed by its hash; images from the site) plus what only a header can say.
-import { styleSourceHash } from '../publish/_layout.js';
+import { styleSourceHash } from '../publish/style-hash.js';
 
 export function siteContentSecurityPolicy(): string {
   return [

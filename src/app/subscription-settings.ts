@@ -2,7 +2,7 @@
 // POST may carry) and the limits. Light on purpose: `digest serve` reads it at start, the use cases load later.
 import type { Config } from '../config/schema.js';
 
-export { createRateLimiter, type RateLimiter } from '../subscribers/rate-limiter.js';
+export { createRateLimiter } from '../subscribers/rate-limiter.js';
 
 export interface SubscriptionSettings {
   /** The public base URL, ending in "/": links in mails and the root of the subscriber pages. */
@@ -34,7 +34,6 @@ export function subscriptionSettings(config: Config): SubscriptionSettings | nul
 }
 
 export {
-  maskAddress,
   renderSubscriberPage,
   type SubscriberPage,
 } from '../publish/subscriber-pages.js';

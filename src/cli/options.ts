@@ -1,7 +1,8 @@
 // Flag parsing shared by commands: values are checked while parsing, so a bad one exits 2 before any work.
 import { type Command, InvalidArgumentError } from 'commander';
-import { checkWritableFolder, resolveDataDir } from '../app/inputs.js';
-import type { OpenDigestOptions } from '../app/open-digest.js';
+import { checkWritableFolder, resolveDataDir, resolveWeek } from '../app/inputs.js';
+import type { OpenDigest, OpenDigestOptions } from '../app/open-digest.js';
+import { systemClock } from '../core/clock.js';
 import { isIsoDay } from '../core/dates.js';
 import type { CliContext } from './context.js';
 import { createCliLogger } from './logger.js';
@@ -62,4 +63,29 @@ export function digestOptions(options: CommonOptions, context: CliContext): Open
 export async function checkDataDir(options: CommonOptions, context: CliContext): Promise<void> {
   if (context.env.DATABASE_URL) return;
   await checkWritableFolder(resolveDataDir(digestOptions(options, context)), '--data-dir', context.cwd);
+}
+
+/** The clock a command reads: the context's, else the system clock. */
+export function nowOf(context: CliContext): Date {
+  return (context.clock ?? systemClock).now();
+}
+
+/** `--week`, checked, or the most recent Monday by the context's clock. */
+export function commandWeek(options: { week?: string }, context: CliContext): string {
+  return resolveWeek(options.week, nowOf(context));
+}
+
+/**
+ * What every store command does around its work: check the data folder, load the use cases (only now, so `--help`
+ * stays light), run `fn` on an open digest and close it. `extra` adds to the open options (e.g. `{ offline }`).
+ */
+export async function withCommandDigest<T>(
+  options: CommonOptions,
+  context: CliContext,
+  fn: (digest: OpenDigest) => Promise<T>,
+  extra: Partial<OpenDigestOptions> = {},
+): Promise<T> {
+  await checkDataDir(options, context);
+  const { withDigest } = await import('../app/open-digest.js');
+  return withDigest({ ...digestOptions(options, context), ...extra }, fn);
 }

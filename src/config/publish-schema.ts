@@ -82,8 +82,6 @@ export const publishSchema = z
   .strict()
   .prefault({});
 
-export type PublishConfig = z.infer<typeof publishSchema>;
 export type EmailConfig = z.infer<typeof emailSchema>;
 export type SmtpConfig = z.infer<typeof smtpSchema>;
-export type DkimConfig = z.infer<typeof dkimSchema>;
 export type SendConfig = z.infer<typeof sendSchema>;

@@ -42,5 +42,3 @@ export const selectionSchema = z
     mix: { maxPosts: 3, minPosts: 1 },
     learnTaste: true,
   });
-
-export type SelectionConfig = z.infer<typeof selectionSchema>;

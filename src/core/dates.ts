@@ -30,7 +30,7 @@ export function inWindow(isoDateTime: string, window: DateWindow): boolean {
 }
 
 /** The most recent Monday on or before `now` (UTC). */
-export function latestMonday(now: Date = new Date()): string {
+export function latestMonday(now: Date): string {
   const day = now.toISOString().slice(0, 10);
   const weekday = now.getUTCDay(); // 0 = Sunday
   return addDays(day, -((weekday + 6) % 7));

@@ -1,8 +1,5 @@
 // Canonical identities: the same paper or post reached through different links gets one key.
 
-// New-style ids (0704 onwards: YYMM.NNNN or YYMM.NNNNN) and old-style (cs/0112017, math.GT/0309136).
-const NEW_ID = /(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])/;
-const OLD_ID = /\b([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?\b/;
 const ARXIV_HOSTS = /^(?:www\.|export\.)?arxiv\.org$/;
 const PAPER_MIRRORS =
   /^(?:www\.)?(?:alphaxiv\.org|ar5iv\.(?:labs\.arxiv\.)?org|ar5iv\.org|tldr\.takara\.ai|papers\.takara\.ai|paperswithcode\.com|arxiv-sanity-lite\.com|scholar-chat\.com|semanticscholar\.org|chatpaper\.com)$/;
@@ -91,8 +88,6 @@ export function canonicalUrl(url: string): string {
 export function itemKey(arxivId: string | null, url: string): string {
   return arxivId ? `arxiv:${arxivId}` : `url:${canonicalUrl(url)}`;
 }
-
-export { NEW_ID as ARXIV_NEW_ID_PATTERN, OLD_ID as ARXIV_OLD_ID_PATTERN };
 
 /**
  * The link a reader follows for an item: an item with an arXiv id whose own link is a page named by that id (a paper

@@ -112,3 +112,20 @@ export function redactUrls(text: string): string {
     return displayUrl(match.slice(0, match.length - trailing.length)) + trailing;
   });
 }
+
+/**
+ * The URL normalised by the WHATWG parser when its scheme is http or https, else null.
+ * `javascript:`, `data:`, `vbscript:` and relative or broken URLs are refused: the caller omits the link.
+ */
+export function safeUrl(value: string | null | undefined): string | null {
+  const url = parseHttpUrl(value);
+  if (!url || url.username || url.password) return null;
+  return url.href;
+}
+
+/** "https://example.com/digest" + "2026-05-04/" → absolute URL; null when no base URL is configured. */
+export function absoluteUrl(baseUrl: string | undefined, path: string): string | null {
+  const base = safeUrl(baseUrl);
+  if (!base) return null;
+  return new URL(path, base.endsWith('/') ? base : `${base}/`).href;
+}

@@ -2,7 +2,7 @@
 // escapes them for its own markup and cuts them to its own limits.
 import { formatLongDate } from '../core/dates.js';
 import type { Edition } from '../core/types.js';
-import { safeUrl } from '../publish/_html.js';
+import { safeUrl } from '../core/urls.js';
 import { clean } from './_text.js';
 
 export interface ChatItem {

@@ -57,7 +57,7 @@ export function createDraftService(
   return factory(settings, env);
 }
 
-export { type ChannelResult, type DeliverChatInput, deliverChat } from './chat.js';
-export { type ChatEdition, chatEdition } from './chat-view.js';
-export { type PushDraftInput, type PushResult, pushDraft } from './push.js';
-export type { ChatChannel, Draft, DraftService } from './types.js';
+export { type ChannelResult, deliverChat } from './chat.js';
+export { chatEdition } from './chat-view.js';
+export { pushDraft } from './push.js';
+export type { ChatChannel, DraftService } from './types.js';

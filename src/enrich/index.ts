@@ -27,7 +27,7 @@ export interface EnrichContext {
   store: CachePort & Pick<ItemsPort, 'updateItem'>;
   log: Logger;
   config: EnrichConfig;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
 
@@ -39,7 +39,7 @@ export interface EnrichResult {
 export async function enrichItems(items: StoredItem[], context: EnrichContext): Promise<EnrichResult> {
   const { http, store, log, config } = context;
   const ttl = ttlSeconds(config.refreshAgeHours);
-  const apiKey = config.semanticScholarApiKey ?? (context.env ?? process.env).SEMANTIC_SCHOLAR_API_KEY;
+  const apiKey = config.semanticScholarApiKey ?? context.env.SEMANTIC_SCHOLAR_API_KEY;
   const signal = context.signal ? { signal: context.signal } : {};
 
   // Pages first: a post may name the paper it covers, and that paper's metadata is wanted too.

@@ -5,8 +5,8 @@
 // captions. Dropped: references, navigation and page chrome, display equations, footnote marks, and appendices past
 // a budget. The page is untrusted: nothing here follows a link or runs a script, and the result is plain text.
 import { parseHTML } from 'linkedom';
+import { collapse } from '../core/text.js';
 import type { PaperLink, PaperSection, PaperText } from '../core/types.js';
-import { collapse } from '../sources/_html-text.js';
 
 /** Appendices are kept, in order, while their text fits this many characters in all. */
 export const APPENDIX_BUDGET_CHARS = 20_000;

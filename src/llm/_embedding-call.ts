@@ -14,7 +14,7 @@ import type { UsageMeter } from './usage.js';
 export interface EmbeddingCallOptions {
   modelId: string;
   llm: LlmConfig;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   fetch?: typeof fetch;
   meter?: Pick<UsageMeter, 'recordCall' | 'touch'>;
@@ -32,7 +32,7 @@ export function missingCredential(
 ): string | null {
   const missing = missingSetting(modelId, {
     llm: options.llm,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   });
   return missing ? `${missing.setting} is not set` : null;
 }
@@ -47,13 +47,13 @@ export function embeddingCaller(
     maxBytes: llm.maxResponseBytes,
     timeoutMs: llm.timeoutMs,
   });
-  const registry = createModelRegistry({ llm, fetch, ...(options.env ? { env: options.env } : {}) });
+  const registry = createModelRegistry({ llm, fetch, env: options.env });
   const model = registry.embeddingModel(modelId as `openai:${string}`);
   const limiter = createCallLimiter({
     concurrency: llm.concurrency ?? DEFAULT_CONCURRENCY,
     requestsPerMinute: llm.requestsPerMinute,
   });
-  const local = isLocalModel(modelId, { llm, ...(options.env ? { env: options.env } : {}) });
+  const local = isLocalModel(modelId, { llm, env: options.env });
   const price = priceOf(modelId, llm.prices, local);
   return (texts) =>
     limiter.run(

@@ -29,6 +29,7 @@ export interface EmbedderOptions {
   modelId: string;
   llm: LlmConfig;
   store: Pick<CachePort, 'cacheGet' | 'cachePut'>;
+  /** Where API keys are read from; without it no key is set (cached answers and local models still work). */
   env?: NodeJS.ProcessEnv;
   /** Vectors from the cache only (`digest list`, `--offline`): a text not embedded yet is an EmbeddingError. */
   cacheOnly?: boolean;
@@ -111,11 +112,12 @@ async function embedMissing(
   keep: (key: string, vector: Float32Array) => Promise<void>,
 ): Promise<void> {
   const calls = await import('./_embedding-call.js');
-  const problem = calls.missingCredential(options.modelId, options);
+  const env = options.env ?? {};
+  const problem = calls.missingCredential(options.modelId, { llm: options.llm, env });
   if (problem) throw new EmbeddingError(problem);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const call = calls.embeddingCaller({ ...options, signal });
+  const call = calls.embeddingCaller({ ...options, env, signal });
   const batches: [string, string][][] = [];
   for (let start = 0; start < missing.length; start += EMBEDDING_BATCH_SIZE) {
     batches.push(missing.slice(start, start + EMBEDDING_BATCH_SIZE));

@@ -23,7 +23,7 @@ export interface ModelRoadOptions {
   modelOverride?: string;
   store: CachePort;
   log: Logger;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   /** `--offline`: no model at all. */
   offline?: boolean;
   /** What the caller can do instead of giving a missing or rejected key (default: the build's --offline). */
@@ -148,7 +148,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   if (!ids.write) return none(NO_MODEL_NOTICE);
   const resolveOptions = {
     llm,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   };
   const checked = checkSettings(llm, ids, { ...options, resolve: resolveOptions });
   if ('unusable' in checked) return none(checked.unusable);

@@ -19,7 +19,8 @@ export const DEFAULT_BASE_URLS = {
 
 export interface ResolveModelOptions {
   llm: Pick<LlmConfig, 'openaiCompatible'> & Partial<Pick<LlmConfig, 'openaiApi'>>;
-  env?: NodeJS.ProcessEnv;
+  /** Where API keys and base URLs are read from: the composition root passes its env (never process.env here). */
+  env: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
 }
 
@@ -49,7 +50,7 @@ export interface MissingSetting {
 }
 
 export function missingSetting(modelId: string, options: ResolveModelOptions): MissingSetting | null {
-  const env = options.env ?? process.env;
+  const env = options.env;
   const needs = (setting: string, where = 'in the environment'): MissingSetting => ({
     setting,
     message: `"${modelId}" needs ${setting} ${where}`,
@@ -87,14 +88,9 @@ export function keySetting(modelId: string, llm: Pick<LlmConfig, 'openaiCompatib
   }
 }
 
-/** Why a model cannot be called with this environment (missing key or server), or null when it can. */
-export function credentialProblem(modelId: string, options: ResolveModelOptions): string | null {
-  return missingSetting(modelId, options)?.message ?? null;
-}
-
 /** The base URL a model's calls go to. */
 export function endpointOf(modelId: string, options: ResolveModelOptions): string {
-  const env = options.env ?? process.env;
+  const env = options.env;
   switch (providerOf(modelId)) {
     case 'openai':
       return env.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai;
@@ -130,7 +126,7 @@ export function isLocalModel(modelId: string, options: ResolveModelOptions): boo
 
 /** The registry for one environment. Providers are created lazily by the SDK's call, not at import time. */
 export function createModelRegistry(options: ResolveModelOptions) {
-  const env = options.env ?? process.env;
+  const env = options.env;
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const server = options.llm.openaiCompatible;
   const openai = createOpenAI({

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
 import type { Edition } from '../core/types.js';
-import { absoluteUrl } from '../publish/_html.js';
+import { absoluteUrl } from '../core/urls.js';
 import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
 import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
@@ -25,6 +25,8 @@ export interface EditionMailOptions {
   variant?: Pick<EmailOptions, 'language' | 'alsoInEdition' | 'note'> & { pageUrl?: string };
   /** Put the reader's "your edition" link (a signed 'preferences' token) in the mail. */
   preferencesLink?: boolean;
+  /** The clock each mail's Date header reads (the use case passes its clock port). */
+  now: () => Date;
 }
 
 /** A rendered edition waiting for its readers' tokens. */
@@ -117,7 +119,7 @@ export async function prepareEditionMail(
       const headers = [
         ...fixedHeaders,
         `To: ${address}`,
-        `Date: ${new Date().toUTCString().replace(/GMT$/, '+0000')}`,
+        `Date: ${options.now().toUTCString().replace(/GMT$/, '+0000')}`,
         `Message-ID: ${messageId}`,
         // One target per line: each stays far below the 998-character limit whatever the token's length.
         `List-Unsubscribe: ${(unsubscribe['List-Unsubscribe'] ?? '').replace(/>, </g, '>,\r\n <')}`,

@@ -1,7 +1,7 @@
 // Politeness per host: at most one request every `intervalMs` to the same host (arXiv asks for one every 3 s).
 // Each caller reserves its slot before it waits, so callers running at once are spaced too. The timer is a port:
 // tests pass a clock whose sleep advances it, and check the spacing without waiting.
-import { sleep } from './_retry.js';
+import { sleep } from './sleep.js';
 
 export interface PacerTimer {
   /** Milliseconds on any monotonic scale. */

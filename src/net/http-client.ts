@@ -12,7 +12,8 @@ import { displayUrl } from '../core/urls.js';
 import { readCappedBody } from './_body.js';
 import { createPinnedAgent } from './_pinned-agent.js';
 import { type Answer, type FetchResponse, followRedirects } from './_redirects.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, retryAfterFromBody, sleep } from './_retry.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, retryAfterFromBody } from './_retry.js';
+import { sleep } from './sleep.js';
 import { type HostLookup, systemLookup } from './ssrf-guard.js';
 
 export const DEFAULT_USER_AGENT = 'llm-news-digest/0.1 (+https://github.com/llm-news-digest/llm-news-digest)';

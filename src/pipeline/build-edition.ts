@@ -1,6 +1,8 @@
 // Build one edition: candidates from the store → plan (pure) → write → saved edition.
 // Ingest and enrichment happen before, passed in as functions, so each can be left out (`--no-ingest`, tests).
+
 import type { Config } from '../config/schema.js';
+import { systemClock } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
 import { readerUrl } from '../core/ids.js';
@@ -130,7 +132,7 @@ export async function buildEdition(options: BuildEditionOptions): Promise<BuildR
   options.signal?.throwIfAborted();
   let candidates = await weekCandidates(store, window);
   if (candidates.length === 0) {
-    const future = window.start > (options.today ?? new Date()).toISOString().slice(0, 10);
+    const future = window.start > (options.today ?? systemClock.now()).toISOString().slice(0, 10);
     throw new BuildError(
       future
         ? `No candidates for the week ${window.start} … ${window.end}: that week has not begun yet. Leave out --week to build the most recent Monday.`

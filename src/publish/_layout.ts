@@ -1,8 +1,8 @@
 // The document shell every site page shares: head metadata, the security policy and the header/footer.
-import { createHash } from 'node:crypto';
 import { SITE_CSS } from './_styles.js';
 import { type Fragment, html, join, markupLength, raw } from './_template.js';
 import { preferenceFields } from './preference-fields.js';
+import { styleSourceHash } from './style-hash.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */
 export const FAVICON_SVG =
@@ -10,14 +10,6 @@ export const FAVICON_SVG =
   '<path d="M9 8h7a8 8 0 0 1 0 16H9z" fill="#fff"/></svg>';
 
 export const FAVICON = `data:image/svg+xml,${FAVICON_SVG.replace(/"/g, "'").replace(/[<>#]/g, encodeURIComponent)}`;
-
-let styleHash: string | undefined;
-
-/** `'sha256-…'` of the stylesheet: the policy allows exactly this <style> element and nothing else inline. */
-export function styleSourceHash(): string {
-  styleHash ??= `'sha256-${createHash('sha256').update(SITE_CSS).digest('base64')}'`;
-  return styleHash;
-}
 
 /**
  * No script runs on content pages: `default-src 'none'` with no script-src. The style is allowed by hash rather than

@@ -1,6 +1,7 @@
 // The edition page: the newsletter's web form, one card per item, shaped like the reference edition.
 import type { Edition } from '../core/types.js';
-import { absoluteUrl, MAX_AUTHORS } from './_html.js';
+import { absoluteUrl } from '../core/urls.js';
+import { MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type Fragment, html, join } from './_template.js';
 import { type ItemView, leadImage, type SectionLink, toEditionView } from './item-view.js';

@@ -2,7 +2,7 @@
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import { absoluteUrl } from './_html.js';
+import { absoluteUrl } from '../core/urls.js';
 import { renderEmailHtml } from './email-html.js';
 import { renderEditionEml } from './email-message.js';
 import { renderEmailText } from './email-text.js';

@@ -2,7 +2,7 @@
 import mjml2html from 'mjml';
 import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
 import type { Edition, Level } from '../core/types.js';
-import { absoluteUrl, safeUrl } from './_html.js';
+import { absoluteUrl, safeUrl } from '../core/urls.js';
 import { type Fragment, html, join, raw } from './_template.js';
 import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js';
 import { PublishError } from './errors.js';

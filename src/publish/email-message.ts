@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { formatLongDate } from '../core/dates.js';
 import type { Edition } from '../core/types.js';
-import { safeUrl } from './_html.js';
+import { safeUrl } from '../core/urls.js';
 import { DEFAULT_UNSUBSCRIBE_URL } from './email-html.js';
 import { PublishError } from './errors.js';
 

@@ -1,7 +1,7 @@
 // The plain-text alternative of the email: the same edition, readable in any client and by screen readers.
 // Plain text needs no escaping; the item view already turned control characters and bidi overrides into spaces.
 import type { Edition, Level } from '../core/types.js';
-import { safeUrl } from './_html.js';
+import { safeUrl } from '../core/urls.js';
 import { DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import { safeUrl } from './_html.js';
+import { safeUrl } from '../core/urls.js';
 import { sniffImage } from './_image-sniff.js';
 
 /** An image published with the site. */

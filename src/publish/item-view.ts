@@ -1,11 +1,14 @@
 // The one view of an item (and of an edition) every channel renders: page, archive, email, Markdown, feeds, search.
 // Decisions live here once — which links are safe, which image exists, how authors are cut, what the footer says —
 // and the templates only lay the view out, escaping as they go.
+
+import { itemAnchors } from '../core/anchors.js';
 import { formatLongDate } from '../core/dates.js';
 import { readerUrl } from '../core/ids.js';
 import { sourceName } from '../core/source-names.js';
 import { type Edition, type EditionItem, LEVELS, type TakeawaySource } from '../core/types.js';
-import { authorLine, itemAnchors, MAX_AUTHORS, plural, safeUrl } from './_html.js';
+import { safeUrl } from '../core/urls.js';
+import { authorLine, MAX_AUTHORS, plural } from './_html.js';
 import type { ImageMap } from './item-images.js';
 
 export interface ItemImageView {

@@ -1,7 +1,7 @@
 // edition.md: the edition as Markdown to paste into Substack, Buttondown or GitHub.
 // Every interpolation goes through the md`…` template, which backslash-escapes source text.
 import type { Edition } from '../core/types.js';
-import { absoluteUrl, safeUrl } from './_html.js';
+import { absoluteUrl, safeUrl } from '../core/urls.js';
 import { type Fragment, join, markdownUrl, md } from './_template.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, toEditionView } from './item-view.js';

@@ -1,7 +1,7 @@
 // The whole static site from the published editions: pages, archive, feeds, search, sitemap — same input, same bytes.
 import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import { absoluteUrl } from './_html.js';
+import { absoluteUrl } from '../core/urls.js';
 import { FAVICON_SVG } from './_layout.js';
 import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';

@@ -95,13 +95,6 @@ export function termCounts(terms: Iterable<string>): Map<string, number> {
   return counts;
 }
 
-/** A keyword or phrase from config or the default profile, in the same feature space as documents. */
-export function phraseFeature(phrase: string): string | null {
-  const tokens = tokenize(phrase);
-  if (tokens.length === 0) return null;
-  return tokens.join('_');
-}
-
 /**
  * A readable form of each stem in `texts`: the word that produced it most often ("failur" → "failures"), so what is
  * shown to people is a word they wrote. Bigrams ("imag_gener" or "imag gener") read as their two words.

@@ -1,9 +1,11 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
+
 import { Hono } from 'hono';
 import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
 import type { Digest } from '../app/create-digest.js';
 import type { Desk } from '../app/index.js';
 import type { MailStatus } from '../app/subscribe.js';
+import { systemClock } from '../core/clock.js';
 import { createApiRoutes } from './api-routes.js';
 import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';
@@ -87,7 +89,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
     if (result.database === 'unreachable') {
       log(
         JSON.stringify({
-          time: new Date().toISOString(),
+          time: systemClock.now().toISOString(),
           level: 'error',
           msg: 'health check failed',
           requestId: c.get('requestId'),
@@ -156,7 +158,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   app.onError((error, c) => {
     log(
       JSON.stringify({
-        time: new Date().toISOString(),
+        time: systemClock.now().toISOString(),
         level: 'error',
         msg: 'unhandled error',
         requestId: c.get('requestId'),

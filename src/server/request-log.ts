@@ -1,7 +1,9 @@
 // One JSON line per request, a request id on every response, and the request metrics.
+
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
+import { systemClock } from '../core/clock.js';
 import { clientAddress } from './client-address.js';
 import type { DigestMetrics } from './metrics.js';
 
@@ -40,7 +42,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
       options.metrics.httpDuration.observe({ route }, seconds);
       options.log(
         JSON.stringify({
-          time: new Date().toISOString(),
+          time: systemClock.now().toISOString(),
           level: status >= 500 ? 'error' : 'info',
           msg: 'request',
           requestId,

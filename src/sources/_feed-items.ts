@@ -4,11 +4,12 @@
 
 import { inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, canonicalUrl } from '../core/ids.js';
+import { collapse } from '../core/text.js';
 import type { DateWindow, SourceItem } from '../core/types.js';
 import { httpUrl } from '../core/urls.js';
 import { parseFeedDate } from './_feed-dates.js';
 import type { RawEntry, RawFeed } from './_feed-entries.js';
-import { collapse, firstImageSrc, htmlToText } from './_html-text.js';
+import { firstImageSrc, htmlToText } from './_html-text.js';
 import { resolveBase } from './_urls.js';
 
 export interface ItemsResult {

@@ -2,10 +2,10 @@
 // neither finds a feed, a FeedFormatError that says what the bytes looked like.
 import { type AnyFeed, parseAtomFeed, parseFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
 import { errorMessage } from '../core/errors.js';
+import { collapse } from '../core/text.js';
 import { decodeFeedBytes } from './_decode.js';
 import { fromFeedsmith, type RawFeed } from './_feed-entries.js';
 import { rootXmlBase, salvageFeed } from './_feed-salvage.js';
-import { collapse } from './_html-text.js';
 
 export class FeedFormatError extends Error {
   override name = 'FeedFormatError';

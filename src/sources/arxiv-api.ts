@@ -4,9 +4,9 @@ import { type AtomFeed, parseAtomFeed } from 'feedsmith';
 import { errorMessage } from '../core/errors.js';
 import { arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpClient } from '../core/ports.js';
-import { sleep } from '../net/_retry.js';
+import { collapse } from '../core/text.js';
+import { sleep } from '../net/sleep.js';
 import { parseFeedDate } from './_feed-dates.js';
-import { collapse } from './_html-text.js';
 
 export const ARXIV_API_URL = 'http://export.arxiv.org/api/query';
 

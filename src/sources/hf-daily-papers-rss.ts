@@ -2,6 +2,7 @@
 // of the window and every item is stamped with that list day (the item's pubDate is the paper's own date, not
 // the list's). Without "{date}" the single capture is stamped with the day of its lastBuildDate.
 // Descriptions look like: <p><img src=thumbnail></p><p><b>Authors:</b> …</p><p><b>Upvotes:</b> 3</p><p><b>Summary:</b> …</p>
+import { systemClock } from '../core/clock.js';
 import { daysOf, inWindow } from '../core/dates.js';
 import { arxivIdFromText, arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
@@ -44,7 +45,7 @@ function readCapture(
 ): { items: SourceItem[]; warnings: string[] } {
   const parsed = parseFeedBytes(response.body, response.headers['content-type']);
   const day =
-    listDay ?? parseFeedDate(parsed.feed.date)?.slice(0, 10) ?? new Date().toISOString().slice(0, 10);
+    listDay ?? parseFeedDate(parsed.feed.date)?.slice(0, 10) ?? systemClock.now().toISOString().slice(0, 10);
   const items = parsed.feed.entries
     .map((entry) => toItem(entry, day, response.url, sourceId))
     .filter((item): item is SourceItem => item !== null);

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { daysOf } from '../core/dates.js';
 import { normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
+import { collapse } from '../core/text.js';
 import type { SourceItem } from '../core/types.js';
 import { httpUrl } from '../core/urls.js';
 import { type DayRead, fetchDays, keepEarliest, mergeDays } from './_daily.js';
-import { collapse } from './_html-text.js';
 
 const authorSchema = z.object({ name: z.string().optional() });
 

@@ -1,5 +1,6 @@
 // `digest add <url|arXiv id>`: an arXiv id or an arXiv/HF-papers URL gets its arXiv metadata; any other
 // http(s) URL gets its page's metadata (fetched untrusted). The caller pins the item into its week.
+import { systemClock } from '../core/clock.js';
 import { editionWindow, inWindow } from '../core/dates.js';
 import { SourceError } from '../core/errors.js';
 import { arxivIdFromUrl, normaliseArxivId } from '../core/ids.js';
@@ -72,6 +73,6 @@ async function arxivItem(arxivId: string, options: ManualOptions): Promise<Sourc
 
 /** Now, when now falls in the edition's window; else the edition date, so the item lands in its week. */
 function stamp(options: ManualOptions): string {
-  const now = (options.now ?? new Date()).toISOString();
+  const now = (options.now ?? systemClock.now()).toISOString();
   return inWindow(now, editionWindow(options.week)) ? now : `${options.week}T00:00:00.000Z`;
 }

@@ -4,10 +4,11 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { FetchError } from '../core/errors.js';
 import type { HttpClient } from '../core/ports.js';
+import { collapse } from '../core/text.js';
 import { displayUrl, httpUrl } from '../core/urls.js';
 import { decodeFeedBytes } from './_decode.js';
 import { parseFeedDate } from './_feed-dates.js';
-import { collapse, htmlToText } from './_html-text.js';
+import { htmlToText } from './_html-text.js';
 
 export interface PageMetadata {
   url: string;

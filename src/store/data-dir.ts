@@ -5,10 +5,12 @@
 // The lock file names its holder (pid, host) and carries a heartbeat the holder refreshes every few seconds. A lock
 // is stale when its process is gone (same host), or when it was written on another host (a restarted container,
 // a shared folder) and its heartbeat stopped; a stale lock is taken over with a message.
+
 import { randomUUID } from 'node:crypto';
 import { link, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { systemClock } from '../core/clock.js';
 import { StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 
@@ -42,12 +44,12 @@ const held = new Set<string>();
 export async function lockDataDir(dir: string, options: LockOptions = {}): Promise<DataDirLock> {
   const path = join(dir, LOCK_FILE);
   const staleAfter = options.staleAfterMs ?? STALE_AFTER_MS;
-  const since = new Date().toISOString();
+  const since = systemClock.now().toISOString();
   const holder = (): LockHolder => ({
     pid: process.pid,
     host: hostname(),
     since,
-    heartbeat: new Date().toISOString(),
+    heartbeat: systemClock.now().toISOString(),
   });
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await createExclusive(path, JSON.stringify(holder()))) {

@@ -4,6 +4,7 @@
 // permissions are the access control. Any number of clients may connect; each unit of work (a transaction, or an
 // extended-protocol sequence up to its Sync) takes the one session lock the server's own queries take too
 // (pglite-session.ts), so nobody's statements land inside another's transaction.
+
 import { randomUUID } from 'node:crypto';
 import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -11,6 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
+import { systemClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { LOCK_FILE, parseHolder } from './data-dir.js';
@@ -71,7 +73,7 @@ export async function sharePglite(
     host: hostname(),
     socketDir: dataDir,
     port: SHARE_PORT,
-    since: new Date().toISOString(),
+    since: systemClock.now().toISOString(),
   };
   const file = join(dataDir, SHARE_FILE);
   const partial = `${file}.${randomUUID()}`;

@@ -278,8 +278,3 @@ function kindOf(label: string, url: string | null): PractitionerFact['kind'] {
   if (/×|gpu|tpu|hours|h100|a100/i.test(label)) return 'compute';
   return 'benchmarks';
 }
-
-/** The card's one line: "Code · Weights · Apache-2.0 · 512×A100". */
-export function factsLine(facts: readonly PractitionerFact[]): string {
-  return facts.map((fact) => fact.label).join(' · ');
-}

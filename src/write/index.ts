@@ -12,23 +12,11 @@ import type { Writer } from './types.js';
 export {
   createModelRoad,
   type ModelRoad,
-  type ModelRoadOptions,
-  NO_MODEL_NOTICE,
-  type RoadModel,
 } from '../llm/model-road.js';
-export {
-  createModelRegistry,
-  credentialProblem,
-  missingSetting,
-  providerOf,
-  resolveModel,
-} from '../llm/providers.js';
-export type { Purpose, UsageReport } from '../llm/usage.js';
+export type { UsageReport } from '../llm/usage.js';
 export { createExtractiveWriter } from './extractive.js';
-export type { ClaimVerdict, ItemChecks } from './faithfulness.js';
 export { formatFlaggedItems, formatProgress, formatUsageTable, outcomeNotes } from './format-usage.js';
-export { createLlmWriter, type LlmWriterOptions } from './llm-writer.js';
-export type { ItemForWriting, Writer, WriterContext } from './types.js';
+export type { ItemForWriting, Writer } from './types.js';
 
 export interface CreateWriterOptions {
   /** The run's model road; when given, the options below that configure a road are ignored. */
@@ -49,6 +37,7 @@ export interface CreateWriterOptions {
   check?: boolean;
   /** `--max-cost`: overrides `llm.maxCostUsd`. */
   maxCostUsd?: number;
+  /** Where API keys are read from; without it no key is set (cached answers and local models still work). */
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   signal?: AbortSignal;
@@ -82,7 +71,7 @@ function roadOptions(options: CreateWriterOptions) {
     ...(options.retryFailed !== undefined ? { retryFailed: options.retryFailed } : {}),
     ...(options.check !== undefined ? { check: options.check } : {}),
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env ?? {},
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -1,9 +1,9 @@
 // The full-text parser and what is read from it, on real recorded arXiv pages (test/fixtures/real/arxiv-html).
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
+import { collapse } from '../../src/core/text.js';
 import type { PaperText } from '../../src/core/types.js';
 import { APPENDIX_BUDGET_CHARS, parsePaperHtml } from '../../src/enrich/paper-html.js';
-import { collapse } from '../../src/sources/_html-text.js';
 import { practitionerFacts } from '../../src/write/facts.js';
 import { CHARS_PER_TOKEN, paperForWriting } from '../../src/write/paper-input.js';
 import { normaliseForMatch } from '../../src/write/sentences.js';

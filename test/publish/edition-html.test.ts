@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { sourceName } from '../../src/core/source-names.js';
-import { safeUrl } from '../../src/publish/_html.js';
+import { safeUrl } from '../../src/core/urls.js';
 import { renderEditionHtml, renderFooter } from '../../src/publish/edition-html.js';
 import { toItemView } from '../../src/publish/item-view.js';
 import { publishedImages } from './_images.js';

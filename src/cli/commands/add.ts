@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 import { plainLine } from '../terminal.js';
 
 interface AddOptions extends CommonOptions {
@@ -19,20 +24,23 @@ export function register(program: Command, context: CliContext): void {
     .option('--note <text>', "editor's note kept with the item")
     .option('--offline', 'make no network request: only an item already stored can be added');
   withStoreOptions(command).action(async (input: string, options: AddOptions) => {
-    const week = resolveWeek(options.week, new Date());
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
+    const week = commandWeek(options, context);
     const offline = options.offline ?? false;
-    await withDigest({ ...digestOptions(options, context), offline }, async (digest) => {
-      const stored = await digest.add({
-        week,
-        input,
-        note: options.note ?? null,
-        offline,
-      });
-      context.stdout.write(
-        `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
-      );
-    });
+    await withCommandDigest(
+      options,
+      context,
+      async (digest) => {
+        const stored = await digest.add({
+          week,
+          input,
+          note: options.note ?? null,
+          offline,
+        });
+        context.stdout.write(
+          `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
+        );
+      },
+      { offline },
+    );
   });
 }

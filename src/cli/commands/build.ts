@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { checkWritableFolder, resolveWeek } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
-  digestOptions,
+  commandWeek,
   parseUsd,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -52,28 +52,31 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command)
     .addHelpText('after', EXIT_STATUS_HELP)
     .action(async (options: BuildCommandOptions) => {
-      const week = resolveWeek(options.week, new Date());
+      const week = commandWeek(options, context);
       const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
       const offline = options.offline ?? false;
-      await withDigest({ ...digestOptions(options, context), offline }, async (digest) => {
-        const outcome = await digest.build({
-          week,
-          outDir,
-          // Offline, the sources are not asked either: the build uses the items already stored.
-          ingest: options.ingest && !offline,
-          enrich: options.enrich,
-          offline,
-          check: options.check,
-          refresh: options.refresh ?? false,
-          retryFailed: options.retryFailed ?? false,
-          ...(options.model ? { model: options.model } : {}),
-          ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-        });
-        context.stdout.write(`${outcome.pagePath}\n`);
-        // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
-        if (outcome.degraded) context.exitCode = 3;
-      });
+      await withCommandDigest(
+        options,
+        context,
+        async (digest) => {
+          const outcome = await digest.build({
+            week,
+            outDir,
+            // Offline, the sources are not asked either: the build uses the items already stored.
+            ingest: options.ingest && !offline,
+            enrich: options.enrich,
+            offline,
+            check: options.check,
+            refresh: options.refresh ?? false,
+            retryFailed: options.retryFailed ?? false,
+            ...(options.model ? { model: options.model } : {}),
+            ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+          });
+          context.stdout.write(`${outcome.pagePath}\n`);
+          // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
+          if (outcome.degraded) context.exitCode = 3;
+        },
+        { offline },
+      );
     });
 }

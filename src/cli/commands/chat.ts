@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 interface ChatCommandOptions extends CommonOptions {
   week?: string;
@@ -29,10 +34,8 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command)
     .addHelpText('after', CHAT_EXIT_HELP)
     .action(async (options: ChatCommandOptions) => {
-      const week = resolveWeek(options.week, new Date());
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      const week = commandWeek(options, context);
+      await withCommandDigest(options, context, async (digest) => {
         const outcome = await digest.chat({
           week,
           again: options.again ?? false,

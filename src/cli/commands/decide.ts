@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 interface DecideOptions extends CommonOptions {
   week?: string;
@@ -21,10 +26,8 @@ export function register(program: Command, context: CliContext): void {
       .argument('<item>', 'item key (from "digest list"), arXiv id or URL');
     weekOption(command).option('--undo', 'remove the decision');
     withStoreOptions(command).action(async (item: string, options: DecideOptions) => {
-      const week = resolveWeek(options.week, new Date());
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      const week = commandWeek(options, context);
+      await withCommandDigest(options, context, async (digest) => {
         const { key } = await digest.decide({ week, item, decision, undo: options.undo ?? false });
         context.stdout.write(
           `${options.undo ? `Removed ${decision} of` : decision === 'pin' ? 'Pinned' : 'Skipped'} ${key} for ${week}.\n`,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { DoctorCheck, DoctorReport } from '../../app/doctor.js';
 import type { CliContext } from '../context.js';
+import { nowOf } from '../options.js';
 
 interface DoctorOptions {
   config?: string;
@@ -68,7 +69,7 @@ export function register(program: Command, context: CliContext): void {
       const report = await doctor({
         cwd: context.cwd,
         env: context.env,
-        now: new Date(),
+        now: nowOf(context),
         ...(options.config ? { configFile: options.config } : {}),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });

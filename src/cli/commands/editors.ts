@@ -5,7 +5,13 @@ import type { Command } from 'commander';
 import { MIN_PASSWORD_LENGTH } from '../../app/desk-passwords.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  checkDataDir,
+  digestOptions,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 const PASSWORD_ENV = 'DIGEST_EDITOR_PASSWORD';
 
@@ -59,9 +65,7 @@ export function register(program: Command, context: CliContext): void {
 
   const list = editors.command('list').description('List the editors');
   withStoreOptions(list).action(async (options: CommonOptions) => {
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const all = await digest.editors.list();
       if (!all.length) context.stdout.write('No editors yet: add one with "digest editors add <email>".\n');
       for (const editor of all) context.stdout.write(`${editor.email}  (added ${editor.createdAt})\n`);
@@ -73,9 +77,7 @@ export function register(program: Command, context: CliContext): void {
     .description('Remove an editor and end their sessions')
     .argument('<email>', "the editor's e-mail address");
   withStoreOptions(remove).action(async (email: string, options: CommonOptions) => {
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const removed = await digest.editors.remove({ email });
       context.stdout.write(removed ? `Removed editor ${email}.\n` : `${email} was not an editor.\n`);
       if (!removed) context.exitCode = 1;

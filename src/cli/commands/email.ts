@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
-import { checkWritableFolder, resolveWeek } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 interface EmailCommandOptions extends CommonOptions {
   week?: string;
@@ -27,11 +33,9 @@ export function register(program: Command, context: CliContext): void {
     .option('--send', 'send edition.eml through publish.email.smtp (password from its passwordEnv variable)')
     .option('--to <address>', 'recipient for --send, repeatable (default: publish.email.to)', collect);
   withStoreOptions(command).action(async (options: EmailCommandOptions) => {
-    const week = resolveWeek(options.week, new Date());
+    const week = commandWeek(options, context);
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.email({
         week,
         outDir,

@@ -1,13 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ModelEvaluation } from '../../app/eval.js';
-import { resolveWeek } from '../../app/inputs.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
-  digestOptions,
+  commandWeek,
   parseUsd,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 
@@ -52,10 +51,8 @@ export function register(program: Command, context: CliContext): void {
       '\nExit status: 0 nothing to look at, 3 some model has flagged claims, unsupported sentences or fallbacks.',
     )
     .action(async (options: EvalOptions) => {
-      const week = resolveWeek(options.week, new Date());
-      await checkDataDir(options, context);
-      const { withDigest } = await import('../../app/open-digest.js');
-      await withDigest(digestOptions(options, context), async (digest) => {
+      const week = commandWeek(options, context);
+      await withCommandDigest(options, context, async (digest) => {
         const reports = await digest.evaluate({
           week,
           models: options.models,

@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { PlannedItem } from '../../app/list.js';
 import { fillTheStore } from '../../app/store-hints.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
-  checkDataDir,
-  digestOptions,
+  commandWeek,
   parseCount,
   weekOption,
+  withCommandDigest,
   withStoreOptions,
 } from '../options.js';
 import { plainLine } from '../terminal.js';
@@ -29,10 +28,8 @@ export function register(program: Command, context: CliContext): void {
     .option('--limit <n>', 'rows to print', parseCount, 40)
     .option('--no-triage', 'rank without the cached LLM triage scores');
   withStoreOptions(command).action(async (options: ListOptions) => {
-    const week = resolveWeek(options.week, new Date());
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    const week = commandWeek(options, context);
+    await withCommandDigest(options, context, async (digest) => {
       const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
       if (options.json) {
         const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
+import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
 
 export function register(program: Command, context: CliContext): void {
   const command = program
@@ -9,12 +9,10 @@ export function register(program: Command, context: CliContext): void {
       'Serve the published editions to an MCP client over stdio (tools: search_items, get_edition, get_item, list_editions)',
     );
   withStoreOptions(command).action(async (options: CommonOptions) => {
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    const { API_VERSION } = await import('../../app/api.js');
-    const { serveMcpOverStdio } = await import('../../app/mcp.js');
     // stdout is the protocol's channel: every log line goes to stderr (the CLI logger's default).
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
+      const { API_VERSION } = await import('../../app/api.js');
+      const { serveMcpOverStdio } = await import('../../app/mcp.js');
       await serveMcpOverStdio(await digest.archive(), {
         stdin: process.stdin,
         stdout: context.stdout,

@@ -5,7 +5,7 @@ import type { OpenDigest } from '../../app/open-digest.js';
 import { fillTheStore } from '../../app/store-hints.js';
 import { BuildError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, parseWeek, withStoreOptions } from '../options.js';
+import { type CommonOptions, parseWeek, withCommandDigest, withStoreOptions } from '../options.js';
 
 interface PublishCommandOptions extends CommonOptions {
   week?: string;
@@ -30,9 +30,7 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
     // Without --week: the newest stored edition (what the last build made), not today's Monday.
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const week = options.week ?? (await newestEdition(digest));
       const outcome = await digest.publish({
         week,

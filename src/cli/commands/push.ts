@@ -1,8 +1,13 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import { PUSH_SERVICES, type PushService } from '../../config/deliver-schema.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 interface PushCommandOptions extends CommonOptions {
   week?: string;
@@ -28,10 +33,8 @@ export function register(program: Command, context: CliContext): void {
       parseUrl,
     );
   withStoreOptions(command).action(async (options: PushCommandOptions) => {
-    const week = resolveWeek(options.week, new Date());
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    const week = commandWeek(options, context);
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.push({
         week,
         to: options.to,

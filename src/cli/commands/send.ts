@@ -1,9 +1,14 @@
 import type { Command } from 'commander';
 import { FlaggedEditionError } from '../../app/edition-flags.js';
-import { resolveWeek } from '../../app/inputs.js';
 import type { SendOutcome, SendProgress } from '../../app/send.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 
 interface SendCommandOptions extends CommonOptions {
   week?: string;
@@ -32,11 +37,9 @@ export function register(program: Command, context: CliContext): void {
       'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
     );
   withStoreOptions(command).action(async (options: SendCommandOptions) => {
-    const week = resolveWeek(options.week, new Date());
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
+    const week = commandWeek(options, context);
     const progress = progressLine(context.stderr);
-    await withDigest(digestOptions(options, context), async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.send({
         week,
         ...(options.dryRun ? { dryRun: true } : {}),

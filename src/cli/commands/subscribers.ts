@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { describeMail, SUBSCRIBER_STATUSES } from '../../app/subscribers.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
+import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
 
 type Status = (typeof SUBSCRIBER_STATUSES)[number];
 
@@ -27,11 +27,9 @@ export function register(program: Command, context: CliContext): void {
 
   const open = async <T>(
     options: CommonOptions,
-    fn: (digest: import('../../app/index.js').OpenDigest) => Promise<T>,
+    fn: (digest: import('../../app/open-digest.js').OpenDigest) => Promise<T>,
   ) => {
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    return withDigest(digestOptions(options, context), fn);
+    return withCommandDigest(options, context, fn);
   };
 
   withStoreOptions(

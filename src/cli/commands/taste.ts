@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
-import { resolveWeek } from '../../app/inputs.js';
 import type { TasteReport } from '../../app/taste.js';
 import type { CliContext } from '../context.js';
-import { type CommonOptions, checkDataDir, digestOptions, weekOption, withStoreOptions } from '../options.js';
+import {
+  type CommonOptions,
+  commandWeek,
+  weekOption,
+  withCommandDigest,
+  withStoreOptions,
+} from '../options.js';
 import { plainLine } from '../terminal.js';
 
 interface TasteOptions extends CommonOptions {
@@ -22,10 +27,8 @@ export function register(program: Command, context: CliContext): void {
     .option('--reset', 'forget the history so far; learning starts again from the next published edition')
     .option('--json', 'machine-readable output');
   withStoreOptions(command).action(async (options: TasteOptions) => {
-    const week = resolveWeek(options.week, new Date());
-    await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
+    const week = commandWeek(options, context);
+    await withCommandDigest(options, context, async (digest) => {
       const outcome = await digest.taste({ week, reset: options.reset ?? false });
       if ('reset' in outcome) {
         context.stdout.write(

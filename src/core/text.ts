@@ -1,0 +1,12 @@
+// Plain-text rules every stage shares (sources, enrichment): whitespace and invisible characters.
+
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/;
+const OTHER_SPACE = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+
+/** Collapses runs of whitespace and drops control and zero-width characters. */
+export function collapse(text: string): string {
+  const visible = INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text;
+  // Two narrow passes instead of /\s+/g, which matches (and rewrites) every single space between words.
+  return visible.replace(OTHER_SPACE, ' ').replace(/ {2,}/g, ' ').trim();
+}
