@@ -24,13 +24,24 @@ export function mergeItems(base: StoredItem, other: StoredItem): StoredItem {
   };
 }
 
-/** Union by (source id, URL), first appearance first; a repeated ref keeps its highest upvotes. */
+/**
+ * Union by (source id, URL), first appearance first; a repeated ref keeps its highest upvotes, and its code
+ * repository (the first it was seen with, else the one the repeat brings).
+ */
 export function mergeSources(first: ItemSourceRef[], second: ItemSourceRef[]): ItemSourceRef[] {
   const merged = new Map<string, ItemSourceRef>();
   for (const ref of [...first, ...second]) {
     const id = `${ref.sourceId}\u0000${ref.url}`;
     const seen = merged.get(id);
-    merged.set(id, seen ? { ...seen, upvotes: maxCount(seen.upvotes, ref.upvotes) } : ref);
+    if (!seen) merged.set(id, ref);
+    else {
+      const githubRepo = seen.githubRepo ?? ref.githubRepo;
+      merged.set(id, {
+        ...seen,
+        upvotes: maxCount(seen.upvotes, ref.upvotes),
+        ...(githubRepo ? { githubRepo } : {}),
+      });
+    }
   }
   return [...merged.values()];
 }

@@ -26,12 +26,16 @@ export interface SourceItem {
   publishedAt: string;
   /** HF upvotes (or another source's popularity count) when known. */
   upvotes: number | null;
+  /** The work's code repository as the source lists it (HF `githubRepo`): an https://github.com/<owner>/<repo> URL. */
+  githubRepo?: string | null;
 }
 
 export interface ItemSourceRef {
   sourceId: string;
   url: string;
   upvotes: number | null;
+  /** The code repository this source lists for the item (HF `githubRepo`); absent when it lists none. */
+  githubRepo?: string;
 }
 
 /** An item as stored: one row per real-world thing, however many sources carried it. */

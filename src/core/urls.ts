@@ -129,3 +129,20 @@ export function absoluteUrl(baseUrl: string | undefined, path: string): string |
   if (!base) return null;
   return new URL(path, base.endsWith('/') ? base : `${base}/`).href;
 }
+
+const GITHUB_REPO_PATH = /^\/[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[\w.-]{1,100}\/?$/;
+
+/**
+ * A repository's home on GitHub ("https://github.com/<owner>/<repo>", as HF's `githubRepo` gives it), normalised
+ * without a trailing slash or ".git", else null: another scheme or host, credentials, a port, a deeper path, a query.
+ */
+export function githubRepoUrl(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length > 300 || !/^https:\/\//i.test(raw.trim())) return null;
+  const url = parseHttpUrl(raw);
+  if (url?.protocol !== 'https:' || url.hostname !== 'github.com') return null;
+  if (url.username || url.password || url.port || url.search || url.hash) return null;
+  if (!GITHUB_REPO_PATH.test(url.pathname)) return null;
+  const path = url.pathname.replace(/\/$/, '').replace(/\.git$/, '');
+  if (!/^\/[^/]+\/(?!\.{1,2}$)[^/]+$/.test(path)) return null;
+  return `https://github.com${path}`;
+}

@@ -237,7 +237,8 @@ async function readPicks(picks: PlannedItem[], options: BuildEditionOptions): Pr
 function withReading(edition: EditionItem, item: StoredItem, reading: PicksReading): EditionItem {
   const paper = reading.papers.get(item.key) ?? null;
   const note = reading.notes.get(item.key);
-  const facts = practitionerFacts({ paper, text: item.text });
+  const listedRepo = item.sources.find((ref) => ref.githubRepo)?.githubRepo ?? null;
+  const facts = practitionerFacts({ paper, text: item.text, listedRepo });
   return {
     ...edition,
     ...(item.arxivId ? { readFrom: paper ? ('full-text' as const) : ('abstract' as const) } : {}),

@@ -1,12 +1,13 @@
 // Hugging Face daily papers API: GET <url>?date=YYYY-MM-DD for each day of the window. Items are stamped with
-// the list day requested (that decides the edition), link to the paper on arXiv, and carry HF upvotes.
+// the list day requested (that decides the edition), link to the paper on arXiv, and carry HF upvotes and the
+// code repository HF lists (`githubRepo`, a practitioner fact when the paper's own links name none).
 import { z } from 'zod';
 import { daysOf } from '../core/dates.js';
 import { normaliseArxivId } from '../core/ids.js';
 import type { HttpResponse, Source, SourceContext, SourceFetchResult } from '../core/ports.js';
 import { collapse } from '../core/text.js';
 import type { SourceItem } from '../core/types.js';
-import { httpUrl } from '../core/urls.js';
+import { githubRepoUrl, httpUrl } from '../core/urls.js';
 import { type DayRead, fetchDays, keepEarliest, mergeDays } from './_daily.js';
 
 const authorSchema = z.object({ name: z.string().optional() });
@@ -21,6 +22,8 @@ export const hfEntrySchema = z.object({
     upvotes: z.number().optional(),
     publishedAt: z.string().optional(),
     submittedOnDailyAt: z.string().optional(),
+    /** Checked in toItem (only an https://github.com/<owner>/<repo> URL is kept): a bad one drops the link only. */
+    githubRepo: z.unknown().optional(),
   }),
   title: z.string().optional(),
   summary: z.string().optional(),
@@ -92,6 +95,7 @@ function toItem(entry: HfEntry, day: string, sourceId: string): SourceItem | nul
   if (!title) return null;
   const arxivId = normaliseArxivId(paper.id);
   const id = encodeURIComponent(paper.id);
+  const githubRepo = githubRepoUrl(paper.githubRepo);
   return {
     sourceId,
     url: arxivId ? `https://arxiv.org/abs/${arxivId}` : `https://huggingface.co/papers/${id}`,
@@ -104,5 +108,6 @@ function toItem(entry: HfEntry, day: string, sourceId: string): SourceItem | nul
       `https://cdn-thumbnails.huggingface.co/social-thumbnails/papers/${id}.png`,
     publishedAt: `${day}T00:00:00.000Z`,
     upvotes: typeof paper.upvotes === 'number' ? paper.upvotes : null,
+    ...(githubRepo ? { githubRepo } : {}),
   };
 }

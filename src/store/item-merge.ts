@@ -1,6 +1,7 @@
 // A source item as a row, and whether a merge changed a row. The merge itself is core/item-merge.ts (shared with
 // selection's dedup).
 import type { SourceItem, StoredItem } from '../core/types.js';
+import { githubRepoUrl } from '../core/urls.js';
 import { storableText } from './_values.js';
 
 /** A source item as the row it would become on its own (the key is settled when the group is known). */
@@ -12,6 +13,7 @@ export function freshItem(
   const url = storableText(item.url.trim());
   const sourceId = storableText(item.sourceId);
   const upvotes = validCount(item.upvotes);
+  const githubRepo = githubRepoUrl(item.githubRepo);
   return {
     key: '',
     canonicalUrl: storableText(identity.canonicalUrl),
@@ -25,7 +27,7 @@ export function freshItem(
     upvotes,
     citations: null,
     primarySource: sourceId,
-    sources: [{ sourceId, url, upvotes }],
+    sources: [{ sourceId, url, upvotes, ...(githubRepo ? { githubRepo } : {}) }],
     manual: null,
     firstSeenAt: now,
   };

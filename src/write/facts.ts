@@ -1,7 +1,8 @@
 // What a practitioner can use, read conservatively from the source: each fact needs words of the source that state
 // it (kept as `quote`), so the card never shows a fact the paper does not make.
 //   code       a GitHub/GitLab repository link whose paragraph presents it as the work's own ("our code", "Code:",
-//              "available at", "we release", "reference implementation"); a tool the paper merely used is not code
+//              "available at", "we release", "reference implementation"); a tool the paper merely used is not code.
+//              When the paper's links name none, the repository the source lists for the item (HF `githubRepo`)
 //   weights    a Hugging Face model link (huggingface.co/<owner>[/<name>]) in such a paragraph ("release", "weights")
 //   dataset    a Hugging Face dataset link (huggingface.co/datasets/…) in such a paragraph
 //   licence    "released / available / licensed under the <name> licence" in the text (arXiv's own "License: CC BY"
@@ -16,7 +17,12 @@ export interface FactSource {
   paper: PaperText | null;
   /** The item's own text (the abstract, or a post's text). */
   text: string;
+  /** The code repository a source lists for the item (HF `githubRepo`, validated on ingest). */
+  listedRepo?: string | null;
 }
+
+export const LISTED_REPO_QUOTE =
+  'the code repository Hugging Face daily papers lists for this paper (githubRepo)';
 
 const OWN_RELEASE =
   /\b(?:our (?:code|implementation|models?|weights|checkpoints?|data(?:set)?s?|repository|library|toolkit)|(?:code|models?|weights|checkpoints?|data(?:set)?s?)(?: \w+){0,4} (?:is|are)(?: \w+){0,2} (?:publicly |openly |freely )?(?:available|released)|(?:publicly |openly |freely )?available (?:at|on|from|via)|we (?:release|open[- ]source|publish|make)\b|code:|project page:|implementation:|reference implementation|released (?:at|on))/i;
@@ -113,6 +119,8 @@ export function practitionerFacts(source: FactSource): PractitionerFact[] {
   const facts: PractitionerFact[] = [];
   const code = links.find((link) => REPO.test(link.url) && OWN_RELEASE.test(leadIn(link)));
   if (code) facts.push({ kind: 'code', label: 'Code', url: code.url, quote: code.context });
+  else if (source.listedRepo)
+    facts.push({ kind: 'code', label: 'Code', url: source.listedRepo, quote: LISTED_REPO_QUOTE });
   const dataset = links.find((link) => HF_DATASET.test(link.url) && OWN_RELEASE.test(leadIn(link)));
   const weights = links.find(
     (link) =>

@@ -35,6 +35,9 @@ const PAGES: Record<string, string> = {
   '/html/2508.08468': '2508.08468v6_arxiv-html.html',
 };
 const NO_HTML = '2605.00001';
+/** The code repositories HF lists (githubRepo): the abstract-only paper's shows; Mistral's own link wins over its. */
+const LISTED = 'https://github.com/example-lab/sparse-kernels';
+const LISTED_MISTRAL = 'https://github.com/example-lab/not-mistral';
 const http = createHttpClient({
   timeoutMs: 5000,
   maxBytes: 20 * 1024 * 1024,
@@ -56,8 +59,9 @@ function abstractOf(file: string): { title: string; text: string } {
   return { title: paper.title, text: paper.sections[0]!.text.replace(/\n/g, ' ') };
 }
 
-function paperItem(arxivId: string, title: string, text: string): SourceItem {
+function paperItem(arxivId: string, title: string, text: string, githubRepo?: string): SourceItem {
   return {
+    ...(githubRepo ? { githubRepo } : {}),
     sourceId: 'api-hf',
     url: `https://arxiv.org/abs/${arxivId}`,
     title,
@@ -74,7 +78,7 @@ async function seed(store: Store): Promise<void> {
   const mistral = abstractOf('2310.06825v1_arxiv-html.html');
   const avse = abstractOf('2508.08468v6_arxiv-html.html');
   await store.upsertItems([
-    paperItem('2310.06825', mistral.title, mistral.text),
+    paperItem('2310.06825', mistral.title, mistral.text, LISTED_MISTRAL),
     paperItem('2508.08468', avse.title, avse.text),
     paperItem(
       NO_HTML,
@@ -83,6 +87,7 @@ async function seed(store: Store): Promise<void> {
         'The kernels reduce memory traffic by skipping blocks whose attention mass is negligible. ' +
         'On sequences of 128k tokens they run 2.1 times faster than dense attention with the same accuracy. ' +
         'We discuss when block sparsity fails and how to detect it at run time.',
+      LISTED,
     ),
   ]);
 }
@@ -162,6 +167,9 @@ describe('a week of papers read in full', () => {
       expect(pdfOnly.readFrom).toBe('abstract');
       expect(pdfOnly.readNote).toBe('written from the abstract: arXiv has no HTML rendering of this paper');
       expect(pdfOnly.support?.every((source) => source === null || source.url === null)).toBe(true);
+      // Read from the abstract alone, it still shows the code repository HF lists; the paper without one, none.
+      expect(pdfOnly.facts?.map((fact) => [fact.label, fact.url])).toEqual([['Code', LISTED]]);
+      expect(mistral.facts?.[0]?.url).toBe('https://github.com/mistralai/mistral-src');
 
       const page = renderEditionHtml(edition);
       expect(page).toContain(`<a class="src" href="${arxivServer.origin}/html/2310.06825v1#S3"`);
@@ -169,6 +177,8 @@ describe('a week of papers read in full', () => {
       expect(page).toContain(
         '<p class="facts"><a href="https://github.com/mistralai/mistral-src">Code</a> · Apache-2.0',
       );
+      expect(page).toContain(`<p class="facts"><a href="${LISTED}">Code</a></p>`);
+      expect(page).not.toContain(LISTED_MISTRAL);
       expect(page).toContain('read in full');
       const report = await new HtmlValidate({ extends: ['html-validate:recommended'] }).validateString(page);
       expect(report.results.flatMap((result) => result.messages.map((message) => message.message))).toEqual(
@@ -187,6 +197,11 @@ describe('a week of papers read in full', () => {
         facts: mistral.facts,
         support: mistral.support,
       });
+      const jsonPdfOnly = json.items.find((item) => item.arxivId === NO_HTML)!;
+      expect(jsonPdfOnly.facts).toEqual([
+        { kind: 'code', label: 'Code', url: LISTED, quote: expect.stringContaining('githubRepo') },
+      ]);
+      expect(json.items.find((item) => item.arxivId === '2508.08468')!.facts).toBeUndefined();
 
       const again = await build(store, arxivServer.origin);
       expect(arxivServer.requests).toHaveLength(3);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { collapse } from '../../src/core/text.js';
 import type { PaperText } from '../../src/core/types.js';
 import { APPENDIX_BUDGET_CHARS, parsePaperHtml } from '../../src/enrich/paper-html.js';
-import { practitionerFacts } from '../../src/write/facts.js';
+import { LISTED_REPO_QUOTE, practitionerFacts } from '../../src/write/facts.js';
 import { CHARS_PER_TOKEN, paperForWriting } from '../../src/write/paper-input.js';
 import { normaliseForMatch } from '../../src/write/sentences.js';
 import { readFixture } from '../support/fixtures.js';
@@ -148,6 +148,21 @@ describe('practitioner facts', () => {
     }
     // The speech-enhancement paper links no code, states no licence and names no listed benchmark: no facts line.
     expect(practitionerFacts({ paper: parse(AVSE), text: '' }).map((fact) => fact.kind)).toEqual([]);
+  });
+
+  it('takes the code repository the source lists (HF githubRepo) when the paper links none; the paper wins', () => {
+    const listedRepo = 'https://github.com/FrontisAI/OpenRSI';
+    const own = practitionerFacts({ paper: parse(MISTRAL), text: '', listedRepo });
+    expect(own.filter((fact) => fact.kind === 'code').map((fact) => fact.url)).toEqual([
+      'https://github.com/mistralai/mistral-src',
+    ]);
+    for (const paper of [parse(AVSE), null]) {
+      const facts = practitionerFacts({ paper, text: 'An abstract with no links.', listedRepo });
+      expect(facts).toEqual([{ kind: 'code', label: 'Code', url: listedRepo, quote: LISTED_REPO_QUOTE }]);
+    }
+    expect(practitionerFacts({ paper: null, text: 'An abstract with no links.', listedRepo: null })).toEqual(
+      [],
+    );
   });
 
   it('reads an abstract alone too, and states nothing it does not say', () => {

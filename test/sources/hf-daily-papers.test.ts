@@ -114,6 +114,42 @@ describe('hf-daily-papers', () => {
     }
   });
 
+  it('keeps the code repository HF lists (githubRepo), only as an https://github.com/<owner>/<repo> URL', async () => {
+    const raw = JSON.parse(JUNE_12.toString('utf8')) as { paper: { id: string; githubRepo?: string } }[];
+    const result = await fetchHf(json(JUNE_12), ONE_DAY);
+    const listed = raw.filter((entry) => entry.paper.githubRepo);
+    expect(listed.length).toBeGreaterThan(5);
+    expect(listed.length).toBeLessThan(raw.length);
+    expect(result.items.map((item) => item.githubRepo ?? null)).toEqual(
+      raw.map((entry) => entry.paper.githubRepo ?? null),
+    );
+    await server?.close();
+    // synthetic: one recorded entry with githubRepo values HF could send or a hostile feed could
+    const entry = raw[1]!;
+    const variants: [unknown, string | null][] = [
+      ['https://github.com/FrontisAI/OpenRSI', 'https://github.com/FrontisAI/OpenRSI'],
+      ['https://github.com/FrontisAI/OpenRSI.git/', 'https://github.com/FrontisAI/OpenRSI'],
+      ['http://github.com/FrontisAI/OpenRSI', null],
+      ['https://github.com.evil.example/FrontisAI/OpenRSI', null],
+      ['https://user:pw@github.com/FrontisAI/OpenRSI', null],
+      ['https://github.com/FrontisAI', null],
+      ['https://github.com/FrontisAI/OpenRSI/tree/main?x=1', null],
+      ['javascript:alert(1)//https://github.com/a/b', null],
+      ['', null],
+      [42, null],
+      [null, null],
+    ];
+    const body = JSON.stringify(
+      variants.map(([githubRepo], index) => ({
+        ...entry,
+        paper: { ...entry.paper, id: `2606.${String(10000 + index)}`, githubRepo },
+      })),
+    );
+    const odd = await fetchHf(json(body), ONE_DAY);
+    expect(odd.warnings).toEqual([]);
+    expect(odd.items.map((item) => item.githubRepo ?? null)).toEqual(variants.map(([, kept]) => kept));
+  });
+
   it('retries a 500, then reports the day as a warning; all days bad is an error', async () => {
     const waits: number[] = [];
     const result = await fetchHf(

@@ -90,6 +90,29 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().listCandidates(WINDOW)).toHaveLength(1);
     });
 
+    it('keeps the code repository HF lists through merges with other sources and repeats without it', async () => {
+      const repo = 'https://github.com/FrontisAI/OpenRSI';
+      await store().upsertItems([paperItem('2604.24819')]);
+      await store().upsertItems([paperItem('2604.24819', { githubRepo: repo, upvotes: 30 })]);
+      await store().upsertItems([
+        sourceItem({ url: 'https://blog.example.com/on-2604-24819', arxivId: '2604.24819' }),
+        paperItem('2604.24819', { githubRepo: null }),
+        paperItem('2604.24820', { githubRepo: 'http://github.com/not/https' }),
+      ]);
+      const paper = await store().getItem('arxiv:2604.24819');
+      expect(paper?.sources).toEqual([
+        {
+          sourceId: 'api-hf',
+          url: 'https://huggingface.co/papers/2604.24819',
+          upvotes: 30,
+          githubRepo: repo,
+        },
+        { sourceId: 'rss-test', url: 'https://blog.example.com/on-2604-24819', upvotes: null },
+      ]);
+      const other = await store().getItem('arxiv:2604.24820');
+      expect(other?.sources[0]).not.toHaveProperty('githubRepo');
+    });
+
     it('fills empty fields from a later source and never empties a filled one', async () => {
       await store().upsertItems([sourceItem({ authors: [], image: null, text: 'Short.' })]);
       await store().upsertItems([
