@@ -13,7 +13,7 @@ import type { OutboxMail } from '../store/outbox.js';
 import type { Subscriber } from '../store/subscribers.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../subscribers/address.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
-import { hasPreferenceFields, parsePreferences } from '../subscribers/preferences.js';
+import { hasPreferenceFields, parsePreferences, preferencesUrl } from '../subscribers/preferences.js';
 import { createSubscriberTokens, TOKEN_LIFETIME_MS, type TokenCheck } from '../subscribers/tokens.js';
 import type { DigestDeps } from './deps.js';
 import { type Composed, createOutboxWorker, type MailHealth, type OutboxEvent } from './outbox-worker.js';
@@ -190,6 +190,8 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
       siteUrl: baseUrl,
     };
     const subject = { id: String(subscriber.id), address: subscriber.address };
+    // Signed now, at send time: the outbox row holds no token, so a database reader learns no working link.
+    const preferences = preferencesUrl(baseUrl, tokens.issue('preferences', subject));
     let raw: string;
     if (mail.kind === 'confirmation') {
       const confirmUrl = new URL('confirm', baseUrl);
@@ -201,6 +203,7 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
         await renderConfirmationMail({
           ...common,
           confirmUrl: confirmUrl.href,
+          preferencesUrl: preferences,
           validHours: Math.round(TOKEN_LIFETIME_MS.confirm / 3600_000),
         })
       ).raw;
@@ -210,6 +213,7 @@ export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSe
         await renderWelcomeMail({
           ...common,
           unsubscribeUrl: unsubscribeUrl(baseUrl, token),
+          preferencesUrl: preferences,
           listUnsubscribe: listUnsubscribeHeaders({ baseUrl, token }),
         })
       ).raw;

@@ -25,7 +25,13 @@ export interface ComposedMail {
 }
 
 export async function renderConfirmationMail(
-  input: SubscriberMailInput & { confirmUrl: string; siteUrl: string; validHours: number },
+  input: SubscriberMailInput & {
+    confirmUrl: string;
+    siteUrl: string;
+    validHours: number;
+    /** The reader's signed preferences link: the page works before confirming too. */
+    preferencesUrl?: string;
+  },
 ): Promise<ComposedMail> {
   const subject = `Confirm your subscription to ${input.siteName}`;
   const text = [
@@ -36,6 +42,9 @@ export async function renderConfirmationMail(
     '',
     'If it was not you, ignore this mail: nothing will be sent to you.',
     '',
+    ...(input.preferencesUrl
+      ? [`Choose your edition (language, topics, levels): ${input.preferencesUrl}`, '']
+      : []),
     `${input.siteName} · ${input.siteUrl}`,
     '',
   ].join('\n');
@@ -45,7 +54,12 @@ export async function renderConfirmationMail(
 <p>Someone, hopefully you, asked to receive ${input.siteName} at ${input.to}.</p>
 <p><a href="${input.confirmUrl}" style="display:inline-block;padding:.6rem 1.2rem;background:#0b57b0;color:#fff;border-radius:6px;text-decoration:none">Confirm my subscription</a></p>
 <p>The link works for ${input.validHours} hours. If it was not you, ignore this mail: nothing will be sent to you.</p>
-<p style="color:#555">${input.siteName} · <a href="${input.siteUrl}">${input.siteUrl}</a></p>
+${
+  input.preferencesUrl
+    ? html`<p><a href="${input.preferencesUrl}">Choose your edition</a> (language, topics, levels).</p>
+`
+    : null
+}<p style="color:#555">${input.siteName} · <a href="${input.siteUrl}">${input.siteUrl}</a></p>
 </body></html>
 `.toString();
   return compose(input, subject, text, body, {});
@@ -55,6 +69,8 @@ export async function renderWelcomeMail(
   input: SubscriberMailInput & {
     siteUrl: string;
     unsubscribeUrl: string;
+    /** The reader's signed preferences link ("your edition"). */
+    preferencesUrl: string;
     /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), as listUnsubscribeHeaders() makes them. */
     listUnsubscribe: Record<string, string>;
   },
@@ -65,6 +81,8 @@ export async function renderWelcomeMail(
     '',
     `Read past editions: ${input.siteUrl}`,
     '',
+    `Choose your edition (language, topics, levels): ${input.preferencesUrl}`,
+    '',
     `Unsubscribe at any time: ${input.unsubscribeUrl}`,
     '',
   ].join('\n');
@@ -73,6 +91,7 @@ export async function renderWelcomeMail(
 <body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
 <p>Welcome! ${input.siteName} now comes to ${input.to} once a week.</p>
 <p>Past editions are on <a href="${input.siteUrl}">${input.siteUrl}</a>.</p>
+<p><a href="${input.preferencesUrl}">Choose your edition</a>: language, topics and levels.</p>
 <p style="color:#555"><a href="${input.unsubscribeUrl}">Unsubscribe</a> at any time.</p>
 </body></html>
 `.toString();

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import { json } from './_values.js';
-import type { Database, SendState } from './schema.js';
+import type { Database, OutboxKind, OutboxState, SendState } from './schema.js';
 import { getSubscriber, type Subscriber } from './subscribers.js';
 
 type Row = { language: string | null; topics: unknown; levels: unknown; only_my_topics: boolean };
@@ -79,6 +79,17 @@ export interface SubscriberExport {
     messageId: string | null;
     updatedAt: string;
   }[];
+  /** The confirmation and welcome mails queued for the reader: what happened to each, never a body or a link. */
+  outbox: {
+    kind: OutboxKind;
+    /** Which subscription of the reader the mail belonged to. */
+    generation: number;
+    state: OutboxState;
+    attempts: number;
+    createdAt: string;
+    handedOverAt: string | null;
+    updatedAt: string;
+  }[];
 }
 
 /** Everything stored about one reader, or null when the address is unknown. */
@@ -88,13 +99,19 @@ export async function exportSubscriber(
 ): Promise<SubscriberExport | null> {
   const subscriber = await getSubscriber(db, { address });
   if (!subscriber) return null;
-  const [preferences, rows] = await Promise.all([
+  const [preferences, rows, mails] = await Promise.all([
     getPreferences(db, subscriber.id),
     db
       .selectFrom('send_log')
       .select(['edition_date', 'state', 'attempts', 'smtp_response', 'message_id', 'updated_at'])
       .where('subscriber_id', '=', subscriber.id)
       .orderBy('edition_date')
+      .execute(),
+    db
+      .selectFrom('outbox')
+      .select(['kind', 'generation', 'state', 'attempts', 'created_at', 'handed_over_at', 'updated_at'])
+      .where('subscriber_id', '=', subscriber.id)
+      .orderBy('id')
       .execute(),
   ]);
   return {
@@ -107,6 +124,15 @@ export async function exportSubscriber(
       smtpResponse: row.smtp_response,
       messageId: row.message_id,
       updatedAt: row.updated_at.toISOString(),
+    })),
+    outbox: mails.map((mail) => ({
+      kind: mail.kind,
+      generation: mail.generation,
+      state: mail.state,
+      attempts: mail.attempts,
+      createdAt: mail.created_at.toISOString(),
+      handedOverAt: mail.handed_over_at?.toISOString() ?? null,
+      updatedAt: mail.updated_at.toISOString(),
     })),
   };
 }

@@ -7,7 +7,7 @@ import { describeMail } from '../../src/app/subscribers.js';
 import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
-import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
+import { type LoopbackSmtp, linkIn, type ReceivedMail, startSmtp } from './_smtp.js';
 import {
   BASE_URL,
   formPost,
@@ -499,9 +499,19 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     await welcoming.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
     const confirmation = await smtp.next(1);
     const link = linkIn(confirmation, `${BASE_URL}confirm?token=`);
+    // The preferences page works for a pending reader, so the confirmation mail carries the link too.
+    await expectPreferencesLink(confirmation, welcoming.app);
     expect((await confirmPost(tokenOf(link), welcoming.app)).status).toBe(200);
     const welcome = await smtp.next(2);
     expect(welcome.parsed.subject).toBe('Welcome to Test Digest');
+    await expectPreferencesLink(welcome, welcoming.app);
+    await welcoming.digest.subscriptions.idle();
+    const exported = await welcoming.digest.subscribers.exportReader({ email: 'ada@example.com' });
+    expect(exported.outbox.map(({ kind, state, attempts }) => ({ kind, state, attempts }))).toEqual([
+      { kind: 'confirmation', state: 'sent', attempts: 1 },
+      { kind: 'welcome', state: 'sent', attempts: 1 },
+    ]);
+    expect(JSON.stringify(exported)).not.toContain('token');
     const unsubscribe = linkIn(welcome, `${BASE_URL}unsubscribe?token=`);
     const headers = welcome.raw.split('\r\n\r\n')[0]!.replace(/\r\n[ \t]+/g, ' ');
     expect(headers).toContain('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n');
@@ -516,6 +526,16 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect((await row('ada@example.com'))?.status).toBe('unsubscribed');
     await welcoming.digest.subscriptions.idle();
   });
+
+  /** The mail's text and HTML parts both carry the reader's signed /preferences link, and it opens their page. */
+  async function expectPreferencesLink(mail: ReceivedMail, app: SubscribeApp['app']): Promise<void> {
+    const link = linkIn(mail, `${BASE_URL}preferences?token=`);
+    expect(String(mail.parsed.html)).toContain(`href="${link.replaceAll('&', '&amp;')}"`);
+    const url = new URL(link);
+    const page = await app.request(url.pathname + url.search, { headers: { 'x-forwarded-for': freshIp() } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('a…@example.com');
+  }
 
   it('the pages the routes answer with name the site and link home', async () => {
     const response = await t.app.request('/subscribe', formPost({ email: 'ada@example.com' }));

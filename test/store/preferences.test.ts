@@ -24,6 +24,41 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().setPreferences(ada.id + 1000, changed)).toBe(false);
     });
 
+    it("exports the reader's outbox mails (kind, state, attempts, times) and no body or link", async () => {
+      const { subscribers } = await store().requestSubscriptionsWithMail(
+        [{ address: 'cy@example.com', mailbox: 'cy@example.com' }],
+        3600,
+      );
+      const cy = subscribers[0]!;
+      expect(await store().confirmSubscription(cy.id, 1, true)).toMatchObject({ status: 'confirmed' });
+      const data = await store().exportSubscriber('cy@example.com');
+      expect(data?.outbox).toEqual([
+        expect.objectContaining({ kind: 'confirmation', generation: 1, attempts: 0 }),
+        expect.objectContaining({
+          kind: 'welcome',
+          generation: 1,
+          state: 'queued',
+          attempts: 0,
+          handedOverAt: null,
+        }),
+      ]);
+      for (const mail of data?.outbox ?? []) {
+        expect(Object.keys(mail).sort()).toEqual([
+          'attempts',
+          'createdAt',
+          'generation',
+          'handedOverAt',
+          'kind',
+          'state',
+          'updatedAt',
+        ]);
+        expect(Number.isNaN(Date.parse(mail.createdAt))).toBe(false);
+      }
+      // A reader with no mail queued exports an empty list, not a missing field.
+      await store().putSubscriber('dee@example.com', 'dee@example.com', 'confirmed');
+      expect((await store().exportSubscriber('dee@example.com'))?.outbox).toEqual([]);
+    });
+
     it("exports a reader's row, preferences and send log; deleting the reader deletes them all", async () => {
       const bob = await store().putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
       await store().setPreferences(bob.id, {

@@ -124,7 +124,10 @@ export function register(program: Command, context: CliContext): void {
       .description(
         'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
       )
-      .argument('[email]', "one reader: their row, preferences and send log (a data subject's copy)")
+      .argument(
+        '[email]',
+        "one reader: their row, preferences, send log and outbox mails (a data subject's copy)",
+      )
       .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
   ).action(async (email: string | undefined, options: CommonOptions & { status?: Status }) => {
     await open(options, async (digest) => {
