@@ -153,8 +153,70 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
   });
 
   type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  type ToolsCallHandler = (request: unknown, extra: Record<string, unknown>) => Promise<unknown>;
   const newServer = async () =>
     (await import('../app/mcp.js')).createMcpServer(options.archive, { version: options.version });
+
+  /**
+   * A plain `tools/call` request (no task, no _meta) from a client that accepts the transport's JSON answer: given
+   * to the SDK's own tools/call handler (the same request parsing, input and output validation, and error mapping)
+   * without a transport, and its answer serialised once. Through the transport the answer was a string, a Response
+   * (a well-formed copy, then bytes) and read back as text per message: most of what a batch of searches allocated
+   * (bench mcp-abuse). Anything else goes through the transport.
+   */
+  async function callTool(raw: Request, message: unknown, server: McpServer): Promise<string | null> {
+    const request = message as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
+    const params = request?.params as { task?: unknown; _meta?: unknown } | undefined;
+    if (
+      typeof request !== 'object' ||
+      request === null ||
+      Array.isArray(request) ||
+      request.jsonrpc !== '2.0' ||
+      request.method !== 'tools/call' ||
+      !(
+        typeof request.id === 'string' ||
+        (typeof request.id === 'number' && Number.isSafeInteger(request.id))
+      ) ||
+      typeof params !== 'object' ||
+      params === null ||
+      params.task !== undefined ||
+      params._meta !== undefined
+    ) {
+      return null;
+    }
+    const accept = raw.headers.get('accept') ?? '';
+    const type = raw.headers.get('content-type') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+    if (!type.includes('application/json')) return null;
+    const handlers = (server.server as unknown as { _requestHandlers?: Map<string, ToolsCallHandler> })
+      ._requestHandlers;
+    const handler = handlers?.get('tools/call');
+    if (!handler) return null;
+    const id = request.id;
+    const abort = new AbortController();
+    try {
+      const result = await handler(message, {
+        signal: abort.signal,
+        requestId: id,
+        sendNotification: async () => {},
+        sendRequest: async () => {
+          throw new Error('This server sends no requests to its clients.');
+        },
+      });
+      return JSON.stringify({ result, jsonrpc: '2.0', id });
+    } catch (error) {
+      const { code, message: text, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: Number.isSafeInteger(code) ? code : -32603,
+          message: typeof text === 'string' ? text : 'Internal error',
+          ...(data !== undefined && { data }),
+        },
+      });
+    }
+  }
 
   /** One JSON-RPC message (or a whole batch) through `server` on a fresh stateless transport. */
   async function handle(raw: Request, body: unknown, server: McpServer): Promise<Response> {
@@ -194,6 +256,16 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
     let size = 0;
     const server = await newServer();
     for (const message of body) {
+      const called = await callTool(c.req.raw, message, server);
+      if (called !== null) {
+        size += called.length;
+        if (size > MCP_MAX_ANSWER_BYTES) {
+          return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
+        }
+        answers.push(called);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       const response = await handle(c.req.raw, message, server);
       if (response.body !== null) {
         const text = await response.text();
@@ -207,7 +279,16 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
     }
     // Notifications only: nothing to answer, as the transport says for them.
     if (answers.length === 0) return c.body(null, 202);
-    return c.body(`[${answers.join(',')}]`, 200, {
+    // Bytes, not one joined string: joined, a batch's answer is a string large enough for V8's large-object space,
+    // which only a full collection frees (bench mcp-abuse: the peak RSS of a flood of batches); a buffer's bytes are
+    // freed with its small handle, which the next scavenge collects.
+    const parts: Buffer[] = [];
+    for (const [index, text] of answers.entries()) {
+      parts.push(Buffer.from(index === 0 ? '[' : ','), Buffer.from(text));
+    }
+    parts.push(Buffer.from(']'));
+    const bytes = Buffer.concat(parts);
+    return c.body(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), 200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-store',
     });

@@ -143,6 +143,33 @@ describe('/mcp guards', () => {
     expect(answers).toContain('-32601');
   });
 
+  it('answers tool calls in a batch exactly as the SDK transport answers each alone', async () => {
+    const call = (id: number | string, params: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params,
+    });
+    const messages = [
+      call(1, { name: 'search_items', arguments: { q: 'model', limit: 3 } }),
+      call('two', { name: 'get_item', arguments: { key: 'no-such-key' } }),
+      call(3, { name: 'search_items', arguments: { q: 'model', limit: 'many' } }),
+      call(4, { name: 'no_such_tool', arguments: {} }),
+      call(5, { arguments: {} }),
+      { jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} },
+    ];
+    const alone = await Promise.all(
+      messages.map(async (message) => (await post(JSON.stringify(message))).json()),
+    );
+    const batch = await post(JSON.stringify(messages));
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toEqual(alone);
+    // Each kind of answer is there: a result, a tool error, a validation error, a JSON-RPC error.
+    expect(JSON.stringify(alone[0])).toContain('structuredContent');
+    expect(JSON.stringify(alone[2])).toContain('isError');
+    expect(JSON.stringify(alone[4])).toContain('"error"');
+  });
+
   it('has no event stream or session to GET or DELETE: 405', async () => {
     expect(
       (await fetch(new URL('/mcp', server.url), { headers: { accept: 'text/event-stream' } })).status,
