@@ -18,17 +18,13 @@ export interface TriageOutput {
  * constrained decoding) fails validation, and the batch is asked again.
  */
 export function triageOutputSchemaFor(ids: string[]): z.ZodType<TriageOutput> {
-  // An integer, so a grammar engine can enforce the range too (llama.cpp bounds integers, not decimals).
-  const score = z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .describe('0 (irrelevant) to 10 (must read) for this audience');
+  // An integer, so a grammar engine can enforce the range too (llama.cpp bounds integers, not decimals). No
+  // description per score: it would be repeated once per candidate in every schema sent (the system prompt says it).
+  const score = z.number().int().min(0).max(10);
   return z.object({
     scores: z
       .strictObject(Object.fromEntries(ids.map((id) => [id, score])))
-      .describe('one score for every candidate, keyed by its id'),
+      .describe('one score for every candidate, keyed by its id: 0 (irrelevant) to 10 (must read)'),
   }) as unknown as z.ZodType<TriageOutput>;
 }
 
