@@ -81,6 +81,25 @@ export interface SmtpPool {
   close(): void;
 }
 
+/**
+ * An unconnected SMTP connection with the one TLS and timeout policy every mail and every check uses: implicit TLS
+ * when `secure`, else STARTTLS required when `requireTls`, else plain.
+ */
+export function smtpConnection(
+  settings: Pick<SmtpPoolSettings, 'host' | 'port' | 'secure' | 'requireTls' | 'timeoutMs'>,
+): SMTPConnection {
+  return new SMTPConnection({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls && !settings.secure,
+    ignoreTLS: !settings.requireTls,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+  });
+}
+
 export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
   const idle: SMTPConnection[] = [];
   const broken = new WeakSet<SMTPConnection>();
@@ -90,16 +109,7 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
 
   function connect(): Promise<SMTPConnection> {
     return new Promise((resolve, reject) => {
-      const connection = new SMTPConnection({
-        host: settings.host,
-        port: settings.port,
-        secure: settings.secure,
-        requireTLS: settings.requireTls && !settings.secure,
-        ignoreTLS: !settings.requireTls,
-        connectionTimeout: settings.timeoutMs,
-        greetingTimeout: settings.timeoutMs,
-        socketTimeout: settings.timeoutMs,
-      });
+      const connection = smtpConnection(settings);
       let connected = false;
       // Errors of an idle or busy connection also reach the send's callback; here they only retire it.
       connection.on('error', (error) => {

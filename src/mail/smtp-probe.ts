@@ -1,7 +1,6 @@
 // Connects to the configured SMTP server the way a send does (nodemailer's SMTPConnection: EHLO, STARTTLS, AUTH)
 // and sends no mail: `digest doctor` reports each step, and which one failed.
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import type { SmtpPoolSettings } from './smtp-pool.js';
+import { type SmtpPoolSettings, smtpConnection } from './smtp-pool.js';
 
 export type SmtpStep = 'connect' | 'starttls' | 'auth';
 
@@ -27,16 +26,7 @@ function stepOf(error: { code?: string; command?: string }): SmtpStep {
 
 export function probeSmtp(settings: ProbeSettings): Promise<SmtpProbe> {
   const started = performance.now();
-  const connection = new SMTPConnection({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: settings.requireTls && !settings.secure,
-    ignoreTLS: !settings.requireTls,
-    connectionTimeout: settings.timeoutMs,
-    greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
-  });
+  const connection = smtpConnection(settings);
   return new Promise<SmtpProbe>((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<SmtpProbe, 'latencyMs' | 'encrypted'>) => {
