@@ -1,24 +1,68 @@
-// The layers, checked by `npm run lint` (see ARCHITECTURE.md). A broken rule fails CI.
+// The house's shape, checked by `npm run lint` (see ARCHITECTURE.md): entry points → compose → capabilities (through
+// their faces) → stages and edges → core. A broken rule fails CI.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
-      name: 'entry-points-use-the-app-layer',
+      name: 'entry-points-use-the-faces',
       comment:
-        'cli/ and server/ only parse input and call the use-case layer: they import app/, config/ and core/ (each within itself); `digest serve` (cli/commands/serve.ts) alone starts server/.',
+        'cli/ and server/ only parse input and call use cases: they import the composition root and the capabilities through their faces (compose/index.ts, editions|desk|subscribers|reach|setup/index.ts), config/ and core/, and their own folder. `digest serve` (cli/commands/serve.ts) alone starts server/.',
       severity: 'error',
       from: { path: '^src/(cli|server)/', pathNot: '^src/cli/commands/serve[.]ts$' },
       to: {
         path: '^src/',
-        pathNot: ['^src/(app|config|core)/', '^src/$1/'],
+        pathNot: [
+          '^src/(config|core)/',
+          '^src/$1/',
+          '^src/compose/index[.]ts$',
+          '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$',
+        ],
       },
     },
     {
       name: 'serve-command-starts-the-server',
-      comment: 'The serve command may start server/, besides what every entry point may import.',
+      comment: 'The serve command may start server/ (through its index), besides what every entry point may import.',
       severity: 'error',
       from: { path: '^src/cli/commands/serve[.]ts$' },
-      to: { path: '^src/', pathNot: ['^src/(app|config|core|server)/', '^src/cli/'] },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/(config|core|cli)/',
+          '^src/server/index[.]ts$',
+          '^src/compose/index[.]ts$',
+          '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'capabilities-meet-through-their-faces',
+      comment:
+        'A capability folder (editions, desk, subscribers, reach, setup) imports another one only through its index.ts, so each room can be rearranged inside without breaking the others.',
+      severity: 'error',
+      from: { path: '^src/(editions|desk|subscribers|reach|setup)/' },
+      to: { path: '^src/(editions|desk|subscribers|reach|setup)/', pathNot: ['^src/$1/', '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$'] },
+    },
+    {
+      name: 'the-root-uses-the-faces',
+      comment: 'compose/ wires the capabilities through their index.ts like everyone else.',
+      severity: 'error',
+      from: { path: '^src/compose/' },
+      to: { path: '^src/(editions|desk|subscribers|reach|setup)/', pathNot: '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$' },
+    },
+    {
+      name: 'capabilities-do-not-import-the-root-or-entry-points',
+      comment: 'Use cases are handed their ports (src/deps.ts); they never reach for the root that built them.',
+      severity: 'error',
+      from: { path: '^src/(editions|desk|subscribers|reach|setup)/' },
+      to: { path: '^src/(compose|cli|server)/' },
+    },
+    {
+      name: 'lower-floors-do-not-import-upward',
+      comment:
+        'The edges (net, store, llm, mail, deliver) and the stages (sources, enrich, select, write, publish) are composed by the capabilities above them; an import upward would turn the flow around.',
+      severity: 'error',
+      from: { path: '^src/(core|config|net|store|llm|mail|deliver|sources|enrich|select|write|publish|sample)/' },
+      to: { path: '^src/((editions|desk|subscribers|reach|setup|compose|cli|server)/|deps[.]ts$)' },
     },
     {
       name: 'core-imports-nothing-in-src',
@@ -26,20 +70,6 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '^src/', pathNot: '^src/core/' },
-    },
-    {
-      name: 'stages-do-not-import-entry-points',
-      comment: 'Data flows one way: nothing below the entry points imports cli/ or server/.',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(cli|server)/' },
-      to: { path: '^src/(cli|server)/' },
-    },
-    {
-      name: 'stages-do-not-import-the-app-layer',
-      comment: 'app/ composes the stages; a stage importing app/ would turn the flow around.',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(app|cli|server)/' },
-      to: { path: '^src/app/' },
     },
     {
       name: 'no-private-files-across-folders',

@@ -2,7 +2,7 @@
 import { parseConfig } from '../src/config/index.js';
 import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
-import { buildEdition } from '../src/pipeline/build-edition.js';
+import { buildEdition } from '../src/editions/build-edition.js';
 import { renderEditionHtml } from '../src/publish/edition-html.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { createExtractiveWriter } from '../src/write/extractive.js';

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDigest } from '../src/app/create-digest.js';
+import { createDigest } from '../src/compose/create-digest.js';
 import { parseConfig } from '../src/config/index.js';
 import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';

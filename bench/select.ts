@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/core/ports.js';
 import type { StoredItem } from '../src/core/types.js';
-import { selectionPolicy, toWritingInput } from '../src/pipeline/build-edition.js';
+import { selectionPolicy, toWritingInput } from '../src/editions/build-edition.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { boundedExamples, fitTaste } from '../src/select/taste.js';
 import { triageCandidates } from '../src/select/triage.js';

@@ -1,7 +1,7 @@
 // Flag parsing shared by commands: values are checked while parsing, so a bad one exits 2 before any work.
 import { type Command, InvalidArgumentError } from 'commander';
-import { checkWritableFolder, resolveDataDir, resolveWeek } from '../app/inputs.js';
-import type { OpenDigest, OpenDigestOptions } from '../app/open-digest.js';
+import type { OpenDigest, OpenDigestOptions } from '../compose/index.js';
+import { checkWritableFolder, resolveDataDir, resolveWeek } from '../config/inputs.js';
 import { systemClock } from '../core/clock.js';
 import { isIsoDay } from '../core/dates.js';
 import type { CliContext } from './context.js';
@@ -86,6 +86,6 @@ export async function withCommandDigest<T>(
   extra: Partial<OpenDigestOptions> = {},
 ): Promise<T> {
   await checkDataDir(options, context);
-  const { withDigest } = await import('../app/open-digest.js');
+  const { withDigest } = await import('../compose/index.js');
   return withDigest({ ...digestOptions(options, context), ...extra }, fn);
 }

@@ -3,6 +3,8 @@
 // cost one render (a personal mail is one such render per distinct variant: see personal-mail.ts).
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
+import { isHeaderSafe, normaliseAddress } from '../core/email-address.js';
+import { preferencesUrl } from '../core/reader-choices.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
@@ -10,9 +12,7 @@ import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
 import type { ImageMap } from '../publish/item-images.js';
 import { longDateIn } from '../publish/ui-text.js';
-import { isHeaderSafe, normaliseAddress } from '../subscribers/address.js';
-import { listUnsubscribeHeaders, unsubscribeUrl } from '../subscribers/list-unsubscribe.js';
-import { preferencesUrl } from '../subscribers/preferences.js';
+import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
 
 export interface EditionMailOptions {
   from: string;

@@ -3,10 +3,10 @@
 // each distinct variant is rendered once (MJML is the expensive part) and every reader's copy only swaps tokens.
 
 import { itemAnchors } from '../core/anchors.js';
+import { wantedLevels } from '../core/reader-choices.js';
 import type { Edition, ReaderPreferences } from '../core/types.js';
 import { uiText } from '../publish/ui-text.js';
 import { itemTopics } from '../select/topic-match.js';
-import { wantedLevels } from '../subscribers/preferences.js';
 import {
   type EditionMail,
   type EditionMailOptions,

@@ -1,6 +1,6 @@
 // Helpers the site's pages, feeds and email share: counts and author lines. (Safe URLs are in core/urls.ts,
 // item anchors in core/anchors.ts: other layers use them too.)
-// (Escaping is not here: the templates in _template.ts do it for every interpolation.)
+// (Escaping is not here: the templates in template.ts do it for every interpolation.)
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;

@@ -1,8 +1,8 @@
 // The document shell every site page shares: head metadata, the security policy and the header/footer.
 import { SITE_CSS } from './_styles.js';
-import { type Fragment, html, join, markupLength, raw } from './_template.js';
 import { preferenceFields } from './preference-fields.js';
 import { styleSourceHash } from './style-hash.js';
+import { type Fragment, html, join, markupLength, raw } from './template.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */
 export const FAVICON_SVG =

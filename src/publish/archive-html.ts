@@ -5,8 +5,8 @@ import { absoluteUrl } from '../core/urls.js';
 import type { EditionSummary } from '../store/types.js';
 import { plural } from './_html.js';
 import { renderPage } from './_layout.js';
-import { type Fragment, html, join } from './_template.js';
 import { leadImage, toEditionView } from './item-view.js';
+import { type Fragment, html, join } from './template.js';
 import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 
 export function renderArchiveHtml(

@@ -1,10 +1,10 @@
 // The edition as an HTML fragment for other readers' pages (feed entries): absolute links, no layout, sanitised.
 import sanitizeHtml from 'sanitize-html';
 import type { Edition } from '../core/types.js';
-import { type Fragment, html, join } from './_template.js';
 import { dimensions, renderFooter } from './edition-html.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, toEditionView } from './item-view.js';
+import { type Fragment, html, join } from './template.js';
 
 export interface FragmentOptions {
   /** Absolute URL of the edition page: permalinks. */

@@ -3,8 +3,8 @@ import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import { MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
-import { type Fragment, html, join } from './_template.js';
 import { type ItemView, leadImage, type SectionLink, toEditionView } from './item-view.js';
+import { type Fragment, html, join } from './template.js';
 import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 import { longDateIn, uiText } from './ui-text.js';
 

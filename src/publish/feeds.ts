@@ -2,11 +2,11 @@
 import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
-import { html, jsonText } from './_template.js';
 import { renderEditionFragment } from './edition-fragment.js';
 import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
 import { leadImage, plainText } from './item-view.js';
+import { html, jsonText } from './template.js';
 
 export interface FeedOptions {
   /** Feeds need absolute links: required. */

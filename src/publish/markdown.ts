@@ -2,9 +2,9 @@
 // Every interpolation goes through the md`…` template, which backslash-escapes source text.
 import type { Edition } from '../core/types.js';
 import { absoluteUrl, safeUrl } from '../core/urls.js';
-import { type Fragment, join, markdownUrl, md } from './_template.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, toEditionView } from './item-view.js';
+import { type Fragment, join, markdownUrl, md } from './template.js';
 
 export interface MarkdownOptions {
   /** Absolute URL of the edition page: "Read this edition on the web". */

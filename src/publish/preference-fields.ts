@@ -2,7 +2,7 @@
 // subscribe form (optional, folded) and the preferences page behind the signed link of every mail.
 import { LEVELS, type ReaderPreferences } from '../core/types.js';
 import { TOPIC_CHOICES } from '../select/topic-match.js';
-import { type Fragment, html } from './_template.js';
+import { type Fragment, html } from './template.js';
 
 /** A language tag's own name for itself ("de" → "Deutsch"), or the tag when the runtime does not know it. */
 export function languageName(tag: string): string {

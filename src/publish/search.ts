@@ -1,8 +1,8 @@
 // Search that works on any static host: a compact prebuilt index (search-index.json), a search page, and search.js.
 import type { Edition } from '../core/types.js';
 import { renderPage } from './_layout.js';
-import { html, jsonText } from './_template.js';
 import { toEditionView } from './item-view.js';
+import { html, jsonText } from './template.js';
 import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
 
 export { SEARCH_SCRIPT } from './_search-script.js';

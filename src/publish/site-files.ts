@@ -3,7 +3,7 @@
 import { absoluteUrl } from '../core/urls.js';
 import type { EditionSummary } from '../store/types.js';
 import { renderPage } from './_layout.js';
-import { html, join, xml } from './_template.js';
+import { html, join, xml } from './template.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 
 /** sitemap.xml: the front page and every edition page; null without a base URL (sitemaps need absolute URLs). */

@@ -1,7 +1,7 @@
 // The confirmation and welcome mails: a short text part and a simple HTML part, composed as one RFC 5322 message.
 import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { html } from './_template.js';
+import { html } from './template.js';
 
 export interface SubscriberMailInput {
   siteName: string;

@@ -3,8 +3,8 @@
 
 import type { ReaderPreferences } from '../core/types.js';
 import { renderPage, subscribeForm } from './_layout.js';
-import { type Fragment, html } from './_template.js';
 import { preferenceFields } from './preference-fields.js';
+import { type Fragment, html } from './template.js';
 import { DEFAULT_SITE_NAME } from './types.js';
 
 export type SubscriberPage =

@@ -3,17 +3,17 @@
 import { createHash } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
-import type { Archive } from '../app/api.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
 import {
+  type Archive,
   editionDateInput,
   firstIssue,
   itemKeyInput,
   languageInput,
   listEditionsInput,
+  openApiDocument,
   searchItemsInput,
-} from '../app/api-schemas.js';
-import { openApiDocument } from '../app/openapi.js';
-import { createRateLimiter } from '../app/subscription-settings.js';
+} from '../reach/index.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
 import { clientAddress } from './client-address.js';
 

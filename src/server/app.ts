@@ -1,11 +1,11 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 
 import { Hono } from 'hono';
-import { API_BASE, API_VERSION, type Archive } from '../app/api.js';
-import type { Digest } from '../app/create-digest.js';
-import type { Desk } from '../app/index.js';
-import type { MailStatus } from '../app/subscribe.js';
+import type { Digest } from '../compose/index.js';
 import { systemClock } from '../core/clock.js';
+import type { Desk } from '../desk/index.js';
+import { API_BASE, API_VERSION, type Archive } from '../reach/index.js';
+import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
 import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';

@@ -4,8 +4,8 @@
 // token, checked before the use case runs (403 otherwise).
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Desk, DeskReply, DeskSession } from '../app/index.js';
 import { isIsoDay } from '../core/dates.js';
+import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
 import { clientAddress } from './client-address.js';
 import { bodyLimit, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';

@@ -3,7 +3,7 @@
 // second; and while a probe waits behind other work on the database (PGlite is one session), a result younger than
 // `staleMs` answers instead of queueing — so /healthz stays fast under load and still turns 503 once the database
 // has stopped answering for `staleMs`.
-import type { MailStatus } from '../app/subscribe.js';
+import type { MailStatus } from '../subscribers/index.js';
 
 export interface HealthResult {
   database: 'ok' | 'unreachable';

@@ -10,8 +10,8 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Archive } from '../app/api.js';
-import { createRateLimiter } from '../app/subscription-settings.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
+import { type Archive, createMcpServer } from '../reach/index.js';
 import { clientAddress } from './client-address.js';
 import { hasBadText, textGuard } from './guards.js';
 
@@ -154,8 +154,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
 
   type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
   type ToolsCallHandler = (request: unknown, extra: Record<string, unknown>) => Promise<unknown>;
-  const newServer = async () =>
-    (await import('../app/mcp.js')).createMcpServer(options.archive, { version: options.version });
+  const newServer = async () => await createMcpServer(options.archive, { version: options.version });
 
   /**
    * A plain `tools/call` request (no task, no _meta) from a client that accepts the transport's JSON answer: given

@@ -3,13 +3,9 @@
 // (Origin, size, text, rate) and call the subscription use cases; the answers never say who is subscribed. A GET
 // never changes anything: the confirm and unsubscribe links open a page with a button.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Digest } from '../app/create-digest.js';
-import {
-  createRateLimiter,
-  renderSubscriberPage,
-  type SubscriberPage,
-  subscriptionSettings,
-} from '../app/subscription-settings.js';
+import type { Digest } from '../compose/index.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
+import { renderSubscriberPage, type SubscriberPage, subscriptionSettings } from '../subscribers/index.js';
 import { clientAddress } from './client-address.js';
 import { allowedOrigins, bodyLimit, originCheck, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';

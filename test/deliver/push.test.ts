@@ -1,7 +1,7 @@
 // Handing an edition to listmonk and Buttondown as a draft, through the use case (createDigest) on a real PGlite
 // store and the real HTTP client, against loopback servers speaking the documented request and response shapes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDigest } from '../../src/app/create-digest.js';
+import { createDigest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/ports.js';

@@ -3,12 +3,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDigest, type Digest } from '../../src/app/create-digest.js';
-import type { Desk } from '../../src/app/desk.js';
-import type { SignInLimits } from '../../src/app/desk-auth.js';
+import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
 import type { SourceItem } from '../../src/core/types.js';
+import type { SignInLimits } from '../../src/desk/auth.js';
+import type { Desk } from '../../src/desk/desk.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { createServerApp } from '../../src/server/app.js';

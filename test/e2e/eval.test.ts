@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelEvaluation } from '../../src/app/eval.js';
+import type { ModelEvaluation } from '../../src/editions/eval.js';
 import { runDigest } from '../support/cli.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
-import { buildEdition } from '../../src/pipeline/build-edition.js';
+import { buildEdition } from '../../src/editions/build-edition.js';
 import { renderEditionHtml } from '../../src/publish/edition-html.js';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
 import { planEdition } from '../../src/select/plan-edition.js';

@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/app/deps.js';
-import { boardView, parseBoardFilter } from '../../src/app/desk-board.js';
 import { loadConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
 import type { Edition } from '../../src/core/types.js';
+import { systemClock } from '../../src/deps.js';
+import { boardView, parseBoardFilter } from '../../src/desk/board.js';
+import type { BoardCandidate } from '../../src/desk/views/view-model.js';
 import { offlineHttpClient } from '../../src/net/offline-http.js';
-import type { BoardCandidate } from '../../src/publish/desk-view.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import {
   SAMPLE_CONFIG,

@@ -37,7 +37,7 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
   const url = (path: string) => new URL(path, served.url);
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'app', 'outbox-worker.js'))) {
+    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'outbox-worker.js'))) {
       throw new Error('dist/ has no outbox worker: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-security-'));

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArchive } from '../../src/app/api.js';
+import { createArchive } from '../../src/reach/archive.js';
 import { createServerApp, type RunningServer, startServer } from '../../src/server/index.js';
 import { MCP_MAX_BODY_BYTES } from '../../src/server/mcp-route.js';
 import type { Store } from '../../src/store/types.js';

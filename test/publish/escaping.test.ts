@@ -1,13 +1,13 @@
 // One hostile edition through every channel — page, archive, email HTML and text, Markdown, RSS, Atom, JSON Feed,
-// search index, sitemap — and a guard that no renderer escapes by hand (the templates in _template.ts do it).
+// search index, sitemap — and a guard that no renderer escapes by hand (the templates in template.ts do it).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DOMParser, parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { html, md, raw, xml } from '../../src/publish/_template.js';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
+import { html, md, raw, xml } from '../../src/publish/template.js';
 import { weeklyEditions } from './_editions.js';
 import { publishedImages } from './_images.js';
 import { CONTROL_TEXT, liveMarkup, MARKDOWN_INJECTION, XSS_VECTORS, xssEdition } from './_xss-edition.js';
@@ -19,7 +19,7 @@ const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202
 
 describe('no renderer escapes by hand', () => {
   it('src/publish calls no escape function outside the templates, and writes no entity itself', async () => {
-    const files = (await readdir(PUBLISH)).filter((file) => file.endsWith('.ts') && file !== '_template.ts');
+    const files = (await readdir(PUBLISH)).filter((file) => file.endsWith('.ts') && file !== 'template.ts');
     expect(files.length).toBeGreaterThan(15);
     const offences: string[] = [];
     for (const file of files) {

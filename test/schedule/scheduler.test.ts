@@ -2,9 +2,9 @@
 // restart does not run it again, a first start misses nothing, and on PostgreSQL two instances never run one
 // edition twice (advisory lock, then the record looked at again under it).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScheduledEditionOutcome } from '../../src/app/schedule.js';
-import { createScheduler, editionWeek, type ScheduledRun } from '../../src/app/scheduler.js';
 import { silentLogger } from '../../src/core/ports.js';
+import type { ScheduledEditionOutcome } from '../../src/editions/schedule.js';
+import { createScheduler, editionWeek, type ScheduledRun } from '../../src/editions/scheduler.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createPostgresDatabase, storeDatabases, useTestStore } from '../support/database.js';

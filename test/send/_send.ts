@@ -1,9 +1,9 @@
 // The send use case wired to a test store and a loopback SMTP server, as openDigest wires the real one.
-import { createDigest, type Digest } from '../../src/app/create-digest.js';
-import { systemClock } from '../../src/app/deps.js';
+import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { silentLogger } from '../../src/core/ports.js';
 import type { Edition } from '../../src/core/types.js';
+import { systemClock } from '../../src/deps.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import type { Store } from '../../src/store/types.js';

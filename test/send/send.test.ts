@@ -1,6 +1,6 @@
 // `digest send` (the use case) against a real SMTP server on loopback, on PGlite and on PostgreSQL.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FlaggedEditionError } from '../../src/app/edition-flags.js';
+import { FlaggedEditionError } from '../../src/core/edition-flags.js';
 import type { Store } from '../../src/store/types.js';
 import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { storeDatabases, useTestStore } from '../support/database.js';

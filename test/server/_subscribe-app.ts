@@ -1,5 +1,5 @@
 // The server app with the subscription use cases on a test store, a loopback SMTP server and a clock tests move.
-import { createDigest, type Digest } from '../../src/app/create-digest.js';
+import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';

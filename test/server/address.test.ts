@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHeaderSafe, normaliseAddress } from '../../src/subscribers/index.js';
+import { isHeaderSafe, normaliseAddress } from '../../src/core/email-address.js';
 
 describe('normaliseAddress', () => {
   it('trims and lowercases the whole address: other cases are the same subscriber', () => {

@@ -1,8 +1,8 @@
 // The guards the subscribe and unsubscribe routes will stand behind, on a small Hono app.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../src/core/rate-limiter.js';
 import { allowedOrigins, bodyLimit, originCheck, rateLimit } from '../../src/server/index.js';
-import { createRateLimiter } from '../../src/subscribers/index.js';
 
 function guardedApp() {
   let time = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, listUnsubscribeHeaders, unsubscribeUrl } from '../../src/subscribers/index.js';
+import { createRateLimiter } from '../../src/core/rate-limiter.js';
+import { listUnsubscribeHeaders, unsubscribeUrl } from '../../src/mail/list-unsubscribe.js';
 
 describe('createRateLimiter', () => {
   it('allows a burst up to capacity per key, then refuses with the wait', () => {

@@ -1,7 +1,7 @@
 // The site as `digest serve` serves it, in real Chromium: the search page works under the server's policy.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteContentSecurityPolicy } from '../../src/app/site-policy.js';
+import { siteContentSecurityPolicy } from '../../src/publish/site-policy.js';
 import { createServerApp, type RunningServer, startServer } from '../../src/server/index.js';
 import { launchChromium, openPage } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';

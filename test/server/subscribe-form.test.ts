@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscribeReadiness } from '../../src/app/subscribe-readiness.js';
 import { parseConfig } from '../../src/config/index.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
+import { subscribeReadiness } from '../../src/subscribers/subscribe-readiness.js';
 import { weeklyEditions } from '../publish/_editions.js';
 import { type Served, startServe } from '../support/serve.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
@@ -55,7 +55,7 @@ describe('the subscribe slot and digest serve', () => {
   let served: Served | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'app', 'subscribe-readiness.js')))
+    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'subscribe-readiness.js')))
       throw new Error('run npm run build');
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-form-'));
     smtp = await startSmtp();

@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeMail } from '../../src/app/subscribers.js';
+import { describeMail } from '../../src/subscribers/manage.js';
 import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';

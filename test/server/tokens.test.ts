@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readSecret } from '../../src/config/secret.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { createSubscriberTokens, readSecret, type TokenSubject } from '../../src/subscribers/index.js';
+import { createSubscriberTokens, type TokenSubject } from '../../src/subscribers/tokens.js';
 
 const SECRET = Buffer.from('a-test-secret-of-at-least-32-bytes-long!');
 const ADA: TokenSubject = { id: '17', address: 'ada@example.com' };

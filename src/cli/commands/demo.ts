@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkWritableFolder } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../config/inputs.js';
 import type { CliContext } from '../context.js';
 import { checkDataDir, digestOptions } from '../options.js';
 
@@ -20,7 +20,7 @@ export function register(program: Command, context: CliContext): void {
     .action(async (options: DemoOptions) => {
       const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
       await checkDataDir(options, context);
-      const { runDemo } = await import('../../app/demo.js');
+      const { runDemo } = await import('../../compose/index.js');
       const outcome = await runDemo({ ...digestOptions(options, context), outDir });
       context.stderr.write(demoNextSteps(outcome.storeLocation, options.dataDir !== undefined));
       context.stdout.write(`${outcome.pagePath}\n`);

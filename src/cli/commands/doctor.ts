@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DoctorCheck, DoctorReport } from '../../app/doctor.js';
+import type { DoctorCheck, DoctorReport } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
 import { nowOf } from '../options.js';
 
@@ -65,7 +65,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--json', 'machine-readable report')
     .addHelpText('after', DOCTOR_HELP)
     .action(async (options: DoctorOptions) => {
-      const { doctor } = await import('../../app/doctor.js');
+      const { doctor } = await import('../../setup/index.js');
       const report = await doctor({
         cwd: context.cwd,
         env: context.env,

@@ -2,8 +2,8 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { MIN_PASSWORD_LENGTH } from '../../app/desk-passwords.js';
 import { ConfigError } from '../../core/errors.js';
+import { MIN_PASSWORD_LENGTH } from '../../desk/index.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,
@@ -56,7 +56,7 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(add).action(async (email: string, options: CommonOptions) => {
     await checkDataDir(options, context);
     const password = await readPassword(context);
-    const { withDigest } = await import('../../app/open-digest.js');
+    const { withDigest } = await import('../../compose/index.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const editor = await digest.editors.add({ email, password });
       context.stdout.write(`Added editor ${editor.email} (store: ${digest.storeLocation}).\n`);

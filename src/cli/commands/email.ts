@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkWritableFolder } from '../../app/inputs.js';
+import { checkWritableFolder } from '../../config/inputs.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,

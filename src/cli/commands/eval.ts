@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { ModelEvaluation } from '../../app/eval.js';
+import type { ModelEvaluation } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,

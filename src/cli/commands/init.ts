@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import type { InitAnswers } from '../../app/init.js';
 import { DEFAULT_SOURCES } from '../../config/index.js';
+import type { InitAnswers } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
 
 interface InitOptions {
@@ -48,7 +48,7 @@ export function register(program: Command, context: CliContext): void {
     )
     .action(async (options: InitOptions) => {
       const answers = options.yes ? fromFlags(options) : await ask(options, context);
-      const { initProject } = await import('../../app/init.js');
+      const { initProject } = await import('../../setup/index.js');
       const result = await initProject({
         cwd: context.cwd,
         env: context.env,

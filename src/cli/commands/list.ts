@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { PlannedItem } from '../../app/list.js';
-import { fillTheStore } from '../../app/store-hints.js';
+import type { PlannedItem } from '../../editions/index.js';
+import { fillTheStore } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,

@@ -11,8 +11,7 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command).action(async (options: CommonOptions) => {
     // stdout is the protocol's channel: every log line goes to stderr (the CLI logger's default).
     await withCommandDigest(options, context, async (digest) => {
-      const { API_VERSION } = await import('../../app/api.js');
-      const { serveMcpOverStdio } = await import('../../app/mcp.js');
+      const { API_VERSION, serveMcpOverStdio } = await import('../../reach/index.js');
       await serveMcpOverStdio(await digest.archive(), {
         stdin: process.stdin,
         stdout: context.stdout,

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { FlaggedEditionError } from '../../app/edition-flags.js';
-import { checkWritableFolder } from '../../app/inputs.js';
-import type { OpenDigest } from '../../app/open-digest.js';
-import { fillTheStore } from '../../app/store-hints.js';
+import type { OpenDigest } from '../../compose/index.js';
+import { checkWritableFolder } from '../../config/inputs.js';
+import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { BuildError } from '../../core/errors.js';
+import { fillTheStore } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, parseWeek, withCommandDigest, withStoreOptions } from '../options.js';
 

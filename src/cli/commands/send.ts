@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { FlaggedEditionError } from '../../app/edition-flags.js';
-import type { SendOutcome, SendProgress } from '../../app/send.js';
+import { FlaggedEditionError } from '../../core/edition-flags.js';
+import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,

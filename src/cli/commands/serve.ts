@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { OpenDigest } from '../../app/open-digest.js';
+import type { OpenDigest } from '../../compose/index.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
@@ -75,8 +75,8 @@ async function startSchedule(
 ) {
   const { config, deps } = digest;
   if (!config.schedule.enabled) return null;
-  const { createScheduler } = await import('../../app/scheduler.js');
-  const scheduler = createScheduler({
+  const { createScheduler } = await import('../../editions/index.js');
+  const scheduler = await createScheduler({
     schedule: config.schedule,
     store: deps.store,
     clock: deps.clock,
@@ -114,13 +114,13 @@ export function register(program: Command, context: CliContext): void {
     resolveListen(options, context.env, { host: '', port: 0 });
     readSecret(context.env);
     await checkDataDir(options, context);
-    const { withDigest } = await import('../../app/open-digest.js');
+    const { withDigest } = await import('../../compose/index.js');
     const { batchedLogLines, createDigestMetrics, createServerApp, startServer } = await import(
       '../../server/index.js'
     );
-    const { siteContentSecurityPolicy } = await import('../../app/site-policy.js');
-    const { subscribeReadiness } = await import('../../app/subscribe-readiness.js');
-    const { subscriptionSettings } = await import('../../app/subscription-settings.js');
+    const { siteContentSecurityPolicy } = await import('../../compose/index.js');
+    const { subscribeReadiness } = await import('../../subscribers/index.js');
+    const { subscriptionSettings } = await import('../../subscribers/index.js');
     await withDigest(digestOptions(options, context), async (digest) => {
       const log = digest.deps.log;
       const listen = resolveListen(options, context.env, digest.config.server);

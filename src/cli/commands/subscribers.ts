@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { describeMail, SUBSCRIBER_STATUSES } from '../../app/subscribers.js';
 import { ConfigError } from '../../core/errors.js';
+import { describeMail, SUBSCRIBER_STATUSES } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
 
@@ -27,7 +27,7 @@ export function register(program: Command, context: CliContext): void {
 
   const open = async <T>(
     options: CommonOptions,
-    fn: (digest: import('../../app/open-digest.js').OpenDigest) => Promise<T>,
+    fn: (digest: import('../../compose/index.js').OpenDigest) => Promise<T>,
   ) => {
     return withCommandDigest(options, context, fn);
   };

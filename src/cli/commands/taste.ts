@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { TasteReport } from '../../app/taste.js';
+import type { TasteReport } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
 import {
   type CommonOptions,

@@ -1,0 +1,149 @@
+// Sign-in and sessions of the editor's desk. The cookie carries a random token; the store keeps only its hash, with
+// the session's CSRF secret (a synchronizer token every form carries). Failed attempts are limited per client
+// address and per (address, account) pair, following OWASP's authentication guidance: the limits are checked
+// before the password is looked at, a refused attempt costs nothing, and a successful one is never counted. There is
+// no account-wide lock, so nobody can lock the editor out from elsewhere; guessing from many addresses is slowed by
+// scrypt and written to the audit log (see SECURITY.md).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
+import type { DigestDeps } from '../deps.js';
+import { verifyPassword } from './passwords.js';
+
+export const SESSION_HOURS = 12;
+
+export interface DeskEditor {
+  id: number;
+  email: string;
+}
+
+export interface DeskSession {
+  editor: DeskEditor;
+  /** The token every form of this session carries. */
+  csrf: string;
+  tokenHash: string;
+}
+
+export type SignInResult =
+  | { ok: true; token: string; maxAgeSeconds: number }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'rate-limited'; retryAfterSeconds: number };
+
+export interface SignInLimits {
+  /** Failed attempts per client address in a burst, then one more every `perIpRefillMs`. */
+  perIp: number;
+  perIpRefillMs: number;
+  /** Failed attempts per (client address, account) pair in a burst, then one more every `perPairRefillMs`. */
+  perPair: number;
+  perPairRefillMs: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  perIp: 10,
+  perIpRefillMs: 60_000,
+  perPair: 5,
+  perPairRefillMs: 5 * 60_000,
+};
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export function sameToken(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const left = Buffer.from(given);
+  const right = Buffer.from(expected);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
+  const now = () => deps.clock.now().getTime();
+  const byIp: RateLimiter = createRateLimiter({
+    capacity: limits.perIp,
+    refillMs: limits.perIpRefillMs,
+    now,
+  });
+  const byPair: RateLimiter = createRateLimiter({
+    capacity: limits.perPair,
+    refillMs: limits.perPairRefillMs,
+    now,
+  });
+
+  return {
+    /** A fresh random value for the sign-in form's double-submit cookie. */
+    newFormToken: () => randomBytes(24).toString('base64url'),
+
+    async signIn(input: { email: string; password: string; clientAddress: string }): Promise<SignInResult> {
+      const email = normaliseEmail(input.email);
+      const ipKey = `ip:${input.clientAddress}`;
+      const pairKey = `pair:${input.clientAddress}\n${email}`;
+      // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
+      // it back unless it fails: refused and successful attempts cost nothing.
+      const ip = byIp.take(ipKey);
+      const pair = ip.allowed ? byPair.take(pairKey) : ip;
+      if (!pair.allowed) {
+        if (ip.allowed) byIp.refund(ipKey);
+        return {
+          ok: false,
+          reason: 'rate-limited',
+          retryAfterSeconds: Math.max(1, Math.ceil(pair.retryAfterMs / 1000)),
+        };
+      }
+      const credentials = email ? await deps.store.editorCredentials(email) : null;
+      const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
+      if (!valid || !credentials) {
+        await deps.store.recordAudit({
+          editor: email.slice(0, 200) || '(empty)',
+          action: 'sign-in-failed',
+          week: null,
+          itemKey: null,
+          detail: { clientAddress: input.clientAddress },
+        });
+        return { ok: false, reason: 'invalid' };
+      }
+      byIp.refund(ipKey);
+      byPair.refund(pairKey);
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now() + SESSION_HOURS * 3_600_000);
+      await deps.store.createSession({
+        tokenHash: hashToken(token),
+        editorId: credentials.id,
+        csrfSecret: randomBytes(24).toString('base64url'),
+        expiresAt,
+      });
+      await deps.store.recordAudit({
+        editor: credentials.email,
+        action: 'sign-in',
+        week: null,
+        itemKey: null,
+        detail: { clientAddress: input.clientAddress },
+      });
+      return { ok: true, token, maxAgeSeconds: SESSION_HOURS * 3600 };
+    },
+
+    /** The live session of a cookie or Bearer token, or null (unknown, expired, signed out). */
+    async authenticate(token: string | undefined): Promise<DeskSession | null> {
+      if (!token || token.length > 200) return null;
+      const tokenHash = hashToken(token);
+      const session = await deps.store.getSession(tokenHash, deps.clock.now());
+      if (!session) return null;
+      return { editor: { id: session.editorId, email: session.email }, csrf: session.csrfSecret, tokenHash };
+    },
+
+    async signOut(session: DeskSession): Promise<void> {
+      await deps.store.revokeSession(session.tokenHash, deps.clock.now());
+      await deps.store.recordAudit({
+        editor: session.editor.email,
+        action: 'sign-out',
+        week: null,
+        itemKey: null,
+        detail: {},
+      });
+    },
+
+    checkCsrf: (session: DeskSession, token: string | undefined) => sameToken(token, session.csrf),
+    /** The sign-in form's double-submit check: the field must equal the cookie set with the form. */
+    checkCsrfPair: (field: string | undefined, cookie: string) => sameToken(field, cookie),
+  };
+}

@@ -1,0 +1,147 @@
+// What the editor's desk pages show: plain data the app layer prepares and the desk renderers turn into HTML.
+import type { Level } from '../../core/types.js';
+
+export interface DeskPageContext {
+  /** The signed-in editor's address; null on the sign-in page. */
+  editor: string | null;
+  /** The session's CSRF token, put into every form. */
+  csrf: string;
+  siteName: string;
+}
+
+export interface BoardCandidate {
+  rank: number;
+  key: string;
+  title: string;
+  url: string;
+  source: string;
+  score: number;
+  relevance: number | null;
+  triage: number | null;
+  upvotes: number | null;
+  citations: number | null;
+  chosen: boolean;
+  pinned: boolean;
+  manual: boolean;
+  /** Why it is in or out, in words. */
+  why: string;
+  signals: Record<string, number>;
+}
+
+export interface BoardItem {
+  position: number;
+  key: string;
+  title: string;
+  url: string;
+  level: Level;
+  summary: string;
+  writer: string;
+  edited: boolean;
+  flagged: boolean;
+}
+
+export interface BoardDecision {
+  itemKey: string;
+  title: string;
+  decision: string;
+  by: string;
+  at: string;
+}
+
+export interface BoardFilter {
+  q: string;
+  show: 'all' | 'chosen' | 'candidates' | 'pinned' | 'skipped' | 'excluded';
+  source: string;
+  page: number;
+}
+
+export interface BoardView {
+  week: string;
+  edition: {
+    title: string;
+    intro: string;
+    writer: string;
+    publishedAt: string | null;
+    items: BoardItem[];
+    headerEdited: boolean;
+  } | null;
+  approval: { by: string; at: string } | null;
+  itemCount: number;
+  configuredCount: number;
+  candidates: BoardCandidate[];
+  totalCandidates: number;
+  matchingCandidates: number;
+  pageSize: number;
+  excluded: { key: string; reason: string }[];
+  decisions: BoardDecision[];
+  sources: string[];
+  filter: BoardFilter;
+  triage: string | null;
+  notice: string | null;
+}
+
+export interface ClaimView {
+  kind: string;
+  claim: string;
+  verdict: string;
+  quote: string | null;
+  reason: string | null;
+}
+
+export interface FieldView {
+  field: 'summary' | 'takeaways' | 'level' | 'title' | 'intro' | 'facts';
+  label: string;
+  generated: string;
+  /** The editor's version, or null when the generated text is in use. */
+  edited: string | null;
+  editedBy: string | null;
+  editedAt: string | null;
+}
+
+export interface ItemEditView {
+  week: string;
+  /** '' for the edition's title and intro. */
+  key: string;
+  title: string;
+  url: string | null;
+  version: number;
+  fields: FieldView[];
+  /** Current values as the form shows them. */
+  values: {
+    summary?: string;
+    takeaways?: [string, string, string];
+    level?: Level;
+    title?: string;
+    intro?: string;
+    /** The practitioner facts line as the editor edits it ("Code https://… · Apache-2.0"). */
+    facts?: string;
+  };
+  flags: { status: string; flagged: boolean; claims: ClaimView[]; notes: string[] } | null;
+  writer: string | null;
+  /** Set when the save was refused because someone saved first: what they saved and what this editor sent. */
+  conflict: { theirs: FieldView[]; yours: Record<string, string> } | null;
+  notice: string | null;
+  llmAvailable: boolean;
+}
+
+export interface AuditView {
+  entries: {
+    at: string;
+    editor: string;
+    action: string;
+    week: string | null;
+    itemKey: string | null;
+    detail: string;
+  }[];
+}
+
+export interface ApproveView {
+  week: string;
+  title: string;
+  items: number;
+  confirmedSubscribers: number;
+  flagged: { key: string; title: string; status: string }[];
+  approval: { by: string; at: string } | null;
+  publishedAt: string | null;
+  canPublish: string | null;
+}

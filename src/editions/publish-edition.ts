@@ -1,0 +1,125 @@
+// `digest publish` and `digest email` without the CLI: read editions from the store, render, write through the port.
+import { join } from 'node:path';
+import type { EmailConfig } from '../config/publish-schema.js';
+import type { FileSystem } from '../core/ports.js';
+import { applyTranslation } from '../core/translation.js';
+import type { Edition } from '../core/types.js';
+import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
+import type { FetchImagesOptions } from '../publish/item-images.js';
+import { loadEdition } from '../publish/load-edition.js';
+import { publishSite } from '../publish/publish-site.js';
+import type { EditionsPort, TranslationsPort } from '../store/types.js';
+
+export interface PublishEditionInput {
+  store: EditionsPort & Pick<TranslationsPort, 'getTranslations'>;
+  fs: FileSystem;
+  outDir: string;
+  date: string;
+  baseUrl: string;
+  siteName?: string;
+  feedLimit?: number;
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  /** When the edition is marked published, if it is not yet; later runs keep that first time. */
+  now: Date;
+  /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
+  fetchImages?: FetchImagesOptions;
+  /** config server.subscribeForm: the form in every page (true), in none (false), or a slot for `digest serve`. */
+  subscribeForm?: boolean;
+  /** Configured languages, the written one first: each translated one gets its own section of the site. */
+  languages?: readonly string[];
+}
+
+export interface PublishEditionResult {
+  edition: Edition;
+  /** The languages the site was published in, the written one first. */
+  languages: string[];
+  /** True when this run marked it published (false: it already was). */
+  newlyPublished: boolean;
+  /** Published editions the site was built from. */
+  editions: number;
+  files: string[];
+  bytes: number;
+  email: RenderedEmail;
+  /** Item images that could not be published (those items show none). */
+  warnings: string[];
+}
+
+/** Each configured language's published editions, translation laid over; languages with none are left out. */
+export async function translatedEditions(
+  store: Pick<TranslationsPort, 'getTranslations'>,
+  editions: readonly Edition[],
+  languages: readonly string[],
+): Promise<Map<string, Edition[]>> {
+  const wanted = new Set(languages.slice(1));
+  const byLanguage = new Map<string, Edition[]>();
+  if (wanted.size === 0) return byLanguage;
+  for (const edition of editions) {
+    for (const { translation } of await store.getTranslations(edition.date)) {
+      if (!wanted.has(translation.language)) continue;
+      const list = byLanguage.get(translation.language) ?? [];
+      list.push(applyTranslation(edition, translation));
+      byLanguage.set(translation.language, list);
+    }
+  }
+  return byLanguage;
+}
+
+/**
+ * Marks the edition published (once: a rerun keeps the first time, so it rewrites the same bytes), then writes the
+ * whole site from every published edition in the store, and the edition's email files.
+ */
+export async function publishEdition(input: PublishEditionInput): Promise<PublishEditionResult> {
+  let edition = await loadEdition(input.store, input.date);
+  const newlyPublished = !edition.publishedAt;
+  if (newlyPublished) {
+    await input.store.markPublished(input.date, input.now.toISOString());
+    edition = await loadEdition(input.store, input.date);
+  }
+  const summaries = (await input.store.listEditions()).filter((summary) => summary.publishedAt);
+  const editions: Edition[] = [];
+  for (const summary of summaries) {
+    editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));
+  }
+  const languages = input.languages ?? [];
+  const translated = await translatedEditions(input.store, editions, languages);
+  const site = await publishSite({
+    fs: input.fs,
+    outDir: input.outDir,
+    editions,
+    baseUrl: input.baseUrl,
+    ...(input.siteName ? { siteName: input.siteName } : {}),
+    ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
+    ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
+    ...(input.subscribeForm !== undefined ? { subscribeForm: input.subscribeForm } : {}),
+    ...(languages.length ? { languages } : {}),
+    ...(translated.size ? { translated } : {}),
+  });
+  const email = await writeEmailFiles(input.fs, input.outDir, edition, {
+    email: input.email,
+    baseUrl: input.baseUrl,
+    images: site.images,
+  });
+  // The edition's mail in each translated language, in that language's section (de/2026-05-04/email.html).
+  const emailFiles = [...email.files];
+  for (const [language, list] of translated) {
+    const version = list.find((entry) => entry.date === edition.date);
+    if (!version) continue;
+    const localised = await writeEmailFiles(input.fs, join(input.outDir, language), version, {
+      email: input.email,
+      baseUrl: `${input.baseUrl.replace(/\/?$/, '/')}${language}/`,
+      // No images: they are published once, at the site's root, not under the language's section.
+      language,
+    });
+    emailFiles.push(...localised.files);
+  }
+  return {
+    edition,
+    languages: [languages[0] ?? 'en', ...translated.keys()],
+    newlyPublished,
+    editions: editions.length,
+    files: [...site.files, ...emailFiles],
+    bytes: site.bytes,
+    email: email.email,
+    warnings: site.warnings,
+  };
+}

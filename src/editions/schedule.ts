@@ -1,0 +1,73 @@
+// The weekly job as a use case: build the week's edition, then publish it (and send it, when a send step is given)
+// if `schedule.autoPublish` is on and the build was clean; otherwise leave it as a draft for the editor. A degraded
+// build (LLM fallbacks, flagged items, failed calls, budget out: the CLI's exit 3) never goes out on its own.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorMessage } from '../core/errors.js';
+import type { DigestDeps } from '../deps.js';
+import { build } from './build.js';
+import { publish } from './publish.js';
+
+export interface ScheduledEditionInput {
+  /** The edition's date (a Monday). */
+  week: string;
+  /** The folder `digest serve` serves: a published edition is rendered there. */
+  siteDir: string;
+  /** Sends a published edition to the subscribers (the `send` use case, when there is one). */
+  send?: (week: string) => Promise<unknown>;
+  /** For tests and `--offline` runs: build from what is stored, with the extractive writer. */
+  ingest?: boolean;
+  offline?: boolean;
+}
+
+export type ScheduledEditionOutcome =
+  | { week: string; status: 'published' | 'sent'; items: number }
+  | { week: string; status: 'draft'; items: number; reason: 'approval' | 'degraded' };
+
+/** Builds the week's edition and publishes/sends it or leaves it a draft. Callers keep it to one instance (scheduler.ts). */
+export async function runScheduledEdition(
+  deps: DigestDeps,
+  input: ScheduledEditionInput,
+): Promise<ScheduledEditionOutcome> {
+  const { log, config } = deps;
+  const { week } = input;
+  log.info(`schedule: building the edition of ${week}`);
+  // The build's preview page is not for readers: it goes to a private scratch folder, never the served site.
+  const scratch = await mkdtemp(join(tmpdir(), 'digest-scheduled-'));
+  let outcome: Awaited<ReturnType<typeof build>>;
+  try {
+    outcome = await build(deps, {
+      week,
+      outDir: scratch,
+      ingest: input.ingest ?? true,
+      enrich: true,
+      offline: input.offline ?? false,
+      check: true,
+      refresh: false,
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  const items = outcome.result.edition.items.length;
+  if (outcome.degraded) {
+    log.warn(
+      `schedule: the edition of ${week} was built degraded (fallbacks or flagged items); it stays a draft for an ` +
+        'editor and is not published or sent automatically',
+    );
+    return { week, status: 'draft', items, reason: 'degraded' };
+  }
+  if (!config.schedule.autoPublish) {
+    log.info(`schedule: the edition of ${week} is a draft awaiting approval (schedule.autoPublish is off)`);
+    return { week, status: 'draft', items, reason: 'approval' };
+  }
+  await publish(deps, { week, outDir: input.siteDir });
+  if (!input.send) return { week, status: 'published', items };
+  try {
+    await input.send(week);
+  } catch (error) {
+    log.warn(`schedule: the edition of ${week} is published but sending failed: ${errorMessage(error)}`);
+    throw error;
+  }
+  return { week, status: 'sent', items };
+}

@@ -1,0 +1,55 @@
+// LLM triage as build and list share it: the same shortlist, batches and prompts, so `list` (cache-only road) reads
+// the very answers the build got and shows the ranking the build used.
+import type { StoredItem } from '../core/types.js';
+import type { DigestDeps } from '../deps.js';
+import type { ModelRoad } from '../llm/model-road.js';
+import { triageCandidates } from '../select/triage.js';
+import { triageShortlist } from '../select/triage-shortlist.js';
+import type { SelectionPolicy } from '../select/types.js';
+
+/** What LLM triage used this build; edition.json carries it beside the writer's usage. */
+export interface TriageReport {
+  model: string;
+  calls: number;
+  cacheHits: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+/** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
+export function createTriage(
+  deps: DigestDeps,
+  week: string,
+  road: ModelRoad,
+  options: { quiet?: boolean } = {},
+) {
+  const { config, log } = deps;
+  const modelId = road.model('triage')?.modelId;
+  if (!modelId) return null;
+  let spent: TriageReport | null = null;
+  const run = async (items: StoredItem[], policy: SelectionPolicy) => {
+    const shortlist = triageShortlist(items, policy, week, config.selection.triageLimit);
+    const result = await triageCandidates(shortlist, {
+      road,
+      audience: config.audience,
+      batchSize: config.selection.triageBatchSize,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    if (!options.quiet) {
+      for (const warning of result.warnings) log.warn(warning);
+      log.info(
+        `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +
+          `${result.usage.cacheHits} cached, ${result.usage.inputTokens} tokens in / ${result.usage.outputTokens} out`,
+      );
+    }
+    spent = {
+      model: modelId,
+      calls: result.usage.calls,
+      cacheHits: result.usage.cacheHits,
+      tokensIn: result.usage.inputTokens,
+      tokensOut: result.usage.outputTokens,
+    };
+    return { scores: result.scores, shortlist: shortlist.length };
+  };
+  return { run, modelId, spent: () => spent };
+}

@@ -1,0 +1,87 @@
+// What `digest send` needs from the config and the environment, checked before any mail: SMTP, the public base
+// URL of the unsubscribe links (https), the DKIM key. Each problem names the setting or variable to fix.
+import type { SendConfig } from '../config/publish-schema.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError } from '../core/errors.js';
+import { listUnsubscribeHeaders } from './list-unsubscribe.js';
+import type { SmtpSenderSettings } from './smtp-sender.js';
+
+export interface SendSettings {
+  baseUrl: string;
+  smtp: Omit<SmtpSenderSettings, 'connections'>;
+  send: SendConfig;
+}
+
+export function sendSettings(config: Config, env: NodeJS.ProcessEnv, baseUrlFlag?: string): SendSettings {
+  const { email } = config.publish;
+  const smtp = email.smtp;
+  if (!smtp) {
+    throw new ConfigError('digest send needs publish.email.smtp in the config (host, port, user).', [
+      { path: 'publish.email.smtp', message: 'required to send' },
+    ]);
+  }
+  const baseUrl = baseUrlFlag ?? config.server.baseUrl ?? config.publish.baseUrl;
+  if (!baseUrl) {
+    throw new ConfigError(
+      'digest send needs the public address of the site for unsubscribe links: set server.baseUrl or publish.baseUrl (or pass --base-url).',
+      [{ path: 'publish.baseUrl', message: 'required to send' }],
+    );
+  }
+  try {
+    listUnsubscribeHeaders({ baseUrl, token: 'check', ...mailto(email.send) });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (server.baseUrl / publish.baseUrl).`, [
+      { path: 'publish.baseUrl', message: 'must be https for one-click unsubscribe' },
+    ]);
+  }
+  if (email.send.leaseSeconds * 1000 < email.send.timeoutMs * 3) {
+    throw new ConfigError(
+      'publish.email.send.leaseSeconds must cover at least three SMTP timeouts (timeoutMs), or a slow mail would be judged lost while it is still being sent.',
+      [{ path: 'publish.email.send.leaseSeconds', message: 'shorter than 3 × timeoutMs' }],
+    );
+  }
+  return {
+    baseUrl,
+    send: email.send,
+    smtp: mailTransportSettings(config, env)!,
+  };
+}
+
+/**
+ * The one set of SMTP settings every mail goes out with (`digest send`, `email --send`, confirmations and welcomes):
+ * server, TLS, login, timeout and DKIM. Null without publish.email.smtp.
+ */
+export function mailTransportSettings(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Omit<SmtpSenderSettings, 'connections'> | null {
+  const { email } = config.publish;
+  const smtp = email.smtp;
+  if (!smtp) return null;
+  const dkim = email.dkim;
+  let privateKey: string | undefined;
+  if (dkim) {
+    privateKey = env[dkim.privateKeyEnv]?.replace(/\\n/g, '\n');
+    if (!privateKey?.includes('PRIVATE KEY')) {
+      throw new ConfigError(
+        `publish.email.dkim is set but ${dkim.privateKeyEnv} holds no PEM private key: put the key (-----BEGIN PRIVATE KEY-----…) in that variable.`,
+        [{ path: dkim.privateKeyEnv, message: 'missing or not a PEM private key' }],
+      );
+    }
+  }
+  return {
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTls: smtp.requireTls,
+    timeoutMs: email.send.timeoutMs,
+    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
+    ...(dkim && privateKey
+      ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey } }
+      : {}),
+  };
+}
+
+function mailto(send: SendConfig): { mailto?: string } {
+  return send.unsubscribeMailto ? { mailto: send.unsubscribeMailto } : {};
+}

@@ -1,0 +1,88 @@
+// A reader's own edition: the preferences page behind the signed link of every mail (no account: the token is the
+// key), what the subscribe form may carry, and the reader's data for export. The choices offered are the configured
+// languages, the ranking's topics and the levels.
+import { readSecret } from '../config/secret.js';
+import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
+import { ConfigError, NotFoundError } from '../core/errors.js';
+import { NO_PREFERENCES, type PreferencesCheck, parsePreferences } from '../core/reader-choices.js';
+import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
+import type { DigestDeps } from '../deps.js';
+import { TOPIC_CHOICES, TOPIC_NAMES, type TopicChoice } from '../select/topic-match.js';
+import type { SubscriberExport } from '../store/preferences.js';
+import { createSubscriberTokens } from './tokens.js';
+
+export interface PreferenceOptions {
+  /** Configured languages, first = the language editions are written in. */
+  languages: readonly string[];
+  topics: readonly TopicChoice[];
+  levels: readonly Level[];
+}
+
+export function preferenceOptions(config: DigestDeps['config']): PreferenceOptions {
+  return { languages: config.languages, topics: TOPIC_CHOICES, levels: LEVELS };
+}
+
+export type PreferencesInfo =
+  | { ok: true; address: string; preferences: ReaderPreferences; options: PreferenceOptions }
+  | { ok: false; reason: string };
+
+export type PreferencesSaved =
+  | { ok: true; preferences: ReaderPreferences }
+  | { ok: false; reason: string }
+  | Extract<PreferencesCheck, { ok: false }>;
+
+export interface ReaderPreferencesUseCases {
+  show(token: string): Promise<PreferencesInfo>;
+  save(token: string, fields: Record<string, unknown>): Promise<PreferencesSaved>;
+}
+
+const MAX_TOKEN_LENGTH = 300;
+
+export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseCases {
+  const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
+  const options = preferenceOptions(deps.config);
+  const lookup = async (id: string) => {
+    if (!/^[1-9]\d{0,14}$/.test(id)) return null;
+    const row = await deps.store.getSubscriber({ id: Number(id) });
+    // Someone who left keeps no page: their link says "not valid" like any other.
+    return row && (row.status === 'pending' || row.status === 'confirmed')
+      ? { ...row, id: String(row.id), rowId: row.id }
+      : null;
+  };
+  const verify = async (token: string) =>
+    typeof token === 'string' && token.length <= MAX_TOKEN_LENGTH
+      ? tokens.verify(token, 'preferences', lookup)
+      : ({ ok: false, reason: 'malformed' } as const);
+  return {
+    async show(token) {
+      const checked = await verify(token);
+      if (!checked.ok) return checked;
+      const preferences = (await deps.store.getPreferences(checked.subscriber.rowId)) ?? NO_PREFERENCES;
+      return { ok: true, address: checked.subscriber.address, preferences, options };
+    },
+    async save(token, fields) {
+      const checked = await verify(token);
+      if (!checked.ok) return checked;
+      const parsed = parsePreferences(fields, { languages: options.languages, topics: TOPIC_NAMES });
+      if (!parsed.ok) return parsed;
+      const { rowId } = checked.subscriber;
+      if (!(await deps.store.setPreferences(rowId, parsed.preferences))) return { ok: false, reason: 'gone' };
+      deps.log.info(`subscriber ${rowId} chose their edition`);
+      return { ok: true, preferences: parsed.preferences };
+    },
+  };
+}
+
+/** `digest subscribers export <email>`: everything stored about one reader. */
+export async function exportReader(deps: DigestDeps, input: { email: string }): Promise<SubscriberExport> {
+  const checked = normaliseAddress(input.email);
+  if (!checked.ok) {
+    throw new ConfigError(
+      `email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(input.email)}).`,
+      [{ path: 'email', message: ADDRESS_PROBLEMS[checked.problem] }],
+    );
+  }
+  const data = await deps.store.exportSubscriber(checked.address);
+  if (!data) throw new NotFoundError(`No subscriber ${JSON.stringify(checked.address)}: nothing to export.`);
+  return data;
+}
