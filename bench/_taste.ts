@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config/index.js';
 import { addDays } from '../src/core/dates.js';
 import type { StoredItem } from '../src/core/types.js';
-import { toWritingInput } from '../src/editions/build-edition.js';
+import { toWritingInput } from '../src/editions/edition-items.js';
 import { kindOf } from '../src/select/calibrate.js';
 import { planEdition } from '../src/select/plan-edition.js';
 import { fitTaste, type TasteSignal, tasteScores } from '../src/select/taste.js';

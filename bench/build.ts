@@ -4,7 +4,6 @@ import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
 import { buildEdition } from '../src/editions/build-edition.js';
 import { renderEditionHtml } from '../src/publish/edition-html.js';
-import { planEdition } from '../src/select/plan-edition.js';
 import { createExtractiveWriter } from '../src/write/extractive.js';
 import { replicatedWeek, seedWeekItems } from './_seed-week.js';
 import { withPreparedStore } from './_store.js';
@@ -23,9 +22,7 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
       date: WEEK,
       config,
       store,
-      writer: createExtractiveWriter(),
-      log: silentLogger,
-      planEdition,
+      ports: { writer: createExtractiveWriter(), log: silentLogger },
     });
     const html = renderEditionHtml(edition);
     const seconds = (performance.now() - started) / 1000;

@@ -57,10 +57,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
         ingest({
           sources: config.sources,
           window,
-          store,
-          http,
-          log: silentLogger,
-          createSource: (c) => createSource(c),
+          ports: { store, http, log: silentLogger, createSource: (c) => createSource(c) },
         });
       let started = performance.now();
       const reports = await run();

@@ -4,7 +4,7 @@
 // (target: 0 calls, ≤ 1 s); (c) the same build against a hung server (target: ends within 2× the timeout).
 import { silentLogger } from '../src/core/ports.js';
 import type { StoredItem } from '../src/core/types.js';
-import { toWritingInput } from '../src/editions/build-edition.js';
+import { toWritingInput } from '../src/editions/edition-items.js';
 import { triageCandidates } from '../src/select/triage.js';
 import type { PlannedItem } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';

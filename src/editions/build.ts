@@ -1,13 +1,14 @@
-// The build use case: ingest → enrich → select (with triage) → write → save → render the edition's page.
+// The build use case: every port of one build assembled once from the deps (one model road, triage, taste, the
+// sources), the one orchestrator (build-edition.ts) run over them, then the edition's page and the closing report.
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
-import { silentLogger } from '../core/ports.js';
-import type { SourceReport } from '../core/types.js';
+import { type Logger, silentLogger } from '../core/ports.js';
+import type { Edition, SourceReport } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
+import type { ModelRoadOptions } from '../llm/model-road.js';
 import { siteOptions } from '../publish/site-options.js';
 import { writeEditionFiles } from '../publish/write-site.js';
-import { planEdition } from '../select/plan-edition.js';
 import { createSource } from '../sources/index.js';
 import {
   createModelRoad,
@@ -18,13 +19,21 @@ import {
   type ModelRoad,
   outcomeNotes,
   type UsageReport,
+  type WriterSetup,
 } from '../write/index.js';
-import { type BuildResult, buildEdition, type FullTextSummary } from './build-edition.js';
+import {
+  type BuildPorts,
+  type BuildProgress,
+  type BuildResult,
+  type BuildStages,
+  buildEdition,
+} from './build-edition.js';
+import type { FullTextSummary } from './edition-items.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { translateLanguages } from './translate.js';
-import { createTriage } from './triage.js';
+import { createTriage, type TriageReport } from './triage.js';
 
 export interface BuildInput {
   week: string;
@@ -33,9 +42,14 @@ export interface BuildInput {
   ingest: boolean;
   enrich: boolean;
   offline: boolean;
-  model?: string;
   check: boolean;
   refresh: boolean;
+  /** This build's overrides of the LLM road (the CLI's --model, --retry-failed, --max-cost). */
+  llm?: BuildLlmInput;
+}
+
+export interface BuildLlmInput {
+  model?: string;
   /** Ask again only the LLM calls whose cached answer failed validation. */
   retryFailed?: boolean;
   maxCost?: number;
@@ -48,67 +62,116 @@ export interface BuildOutcome {
   degraded: boolean;
 }
 
+/** The build use case: the ports assembled once from the deps, the one orchestrator run over them, the page written. */
 export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildOutcome> {
   const { config, store, http, log, clock } = deps;
   const startedAt = clock.now().getTime();
-  // One road for every LLM call of the build (triage, writing, checks, title/intro); throws ConfigError before any
-  // work when a configured model has no key.
-  const road = createModelRoad({
-    llm: config.llm,
+  const assembled = await assembleBuild(deps, input);
+  const result = await buildEdition({
+    date: input.week,
+    config,
     store,
-    log,
-    offline: input.offline,
-    refresh: input.refresh,
-    retryFailed: input.retryFailed ?? false,
-    check: input.check,
-    env: deps.env,
-    ...(input.model ? { modelOverride: input.model } : {}),
-    ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+    ports: assembled.ports,
+    stages: assembled.stages,
+    progress: assembled.progress,
+    today: clock.now(),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  const usage = assembled.usage();
+  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.listEditions(), {
+    ...siteOptions(config),
+    // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
+    ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
+  });
+  const degraded = isDegraded(usage);
+  const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
+  reportBuild(log, result, usage, { seconds, degraded });
+  return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+interface AssembledBuild {
+  ports: BuildPorts;
+  stages: BuildStages;
+  progress: BuildProgress;
+  /** What the build's writing (and translating) cost so far, for the usage table. */
+  usage: () => UsageReport;
+  /** Network enrichment runs: item images are fetched with it. */
+  enrich: boolean;
+}
+
+/** Every port and stage of one build, from the deps: one model road for every LLM call, triage, taste, sources. */
+async function assembleBuild(deps: DigestDeps, input: BuildInput): Promise<AssembledBuild> {
+  const { config, log } = deps;
+  // One road for every LLM call of the build (triage, writing, checks, title/intro, translation); throws
+  // ConfigError before any work when a configured model has no key.
+  const road = createModelRoad(roadOptions(deps, input));
   const writerSetup = createWriter({ road });
   if (writerSetup.notice) log.info(writerSetup.notice);
-
-  const window = editionWindow(input.week);
   // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
   const notice = input.offline ? offlineNotice(input, config) : null;
   if (notice) log.info(notice);
   const triage = chooseTriage(deps, input, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
-  const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
+  const maxCostUsd = input.llm?.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
     cacheOnly: input.offline,
     meter: road.meter,
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
   });
-  const result = await buildEdition({
-    date: input.week,
-    config,
-    store,
+  const ports: BuildPorts = {
     writer: writerSetup.writer,
     log,
-    planEdition,
     ...(embedder ? { tasteEmbedder: embedder } : {}),
-    today: clock.now(),
+    usage: () => editionUsage(writerSetup.usage(), triage?.spent() ?? null),
+  };
+  const stages: BuildStages = {
+    ...sourceStages(deps, input, enrich),
+    ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
+    ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
+    translate: (edition) => translateLanguages(deps, edition, road),
+  };
+  const progress = buildProgress(log, writerSetup);
+  return { ports, stages, progress, usage: writerSetup.usage, enrich };
+}
+
+function roadOptions(deps: DigestDeps, input: BuildInput): ModelRoadOptions {
+  const { model, retryFailed = false, maxCost } = input.llm ?? {};
+  return {
+    llm: deps.config.llm,
+    store: deps.store,
+    log: deps.log,
+    offline: input.offline,
+    refresh: input.refresh,
+    retryFailed,
+    check: input.check,
+    env: deps.env,
+    ...(model ? { modelOverride: model } : {}),
+    ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+}
+
+/** Ingest (unless --no-ingest) and network enrichment (unless off): the stages that ask the network. */
+function sourceStages(deps: DigestDeps, input: BuildInput, enrich: boolean): BuildStages {
+  const { config, store, http, log } = deps;
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  return {
     ...(input.ingest
       ? {
           ingest: () =>
             ingest({
               sources: config.sources,
-              window,
-              store,
-              http,
-              log,
-              createSource,
-              ...(deps.signal ? { signal: deps.signal } : {}),
-              onSourceDone: (report) => log.info(formatSourceLine(report)),
-              onWaiting: (waiting) => log.info(formatWaiting(waiting)),
+              window: editionWindow(input.week),
+              ports: { store, http, log, createSource },
+              ...signal,
+              progress: {
+                onSourceDone: (report) => log.info(formatSourceLine(report)),
+                onWaiting: (waiting) => log.info(formatWaiting(waiting)),
+              },
             }),
         }
       : {}),
-    ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
     ...(enrich
       ? {
           enrich: async (items) => {
@@ -117,44 +180,44 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
           },
         }
       : {}),
-    ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
-    usage: () => {
-      const spent = writerSetup.usage();
-      if (spent.calls === 0 && spent.cacheHits === 0) return undefined;
-      const triageSpent = triage?.spent() ?? null;
-      return triageSpent ? { ...spent, triage: triageSpent } : spent;
-    },
+  };
+}
+
+/** What the LLM calls of the build cost, saved with the edition; none when no model was asked or read from cache. */
+function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition['usage'] | undefined {
+  if (spent.calls === 0 && spent.cacheHits === 0) return undefined;
+  return triage ? { ...spent, triage } : spent;
+}
+
+/** Each stage as it starts; per-item progress is for model calls (the extractive writer takes milliseconds). */
+function buildProgress(log: Logger, { writer, road }: WriterSetup): BuildProgress {
+  return {
     onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
-    // The extractive writer takes milliseconds; per-item progress is for model calls.
-    ...(writerSetup.writer.name === 'extractive'
+    ...(writer.name === 'extractive'
       ? {}
       : {
           onItemWritten: (done: number, total: number) =>
-            log.info(`  written ${done}/${total}${formatProgress(writerSetup.road.progress())}`),
+            log.info(`  written ${done}/${total}${formatProgress(road.progress())}`),
         }),
-  });
+  };
+}
 
-  const translationWarnings = await translateLanguages(deps, result.edition, road);
-  result.warnings.push(...translationWarnings);
-  const usage = writerSetup.usage();
-  const editions = await store.listEditions();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, editions, {
-    ...siteOptions(config),
-    // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(enrich ? { fetchImages: { http, log } } : {}),
-  });
-
+/** The build's closing lines: usage, reading, flagged items, warnings, what was built and by which writers. */
+function reportBuild(
+  log: Logger,
+  result: BuildResult,
+  usage: UsageReport,
+  { seconds, degraded }: { seconds: string; degraded: boolean },
+): void {
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
   const reading = formatFullText(result.fullText);
   if (reading) log.info(reading);
   const flagged = formatFlaggedItems(result.edition.items);
   if (flagged) log.info(`\n${flagged}`);
-  const degraded = isDegraded(usage);
   if (result.warnings.length) {
     log.info(`\n${result.warnings.length} warning(s):`);
     for (const warning of result.warnings) log.info(`  - ${warning}`);
   }
-  const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   log.info(
     `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
   );
@@ -166,7 +229,6 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
         'See edition.json (writer, checks) for each item.',
     );
   }
-  return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
 /**

@@ -7,7 +7,7 @@ import { createModelRoad } from '../llm/model-road.js';
 import { auditItem, type ItemAudit } from '../write/audit.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting } from '../write/index.js';
 import { paperForWriting } from '../write/paper-input.js';
-import { toWritingInput } from './build-edition.js';
+import { toWritingInput } from './edition-items.js';
 import { list } from './list.js';
 import { paperReader, readPapers } from './paper-reader.js';
 

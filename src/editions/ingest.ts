@@ -18,15 +18,28 @@ export interface WaitingSource {
 export interface IngestOptions {
   sources: SourceConfig[];
   window: DateWindow;
+  ports: IngestPorts;
+  limits?: IngestLimits;
+  signal?: AbortSignal;
+  progress?: IngestProgress;
+}
+
+/** What ingest stores into, fetches and logs with, and how it makes a source from its config. */
+interface IngestPorts {
   store: Pick<ItemsPort, 'upsertItems'> & SourceStatePort;
   http: HttpClient;
   log: Logger;
   createSource: (config: SourceConfig) => Source;
-  /** How many sources fetch at once. */
+}
+
+interface IngestLimits {
+  /** How many sources fetch at once (default 4). */
   concurrency?: number;
   /** A source's overall deadline when its config sets none (default 60 s). */
   deadlineMs?: number;
-  signal?: AbortSignal;
+}
+
+interface IngestProgress {
   onSourceDone?: (report: SourceReport) => void;
   /** Called every `waitingEveryMs` (default 5 s) while any source is still fetching; see formatWaiting(). */
   onWaiting?: (waiting: WaitingSource[]) => void;
@@ -43,7 +56,7 @@ export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
     // Fetch a few sources ahead, store in config order: when two sources carry the same item, the first
     // configured one is its primary source whichever answered first, and at most `concurrency` fetched results
     // wait in memory.
-    const ahead = Math.max(1, options.concurrency ?? 4);
+    const ahead = Math.max(1, options.limits?.concurrency ?? 4);
     const fetches: Promise<Fetched>[] = [];
     const start = (index: number) => {
       if (index < enabled.length) fetches[index] = fetchOne(enabled[index]!, options, running);
@@ -56,7 +69,7 @@ export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
       start(index + ahead);
       const report = await storeOne(enabled[index]!, fetched, options);
       reports.push(report);
-      options.onSourceDone?.(report);
+      options.progress?.onSourceDone?.(report);
     }
     return reports;
   } finally {
@@ -79,7 +92,7 @@ interface Running {
 }
 
 function watch(running: Map<string, Running>, options: IngestOptions): NodeJS.Timeout | null {
-  const onWaiting = options.onWaiting;
+  const onWaiting = options.progress?.onWaiting;
   if (!onWaiting) return null;
   const ticker = setInterval(() => {
     if (!running.size) return;
@@ -91,7 +104,7 @@ function watch(running: Map<string, Running>, options: IngestOptions): NodeJS.Ti
         requests: [...new Set(source.requests.values())],
       })),
     );
-  }, options.waitingEveryMs ?? 5000);
+  }, options.progress?.waitingEveryMs ?? 5000);
   ticker.unref();
   return ticker;
 }
@@ -118,7 +131,7 @@ async function fetchOne(
   options: IngestOptions,
   running: Map<string, Running>,
 ): Promise<Fetched> {
-  const deadlineMs = config.deadlineMs ?? options.deadlineMs ?? DEFAULT_SOURCE_DEADLINE_MS;
+  const deadlineMs = config.deadlineMs ?? options.limits?.deadlineMs ?? DEFAULT_SOURCE_DEADLINE_MS;
   // The deadline aborts with a "TimeoutError" reason, which sources tell apart from a cancellation.
   const deadline = AbortSignal.timeout(deadlineMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
@@ -126,13 +139,13 @@ async function fetchOne(
   running.set(config.id, entry);
   let timer: NodeJS.Timeout | undefined;
   try {
-    const source = options.createSource(config);
-    const state = await options.store.getSourceState(config.id);
+    const source = options.ports.createSource(config);
+    const state = await options.ports.store.getSourceState(config.id);
     const fetching = source.fetch({
       window: options.window,
-      http: tracked(options.http, entry.requests),
+      http: tracked(options.ports.http, entry.requests),
       state,
-      log: options.log,
+      log: options.ports.log,
       signal,
       ...(config.dayConcurrency ? { dayConcurrency: config.dayConcurrency } : {}),
     });
@@ -168,7 +181,7 @@ async function storeOne(
   fetched: Fetched,
   options: IngestOptions,
 ): Promise<SourceReport> {
-  const { store, log } = options;
+  const { store, log } = options.ports;
   try {
     if ('error' in fetched) throw fetched.error;
     const { result } = fetched;

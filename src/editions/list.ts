@@ -4,7 +4,7 @@ import { editionWindow } from '../core/dates.js';
 import type { DigestDeps } from '../deps.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
-import { selectionPolicy, weekCandidates } from './build-edition.js';
+import { selectionPolicy, weekCandidates } from './selection.js';
 import { tasteEmbedder } from './taste-embedder.js';
 
 export type { PlannedItem };

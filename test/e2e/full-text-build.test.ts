@@ -21,7 +21,6 @@ import { renderEditionHtml } from '../../src/publish/edition-html.js';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
 import { renderEmailHtml } from '../../src/publish/email-html.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { planEdition } from '../../src/select/plan-edition.js';
 import type { Store } from '../../src/store/types.js';
 import { createExtractiveWriter } from '../../src/write/extractive.js';
 import { withTestStore } from '../support/database.js';
@@ -109,10 +108,8 @@ async function build(store: Store, origin: string, config: ConfigInput = {}) {
     date: WEEK,
     config: parsed,
     store,
-    writer: createExtractiveWriter(),
-    log: silentLogger,
-    planEdition,
-    ...(parsed.llm.fullText
+    ports: { writer: createExtractiveWriter(), log: silentLogger },
+    stages: parsed.llm.fullText
       ? {
           readPapers: (ids: string[]) =>
             readFullTexts(ids, {
@@ -124,7 +121,7 @@ async function build(store: Store, origin: string, config: ConfigInput = {}) {
               now: () => new Date(),
             }),
         }
-      : {}),
+      : {},
   });
 }
 

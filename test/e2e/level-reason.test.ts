@@ -5,7 +5,6 @@ import { silentLogger } from '../../src/core/ports.js';
 import { buildEdition } from '../../src/editions/build-edition.js';
 import { renderEditionHtml } from '../../src/publish/edition-html.js';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
-import { planEdition } from '../../src/select/plan-edition.js';
 import { createExtractiveWriter } from '../../src/write/extractive.js';
 import { withTestStore } from '../support/database.js';
 
@@ -29,9 +28,7 @@ describe('level reasons', () => {
         date: '2026-06-22',
         config: parseConfig({}),
         store,
-        writer: createExtractiveWriter(),
-        log: silentLogger,
-        planEdition,
+        ports: { writer: createExtractiveWriter(), log: silentLogger },
       });
       const stored = await store.getEdition('2026-06-22');
       const reason = stored?.items[0]?.levelReason;

@@ -55,10 +55,7 @@ describe('ingest with deadlines', () => {
         source('rss-ok', 'feed', feed.url('/feed.json')),
       ],
       window: WINDOW,
-      store: store(),
-      http: http(),
-      log: silentLogger,
-      createSource,
+      ports: { store: store(), http: http(), log: silentLogger, createSource },
     });
     const elapsed = Date.now() - started;
     expect(reports.map((report) => [report.id, report.status, report.items])).toEqual([
@@ -81,10 +78,7 @@ describe('ingest with deadlines', () => {
     const [report] = await ingest({
       sources: [source('api-hf', 'hf-daily-papers', server.url('/api/daily_papers'), { deadlineMs: 500 })],
       window: WINDOW,
-      store: store(),
-      http: http(),
-      log: silentLogger,
-      createSource,
+      ports: { store: store(), http: http(), log: silentLogger, createSource },
     });
     expect(report).toMatchObject({ id: 'api-hf', status: 'ok', items: 6 });
     expect(report?.warnings).toEqual(["2026-06-10: not finished before the source's deadline"]);
@@ -100,12 +94,8 @@ describe('ingest with deadlines', () => {
         }),
       ],
       window: WINDOW,
-      store: store(),
-      http: http(),
-      log: silentLogger,
-      createSource,
-      waitingEveryMs: 25,
-      onWaiting: (waiting) => seen.push(waiting),
+      ports: { store: store(), http: http(), log: silentLogger, createSource },
+      progress: { waitingEveryMs: 25, onWaiting: (waiting) => seen.push(waiting) },
     });
     const busy = seen.find((waiting) => waiting[0]?.requests.length === 3);
     expect(busy?.[0]?.id).toBe('api-hf');
@@ -134,11 +124,8 @@ describe('ingest with deadlines', () => {
         source('rss-one', 'feed', 'https://blog.example/feed.xml'),
       ],
       window: WINDOW,
-      store: store(),
       // Real backoff waits (0.5 s, 1 s, 2 s …) if anything were retried.
-      http: http({ lookup }),
-      log: silentLogger,
-      createSource,
+      ports: { store: store(), http: http({ lookup }), log: silentLogger, createSource },
     });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(reports.map((report) => report.status)).toEqual(['error', 'error', 'error']);
@@ -177,10 +164,7 @@ describe('ingest with deadlines', () => {
         source('empty', 'feed', server.url('/empty.json')),
       ],
       window: WINDOW,
-      store: store(),
-      http: http(),
-      log: silentLogger,
-      createSource,
+      ports: { store: store(), http: http(), log: silentLogger, createSource },
     });
     expect(reports.map((report) => [report.id, report.status])).toEqual([
       ['junk', 'error'],
@@ -201,10 +185,7 @@ describe('ingest with deadlines', () => {
     const [report] = await ingest({
       sources: [source('rss-x', 'feed', long)],
       window: WINDOW,
-      store: store(),
-      http: http(),
-      log: silentLogger,
-      createSource,
+      ports: { store: store(), http: http(), log: silentLogger, createSource },
     });
     expect(report?.error).toMatch(
       /^HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/feed\.xml\?api_key=\*\*\*&filler=x+…x+:/,

@@ -68,9 +68,11 @@ export function register(program: Command, context: CliContext): void {
             offline,
             check: options.check,
             refresh: options.refresh ?? false,
-            retryFailed: options.retryFailed ?? false,
-            ...(options.model ? { model: options.model } : {}),
-            ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+            llm: {
+              retryFailed: options.retryFailed ?? false,
+              ...(options.model ? { model: options.model } : {}),
+              ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+            },
           });
           context.stdout.write(`${outcome.pagePath}\n`);
           // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
