@@ -5,7 +5,7 @@ import type { FileSystem } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
-import type { FetchImagesOptions } from '../publish/item-images.js';
+import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
 import type { EditionsPort, TranslationsPort } from '../store/types.js';
@@ -15,14 +15,19 @@ export interface PublishEditionInput {
   fs: FileSystem;
   outDir: string;
   date: string;
+  /** When the edition is marked published, if it is not yet; later runs keep that first time. */
+  now: Date;
+  site: SiteSettings;
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
+  fetchImages?: FetchImagesOptions;
+}
+
+/** What the site is: where it lives, its name, its feeds' length, its form and its languages. */
+interface SiteSettings {
   baseUrl: string;
   siteName?: string;
   feedLimit?: number;
-  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
-  /** When the edition is marked published, if it is not yet; later runs keep that first time. */
-  now: Date;
-  /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
-  fetchImages?: FetchImagesOptions;
   /** config server.subscribeForm: the form in every page (true), in none (false), or a slot for `digest serve`. */
   subscribeForm?: boolean;
   /** Configured languages, the written one first: each translated one gets its own section of the site. */
@@ -80,46 +85,58 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   for (const summary of summaries) {
     editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));
   }
-  const languages = input.languages ?? [];
+  const { site: settings } = input;
+  const languages = settings.languages ?? [];
   const translated = await translatedEditions(input.store, editions, languages);
   const site = await publishSite({
     fs: input.fs,
     outDir: input.outDir,
     editions,
-    baseUrl: input.baseUrl,
-    ...(input.siteName ? { siteName: input.siteName } : {}),
-    ...(input.feedLimit ? { feedLimit: input.feedLimit } : {}),
+    baseUrl: settings.baseUrl,
+    ...(settings.siteName ? { siteName: settings.siteName } : {}),
+    ...(settings.feedLimit ? { feedLimit: settings.feedLimit } : {}),
     ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
-    ...(input.subscribeForm !== undefined ? { subscribeForm: input.subscribeForm } : {}),
+    ...(settings.subscribeForm !== undefined ? { subscribeForm: settings.subscribeForm } : {}),
     ...(languages.length ? { languages } : {}),
     ...(translated.size ? { translated } : {}),
   });
-  const email = await writeEmailFiles(input.fs, input.outDir, edition, {
-    email: input.email,
-    baseUrl: input.baseUrl,
-    images: site.images,
-  });
-  // The edition's mail in each translated language, in that language's section (de/2026-05-04/email.html).
-  const emailFiles = [...email.files];
-  for (const [language, list] of translated) {
-    const version = list.find((entry) => entry.date === edition.date);
-    if (!version) continue;
-    const localised = await writeEmailFiles(input.fs, join(input.outDir, language), version, {
-      email: input.email,
-      baseUrl: `${input.baseUrl.replace(/\/?$/, '/')}${language}/`,
-      // No images: they are published once, at the site's root, not under the language's section.
-      language,
-    });
-    emailFiles.push(...localised.files);
-  }
+  const email = await writeEmails(input, edition, translated, site.images);
   return {
     edition,
     languages: [languages[0] ?? 'en', ...translated.keys()],
     newlyPublished,
     editions: editions.length,
-    files: [...site.files, ...emailFiles],
+    files: [...site.files, ...email.files],
     bytes: site.bytes,
     email: email.email,
     warnings: site.warnings,
   };
+}
+
+/** The edition's email files, and its mail in each translated language, in that language's section (de/2026-05-04/email.html). */
+async function writeEmails(
+  input: PublishEditionInput,
+  edition: Edition,
+  translated: Map<string, Edition[]>,
+  images: ImageMap,
+): Promise<{ files: string[]; email: RenderedEmail }> {
+  const { baseUrl } = input.site;
+  const email = await writeEmailFiles(input.fs, input.outDir, edition, {
+    email: input.email,
+    baseUrl,
+    images,
+  });
+  const files = [...email.files];
+  for (const [language, list] of translated) {
+    const version = list.find((entry) => entry.date === edition.date);
+    if (!version) continue;
+    const localised = await writeEmailFiles(input.fs, join(input.outDir, language), version, {
+      email: input.email,
+      baseUrl: `${baseUrl.replace(/\/?$/, '/')}${language}/`,
+      // No images: they are published once, at the site's root, not under the language's section.
+      language,
+    });
+    files.push(...localised.files);
+  }
+  return { files, email: email.email };
 }

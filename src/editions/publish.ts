@@ -43,13 +43,15 @@ export async function publish(deps: DigestDeps, input: PublishInput): Promise<Pu
     fs: deps.fs,
     outDir: input.outDir,
     date: input.week,
-    baseUrl,
-    siteName: config.name,
-    feedLimit: config.publish.feedLimit,
-    email: config.publish.email,
     now: deps.clock.now(),
-    ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
-    languages: config.languages,
+    site: {
+      baseUrl,
+      siteName: config.name,
+      feedLimit: config.publish.feedLimit,
+      ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
+      languages: config.languages,
+    },
+    email: config.publish.email,
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
     ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
   });

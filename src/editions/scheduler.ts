@@ -56,47 +56,14 @@ export interface Scheduler {
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
-  const { store, clock, log } = options;
+  const { clock, log } = options;
   const { cron, timeZone } = options.schedule;
-  const pattern = new Cron(cron, { timezone: timeZone, paused: true });
+  const times = scheduleTimes(cron, timeZone);
+  const runs = runRecords(options.store);
   let timer: Cron | null = null;
   let running: Promise<RunDueResult> | null = null;
+  let starting: Promise<RunDueResult> | null = null;
   let stopped = false;
-
-  const lastRun = () => store.cacheGet<RunRecord>(SCHEDULE_NAMESPACE, LAST_RUN_KEY);
-  const record = (value: RunRecord) => store.cachePut(SCHEDULE_NAMESPACE, LAST_RUN_KEY, value);
-  // croner's previousRuns are strictly before the reference's whole second: the next second includes `now`'s.
-  const dueAt = (now: Date) =>
-    pattern.previousRuns(1, new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000))[0] ?? null;
-  const isDone = (last: RunRecord | null, scheduledAt: Date) =>
-    last !== null && Date.parse(last.scheduledAt) >= scheduledAt.getTime();
-
-  async function runOnce(scheduledAt: Date): Promise<RunDueResult> {
-    const run: ScheduledRun = { scheduledAt, week: editionWeek(scheduledAt, timeZone) };
-    const locked = await store.withJobLock(`digest:build:${run.week}`, async (): Promise<RunDueResult> => {
-      // Looked at again under the lock: another instance may have run it just now.
-      if (isDone(await lastRun(), scheduledAt)) return { ran: false, reason: 'nothing due' };
-      log.info(`schedule: running the ${scheduledAt.toISOString()} run (edition ${run.week})`);
-      try {
-        const outcome = await options.job(run);
-        await record({ ...recordOf(run, clock), status: outcome.status });
-        return { ran: true, run, outcome };
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        log.warn(
-          `schedule: the run of ${scheduledAt.toISOString()} (edition ${run.week}) failed: ${errorMessage(error)}. ` +
-            `It is not retried until the next scheduled time; build it by hand with "digest build --week ${run.week}".`,
-        );
-        await record({ ...recordOf(run, clock), status: 'failed', error: errorMessage(error) });
-        return { ran: false, reason: 'failed' };
-      }
-    });
-    if (!locked.acquired) {
-      log.info(`schedule: another instance is building the edition of ${run.week}; this one skips it`);
-      return { ran: false, reason: 'locked' };
-    }
-    return locked.value;
-  }
 
   async function runDue(now = clock.now()): Promise<RunDueResult> {
     if (running) {
@@ -104,9 +71,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return { ran: false, reason: 'busy' };
     }
     const work = (async (): Promise<RunDueResult> => {
-      const scheduledAt = dueAt(now);
-      if (!scheduledAt || isDone(await lastRun(), scheduledAt)) return { ran: false, reason: 'nothing due' };
-      return runOnce(scheduledAt);
+      const scheduledAt = times.dueAt(now);
+      if (!scheduledAt || isDone(await runs.last(), scheduledAt))
+        return { ran: false, reason: 'nothing due' };
+      return runOnce(options, runs, scheduledAt);
     })();
     running = work;
     try {
@@ -116,37 +84,18 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
-  let starting: Promise<RunDueResult> | null = null;
-
   async function start(): Promise<RunDueResult> {
     const now = clock.now();
     let result: RunDueResult;
-    if ((await lastRun()) === null) {
+    if ((await runs.last()) === null) {
       // A first start has missed nothing: earlier scheduled times predate this service.
-      const scheduledAt = dueAt(now) ?? now;
-      await record({
-        scheduledAt: scheduledAt.toISOString(),
-        week: null,
-        status: 'baseline',
-        finishedAt: now.toISOString(),
-      });
-      result = { ran: false, reason: 'baseline' };
+      result = await recordBaseline(runs, times.dueAt(now) ?? now, now);
     } else if (stopped) {
       return { ran: false, reason: 'nothing due' };
     } else {
       result = await runDue(now);
     }
-    if (stopped) return result;
-    timer = new Cron(cron, { timezone: timeZone, protect: true }, async (self: Cron) => {
-      // The time croner fired for, so a timer a hair early still counts as that run.
-      const firedFor = self.currentRun();
-      const current = clock.now();
-      await runDue(firedFor && firedFor > current ? firedFor : current).catch((error: unknown) =>
-        log.warn(`schedule: ${errorMessage(error)}`),
-      );
-    });
-    const next = timer.nextRun();
-    log.info(`schedule: "${cron}" (${timeZone}); next run ${next ? next.toISOString() : 'never'}`);
+    if (!stopped) timer = startTimer(options, runDue);
     return result;
   }
 
@@ -156,7 +105,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return starting;
     },
     runDue,
-    nextRun: () => pattern.nextRun(clock.now()),
+    nextRun: () => times.nextRun(clock.now()),
     async stop() {
       stopped = true;
       timer?.stop();
@@ -165,6 +114,97 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       await running?.catch(() => {});
     },
   };
+}
+
+/** The schedule's times: the latest one at or before a moment, and the next one after it. */
+function scheduleTimes(cron: string, timeZone: string) {
+  const pattern = new Cron(cron, { timezone: timeZone, paused: true });
+  return {
+    // croner's previousRuns are strictly before the reference's whole second: the next second includes `now`'s.
+    dueAt: (now: Date): Date | null =>
+      pattern.previousRuns(1, new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000))[0] ?? null,
+    nextRun: (now: Date): Date | null => pattern.nextRun(now),
+  };
+}
+
+type RunRecords = ReturnType<typeof runRecords>;
+
+/** The last run, as the store remembers it. */
+function runRecords(store: CachePort) {
+  return {
+    last: () => store.cacheGet<RunRecord>(SCHEDULE_NAMESPACE, LAST_RUN_KEY),
+    record: (value: RunRecord) => store.cachePut(SCHEDULE_NAMESPACE, LAST_RUN_KEY, value),
+  };
+}
+
+function isDone(last: RunRecord | null, scheduledAt: Date): boolean {
+  return last !== null && Date.parse(last.scheduledAt) >= scheduledAt.getTime();
+}
+
+async function recordBaseline(runs: RunRecords, scheduledAt: Date, now: Date): Promise<RunDueResult> {
+  await runs.record({
+    scheduledAt: scheduledAt.toISOString(),
+    week: null,
+    status: 'baseline',
+    finishedAt: now.toISOString(),
+  });
+  return { ran: false, reason: 'baseline' };
+}
+
+/** Runs one scheduled time under the job lock, so two instances on one database never build one edition twice. */
+async function runOnce(
+  options: SchedulerOptions,
+  runs: RunRecords,
+  scheduledAt: Date,
+): Promise<RunDueResult> {
+  const { store, log } = options;
+  const run: ScheduledRun = { scheduledAt, week: editionWeek(scheduledAt, options.schedule.timeZone) };
+  const locked = await store.withJobLock(`digest:build:${run.week}`, async (): Promise<RunDueResult> => {
+    // Looked at again under the lock: another instance may have run it just now.
+    if (isDone(await runs.last(), scheduledAt)) return { ran: false, reason: 'nothing due' };
+    log.info(`schedule: running the ${scheduledAt.toISOString()} run (edition ${run.week})`);
+    return runJob(options, runs, run);
+  });
+  if (!locked.acquired) {
+    log.info(`schedule: another instance is building the edition of ${run.week}; this one skips it`);
+    return { ran: false, reason: 'locked' };
+  }
+  return locked.value;
+}
+
+/** The job, its outcome recorded; a failure is recorded too, and not retried before the next scheduled time. */
+async function runJob(options: SchedulerOptions, runs: RunRecords, run: ScheduledRun): Promise<RunDueResult> {
+  const { clock, log } = options;
+  try {
+    const outcome = await options.job(run);
+    await runs.record({ ...recordOf(run, clock), status: outcome.status });
+    return { ran: true, run, outcome };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    log.warn(
+      `schedule: the run of ${run.scheduledAt.toISOString()} (edition ${run.week}) failed: ${errorMessage(error)}. ` +
+        `It is not retried until the next scheduled time; build it by hand with "digest build --week ${run.week}".`,
+    );
+    await runs.record({ ...recordOf(run, clock), status: 'failed', error: errorMessage(error) });
+    return { ran: false, reason: 'failed' };
+  }
+}
+
+/** croner's timer: at each scheduled time, the due run (its failures are logged, never thrown at the timer). */
+function startTimer(options: SchedulerOptions, runDue: (now: Date) => Promise<RunDueResult>): Cron {
+  const { clock, log } = options;
+  const { cron, timeZone } = options.schedule;
+  const timer = new Cron(cron, { timezone: timeZone, protect: true }, async (self: Cron) => {
+    // The time croner fired for, so a timer a hair early still counts as that run.
+    const firedFor = self.currentRun();
+    const current = clock.now();
+    await runDue(firedFor && firedFor > current ? firedFor : current).catch((error: unknown) =>
+      log.warn(`schedule: ${errorMessage(error)}`),
+    );
+  });
+  const next = timer.nextRun();
+  log.info(`schedule: "${cron}" (${timeZone}); next run ${next ? next.toISOString() : 'never'}`);
+  return timer;
 }
 
 function recordOf(run: ScheduledRun, clock: Clock) {
