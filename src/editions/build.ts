@@ -3,24 +3,14 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
-import { type Logger, silentLogger } from '../core/ports.js';
-import type { Edition, SourceReport } from '../core/types.js';
+import { silentLogger } from '../core/ports.js';
+import type { Edition } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import type { ModelRoadOptions } from '../llm/model-road.js';
 import { siteOptions } from '../publish/site-options.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { createSource } from '../sources/index.js';
-import {
-  createModelRoad,
-  createWriter,
-  formatFlaggedItems,
-  formatProgress,
-  formatUsageTable,
-  type ModelRoad,
-  outcomeNotes,
-  type UsageReport,
-  type WriterSetup,
-} from '../write/index.js';
+import { createModelRoad, createWriter, type ModelRoad, type UsageReport } from '../write/index.js';
 import {
   type BuildPorts,
   type BuildProgress,
@@ -28,7 +18,7 @@ import {
   type BuildStages,
   buildEdition,
 } from './build-edition.js';
-import type { FullTextSummary } from './edition-items.js';
+import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
 import { tasteEmbedder } from './taste-embedder.js';
@@ -189,48 +179,6 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
   return triage ? { ...spent, triage } : spent;
 }
 
-/** Each stage as it starts; per-item progress is for model calls (the extractive writer takes milliseconds). */
-function buildProgress(log: Logger, { writer, road }: WriterSetup): BuildProgress {
-  return {
-    onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
-    ...(writer.name === 'extractive'
-      ? {}
-      : {
-          onItemWritten: (done: number, total: number) =>
-            log.info(`  written ${done}/${total}${formatProgress(road.progress())}`),
-        }),
-  };
-}
-
-/** The build's closing lines: usage, reading, flagged items, warnings, what was built and by which writers. */
-function reportBuild(
-  log: Logger,
-  result: BuildResult,
-  usage: UsageReport,
-  { seconds, degraded }: { seconds: string; degraded: boolean },
-): void {
-  if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
-  const reading = formatFullText(result.fullText);
-  if (reading) log.info(reading);
-  const flagged = formatFlaggedItems(result.edition.items);
-  if (flagged) log.info(`\n${flagged}`);
-  if (result.warnings.length) {
-    log.info(`\n${result.warnings.length} warning(s):`);
-    for (const warning of result.warnings) log.info(`  - ${warning}`);
-  }
-  log.info(
-    `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
-  );
-  const writers = itemsByWriter(result.edition.items);
-  if (writers) log.info(`Items written by: ${writers}`);
-  if (degraded) {
-    log.info(
-      `Some of the edition was not written as asked: ${outcomeNotes(usage).join('; ')}. ` +
-        'See edition.json (writer, checks) for each item.',
-    );
-  }
-}
-
 /**
  * LLM triage on the build's road; offline, the answers the last online build got (a cache-only road, as `list`),
  * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
@@ -256,55 +204,6 @@ function offlineNotice(input: BuildInput, config: Config): string | null {
   const last = skipped.pop();
   if (!last) return null;
   return `Offline: skipped ${skipped.length ? `${skipped.join(', ')} and ` : ''}${last}.`;
-}
-
-/** "Papers: 2 of 3 read in full; their source text ≈ 5,800 tokens (their abstracts alone ≈ 420)". */
-export function formatFullText(summary: FullTextSummary): string | null {
-  if (summary.papers === 0) return null;
-  const count = (value: number) => value.toLocaleString('en-US');
-  const cost =
-    summary.read > 0
-      ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
-      : '';
-  const why = Object.entries(summary.abstractOnly)
-    .map(([reason, papers]) => `\n  ${papers} from the abstract: ${reason}`)
-    .join('');
-  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}${why}`;
-}
-
-function isDegraded(usage: UsageReport): boolean {
-  return (
-    usage.fallbackItems > 0 ||
-    usage.flaggedItems > 0 ||
-    usage.checkFailedItems > 0 ||
-    usage.failedCalls > 0 ||
-    usage.budgetExhausted
-  );
-}
-
-/** "openai:gpt-4.1-mini ×8, ollama:qwen3:8b ×3, extractive ×1" when more than one writer wrote the items, else null. */
-function itemsByWriter(items: { writer: string }[]): string | null {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(item.writer, (counts.get(item.writer) ?? 0) + 1);
-  if (counts.size < 2) return null;
-  return [...counts].map(([writer, count]) => `${writer} ×${count}`).join(', ');
-}
-
-const STAGE_LABELS = {
-  ingest: 'Ingesting sources for',
-  enrich: 'Enriching',
-  select: 'Selecting from',
-  write: 'Writing',
-  save: 'Saving edition',
-} as const;
-
-function formatSourceLine(report: SourceReport): string {
-  const mark = report.status === 'ok' ? '✓' : '✗';
-  const warnings = report.warnings?.length ? ` (${report.warnings.length} warning(s))` : '';
-  const error = report.error ? ` — ${report.error}` : '';
-  if (report.notModified)
-    return `  ${mark} ${report.id}: not modified since the last run (its items are stored)`;
-  return `  ${mark} ${report.id}: ${report.items} item(s)${warnings}${error}`;
 }
 
 function enrichConfig(config: Config) {
