@@ -155,20 +155,24 @@ async function reorder(
   return { ok: true, done: 'reordered' };
 }
 
+const NOT_A_COUNT = refused(
+  400,
+  'Not a number of items',
+  'The number of items (field "count") must be a whole number from 1 to 50.',
+);
+const NOTHING_TO_ADD = refused(
+  400,
+  'Nothing to add',
+  'Give a URL or an arXiv id (field "input"), at most 2,000 characters.',
+);
+
 export async function setCountOnDesk(
   deps: DigestDeps,
   context: DeskActionContext,
   value: string,
 ): Promise<DeskOutcome> {
   const count = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  const invalid =
-    count >= 1 && count <= 50
-      ? null
-      : refused(
-          400,
-          'Not a number of items',
-          'The number of items (field "count") must be a whole number from 1 to 50.',
-        );
+  const invalid = count >= 1 && count <= 50 ? null : NOT_A_COUNT;
   const refusal = await refuseChange(deps, context.week, invalid);
   if (refusal) return refusal;
   await deps.store.setDeskWeek(context.week, { itemCount: count }, context.editor);
@@ -184,14 +188,7 @@ export async function addOnDesk(
   input: { input: string; note: string },
 ): Promise<DeskOutcome> {
   const value = input.input.trim();
-  const invalid =
-    value && value.length <= 2000
-      ? null
-      : refused(
-          400,
-          'Nothing to add',
-          'Give a URL or an arXiv id (field "input"), at most 2,000 characters.',
-        );
+  const invalid = value && value.length <= 2000 ? null : NOTHING_TO_ADD;
   const refusal = await refuseChange(deps, context.week, invalid);
   if (refusal) return refusal;
   const shown = value.slice(0, 300);

@@ -42,7 +42,7 @@ function fieldView(field: DeskField, row: DeskEdit | undefined, current: unknown
   };
 }
 
-export function itemVersion(rows: readonly DeskEdit[], key: string): number {
+function itemVersion(rows: readonly DeskEdit[], key: string): number {
   return rows.filter((row) => row.itemKey === key).reduce((max, row) => Math.max(max, row.version), 0);
 }
 
