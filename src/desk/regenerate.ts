@@ -1,5 +1,6 @@
-// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage meter, faithfulness check) or with the
-// extractive writer. The new text replaces the generated version only; an editor's version stays in place.
+// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage
+// meter, faithfulness check) or with the extractive writer. The new text replaces the generated version only; an
+// editor's version stays in place.
 
 import type { Edition, StoredItem } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
