@@ -248,16 +248,6 @@ describe('editor desk routes', () => {
     expect(html).not.toMatch(/<script>|<style>| style="/);
     expect(html).toContain('<script src="/desk-assets/desk.js" defer></script>');
   });
-});
-
-describe('editor desk routes, signed in', () => {
-  const store = useTestStore();
-  let harness: DeskHarness;
-
-  beforeEach(async () => {
-    harness = await createDeskHarness(store());
-  });
-  afterEach(async () => harness.close());
 
   it('routes each week page and preview to its own answer', async () => {
     const client = await signIn(harness.app);
