@@ -9,7 +9,7 @@ import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
 import type { DigestDeps } from '../deps.js';
 import { verifyPassword } from './passwords.js';
 
-export const SESSION_HOURS = 12;
+const SESSION_HOURS = 12;
 
 export interface DeskEditor {
   id: number;
@@ -50,77 +50,31 @@ export function normaliseEmail(email: string): string {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-export function sameToken(given: string | undefined, expected: string): boolean {
+function sameToken(given: string | undefined, expected: string): boolean {
   if (!given) return false;
   const left = Buffer.from(given);
   const right = Buffer.from(expected);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Failed sign-in attempts per client address, and per (address, account) pair. */
+interface SignInLimiters {
+  byIp: RateLimiter;
+  byPair: RateLimiter;
+}
+
 export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
   const now = () => deps.clock.now().getTime();
-  const byIp: RateLimiter = createRateLimiter({
-    capacity: limits.perIp,
-    refillMs: limits.perIpRefillMs,
-    now,
-  });
-  const byPair: RateLimiter = createRateLimiter({
-    capacity: limits.perPair,
-    refillMs: limits.perPairRefillMs,
-    now,
-  });
+  const limiters: SignInLimiters = {
+    byIp: createRateLimiter({ capacity: limits.perIp, refillMs: limits.perIpRefillMs, now }),
+    byPair: createRateLimiter({ capacity: limits.perPair, refillMs: limits.perPairRefillMs, now }),
+  };
 
   return {
     /** A fresh random value for the sign-in form's double-submit cookie. */
     newFormToken: () => randomBytes(24).toString('base64url'),
 
-    async signIn(input: { email: string; password: string; clientAddress: string }): Promise<SignInResult> {
-      const email = normaliseEmail(input.email);
-      const ipKey = `ip:${input.clientAddress}`;
-      const pairKey = `pair:${input.clientAddress}\n${email}`;
-      // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
-      // it back unless it fails: refused and successful attempts cost nothing.
-      const ip = byIp.take(ipKey);
-      const pair = ip.allowed ? byPair.take(pairKey) : ip;
-      if (!pair.allowed) {
-        if (ip.allowed) byIp.refund(ipKey);
-        return {
-          ok: false,
-          reason: 'rate-limited',
-          retryAfterSeconds: Math.max(1, Math.ceil(pair.retryAfterMs / 1000)),
-        };
-      }
-      const credentials = email ? await deps.store.editorCredentials(email) : null;
-      const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
-      if (!valid || !credentials) {
-        await deps.store.recordAudit({
-          editor: email.slice(0, 200) || '(empty)',
-          action: 'sign-in-failed',
-          week: null,
-          itemKey: null,
-          detail: { clientAddress: input.clientAddress },
-        });
-        return { ok: false, reason: 'invalid' };
-      }
-      byIp.refund(ipKey);
-      byPair.refund(pairKey);
-      const token = randomBytes(32).toString('base64url');
-      const expiresAt = new Date(now() + SESSION_HOURS * 3_600_000);
-      await deps.store.createSession({
-        tokenHash: hashToken(token),
-        editorId: credentials.id,
-        csrfSecret: randomBytes(24).toString('base64url'),
-        expiresAt,
-      });
-      await deps.store.recordAudit({
-        editor: credentials.email,
-        action: 'sign-in',
-        week: null,
-        itemKey: null,
-        detail: { clientAddress: input.clientAddress },
-      });
-      return { ok: true, token, maxAgeSeconds: SESSION_HOURS * 3600 };
-    },
+    signIn: (input: SignInInput) => signIn(deps, limiters, input),
 
     /** The live session of a cookie or Bearer token, or null (unknown, expired, signed out). */
     async authenticate(token: string | undefined): Promise<DeskSession | null> {
@@ -133,17 +87,54 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
 
     async signOut(session: DeskSession): Promise<void> {
       await deps.store.revokeSession(session.tokenHash, deps.clock.now());
-      await deps.store.recordAudit({
-        editor: session.editor.email,
-        action: 'sign-out',
-        week: null,
-        itemKey: null,
-        detail: {},
-      });
+      await auditSession(deps, session.editor.email, 'sign-out', {});
     },
 
     checkCsrf: (session: DeskSession, token: string | undefined) => sameToken(token, session.csrf),
     /** The sign-in form's double-submit check: the field must equal the cookie set with the form. */
     checkCsrfPair: (field: string | undefined, cookie: string) => sameToken(field, cookie),
   };
+}
+
+type SignInInput = { email: string; password: string; clientAddress: string };
+
+async function signIn(deps: DigestDeps, limiters: SignInLimiters, input: SignInInput): Promise<SignInResult> {
+  const { byIp, byPair } = limiters;
+  const email = normaliseEmail(input.email);
+  const ipKey = `ip:${input.clientAddress}`;
+  const pairKey = `pair:${input.clientAddress}\n${email}`;
+  // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
+  // it back unless it fails: refused and successful attempts cost nothing.
+  const ip = byIp.take(ipKey);
+  const pair = ip.allowed ? byPair.take(pairKey) : ip;
+  if (!pair.allowed) {
+    if (ip.allowed) byIp.refund(ipKey);
+    return {
+      ok: false,
+      reason: 'rate-limited',
+      retryAfterSeconds: Math.max(1, Math.ceil(pair.retryAfterMs / 1000)),
+    };
+  }
+  const from = { clientAddress: input.clientAddress };
+  const credentials = email ? await deps.store.editorCredentials(email) : null;
+  const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
+  if (!valid || !credentials) {
+    await auditSession(deps, email.slice(0, 200) || '(empty)', 'sign-in-failed', from);
+    return { ok: false, reason: 'invalid' };
+  }
+  byIp.refund(ipKey);
+  byPair.refund(pairKey);
+  const token = randomBytes(32).toString('base64url');
+  await deps.store.createSession({
+    tokenHash: hashToken(token),
+    editorId: credentials.id,
+    csrfSecret: randomBytes(24).toString('base64url'),
+    expiresAt: new Date(deps.clock.now().getTime() + SESSION_HOURS * 3_600_000),
+  });
+  await auditSession(deps, credentials.email, 'sign-in', from);
+  return { ok: true, token, maxAgeSeconds: SESSION_HOURS * 3600 };
+}
+
+function auditSession(deps: DigestDeps, editor: string, action: string, detail: Record<string, unknown>) {
+  return deps.store.recordAudit({ editor, action, week: null, itemKey: null, detail });
 }

@@ -1,13 +1,13 @@
 // The week's board as data: the stored draft beside the ranked candidates (the `list` use case's plan, so the board
 // ranks exactly as a build does), the week's decisions with who and when, filtered and searched on the server.
-import type { EditionItem } from '../core/types.js';
+import type { Edition, EditionItem } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import { type ListResult, list } from '../editions/index.js';
 import type { PlannedItem } from '../select/types.js';
 import { HEADER_KEY } from '../store/desk-apply.js';
 import type { BoardCandidate, BoardFilter, BoardView } from './views/view-model.js';
 
-export const BOARD_PAGE_SIZE = 100;
+const BOARD_PAGE_SIZE = 100;
 const SHOWS: BoardFilter['show'][] = ['all', 'chosen', 'candidates', 'pinned', 'skipped', 'excluded'];
 
 /** The board's GET parameters, bounded: unknown values fall back to the defaults. */
@@ -45,7 +45,6 @@ export async function boardView(
   const { plan } = listed;
   const chosenKeys = new Set(edition ? edition.items.map((item) => item.key) : listed.picked);
   const editedKeys = new Set(edits.filter((edit) => edit.edited !== null).map((edit) => edit.itemKey));
-  const decided = new Map(decisions.map((decision) => [decision.itemKey, decision]));
   const count = deskWeek?.itemCount ?? config.itemsPerEdition;
   const titles = new Map(plan.ranked.map((entry) => [entry.item.key, entry.item.title]));
 
@@ -58,39 +57,14 @@ export async function boardView(
     ),
   );
   const needle = filter.q.toLowerCase();
-  const matching = all.filter((candidate) => {
-    if (filter.source && candidate.source !== filter.source) return false;
-    if (needle && !`${candidate.title}\n${candidate.key}\n${candidate.source}`.toLowerCase().includes(needle))
-      return false;
-    if (filter.show === 'chosen') return candidate.chosen;
-    if (filter.show === 'candidates') return !candidate.chosen;
-    if (filter.show === 'pinned') return candidate.pinned;
-    if (filter.show === 'skipped') return decided.get(candidate.key)?.decision === 'skip';
-    return true;
-  });
+  const skipped = new Set(
+    decisions.filter((entry) => entry.decision === 'skip').map((entry) => entry.itemKey),
+  );
+  const matching = all.filter((candidate) => matches(candidate, filter, skipped));
   const start = (filter.page - 1) * BOARD_PAGE_SIZE;
   return {
     week,
-    edition: edition
-      ? {
-          title: edition.title,
-          intro: edition.intro,
-          writer: edition.writer,
-          publishedAt: edition.publishedAt ?? null,
-          headerEdited: editedKeys.has(HEADER_KEY),
-          items: edition.items.map((item, index) => ({
-            position: index + 1,
-            key: item.key,
-            title: item.title,
-            url: item.url,
-            level: item.level,
-            summary: item.summary,
-            writer: item.writer,
-            edited: editedKeys.has(item.key),
-            flagged: isFlagged(item),
-          })),
-        }
-      : null,
+    edition: edition ? draftOnBoard(edition, editedKeys) : null,
     approval: approval ? { by: approval.approvedBy, at: approval.approvedAt } : null,
     itemCount: count,
     configuredCount: config.itemsPerEdition,
@@ -117,6 +91,41 @@ export async function boardView(
   };
 }
 
+/** The board's search: the text box, the source and the "show" choice. */
+function matches(candidate: BoardCandidate, filter: BoardFilter, skipped: Set<string>): boolean {
+  const needle = filter.q.toLowerCase();
+  if (filter.source && candidate.source !== filter.source) return false;
+  if (needle && !`${candidate.title}\n${candidate.key}\n${candidate.source}`.toLowerCase().includes(needle))
+    return false;
+  if (filter.show === 'chosen') return candidate.chosen;
+  if (filter.show === 'candidates') return !candidate.chosen;
+  if (filter.show === 'pinned') return candidate.pinned;
+  if (filter.show === 'skipped') return skipped.has(candidate.key);
+  return true;
+}
+
+/** The stored draft as the board lists it: which texts an editor changed, which items a check flagged. */
+function draftOnBoard(edition: Edition, editedKeys: Set<string>): NonNullable<BoardView['edition']> {
+  return {
+    title: edition.title,
+    intro: edition.intro,
+    writer: edition.writer,
+    publishedAt: edition.publishedAt ?? null,
+    headerEdited: editedKeys.has(HEADER_KEY),
+    items: edition.items.map((item, index) => ({
+      position: index + 1,
+      key: item.key,
+      title: item.title,
+      url: item.url,
+      level: item.level,
+      summary: item.summary,
+      writer: item.writer,
+      edited: editedKeys.has(item.key),
+      flagged: isFlagged(item),
+    })),
+  };
+}
+
 interface Choice {
   /** In the saved edition (or, with none saved, the plan's picks). */
   chosen: Set<string>;
@@ -126,28 +135,25 @@ interface Choice {
 }
 
 function toCandidate(entry: PlannedItem, rank: number, choice: Choice, count: number): BoardCandidate {
-  const { item, signals } = entry;
-  const isChosen = choice.chosen.has(item.key);
+  const { item, signals, score, pinned } = entry;
+  const { key, title, url, upvotes, citations } = item;
+  const chosen = choice.chosen.has(key);
+  const state = { chosen, planned: choice.planned.has(key), saved: choice.saved };
   return {
     rank,
-    key: item.key,
-    title: item.title,
-    url: item.url,
+    key,
+    title,
+    url,
     source: item.primarySource,
-    score: entry.score,
+    score,
     relevance: signals.relevance ?? null,
     triage: signals.triage ?? null,
-    upvotes: item.upvotes,
-    citations: item.citations,
-    chosen: isChosen,
-    pinned: entry.pinned,
+    upvotes,
+    citations,
+    chosen,
+    pinned,
     manual: item.manual !== null,
-    why: whyText(
-      entry,
-      rank,
-      { chosen: isChosen, planned: choice.planned.has(item.key), saved: choice.saved },
-      count,
-    ),
+    why: whyText(entry, rank, state, count),
     signals,
   };
 }

@@ -11,39 +11,12 @@ import {
 } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import { add, build } from '../editions/index.js';
+import type { AuditEntry } from '../store/types.js';
+import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 
-export type DeskOutcome =
-  | { ok: true; done: string }
-  | { ok: false; status: number; title: string; message: string };
+const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
 
-export interface DeskActionContext {
-  editor: string;
-  week: string;
-  /** Where a rebuilt draft's page is written (never the published site). */
-  draftDir: string;
-}
-
-export const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
-export type DecideAction = (typeof DECIDE_ACTIONS)[number];
-
-const refused = (status: number, title: string, message: string): DeskOutcome => ({
-  ok: false,
-  status,
-  title,
-  message,
-});
-
-export async function refuseIfPublished(deps: DigestDeps, week: string): Promise<DeskOutcome | null> {
-  const edition = await deps.store.getEdition(week);
-  if (edition?.publishedAt) {
-    return refused(
-      409,
-      'Already published',
-      `The edition of ${week} was published at ${edition.publishedAt}; a change now would not reach its readers.`,
-    );
-  }
-  return null;
-}
+type AuditNote = Pick<AuditEntry, 'action' | 'itemKey' | 'detail'>;
 
 /** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
 export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext): Promise<DeskOutcome> {
@@ -57,10 +30,8 @@ export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext)
       check: true,
       refresh: false,
     });
-    await deps.store.recordAudit({
-      editor: context.editor,
+    await audit(deps, context, {
       action: 'rebuild',
-      week: context.week,
       itemKey: null,
       detail: { items: outcome.result.edition.items.length, writer: outcome.result.edition.writer },
     });
@@ -73,6 +44,22 @@ export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext)
   }
 }
 
+function audit(deps: DigestDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
+  return deps.store.recordAudit({ editor: context.editor, week: context.week, ...note });
+}
+
+/** A decision is stored: log it, then rebuild the draft from the week's decisions. */
+async function auditAndRebuild(
+  deps: DigestDeps,
+  context: DeskActionContext,
+  note: AuditNote,
+  done: string,
+): Promise<DeskOutcome> {
+  await audit(deps, context, note);
+  const rebuilt = await rebuildDraft(deps, context);
+  return rebuilt.ok ? { ok: true, done } : rebuilt;
+}
+
 export async function decideOnDesk(
   deps: DigestDeps,
   context: DeskActionContext,
@@ -82,7 +69,7 @@ export async function decideOnDesk(
   const { week, editor } = context;
   const action = DECIDE_ACTIONS.find((name) => name === input.action);
   if (!action) return refused(400, 'Unknown action', `"${input.action.slice(0, 40)}" is not a desk action.`);
-  const published = await refuseIfPublished(deps, week);
+  const published = await refuseChange(deps, week);
   if (published) return published;
 
   if (action === 'up' || action === 'down' || action === 'order')
@@ -107,9 +94,38 @@ export async function decideOnDesk(
     if (order) await store.setDeskWeek(week, { order }, editor);
     detail = { with: input.with };
   }
-  await store.recordAudit({ editor, action, week, itemKey: input.key, detail });
-  const rebuilt = await rebuildDraft(deps, context);
-  return rebuilt.ok ? { ok: true, done: action } : rebuilt;
+  return auditAndRebuild(deps, context, { action, itemKey: input.key, detail }, action);
+}
+
+/** The draft's keys in the order asked for, or why it cannot be applied. */
+function newOrder(
+  keys: string[],
+  action: 'up' | 'down' | 'order',
+  input: { key: string; order: string },
+): string[] | DeskOutcome {
+  if (action === 'order') {
+    const order = input.order
+      .split(/\r?\n/)
+      .map((key) => key.trim())
+      .filter(Boolean);
+    const complete =
+      order.length === keys.length &&
+      new Set(order).size === keys.length &&
+      order.every((key) => keys.includes(key));
+    return complete
+      ? order
+      : refused(
+          400,
+          'Order not applied',
+          'The order must list each item of the draft exactly once (field "order").',
+        );
+  }
+  const from = keys.indexOf(input.key);
+  if (from < 0) return refused(404, 'Not in the draft', `"${input.key}" is not an item of this draft.`);
+  const to = action === 'up' ? from - 1 : from + 1;
+  const order = [...keys];
+  if (to >= 0 && to < keys.length) [order[from], order[to]] = [order[to]!, order[from]!];
+  return order;
 }
 
 async function reorder(
@@ -121,44 +137,34 @@ async function reorder(
   const { store } = deps;
   const edition = await store.getEdition(context.week);
   if (!edition) return refused(404, 'No draft', `There is no draft for ${context.week} yet: build it first.`);
-  const keys = edition.items.map((item) => item.key);
-  let order: string[];
-  if (action === 'order') {
-    order = input.order
-      .split(/\r?\n/)
-      .map((key) => key.trim())
-      .filter(Boolean);
-    if (
-      order.length !== keys.length ||
-      new Set(order).size !== keys.length ||
-      order.some((key) => !keys.includes(key))
-    ) {
-      return refused(
-        400,
-        'Order not applied',
-        'The order must list each item of the draft exactly once (field "order").',
-      );
-    }
-  } else {
-    const from = keys.indexOf(input.key);
-    if (from < 0) return refused(404, 'Not in the draft', `"${input.key}" is not an item of this draft.`);
-    const to = action === 'up' ? from - 1 : from + 1;
-    order = [...keys];
-    if (to >= 0 && to < keys.length) [order[from], order[to]] = [order[to]!, order[from]!];
-  }
+  const order = newOrder(
+    edition.items.map((item) => item.key),
+    action,
+    input,
+  );
+  if (!Array.isArray(order)) return order;
   await store.setDeskWeek(context.week, { order }, context.editor);
   // Moving items needs no rewriting: the stored draft is put in the new order at once.
   const byKey = new Map(edition.items.map((item) => [item.key, item]));
   await store.saveEdition({ ...edition, items: order.map((key) => byKey.get(key)!) });
-  await store.recordAudit({
-    editor: context.editor,
+  await audit(deps, context, {
     action: action === 'order' ? 'reorder' : `move-${action}`,
-    week: context.week,
     itemKey: action === 'order' ? null : input.key,
     detail: { order },
   });
   return { ok: true, done: 'reordered' };
 }
+
+const NOT_A_COUNT = refused(
+  400,
+  'Not a number of items',
+  'The number of items (field "count") must be a whole number from 1 to 50.',
+);
+const NOTHING_TO_ADD = refused(
+  400,
+  'Nothing to add',
+  'Give a URL or an arXiv id (field "input"), at most 2,000 characters.',
+);
 
 export async function setCountOnDesk(
   deps: DigestDeps,
@@ -166,26 +172,14 @@ export async function setCountOnDesk(
   value: string,
 ): Promise<DeskOutcome> {
   const count = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!(count >= 1 && count <= 50)) {
-    return refused(
-      400,
-      'Not a number of items',
-      'The number of items (field "count") must be a whole number from 1 to 50.',
-    );
-  }
-  const published = await refuseIfPublished(deps, context.week);
-  if (published) return published;
+  const invalid = count >= 1 && count <= 50 ? null : NOT_A_COUNT;
+  const refusal = await refuseChange(deps, context.week, invalid);
+  if (refusal) return refusal;
   await deps.store.setDeskWeek(context.week, { itemCount: count }, context.editor);
-  await deps.store.recordAudit({
-    editor: context.editor,
-    action: 'count',
-    week: context.week,
-    itemKey: null,
-    detail: { count },
-  });
-  const rebuilt = await rebuildDraft(deps, context);
-  return rebuilt.ok ? { ok: true, done: 'count' } : rebuilt;
+  return auditAndRebuild(deps, context, { action: 'count', itemKey: null, detail: { count } }, 'count');
 }
+
+const ADD_REFUSALS = [SourceError, FetchError, ConfigError, NotFoundError];
 
 /** Adds an item by URL or arXiv id through the `add` use case: the guarded client refuses private addresses. */
 export async function addOnDesk(
@@ -194,48 +188,19 @@ export async function addOnDesk(
   input: { input: string; note: string },
 ): Promise<DeskOutcome> {
   const value = input.input.trim();
-  if (!value || value.length > 2000) {
-    return refused(
-      400,
-      'Nothing to add',
-      'Give a URL or an arXiv id (field "input"), at most 2,000 characters.',
-    );
-  }
-  const published = await refuseIfPublished(deps, context.week);
-  if (published) return published;
+  const invalid = value && value.length <= 2000 ? null : NOTHING_TO_ADD;
+  const refusal = await refuseChange(deps, context.week, invalid);
+  if (refusal) return refusal;
+  const shown = value.slice(0, 300);
   let key: string;
   try {
-    const item = await add(deps, {
-      week: context.week,
-      input: value,
-      note: input.note.trim().slice(0, 500) || null,
-    });
-    key = item.key;
+    const note = input.note.trim().slice(0, 500) || null;
+    key = (await add(deps, { week: context.week, input: value, note })).key;
   } catch (error) {
-    if (
-      error instanceof SourceError ||
-      error instanceof FetchError ||
-      error instanceof ConfigError ||
-      error instanceof NotFoundError
-    ) {
-      await deps.store.recordAudit({
-        editor: context.editor,
-        action: 'add-refused',
-        week: context.week,
-        itemKey: null,
-        detail: { input: value.slice(0, 300), reason: error.message },
-      });
-      return refused(422, 'Not added', error.message);
-    }
-    throw error;
+    if (!ADD_REFUSALS.some((kind) => error instanceof kind)) throw error;
+    const reason = (error as Error).message;
+    await audit(deps, context, { action: 'add-refused', itemKey: null, detail: { input: shown, reason } });
+    return refused(422, 'Not added', reason);
   }
-  await deps.store.recordAudit({
-    editor: context.editor,
-    action: 'add',
-    week: context.week,
-    itemKey: key,
-    detail: { input: value.slice(0, 300) },
-  });
-  const rebuilt = await rebuildDraft(deps, context);
-  return rebuilt.ok ? { ok: true, done: 'added' } : rebuilt;
+  return auditAndRebuild(deps, context, { action: 'add', itemKey: key, detail: { input: shown } }, 'added');
 }

@@ -6,8 +6,7 @@ import type { DigestDeps } from '../deps.js';
 import { applyEdits, fieldValue, HEADER_KEY } from '../store/desk-apply.js';
 import type { DeskEdit, DeskField } from '../store/types.js';
 import { factsFromText, factsText } from '../write/facts.js';
-import type { DeskActionContext, DeskOutcome } from './decisions.js';
-import { refuseIfPublished } from './decisions.js';
+import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { FieldView, ItemEditView } from './views/view-model.js';
 
 const ITEM_FIELDS: DeskField[] = ['summary', 'takeaways', 'level', 'facts'];
@@ -43,7 +42,7 @@ function fieldView(field: DeskField, row: DeskEdit | undefined, current: unknown
   };
 }
 
-export function itemVersion(rows: readonly DeskEdit[], key: string): number {
+function itemVersion(rows: readonly DeskEdit[], key: string): number {
   return rows.filter((row) => row.itemKey === key).reduce((max, row) => Math.max(max, row.version), 0);
 }
 
@@ -136,33 +135,56 @@ function parseForm(key: string, form: EditForm, facts: readonly PractitionerFact
   return { ok: true, values };
 }
 
-export async function saveEditOnDesk(
+type EditOutcome = DeskOutcome | { ok: false; conflict: ItemEditView };
+type Change = { field: DeskField; generated: unknown; edited: unknown };
+/** One edit form: the item (HEADER_KEY for the title and intro) and the version it was opened at. */
+type EditRequest = { key: string; version: number; form: EditForm };
+
+/** Saves the editor's version of an item's texts (`save`), or puts one field back to its generated text (`revert`). */
+export async function editOnDesk(
   deps: DigestDeps,
   context: DeskActionContext,
   form: EditForm,
-): Promise<DeskOutcome | { ok: false; conflict: ItemEditView }> {
-  const key = form.key ?? '';
-  const version = Number.parseInt(form.version ?? '', 10);
-  if (!Number.isInteger(version) || version < 0) {
-    return { ok: false, status: 400, title: 'Not saved', message: 'The form has no valid "version".' };
-  }
-  const published = await refuseIfPublished(deps, context.week);
-  if (published) return published;
+  mode: 'save' | 'revert',
+): Promise<EditOutcome> {
+  const request = { key: form.key ?? '', version: Number.parseInt(form.version ?? '', 10), form };
+  return mode === 'save' ? saveEdit(deps, context, request) : revertEdit(deps, context, request);
+}
+
+async function saveEdit(
+  deps: DigestDeps,
+  context: DeskActionContext,
+  request: EditRequest,
+): Promise<EditOutcome> {
+  const { key, version, form } = request;
+  const invalid =
+    Number.isInteger(version) && version >= 0
+      ? null
+      : refused(400, 'Not saved', 'The form has no valid "version".');
+  const refusal = await refuseChange(deps, context.week, invalid);
+  if (refusal) return refusal;
   const edition = await deps.store.getEdition(context.week);
   if (!edition || (key !== HEADER_KEY && !edition.items.some((item) => item.key === key))) {
-    return {
-      ok: false,
-      status: 404,
-      title: 'Not found',
-      message: `No draft item "${key}" for ${context.week}.`,
-    };
+    return refused(404, 'Not found', `No draft item "${key}" for ${context.week}.`);
   }
-  const current = edition.items.find((item) => item.key === key)?.facts ?? [];
-  const parsed = parseForm(key, form, current);
-  if (!parsed.ok) return { ok: false, status: 400, title: 'Not saved', message: parsed.message };
+  const facts = edition.items.find((item) => item.key === key)?.facts ?? [];
+  const parsed = parseForm(key, form, facts);
+  if (!parsed.ok) return refused(400, 'Not saved', parsed.message);
   const rows = (await deps.store.deskEdits(context.week)).filter((row) => row.itemKey === key);
-  const changes: { field: DeskField; generated: unknown; edited: unknown }[] = [];
-  for (const [field, value] of Object.entries(parsed.values) as [DeskField, unknown][]) {
+  const changes = changedFields(edition, key, parsed.values, rows);
+  if (!changes.length) return { ok: true, done: 'unchanged' };
+  return commit(deps, context, { edition, request }, changes, 'edit');
+}
+
+/** The fields whose value the form changes; one set back to its generated text has no editor's version any more. */
+function changedFields(
+  edition: Edition,
+  key: string,
+  values: Partial<Record<DeskField, unknown>>,
+  rows: readonly DeskEdit[],
+): Change[] {
+  const changes: Change[] = [];
+  for (const [field, value] of Object.entries(values) as [DeskField, unknown][]) {
     const row = rows.find((entry) => entry.field === field);
     const current = fieldValue(edition, key, field);
     if (JSON.stringify(current) === JSON.stringify(value)) continue;
@@ -173,92 +195,44 @@ export async function saveEditOnDesk(
       edited: JSON.stringify(generated) === JSON.stringify(value) ? null : value,
     });
   }
-  if (!changes.length) return { ok: true, done: 'unchanged' };
-  return commit(deps, context, edition, key, version, changes, 'edit', form);
+  return changes;
 }
 
-export async function revertOnDesk(
+async function revertEdit(
   deps: DigestDeps,
   context: DeskActionContext,
-  form: EditForm,
-): Promise<DeskOutcome | { ok: false; conflict: ItemEditView }> {
-  const key = form.key ?? '';
+  request: EditRequest,
+): Promise<EditOutcome> {
+  const { key, version, form } = request;
   const field = [...ITEM_FIELDS, ...HEADER_FIELDS].find((name) => name === form.field);
-  const version = Number.parseInt(form.version ?? '', 10);
   if (!field || !Number.isInteger(version)) {
-    return {
-      ok: false,
-      status: 400,
-      title: 'Not reverted',
-      message: 'The form needs a "field" and a "version".',
-    };
+    return refused(400, 'Not reverted', 'The form needs a "field" and a "version".');
   }
-  const published = await refuseIfPublished(deps, context.week);
+  const published = await refuseChange(deps, context.week);
   if (published) return published;
   const edition = await deps.store.getEdition(context.week);
   const row = (await deps.store.deskEdits(context.week)).find(
     (entry) => entry.itemKey === key && entry.field === field,
   );
-  if (!edition || !row) {
-    return {
-      ok: false,
-      status: 404,
-      title: 'Nothing to revert',
-      message: `No editor's version of ${field}.`,
-    };
-  }
-  return commit(
-    deps,
-    context,
-    edition,
-    key,
-    version,
-    [{ field, generated: row.generated, edited: null }],
-    'revert',
-    form,
-  );
+  if (!edition || !row) return refused(404, 'Nothing to revert', `No editor's version of ${field}.`);
+  const change = { field, generated: row.generated, edited: null };
+  return commit(deps, context, { edition, request }, [change], 'revert');
 }
+
+/** The form's own values, shown back beside the newer version when someone saved first. */
+const KEPT_FIELDS = ['title', 'intro', 'summary', 'takeaway1', 'takeaway2', 'takeaway3', 'level', 'field'];
 
 async function commit(
   deps: DigestDeps,
   context: DeskActionContext,
-  edition: Edition,
-  key: string,
-  version: number,
-  changes: { field: DeskField; generated: unknown; edited: unknown }[],
+  target: { edition: Edition; request: EditRequest },
+  changes: Change[],
   action: 'edit' | 'revert',
-  form: EditForm,
-): Promise<DeskOutcome | { ok: false; conflict: ItemEditView }> {
+): Promise<EditOutcome> {
+  const { edition, request } = target;
+  const { key, version } = request;
   const saved = await deps.store.saveDeskEdits(context.week, key, version, changes, context.editor);
-  if (!saved.ok) {
-    const yours: Record<string, string> = {};
-    for (const name of [
-      'title',
-      'intro',
-      'summary',
-      'takeaway1',
-      'takeaway2',
-      'takeaway3',
-      'level',
-      'field',
-    ]) {
-      const value = form[name];
-      if (value !== undefined) yours[name] = value.slice(0, 4000);
-    }
-    const theirs = saved.current
-      .filter((row) => row.version > version)
-      .map((row) => fieldView(row.field, row, undefined));
-    const view = await itemEditView(deps, context.week, key, { conflict: { theirs, yours } });
-    await deps.store.recordAudit({
-      editor: context.editor,
-      action: `${action}-refused`,
-      week: context.week,
-      itemKey: key,
-      detail: { reason: 'changed since opened', openedVersion: version },
-    });
-    if (view) return { ok: false, conflict: view };
-    return { ok: false, status: 409, title: 'Changed', message: 'This item changed since you opened it.' };
-  }
+  if (!saved.ok) return conflict(deps, context, request, saved.current, action);
   // The stored draft shows the editor's versions (and generated text where none): what preview and publish use.
   const rows = await deps.store.deskEdits(context.week);
   await deps.store.saveEdition(applyEdits(edition, rows));
@@ -270,4 +244,33 @@ async function commit(
     detail: { fields: changes.map((change) => change.field), version: saved.version },
   });
   return { ok: true, done: action === 'edit' ? 'saved' : 'reverted' };
+}
+
+/** Someone saved first: the page again, with their newer version beside what this editor sent (nothing is lost). */
+async function conflict(
+  deps: DigestDeps,
+  context: DeskActionContext,
+  request: EditRequest,
+  current: readonly DeskEdit[],
+  action: 'edit' | 'revert',
+): Promise<EditOutcome> {
+  const { key, version, form } = request;
+  const yours: Record<string, string> = {};
+  for (const name of KEPT_FIELDS) {
+    const value = form[name];
+    if (value !== undefined) yours[name] = value.slice(0, 4000);
+  }
+  const theirs = current
+    .filter((row) => row.version > version)
+    .map((row) => fieldView(row.field, row, undefined));
+  const view = await itemEditView(deps, context.week, key, { conflict: { theirs, yours } });
+  await deps.store.recordAudit({
+    editor: context.editor,
+    action: `${action}-refused`,
+    week: context.week,
+    itemKey: key,
+    detail: { reason: 'changed since opened', openedVersion: version },
+  });
+  if (view) return { ok: false, conflict: view };
+  return refused(409, 'Changed', 'This item changed since you opened it.');
 }

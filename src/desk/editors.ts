@@ -7,28 +7,26 @@ import { checkNewPassword, hashPassword } from './passwords.js';
 
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[^\s@<>"]{2,63}$/;
 
+/** A bad "email" field: exit 2 naming it. */
+const emailError = (message: string, reason: string) =>
+  new ConfigError(message, [{ path: 'email', message: reason }]);
+
 function checkEmail(email: string): string {
   const normal = normaliseEmail(email);
-  if (!EMAIL.test(normal)) {
-    throw new ConfigError(`"${email.slice(0, 100)}" is not an e-mail address.`, [
-      { path: 'email', message: 'not an e-mail address' },
-    ]);
-  }
+  if (!EMAIL.test(normal))
+    throw emailError(`"${email.slice(0, 100)}" is not an e-mail address.`, 'not an e-mail address');
   return normal;
 }
 
-export async function addEditor(
-  deps: DigestDeps,
-  input: { email: string; password: string },
-): Promise<Editor> {
+/** Who may sign in: an e-mail address and a password (stored as a scrypt hash only). */
+type NewEditor = { email: string; password: string };
+
+export async function addEditor(deps: DigestDeps, input: NewEditor): Promise<Editor> {
   const email = checkEmail(input.email);
   checkNewPassword(input.password);
   const editor = await deps.store.addEditor(email, await hashPassword(input.password));
-  if (!editor) {
-    throw new ConfigError(`${email} is already an editor (remove them first to set a new password).`, [
-      { path: 'email', message: 'already an editor' },
-    ]);
-  }
+  const taken = `${email} is already an editor (remove them first to set a new password).`;
+  if (!editor) throw emailError(taken, 'already an editor');
   return editor;
 }
 

@@ -4,7 +4,7 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
 import { ConfigError } from '../core/errors.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 1024;
+const MAX_PASSWORD_LENGTH = 1024;
 const PARAMS = { N: 16_384, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 

@@ -7,7 +7,7 @@ import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
-import type { DeskActionContext, DeskOutcome } from './decisions.js';
+import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
 import type { ApproveView } from './views/view-model.js';
 
 export type Preview = { contentType: string; body: string } | null;
@@ -60,9 +60,8 @@ export async function approveOnDesk(
   context: DeskActionContext & { siteDir: string },
 ): Promise<DeskOutcome> {
   const view = await approveView(deps, context.week);
-  if (!view)
-    return { ok: false, status: 404, title: 'No draft', message: `There is no draft for ${context.week}.` };
-  if (view.canPublish) return { ok: false, status: 422, title: 'Not published', message: view.canPublish };
+  if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
+  if (view.canPublish) return refused(422, 'Not published', view.canPublish);
   await deps.store.recordApproval(context.week, context.editor);
   await deps.store.recordAudit({
     editor: context.editor,

@@ -1,127 +1,54 @@
-// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage meter, faithfulness check) or with the
-// extractive writer. The new text replaces the generated version only; an editor's version stays in place.
+// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage
+// meter, faithfulness check) or with the extractive writer. The new text replaces the generated version only; an
+// editor's version stays in place.
 
-import type { StoredItem } from '../core/types.js';
+import type { Edition, StoredItem } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import { readStoredPaper } from '../editions/index.js';
-import { createModelRoad } from '../llm/model-road.js';
-import { withGenerated } from '../store/desk-apply.js';
-import { createExtractiveWriter, createWriter, type ItemForWriting } from '../write/index.js';
+import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
+import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
+import { createExtractiveWriter, createWriter, type ItemForWriting, type Writer } from '../write/index.js';
 import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
-import type { DeskActionContext, DeskOutcome } from './decisions.js';
-import { refuseIfPublished } from './decisions.js';
+import type { WriterContext } from '../write/types.js';
+import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+
+type Spent = { costUsd: number; calls: number; cacheHits: number; before: number; after: number };
 
 export interface RegenerateOutcome {
   ok: true;
   done: string;
   /** What this regeneration cost (USD) and how many model calls it made; null for the extractive writer. */
-  spent: { costUsd: number; calls: number; cacheHits: number; before: number; after: number } | null;
+  spent: Spent | null;
 }
+
+/** What is rewritten: the edition's own header (the empty key, as on the edit page), or one of its items. */
+type Target = { edition: Edition; item: StoredItem | null };
 
 export async function regenerateOnDesk(
   deps: DigestDeps,
   context: DeskActionContext,
   input: { key: string; writer: string },
 ): Promise<DeskOutcome | RegenerateOutcome> {
-  const { store, config } = deps;
-  if (input.writer !== 'llm' && input.writer !== 'extractive') {
-    return {
-      ok: false,
-      status: 400,
-      title: 'Unknown writer',
-      message: '"writer" must be llm or extractive.',
-    };
-  }
-  const published = await refuseIfPublished(deps, context.week);
-  if (published) return published;
-  const edition = await store.getEdition(context.week);
-  // The edition's own header (title and intro) has the empty key, as on the edit page.
-  const header = input.key === '';
-  const index = header ? 0 : (edition?.items.findIndex((item) => item.key === input.key) ?? -1);
-  const stored = header ? null : await store.getItem(input.key);
-  if (!edition || index < 0 || (!header && !stored)) {
-    return {
-      ok: false,
-      status: 404,
-      title: 'Not found',
-      message: `No draft item "${input.key}" for ${context.week}.`,
-    };
-  }
-  const llm = input.writer === 'llm';
-  // A fresh road of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
-  // cached answer the build already used.
-  const road = llm
-    ? createModelRoad({
-        llm: config.llm,
-        store,
-        log: deps.log,
-        env: deps.env,
-        refresh: true,
-        check: true,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-      })
-    : null;
-  if (llm && !road?.model('write')) {
-    return {
-      ok: false,
-      status: 422,
-      title: 'No LLM configured',
-      message:
-        'Set llm.write in the config (and its API key) to regenerate with a model; the extractive writer works offline.',
-    };
+  const invalid =
+    input.writer === 'llm' || input.writer === 'extractive'
+      ? null
+      : refused(400, 'Unknown writer', '"writer" must be llm or extractive.');
+  const refusal = await refuseChange(deps, context.week, invalid);
+  if (refusal) return refusal;
+  const target = await findTarget(deps, context.week, input.key);
+  if (!target) return refused(404, 'Not found', `No draft item "${input.key}" for ${context.week}.`);
+  const road = input.writer === 'llm' ? regenerationRoad(deps) : null;
+  if (road && !road.model('write')) {
+    return refused(
+      422,
+      'No LLM configured',
+      'Set llm.write in the config (and its API key) to regenerate with a model; the extractive writer works offline.',
+    );
   }
   const writer = road ? createWriter({ road }).writer : createExtractiveWriter();
-  const before = (edition.usage as { costUsd?: number } | undefined)?.costUsd ?? 0;
-  const writing = { name: config.name, audience: config.audience, log: deps.log };
-  const rows = await store.deskEdits(context.week);
-  const generated = withGenerated(edition, rows);
-  let writtenBy: string;
-  if (header) {
-    // Title and intro from the items as written now (their generated text): one edition call on the road.
-    const items = [];
-    for (const item of generated.items) {
-      const source = await store.getItem(item.key);
-      if (!source) continue;
-      items.push({
-        ...itemForWriting(source),
-        summary: item.summary,
-        takeaways: item.takeaways,
-        level: item.level,
-        levelReason: item.levelReason ?? '',
-        writer: item.writer,
-      });
-    }
-    const written = await writer.writeEdition(items, writing);
-    writtenBy = written.writer;
-    await store.saveEdition(
-      await store.keepEditorEdits({
-        ...generated,
-        title: written.title,
-        intro: written.intro,
-        writer: written.writer,
-      }),
-    );
-  } else {
-    const [written] = await writer.writeItems([await withStoredPaper(deps, stored!)], writing);
-    if (!written) throw new Error('the writer returned no item');
-    writtenBy = written.writer;
-    const items = generated.items.map((item) =>
-      item.key === input.key
-        ? {
-            ...item,
-            summary: written.summary,
-            takeaways: written.takeaways,
-            level: written.level,
-            levelReason: written.levelReason,
-            writer: written.writer,
-            ...(written.checks !== undefined ? { checks: written.checks } : { checks: undefined }),
-            ...(written.support?.some(Boolean) ? { support: written.support } : { support: undefined }),
-          }
-        : item,
-    );
-    await store.saveEdition(await store.keepEditorEdits({ ...generated, items }));
-  }
+  const before = (target.edition.usage as { costUsd?: number } | undefined)?.costUsd ?? 0;
+  const writtenBy = await rewrite(deps, writer, target);
   const usage = road?.usage() ?? null;
   const spent = usage
     ? {
@@ -132,18 +59,106 @@ export async function regenerateOnDesk(
         after: before + usage.costUsd,
       }
     : null;
-  await store.recordAudit({
+  await deps.store.recordAudit({
     editor: context.editor,
     action: 'regenerate',
     week: context.week,
-    itemKey: header ? null : input.key,
+    itemKey: target.item ? input.key : null,
     detail: {
       writer: writtenBy,
-      ...(header ? { header: true } : {}),
+      ...(target.item ? {} : { header: true }),
       ...(spent ? { costUsd: spent.costUsd, calls: spent.calls } : {}),
     },
   });
   return { ok: true, done: 'regenerated', spent };
+}
+
+async function findTarget(deps: DigestDeps, week: string, key: string): Promise<Target | null> {
+  const edition = await deps.store.getEdition(week);
+  if (!edition) return null;
+  if (key === HEADER_KEY) return { edition, item: null };
+  if (!edition.items.some((item) => item.key === key)) return null;
+  const item = await deps.store.getItem(key);
+  return item ? { edition, item } : null;
+}
+
+/**
+ * A fresh road of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
+ * cached answer the build already used.
+ */
+function regenerationRoad(deps: DigestDeps): ModelRoad {
+  return createModelRoad({
+    llm: deps.config.llm,
+    store: deps.store,
+    log: deps.log,
+    env: deps.env,
+    refresh: true,
+    check: true,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+}
+
+/** Writes the target anew over the generated texts and saves the draft (an editor's version stays); the writer's name. */
+async function rewrite(deps: DigestDeps, writer: Writer, target: Target): Promise<string> {
+  const { store, config } = deps;
+  const writing: WriterContext = { name: config.name, audience: config.audience, log: deps.log };
+  const generated = withGenerated(target.edition, await store.deskEdits(target.edition.date));
+  const rewritten = target.item
+    ? await rewriteItem(deps, writer, writing, generated, target.item)
+    : await rewriteHeader(deps, writer, writing, generated);
+  await store.saveEdition(await store.keepEditorEdits(rewritten.edition));
+  return rewritten.writer;
+}
+
+/** Title and intro from the items as written now (their generated text): one edition call on the road. */
+async function rewriteHeader(
+  deps: DigestDeps,
+  writer: Writer,
+  writing: WriterContext,
+  generated: Edition,
+): Promise<{ edition: Edition; writer: string }> {
+  const items = [];
+  for (const item of generated.items) {
+    const source = await deps.store.getItem(item.key);
+    if (!source) continue;
+    items.push({
+      ...itemForWriting(source),
+      summary: item.summary,
+      takeaways: item.takeaways,
+      level: item.level,
+      levelReason: item.levelReason ?? '',
+      writer: item.writer,
+    });
+  }
+  const written = await writer.writeEdition(items, writing);
+  const edition = { ...generated, title: written.title, intro: written.intro, writer: written.writer };
+  return { edition, writer: written.writer };
+}
+
+async function rewriteItem(
+  deps: DigestDeps,
+  writer: Writer,
+  writing: WriterContext,
+  generated: Edition,
+  stored: StoredItem,
+): Promise<{ edition: Edition; writer: string }> {
+  const [written] = await writer.writeItems([await withStoredPaper(deps, stored)], writing);
+  if (!written) throw new Error('the writer returned no item');
+  const items = generated.items.map((item) =>
+    item.key === stored.key
+      ? {
+          ...item,
+          summary: written.summary,
+          takeaways: written.takeaways,
+          level: written.level,
+          levelReason: written.levelReason,
+          writer: written.writer,
+          ...(written.checks !== undefined ? { checks: written.checks } : { checks: undefined }),
+          ...(written.support?.some(Boolean) ? { support: written.support } : { support: undefined }),
+        }
+      : item,
+  );
+  return { edition: { ...generated, items }, writer: written.writer };
 }
 
 /** The item as a build writes it: a paper with the full text an earlier build stored (regeneration fetches nothing). */

@@ -1,7 +1,7 @@
-// /admin: the editor's desk. Routes parse the request and call the desk's use cases (app/desk.ts). Every admin route
-// but the sign-in form needs a live session (cookie, or an `Authorization: Bearer` token for scripts): a GET without
-// one is sent to /admin/login, anything else gets 401. Every POST made with the cookie carries the session's CSRF
-// token, checked before the use case runs (403 otherwise).
+// /admin: the editor's desk. Routes parse the request and call the desk's use cases (desk/index.ts). Every admin
+// route but the sign-in form needs a live session (cookie, or an `Authorization: Bearer` token for scripts): a GET
+// without one is sent to /admin/login, anything else gets 401. Every POST made with the cookie carries the session's
+// CSRF token, checked before the use case runs (403 otherwise).
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
@@ -15,6 +15,15 @@ const LOGIN_COOKIE = 'digest_desk_login';
 const MAX_FORM_BYTES = 64 * 1024;
 
 type Form = Record<string, string>;
+type App = Hono<{ Variables: RequestVariables }>;
+type CookieOptions = (c: Context, path: string, maxAge: number) => Parameters<typeof setCookie>[3];
+/** A request under /admin/week/:week, after the session guard: who asks, for which week, with which form. */
+type WeekRequest = { session: DeskSession; week: string; form: Form; query: Record<string, string> };
+
+/** The actions posted to /admin/week/:week/<name>, each a desk use case of the same name. */
+const WEEK_ACTIONS = ['decide', 'add', 'count', 'rebuild', 'edit', 'regenerate', 'approve'] as const;
+/** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */
+const PREVIEWS = { '': 'page', '/email': 'email', '/email.txt': 'text' } as const;
 
 export interface DeskRouteOptions {
   /** Trust X-Forwarded-For and X-Forwarded-Proto from the reverse proxy (config server.trustProxy). */
@@ -55,36 +64,45 @@ function bearer(c: Context): string | undefined {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 }
 
-export function registerDeskRoutes(
-  app: Hono<{ Variables: RequestVariables }>,
-  desk: Desk,
-  options: DeskRouteOptions,
-): void {
-  const cookieOptions = (c: Context, path: string, maxAge: number) =>
-    ({
-      path,
-      httpOnly: true,
-      sameSite: 'Strict',
-      secure: options.secureCookies === true || overTls(c, options.trustProxy),
-      maxAge,
-    }) as const;
-  const sessions = new WeakMap<Request, { session: DeskSession; form: Form }>();
-
+export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptions): void {
+  const cookies: CookieOptions = (c, path, maxAge) => ({
+    path,
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: options.secureCookies === true || overTls(c, options.trustProxy),
+    maxAge,
+  });
   app.get('/desk-assets/:name', (c) => {
     const asset = desk.assets[c.req.param('name')];
     if (!asset) return c.text('Not found', 404);
     return c.body(asset.body, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' });
   });
-
   app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
+  registerSignIn(app, desk, options, cookies);
+  const state = guardSessions(app, desk);
+  app.get('/admin', async (c) => send(c, await desk.home(), 302));
+  app.get('/admin/audit', async (c) => send(c, await desk.audit(state(c).session)));
+  app.post('/admin/logout', async (c) => {
+    await desk.auth.signOut(state(c).session);
+    deleteCookie(c, SESSION_COOKIE, { path: '/admin' });
+    return send(c, { kind: 'redirect', location: '/admin/login' });
+  });
+  registerWeekRoutes(app, desk, state);
+  app.all('/admin/*', (c) => send(c, desk.notFound(state(c).session, 'No such page on the desk.')));
+}
 
+/** GET and POST /admin/login: the form (with its double-submit token) and the attempt. */
+function registerSignIn(app: App, desk: Desk, options: DeskRouteOptions, cookies: CookieOptions): void {
+  const newForm = (c: Context) => {
+    const formToken = desk.auth.newFormToken();
+    setCookie(c, LOGIN_COOKIE, formToken, cookies(c, '/admin/login', 3600));
+    return formToken;
+  };
   app.get('/admin/login', async (c) => {
     const token = getCookie(c, SESSION_COOKIE) ?? bearer(c);
     if (token && (await desk.auth.authenticate(token)))
       return send(c, { kind: 'redirect', location: '/admin' }, 302);
-    const formToken = desk.auth.newFormToken();
-    setCookie(c, LOGIN_COOKIE, formToken, cookieOptions(c, '/admin/login', 3600));
-    return send(c, desk.loginPage(formToken));
+    return send(c, desk.loginPage(newForm(c)));
   });
 
   app.post('/admin/login', async (c) => {
@@ -99,31 +117,27 @@ export function registerDeskRoutes(
       password: form.password ?? '',
       clientAddress: clientAddress(c, options.trustProxy),
     });
+    if (!result.ok && result.reason === 'rate-limited') {
+      c.header('Retry-After', String(result.retryAfterSeconds));
+      const error = `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s.`;
+      return send(c, desk.loginPage(newForm(c), error, 429));
+    }
     if (!result.ok) {
-      const formToken = desk.auth.newFormToken();
-      setCookie(c, LOGIN_COOKIE, formToken, cookieOptions(c, '/admin/login', 3600));
-      if (result.reason === 'rate-limited') {
-        c.header('Retry-After', String(result.retryAfterSeconds));
-        return send(
-          c,
-          desk.loginPage(
-            formToken,
-            `Too many sign-in attempts; try again in ${result.retryAfterSeconds} s.`,
-            429,
-          ),
-        );
-      }
-      return send(
-        c,
-        desk.loginPage(formToken, 'That e-mail address and password do not match an editor.', 401),
-      );
+      const error = 'That e-mail address and password do not match an editor.';
+      return send(c, desk.loginPage(newForm(c), error, 401));
     }
     deleteCookie(c, LOGIN_COOKIE, { path: '/admin/login' });
-    setCookie(c, SESSION_COOKIE, result.token, cookieOptions(c, '/admin', result.maxAgeSeconds));
+    setCookie(c, SESSION_COOKIE, result.token, cookies(c, '/admin', result.maxAgeSeconds));
     return send(c, { kind: 'redirect', location: '/admin' });
   });
+}
 
-  // Everything else under /admin needs a session; POSTs made with the cookie need the CSRF token.
+/**
+ * Everything under /admin but the sign-in form needs a session; POSTs made with the cookie need the CSRF token.
+ * Returns how a route reads the request's session and form once the guard let it through.
+ */
+function guardSessions(app: App, desk: Desk): (c: Context) => { session: DeskSession; form: Form } {
+  const sessions = new WeakMap<Request, { session: DeskSession; form: Form }>();
   const guard = async (c: Context, next: () => Promise<void>) => {
     c.header('Cache-Control', 'no-store');
     const fromBearer = bearer(c);
@@ -149,94 +163,38 @@ export function registerDeskRoutes(
     if (c.req.path === '/admin/login') return next();
     return guard(c, next);
   });
-  const state = (c: Context) => sessions.get(c.req.raw)!;
-  const week = (c: Context) => {
-    const value = c.req.param('week') ?? '';
-    return isIsoDay(value) ? value : null;
-  };
-  const weekRoute = (
-    handler: (c: Context, session: DeskSession, week: string, form: Form) => Promise<DeskReply | null>,
-    redirectStatus: 302 | 303 = 303,
-  ) => {
-    return async (c: Context) => {
-      const { session, form } = state(c);
-      const date = week(c);
-      if (!date) return send(c, desk.notFound(session, 'Not a week: use a date like 2026-05-04.'));
-      const reply = await handler(c, session, date, form);
-      return send(c, reply ?? desk.notFound(session, `There is no draft for ${date} yet.`), redirectStatus);
-    };
-  };
+  return (c) => sessions.get(c.req.raw)!;
+}
 
-  app.get('/admin', async (c) => send(c, await desk.home(), 302));
-  app.get('/admin/audit', async (c) => send(c, await desk.audit(state(c).session)));
-  app.post('/admin/logout', async (c) => {
-    await desk.auth.signOut(state(c).session);
-    deleteCookie(c, SESSION_COOKIE, { path: '/admin' });
-    return send(c, { kind: 'redirect', location: '/admin/login' });
-  });
-  app.get(
-    '/admin/week/:week',
-    weekRoute((c, session, date) => desk.board(session, date, c.req.query()), 302),
-  );
-  app.get(
-    '/admin/week/:week/item',
-    weekRoute((c, session, date) => desk.item(session, date, c.req.query()), 302),
-  );
-  app.get(
-    '/admin/week/:week/preview',
-    weekRoute((_c, _s, date) => desk.preview(date, 'page')),
-  );
-  app.get(
-    '/admin/week/:week/preview/email',
-    weekRoute((_c, _s, date) => desk.preview(date, 'email')),
-  );
-  app.get(
-    '/admin/week/:week/preview/email.txt',
-    weekRoute((_c, _s, date) => desk.preview(date, 'text')),
-  );
-  app.get(
-    '/admin/week/:week/translations',
-    weekRoute((c, session, date) => desk.translations(session, date, c.req.query()), 302),
-  );
-  app.post(
-    '/admin/week/:week/translation',
-    weekRoute((_c, session, date, form) => desk.saveTranslation(session, date, form)),
-  );
-  app.get(
-    '/admin/week/:week/approve',
-    weekRoute((_c, session, date) => desk.approvePage(session, date)),
-  );
-  app.post(
-    '/admin/week/:week/decide',
-    weekRoute((_c, session, date, form) => desk.decide(session, date, form)),
-  );
-  app.post(
-    '/admin/week/:week/add',
-    weekRoute((_c, session, date, form) => desk.add(session, date, form)),
-  );
-  app.post(
-    '/admin/week/:week/count',
-    weekRoute((_c, session, date, form) => desk.count(session, date, form)),
-  );
-  app.post(
-    '/admin/week/:week/rebuild',
-    weekRoute((_c, session, date) => desk.rebuild(session, date)),
-  );
-  app.post(
-    '/admin/week/:week/edit',
-    weekRoute((_c, session, date, form) => desk.edit(session, date, form)),
-  );
-  app.post(
-    '/admin/week/:week/revert',
-    weekRoute((_c, session, date, form) => desk.edit(session, date, form, true)),
-  );
-  app.post(
-    '/admin/week/:week/regenerate',
-    weekRoute((_c, session, date, form) => desk.regenerate(session, date, form)),
-  );
-  app.post(
-    '/admin/week/:week/approve',
-    weekRoute((_c, session, date) => desk.approve(session, date)),
-  );
-  app.all('/admin/*', (c) => send(c, desk.notFound(state(c).session, 'No such page on the desk.')));
+/** /admin/week/:week/…: the week's pages (GET) and actions (POST); a week that is not a date is not found. */
+function registerWeekRoutes(
+  app: App,
+  desk: Desk,
+  state: (c: Context) => { session: DeskSession; form: Form },
+): void {
+  // A redirect answers a GET with 302 and a POST with 303 (see other: the browser GETs the page it names).
+  const weekRoute =
+    (handler: (request: WeekRequest) => Promise<DeskReply | null>, redirectStatus: 302 | 303) =>
+    async (c: Context) => {
+      const { session, form } = state(c);
+      const week = c.req.param('week') ?? '';
+      if (!isIsoDay(week)) return send(c, desk.notFound(session, 'Not a week: use a date like 2026-05-04.'));
+      const reply = await handler({ session, week, form, query: c.req.query() });
+      return send(c, reply ?? desk.notFound(session, `There is no draft for ${week} yet.`), redirectStatus);
+    };
+  const page = (path: string, handler: (request: WeekRequest) => Promise<DeskReply | null>) =>
+    app.get(`/admin/week/:week${path}`, weekRoute(handler, 302));
+  const action = (path: string, handler: (request: WeekRequest) => Promise<DeskReply | null>) =>
+    app.post(`/admin/week/:week${path}`, weekRoute(handler, 303));
+
+  page('', (r) => desk.board(r.session, r.week, r.query));
+  page('/item', (r) => desk.item(r.session, r.week, r.query));
+  page('/translations', (r) => desk.translations(r.session, r.week, r.query));
+  page('/approve', (r) => desk.approvePage(r.session, r.week));
+  for (const [path, kind] of Object.entries(PREVIEWS))
+    page(`/preview${path}`, (r) => desk.preview(r.week, kind));
+
+  for (const name of WEEK_ACTIONS) action(`/${name}`, (r) => desk[name](r.session, r.week, r.form));
+  action('/revert', (r) => desk.edit(r.session, r.week, r.form, true));
+  action('/translation', (r) => desk.saveTranslation(r.session, r.week, r.form));
 }

@@ -15,7 +15,7 @@ export function fieldValue(edition: Edition, itemKey: string, field: DeskField):
 }
 
 /** A copy of `edition` with `value` in the field (unknown items and fields are left alone). */
-export function withFieldValue(edition: Edition, itemKey: string, field: DeskField, value: unknown): Edition {
+function withFieldValue(edition: Edition, itemKey: string, field: DeskField, value: unknown): Edition {
   if (itemKey === HEADER_KEY) {
     if (field !== 'title' && field !== 'intro') return edition;
     return { ...edition, [field]: value as string };

@@ -1,6 +1,6 @@
 // The desk's per-week state: the editor's versions of texts (with a version per item for optimistic concurrency),
 // the week's item count and order, who decided what, approvals and the audit log.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Edition } from '../core/types.js';
 import { isoTimestamp, json, toJson } from './_values.js';
 import { applyEdits, fieldValue, sameValue } from './desk-apply.js';
@@ -17,7 +17,11 @@ export async function deskEdits(db: Db, week: string): Promise<DeskEdit[]> {
     .orderBy('item_key')
     .orderBy('field')
     .execute();
-  return rows.map((row) => ({
+  return rows.map(toDeskEdit);
+}
+
+function toDeskEdit(row: Selectable<Database['desk_edits']>): DeskEdit {
+  return {
     week: row.week,
     itemKey: row.item_key,
     field: row.field,
@@ -26,7 +30,7 @@ export async function deskEdits(db: Db, week: string): Promise<DeskEdit[]> {
     version: row.version,
     editedBy: row.edited_by,
     editedAt: isoTimestamp(row.edited_at),
-  }));
+  };
 }
 
 export async function saveDeskEdits(

@@ -248,4 +248,60 @@ describe('editor desk routes', () => {
     expect(html).not.toMatch(/<script>|<style>| style="/);
     expect(html).toContain('<script src="/desk-assets/desk.js" defer></script>');
   });
+
+  it('routes each week page and preview to its own answer', async () => {
+    const client = await signIn(harness.app);
+    const pages: [string, string, string][] = [
+      [`/admin/week/${WEEK}`, 'text/html', `<h1>Week of ${WEEK}</h1>`],
+      [`/admin/week/${WEEK}/item?key=`, 'text/html', '<h1>Edit the title and intro</h1>'],
+      [`/admin/week/${WEEK}/translations`, 'text/html', `<h1>Translations of the week of ${WEEK}</h1>`],
+      [`/admin/week/${WEEK}/approve`, 'text/html', `<h1>Approve and publish the week of ${WEEK}</h1>`],
+      [`/admin/week/${WEEK}/preview`, 'text/html', '<!doctype html>'],
+      [`/admin/week/${WEEK}/preview/email`, 'text/html', '<!doctype html>'],
+      [`/admin/week/${WEEK}/preview/email.txt`, 'text/plain', 'Test Digest'],
+      ['/admin/audit', 'text/html', '<h1>Audit log</h1>'],
+    ];
+    for (const [path, type, marker] of pages) {
+      const response = await client.get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toContain(type);
+      expect((await response.text()).toLowerCase(), path).toContain(marker.toLowerCase());
+    }
+    // Only the mail preview runs under a sandbox policy of its own.
+    const email = await client.get(`/admin/week/${WEEK}/preview/email`);
+    expect(email.headers.get('content-security-policy')).toMatch(/^sandbox;/);
+    const page = await client.get(`/admin/week/${WEEK}/preview`);
+    expect(page.headers.get('content-security-policy') ?? '').not.toMatch(/^sandbox;/);
+  });
+
+  it('answers a path that is not a week, or a week without a draft, with 404', async () => {
+    const client = await signIn(harness.app);
+    const notAWeek = await client.get('/admin/week/2026-13-45');
+    expect(notAWeek.status).toBe(404);
+    expect(await notAWeek.text()).toContain('Not a week');
+    const noDraft = await client.get('/admin/week/2026-04-27/approve');
+    expect(noDraft.status).toBe(404);
+    expect(await noDraft.text()).toContain('There is no draft for 2026-04-27 yet.');
+    const action = await client.post('/admin/week/2026-13-45/rebuild', {});
+    expect(action.status).toBe(404);
+    expect(await client.get('/admin/week/2026-05-04/nothing')).toHaveProperty('status', 404);
+  });
+
+  it('redirects a GET with 302 and a POST with 303, back to the page the action belongs to', async () => {
+    const client = await signIn(harness.app);
+    const home = await client.get('/admin');
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe(`/admin/week/${WEEK}`);
+    const rebuilt = await client.post(`/admin/week/${WEEK}/rebuild`, {});
+    expect(rebuilt.status).toBe(303);
+    expect(rebuilt.headers.get('location')).toBe(`/admin/week/${WEEK}?done=rebuilt`);
+    const saved = await client.post(`/admin/week/${WEEK}/edit`, {
+      key: '',
+      version: '0',
+      title: 'A new title',
+      intro: 'A new intro for the week.',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(`/admin/week/${WEEK}/item?key=&done=saved`);
+  });
 });

@@ -5,7 +5,7 @@ type Part = { kind: 'same' | 'removed' | 'added'; text: string };
 
 const MAX_WORDS = 600;
 
-export function wordDiff(before: string, after: string): Part[] {
+function wordDiff(before: string, after: string): Part[] {
   const a = before.split(/(\s+)/).filter(Boolean);
   const b = after.split(/(\s+)/).filter(Boolean);
   if (a.length > MAX_WORDS || b.length > MAX_WORDS) {

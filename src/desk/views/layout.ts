@@ -3,7 +3,7 @@
 import { type Fragment, html } from '../../publish/template.js';
 import type { DeskPageContext } from './view-model.js';
 
-export const DESK_ASSETS = { css: '/desk-assets/desk.css', js: '/desk-assets/desk.js' } as const;
+const DESK_ASSETS = { css: '/desk-assets/desk.css', js: '/desk-assets/desk.js' } as const;
 
 export function csrfField(context: DeskPageContext): Fragment {
   return html`<input type="hidden" name="csrf" value="${context.csrf}">`;

@@ -1,4 +1,4 @@
-// What the editor's desk pages show: plain data the app layer prepares and the desk renderers turn into HTML.
+// What the editor's desk pages show: plain data the desk's use cases prepare and its renderers turn into HTML.
 import type { Level } from '../../core/types.js';
 
 export interface DeskPageContext {

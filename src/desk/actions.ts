@@ -1,0 +1,119 @@
+// The desk's actions (what a POST does): decisions, adding, the number of items, rebuilding, edits, regeneration,
+// translations and approval. Each runs its use case with who acts, then redirects back with what was done, or shows
+// why it was refused.
+import type { DeskSession } from './auth.js';
+import type { EditForm } from './editing.js';
+import type { DeskOutcome } from './outcome.js';
+import { costQuery, type DeskReply, messagePage, outcomeReply, page, redirect, weekUrl } from './replies.js';
+import type { DeskRoom } from './room.js';
+import { renderItemEdit } from './views/item.js';
+
+// The actions load on first use: they bring the build, the fetcher, the LLM road and the email renderer
+// (Readability, the AI SDK, mjml), which an idle `digest serve` should not carry.
+const decisions = () => import('./decisions.js');
+const editing = () => import('./editing.js');
+const publishing = () => import('./publish.js');
+const regenerating = () => import('./regenerate.js');
+const translating = () => import('./translations.js');
+
+type Form = Record<string, string>;
+
+export function actions(room: DeskRoom) {
+  const { deps } = room;
+  const back = (session: DeskSession, week: string, outcome: DeskOutcome) =>
+    outcomeReply(room.context(session), outcome, weekUrl(week));
+  return {
+    async decide(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const input = {
+        action: form.action ?? '',
+        key: form.key ?? '',
+        with: form.with ?? '',
+        order: form.order ?? '',
+      };
+      const context = await room.actionContext(session, week);
+      return back(session, week, await (await decisions()).decideOnDesk(deps, context, input));
+    },
+
+    async add(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const input = { input: form.input ?? '', note: form.note ?? '' };
+      const context = await room.actionContext(session, week);
+      return back(session, week, await (await decisions()).addOnDesk(deps, context, input));
+    },
+
+    async count(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const context = await room.actionContext(session, week);
+      return back(session, week, await (await decisions()).setCountOnDesk(deps, context, form.count ?? ''));
+    },
+
+    async rebuild(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await room.actionContext(session, week);
+      return back(session, week, await (await decisions()).rebuildDraft(deps, context));
+    },
+
+    edit: (session: DeskSession, week: string, form: EditForm, revert = false) =>
+      editItem(room, session, week, form, revert),
+    regenerate: (session: DeskSession, week: string, form: Form) => regenerateItem(room, session, week, form),
+    saveTranslation: (session: DeskSession, week: string, form: Form) =>
+      saveTranslation(room, session, week, form),
+
+    async approve(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };
+      return back(session, week, await (await publishing()).approveOnDesk(deps, context));
+    },
+  };
+}
+
+async function editItem(
+  room: DeskRoom,
+  session: DeskSession,
+  week: string,
+  form: EditForm,
+  revert: boolean,
+): Promise<DeskReply> {
+  const outcome = await (await editing()).editOnDesk(
+    room.deps,
+    await room.actionContext(session, week),
+    form,
+    revert ? 'revert' : 'save',
+  );
+  if (!outcome.ok && 'conflict' in outcome)
+    return page(renderItemEdit(room.context(session), outcome.conflict), 409);
+  if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
+  return redirect(
+    `${weekUrl(week, '/item')}?${new URLSearchParams({ key: form.key ?? '', done: outcome.done })}`,
+  );
+}
+
+async function regenerateItem(
+  room: DeskRoom,
+  session: DeskSession,
+  week: string,
+  form: Form,
+): Promise<DeskReply> {
+  const key = form.key ?? '';
+  const outcome = await (await regenerating()).regenerateOnDesk(
+    room.deps,
+    await room.actionContext(session, week),
+    { key, writer: form.writer ?? '' },
+  );
+  if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
+  const spent = 'spent' in outcome && outcome.spent ? costQuery(outcome.spent) : {};
+  return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams({ key, done: outcome.done, ...spent })}`);
+}
+
+async function saveTranslation(
+  room: DeskRoom,
+  session: DeskSession,
+  week: string,
+  form: Form,
+): Promise<DeskReply> {
+  const outcome = await (await translating()).saveTranslationEdit(
+    room.deps,
+    session.editor.email,
+    week,
+    form,
+  );
+  if (outcome.ok) return redirect(`${weekUrl(week, '/translations')}?done=translation`);
+  const back = weekUrl(week, '/translations');
+  return messagePage(room.context(session), { title: 'Not saved', message: outcome.message, back }, 400);
+}

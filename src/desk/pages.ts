@@ -1,0 +1,119 @@
+// The desk's pages (what a GET shows): sign-in, the week's board, an item's edit page, the previews, translations,
+// the approval page and the audit log. Each returns a reply; the routes only parse the request.
+import { latestMonday } from '../core/dates.js';
+import type { DeskSession } from './auth.js';
+import { boardView, parseBoardFilter } from './board.js';
+import {
+  costNotice,
+  type DeskReply,
+  EMAIL_PREVIEW_POLICY,
+  messagePage,
+  notice,
+  page,
+  redirect,
+  weekUrl,
+} from './replies.js';
+import type { DeskRoom } from './room.js';
+import { renderBoard } from './views/board.js';
+import { renderItemEdit } from './views/item.js';
+import { renderLoginPage } from './views/layout.js';
+import { renderApprove, renderAudit } from './views/pages.js';
+
+// These load on first use: the previews bring the email renderer (mjml), which an idle `digest serve` should not carry.
+const editing = () => import('./editing.js');
+const publishing = () => import('./publish.js');
+const translating = () => import('./translations.js');
+
+type Query = Record<string, string | undefined>;
+
+export function pages(room: DeskRoom) {
+  const { deps } = room;
+  return {
+    loginPage(formToken: string, error: string | null = null, status = 200): DeskReply {
+      return page(renderLoginPage(room.loginContext(formToken), { error, next: '/admin' }), status);
+    },
+
+    async home(): Promise<DeskReply> {
+      const [latest] = await deps.store.listEditions({ limit: 1 });
+      return redirect(weekUrl(latest?.date ?? latestMonday(deps.clock.now())));
+    },
+
+    async board(session: DeskSession, week: string, query: Query): Promise<DeskReply> {
+      const view = await boardView(deps, week, parseBoardFilter(query), notice(query.done), room.listWeek);
+      return page(renderBoard(room.context(session), view));
+    },
+
+    item: (session: DeskSession, week: string, query: Query) => itemPage(room, session, week, query),
+    preview: (week: string, kind: 'page' | 'email' | 'text') => previewFile(room, week, kind),
+
+    async translations(session: DeskSession, week: string, query: Query): Promise<DeskReply | null> {
+      const [module, view] = await Promise.all([
+        import('./views/translations.js'),
+        translating().then((use) => use.translationsView(deps, week, notice(query.done))),
+      ]);
+      return view ? page(module.renderTranslations(room.context(session), view)) : null;
+    },
+
+    async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
+      const view = await (await publishing()).approveView(deps, week);
+      return view ? page(renderApprove(room.context(session), view)) : null;
+    },
+
+    audit: (session: DeskSession) => auditPage(room, session),
+
+    notFound(session: DeskSession, message: string): DeskReply {
+      return messagePage(room.context(session), { title: 'Not found', message, back: '/admin' }, 404);
+    },
+  };
+}
+
+async function itemPage(
+  room: DeskRoom,
+  session: DeskSession,
+  week: string,
+  query: Query,
+): Promise<DeskReply> {
+  const key = query.key ?? '';
+  const cost = query.done === 'regenerated' ? costNotice(query) : undefined;
+  const text = notice(query.done);
+  const view = await (await editing()).itemEditView(room.deps, week, key, {
+    notice: cost ? `${text ?? ''} ${cost}` : text,
+  });
+  if (!view) {
+    const message = `No draft item "${key}" for ${week}.`;
+    return messagePage(room.context(session), { title: 'Not found', message, back: weekUrl(week) }, 404);
+  }
+  return page(renderItemEdit(room.context(session), view));
+}
+
+async function previewFile(
+  room: DeskRoom,
+  week: string,
+  kind: 'page' | 'email' | 'text',
+): Promise<DeskReply | null> {
+  const preview = await (await publishing()).previewOnDesk(room.deps, week, kind);
+  if (!preview) return null;
+  return {
+    kind: 'file',
+    status: 200,
+    contentType: preview.contentType,
+    body: preview.body,
+    ...(kind === 'email' ? { contentSecurityPolicy: EMAIL_PREVIEW_POLICY } : {}),
+  };
+}
+
+async function auditPage(room: DeskRoom, session: DeskSession): Promise<DeskReply> {
+  const entries = await room.deps.store.listAudit({ limit: 300 });
+  return page(
+    renderAudit(room.context(session), {
+      entries: entries.map((entry) => ({
+        at: entry.at,
+        editor: entry.editor,
+        action: entry.action,
+        week: entry.week,
+        itemKey: entry.itemKey,
+        detail: JSON.stringify(entry.detail),
+      })),
+    }),
+  );
+}

@@ -1,0 +1,66 @@
+// What every answer of one desk shares: its ports, the page context of a session, the week's ranking (cached for
+// the board) and the private folder rebuilt drafts are written to.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DigestDeps } from '../deps.js';
+import { type ListResult, list } from '../editions/index.js';
+import type { DeskSession, SignInLimits } from './auth.js';
+import type { DeskActionContext } from './outcome.js';
+import type { DeskPageContext } from './views/view-model.js';
+
+export interface DeskOptions {
+  /** The folder `digest serve` serves: approving publishes into it. */
+  siteDir: string;
+  /** Where rebuilt drafts' pages go (never the published site); default a private temporary folder. */
+  draftDir?: string;
+  signInLimits?: SignInLimits;
+}
+
+export interface DeskRoom {
+  deps: DigestDeps;
+  siteDir: string;
+  /** A signed-in page's context: the editor and the session's CSRF token. */
+  context(session: DeskSession): DeskPageContext;
+  /** The sign-in page's context: nobody yet, the form's own token. */
+  loginContext(formToken: string): DeskPageContext;
+  /** The week's ranking (the `list` use case), reused by the board until an action changes the week. */
+  listWeek(week: string): Promise<ListResult>;
+  /** Who acts on which week, where its draft goes; forgets the week's cached ranking, which the action changes. */
+  actionContext(session: DeskSession, week: string): Promise<DeskActionContext>;
+}
+
+const PLAN_TTL_MS = 60_000;
+
+export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom {
+  const siteName = deps.config.name;
+  let draftDir: Promise<string> | undefined = options.draftDir
+    ? Promise.resolve(options.draftDir)
+    : undefined;
+  const drafts = () => {
+    draftDir ??= mkdtemp(join(tmpdir(), 'digest-desk-drafts-'));
+    return draftDir;
+  };
+  // Ranking a week of 2,000 candidates takes about a second; the board reuses the plan until a desk action changes
+  // the week, or for PLAN_TTL_MS (a CLI ingest or decision shows up by then; "Rebuild the draft" refreshes at once).
+  const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
+  return {
+    deps,
+    siteDir: options.siteDir,
+    context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
+    loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),
+    listWeek(week) {
+      const now = deps.clock.now().getTime();
+      const cached = plans.get(week);
+      if (cached && now - cached.at < PLAN_TTL_MS) return cached.result;
+      const result = list(deps, { week });
+      plans.set(week, { at: now, result });
+      result.catch(() => plans.delete(week));
+      return result;
+    },
+    async actionContext(session, week) {
+      plans.delete(week);
+      return { editor: session.editor.email, week, draftDir: await drafts() };
+    },
+  };
+}
