@@ -28,10 +28,10 @@ describe('JSON API /api/v1', () => {
     editions = await publishArchive(store);
     siteDir = await mkdtemp(join(tmpdir(), 'digest-api-site-'));
     app = createServerApp({
-      siteDir,
+      site: { dir: siteDir },
       log: () => {},
-      checkDatabase: async () => {},
-      archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL },
+      health: { checkDatabase: async () => {} },
+      useCases: { archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL } },
     });
   });
   afterAll(async () => {

@@ -65,12 +65,14 @@ describe('JSON API in other languages', () => {
     );
     siteDir = await mkdtemp(join(tmpdir(), 'digest-api-lang-'));
     app = createServerApp({
-      siteDir,
+      site: { dir: siteDir },
       log: () => {},
-      checkDatabase: async () => {},
-      archive: {
-        archive: createArchive({ store, baseUrl: BASE_URL, languages: ['en', 'de'] }),
-        publicUrl: BASE_URL,
+      health: { checkDatabase: async () => {} },
+      useCases: {
+        archive: {
+          archive: createArchive({ store, baseUrl: BASE_URL, languages: ['en', 'de'] }),
+          publicUrl: BASE_URL,
+        },
       },
     });
   });

@@ -25,10 +25,10 @@ beforeAll(async () => {
   await publishArchive(store);
   siteDir = await mkdtemp(join(tmpdir(), 'digest-mcp-site-'));
   const app = createServerApp({
-    siteDir,
+    site: { dir: siteDir },
     log: () => {},
-    checkDatabase: async () => {},
-    archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL },
+    health: { checkDatabase: async () => {} },
+    useCases: { archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL } },
   });
   server = await startServer(app, { host: '127.0.0.1', port: 0 });
   client = new Client({ name: 'digest-test', version: '1.0.0' });
