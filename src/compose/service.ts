@@ -42,8 +42,6 @@ export interface ServiceOptions {
   requestLog: (text: string) => void;
   /** Where the config was read from: named in the start-up hint when subscribing is off. */
   configFile?: string | null;
-  /** The desk's other options (tests: a draft folder, sign-in limits). */
-  desk?: Omit<DeskOptions, 'siteDir'>;
 }
 
 export interface DigestService {
@@ -144,11 +142,12 @@ async function serverUseCases(
         }
       : {}),
     archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
-    desk: await digest.desk({ ...options.desk, siteDir: options.siteDir }),
+    desk: await digest.desk({ siteDir: options.siteDir }),
   };
 }
 
-interface Running {
+/** What the running parts (outbox, schedule) are started with. */
+interface ServiceParts {
   deps: DigestDeps;
   digest: ServiceUseCases;
   metrics: DigestMetrics;
@@ -157,7 +156,7 @@ interface Running {
 }
 
 async function listenWithOutbox(
-  running: Running,
+  running: ServiceParts,
   app: ServerApp,
   at: { host: string; port: number },
 ): Promise<RunningServer> {
@@ -177,7 +176,7 @@ function countMail(metrics: DigestMetrics, kind: string): void {
 }
 
 /** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
-async function startSchedule(running: Running): Promise<editions.Scheduler | null> {
+async function startSchedule(running: ServiceParts): Promise<editions.Scheduler | null> {
   const { deps, digest, metrics } = running;
   if (!deps.config.schedule.enabled) return null;
   const scheduler = await editions.createScheduler({
