@@ -6,9 +6,9 @@ module.exports = {
     {
       name: 'entry-points-use-the-faces',
       comment:
-        'cli/ and server/ only parse input and call use cases: they import the composition root and the capabilities through their faces (compose/index.ts, editions|desk|subscribers|reach|setup/index.ts), config/ and core/, and their own folder. `digest serve` (cli/commands/serve.ts) alone starts server/.',
+        'cli/ and server/ only parse input and call use cases: they import the composition root and the capabilities through their faces (compose/index.ts, editions|desk|subscribers|reach|setup/index.ts), config/ and core/, and their own folder. `digest serve` gets its server from the root (compose/service.ts), so no command imports server/.',
       severity: 'error',
-      from: { path: '^src/(cli|server)/', pathNot: '^src/cli/commands/serve[.]ts$' },
+      from: { path: '^src/(cli|server)/' },
       to: {
         path: '^src/',
         pathNot: [
@@ -20,19 +20,12 @@ module.exports = {
       },
     },
     {
-      name: 'serve-command-starts-the-server',
-      comment: 'The serve command may start server/ (through its index), besides what every entry point may import.',
+      name: 'the-server-gets-use-cases',
+      comment:
+        'server/ is built by the root (compose/service.ts) from use cases and settings: it never imports the root, whose Digest would hand it the ports (store, config) it must not reach for.',
       severity: 'error',
-      from: { path: '^src/cli/commands/serve[.]ts$' },
-      to: {
-        path: '^src/',
-        pathNot: [
-          '^src/(config|core|cli)/',
-          '^src/server/index[.]ts$',
-          '^src/compose/index[.]ts$',
-          '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$',
-        ],
-      },
+      from: { path: '^src/server/' },
+      to: { path: '^src/(compose/|deps[.]ts$)' },
     },
     {
       name: 'capabilities-meet-through-their-faces',

@@ -53,7 +53,12 @@ export async function benchDesk(): Promise<Record<string, number | string>> {
           }),
         );
       if (!signedIn.ok) throw new Error('bench sign-in failed');
-      const app = createServerApp({ siteDir: dir, checkDatabase: async () => {}, desk, log: () => {} });
+      const app = createServerApp({
+        site: { dir },
+        health: { checkDatabase: async () => {} },
+        useCases: { desk },
+        log: () => {},
+      });
       const headers = { authorization: `Bearer ${signedIn.token}` };
       const time = async (path: string) => {
         const started = performance.now();

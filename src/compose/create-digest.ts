@@ -1,6 +1,7 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them. Each
 // capability is reached through its face (editions/, desk/, subscribers/, reach/), whose use cases load their modules
-// when first called, so a command loads only what it uses (mjml for email, the AI SDK for an LLM build).
+// when first called, so a command loads only what it uses (mjml for email, the AI SDK for an LLM build). The ports
+// (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
 import type { DigestDeps } from '../deps.js';
 import * as desk from '../desk/index.js';
@@ -8,15 +9,27 @@ import * as editions from '../editions/index.js';
 import * as reach from '../reach/index.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import * as subscribers from '../subscribers/index.js';
+import type { DigestService, ServiceOptions } from './service.js';
 
 export function createDigest(deps: DigestDeps) {
-  // One per digest: it holds the request intake and the outbox worker of confirmation and welcome mails.
-  let subscriptions: Promise<subscribers.Subscriptions> | undefined;
-  const subscriptionsFor = () => (subscriptions ??= subscribers.createSubscriptions(deps));
-  let readerPreferences: Promise<subscribers.ReaderPreferencesUseCases> | undefined;
-  const readerPreferencesFor = () => (readerPreferences ??= subscribers.createReaderPreferences(deps));
+  const useCases = {
+    ...editionUseCases(deps),
+    ...reachUseCases(deps),
+    ...deskUseCases(deps),
+    ...subscriberUseCases(deps),
+  };
   return {
-    deps,
+    ...useCases,
+    /** `digest serve`: the HTTP app, its metrics, the outbox, the schedule — composed once from these use cases. */
+    service: async (options: ServiceOptions): Promise<DigestService> =>
+      (await import('./service.js')).composeService(deps, useCases, options),
+  };
+}
+
+export type Digest = ReturnType<typeof createDigest>;
+
+function editionUseCases(deps: DigestDeps) {
+  return {
     build: (input: editions.BuildInput) => editions.build(deps, input),
     list: (input: editions.ListInput) => editions.list(deps, input),
     /** Whether anything was stored yet, and the newest edition: what a command without --week or data says. */
@@ -28,43 +41,32 @@ export function createDigest(deps: DigestDeps) {
     email: (input: editions.EmailInput) => editions.email(deps, input),
     evaluate: (input: editions.EvalInput) => editions.evaluate(deps, input),
     scheduledEdition: (input: editions.ScheduledEditionInput) => editions.runScheduledEdition(deps, input),
+  };
+}
+
+function reachUseCases(deps: DigestDeps) {
+  /** The published archive's read-only use cases (JSON API, MCP). */
+  const archive = () =>
+    reach.createArchive({
+      store: deps.store,
+      baseUrl: deps.config.publish.baseUrl,
+      languages: deps.config.languages,
+    });
+  return {
     chat: (input: reach.ChatInput) => reach.chat(deps, input),
     push: (input: reach.PushInput) => reach.push(deps, input),
-    subscriptions: {
-      request: async (input: subscribers.SubscribeInput) => (await subscriptionsFor()).request(input),
-      confirmInfo: async (token: string) => (await subscriptionsFor()).confirmInfo(token),
-      confirm: async (token: string) => (await subscriptionsFor()).confirm(token),
-      unsubscribeInfo: async (token: string) => (await subscriptionsFor()).unsubscribeInfo(token),
-      unsubscribe: async (token: string) => (await subscriptionsFor()).unsubscribe(token),
-      deliveryEvent: async (body: unknown) => (await subscriptionsFor()).deliveryEvent(body),
-      authoriseWebhook: async (authorization: string | undefined) =>
-        (await subscriptionsFor()).authoriseWebhook(authorization),
-      /** Waits until every request is stored and no mail is due (nothing to wait for when no one subscribed). */
-      idle: async () => {
-        if (subscriptions) await (await subscriptions).idle();
-      },
-      /** `digest serve`: the outbox worker delivers confirmation and welcome mails, also those of earlier runs. */
-      startOutbox: async (onEvent?: (event: subscribers.OutboxEvent) => void) =>
-        (await subscriptionsFor()).startOutbox(onEvent),
-      stopOutbox: async () => {
-        if (subscriptions) await (await subscriptions).stopOutbox();
-      },
-      /** For /healthz: "degraded" while mails wait for a retry or one was given up lately. */
-      mailStatus: async () => (await subscriptionsFor()).mailStatus(),
-    },
-    /** The reader's own edition: the page behind the signed link of every mail. */
-    readerPreferences: {
-      show: async (token: string) => (await readerPreferencesFor()).show(token),
-      save: async (token: string, fields: Record<string, unknown>) =>
-        (await readerPreferencesFor()).save(token, fields),
-    },
-    /** The published archive's read-only use cases (JSON API, MCP). */
-    archive: () =>
-      reach.createArchive({
-        store: deps.store,
-        baseUrl: deps.config.publish.baseUrl,
-        languages: deps.config.languages,
-      }),
+    archive,
+    /** `digest mcp`: the archive over stdio until stdin ends or the signal aborts. */
+    serveMcp: async (io: {
+      stdin: NodeJS.ReadableStream;
+      stdout: NodeJS.WritableStream;
+      signal?: AbortSignal;
+    }) => reach.serveMcpOverStdio(await archive(), { ...io, version: reach.API_VERSION }),
+  };
+}
+
+function deskUseCases(deps: DigestDeps) {
+  return {
     /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
     desk: (options: desk.DeskOptions) => desk.createDesk(deps, options),
     editors: {
@@ -72,6 +74,13 @@ export function createDigest(deps: DigestDeps) {
       list: () => desk.listEditors(deps),
       remove: (input: { email: string }) => desk.removeEditor(deps, input),
     },
+  };
+}
+
+function subscriberUseCases(deps: DigestDeps) {
+  return {
+    subscriptions: subscriptionUseCases(deps),
+    readerPreferences: readerPreferenceUseCases(deps),
     send: (input: subscribers.SendInput) => subscribers.send(deps, input),
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
     sendLogCounts: () => subscribers.sendLogCounts(deps),
@@ -88,4 +97,41 @@ export function createDigest(deps: DigestDeps) {
   };
 }
 
-export type Digest = ReturnType<typeof createDigest>;
+/** One per digest: it holds the request intake and the outbox worker of confirmation and welcome mails. */
+function subscriptionUseCases(deps: DigestDeps) {
+  let subscriptions: Promise<subscribers.Subscriptions> | undefined;
+  const subscriptionsFor = () => (subscriptions ??= subscribers.createSubscriptions(deps));
+  return {
+    request: async (input: subscribers.SubscribeInput) => (await subscriptionsFor()).request(input),
+    confirmInfo: async (token: string) => (await subscriptionsFor()).confirmInfo(token),
+    confirm: async (token: string) => (await subscriptionsFor()).confirm(token),
+    unsubscribeInfo: async (token: string) => (await subscriptionsFor()).unsubscribeInfo(token),
+    unsubscribe: async (token: string) => (await subscriptionsFor()).unsubscribe(token),
+    deliveryEvent: async (body: unknown) => (await subscriptionsFor()).deliveryEvent(body),
+    authoriseWebhook: async (authorization: string | undefined) =>
+      (await subscriptionsFor()).authoriseWebhook(authorization),
+    /** Waits until every request is stored and no mail is due (nothing to wait for when no one subscribed). */
+    idle: async () => {
+      if (subscriptions) await (await subscriptions).idle();
+    },
+    /** `digest serve`: the outbox worker delivers confirmation and welcome mails, also those of earlier runs. */
+    startOutbox: async (onEvent?: (event: subscribers.OutboxEvent) => void) =>
+      (await subscriptionsFor()).startOutbox(onEvent),
+    stopOutbox: async () => {
+      if (subscriptions) await (await subscriptions).stopOutbox();
+    },
+    /** For /healthz: "degraded" while mails wait for a retry or one was given up lately. */
+    mailStatus: async () => (await subscriptionsFor()).mailStatus(),
+  };
+}
+
+/** The reader's own edition: the page behind the signed link of every mail. */
+function readerPreferenceUseCases(deps: DigestDeps) {
+  let readerPreferences: Promise<subscribers.ReaderPreferencesUseCases> | undefined;
+  const readerPreferencesFor = () => (readerPreferences ??= subscribers.createReaderPreferences(deps));
+  return {
+    show: async (token: string) => (await readerPreferencesFor()).show(token),
+    save: async (token: string, fields: Record<string, unknown>) =>
+      (await readerPreferencesFor()).save(token, fields),
+  };
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { type Config, loadConfig } from '../config/index.js';
 import { DEFAULT_DATA_DIR, resolveDataDir } from '../config/inputs.js';
 import type { Logger } from '../core/ports.js';
-import { type Clock, systemClock } from '../deps.js';
+import { systemClock } from '../deps.js';
 import { createHttpClient } from '../net/http-client.js';
 import { offlineHttpClient } from '../net/offline-http.js';
 import { nodeFileSystem } from '../publish/write-site.js';
@@ -20,7 +20,6 @@ export interface OpenDigestOptions {
   config?: Config;
   /** `--data-dir`; default DIGEST_DATA_DIR, then ./data. Ignored when DATABASE_URL is set. */
   dataDir?: string;
-  clock?: Clock;
   signal?: AbortSignal;
   /** `--offline`: the HTTP client refuses every request (no network at all). */
   offline?: boolean;
@@ -29,6 +28,8 @@ export interface OpenDigestOptions {
 export interface OpenDigest extends Digest {
   config: Config;
   configFile: string | null;
+  /** The log every use case writes to (the CLI's, on stderr). */
+  log: Logger;
   /** Where the store lives, for messages. */
   storeLocation: string;
   close(): Promise<void>;
@@ -66,13 +67,16 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     log,
     env,
     fs: nodeFileSystem,
-    clock: options.clock ?? systemClock,
+    clock: systemClock,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return {
     ...digest,
     config,
     configFile: loaded.file,
+    log,
+    // The start-up hint names the config file when subscribing is off.
+    service: (service) => digest.service({ configFile: loaded.file, ...service }),
     storeLocation: databaseUrl ? 'PostgreSQL (DATABASE_URL)' : dataDir,
     close: () => store.close(),
   };

@@ -1,7 +1,6 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 
 import { Hono } from 'hono';
-import type { Digest } from '../compose/index.js';
 import { systemClock } from '../core/clock.js';
 import type { Desk } from '../desk/index.js';
 import { API_BASE, API_VERSION, type Archive } from '../reach/index.js';
@@ -17,43 +16,62 @@ import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { createSiteFiles, type SiteFiles } from './site-files.js';
 import { createSiteHandler } from './site-routes.js';
-import { subscriberRoutes } from './subscriber-routes.js';
+import { type SubscriberUseCases, type SubscriptionSettings, subscriberRoutes } from './subscriber-routes.js';
 
-export interface ServerDeps {
-  /** The folder `digest publish` writes (front page, editions, archive, feeds, search). */
-  siteDir: string;
-  /** Resolves when the database answers; throws (or rejects) when it does not. */
-  checkDatabase(): Promise<void>;
-  metrics?: DigestMetrics;
-  /** One JSON line per request and per server error (default: stdout). */
-  log?: (line: string) => void;
-  /** Trust X-Forwarded-For from a reverse proxy in front (config server.trustProxy). */
-  trustProxy?: boolean;
-  contentSecurityPolicy?: string;
+/** The published site: the folder `digest publish` writes (front page, editions, archive, feeds, search). */
+export interface ServerSite {
+  dir: string;
   /** The file cache (tests pass their own to look inside). */
-  siteFiles?: SiteFiles;
+  files?: SiteFiles;
   /** Each published page passes through this once when read: `digest serve` fills the subscribe slot with it. */
   transformHtml?: (page: string) => string;
-  /** The use cases behind the routes that take input (subscribe, unsubscribe…); without it only the site is served. */
-  digest?: Digest;
+  contentSecurityPolicy?: string;
+}
+
+/** What /healthz reports. */
+export interface ServerHealth {
+  /** Resolves when the database answers; throws (or rejects) when it does not. */
+  checkDatabase(): Promise<void>;
+  /** The outbox's state: /healthz says "degraded" (still 200) while mails wait for a retry or were given up. */
+  mailStatus?: () => Promise<MailStatus>;
+  /** How long a /healthz result is reused (default 1 s; 0: every request probes). */
+  freshMs?: number;
+}
+
+/** The use cases behind the routes that take input; each one left out leaves its routes out. */
+export interface ServerUseCases {
+  /** Subscribe, confirm, unsubscribe, preferences, the bounce webhook (only with a public base URL). */
+  subscribers?: { useCases: SubscriberUseCases; settings: SubscriptionSettings; languages: string[] };
   /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
   archive?: { archive: Archive; publicUrl?: string | undefined };
   /** The editor's desk use cases; when given, /admin serves the desk. */
   desk?: Desk;
-  /** The outbox's state: /healthz says "degraded" (still 200) while mails wait for a retry or were given up. */
-  mailStatus?: () => Promise<MailStatus>;
-  /** The Bearer token /metrics asks for; without one, only loopback requests no proxy forwarded are answered. */
-  metricsToken?: string | undefined;
+}
+
+export interface ServerSecurity {
+  /** Trust X-Forwarded-For from a reverse proxy in front (config server.trustProxy). */
+  trustProxy?: boolean;
   /** The public base URL is https: the desk's cookies are `Secure` whatever the request came in over. */
   secureCookies?: boolean;
-  /** How long a /healthz result is reused (default 1 s; 0: every request probes). */
-  healthFreshMs?: number;
+  /** The Bearer token /metrics asks for; without one, only loopback requests no proxy forwarded are answered. */
+  metricsToken?: string | undefined;
+}
+
+/** What the HTTP app is built from: use cases and settings, never the digest's ports. */
+export interface ServerDeps {
+  site: ServerSite;
+  health: ServerHealth;
+  useCases?: ServerUseCases;
+  security?: ServerSecurity;
   /** Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60). */
-  apiPerMinute?: number;
-  mcpPerMinute?: number;
+  limits?: { apiPerMinute?: number; mcpPerMinute?: number };
+  metrics?: DigestMetrics;
+  /** One JSON line per request and per server error (default: stdout). */
+  log?: (line: string) => void;
 }
 
 export type ServerEnv = { Variables: RequestVariables };
+export type ServerApp = Hono<ServerEnv>;
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -66,22 +84,42 @@ function fromLoopback(c: Parameters<typeof clientAddress>[0]): boolean {
 export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const metrics = deps.metrics ?? createDigestMetrics();
   const log = deps.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const files =
-    deps.siteFiles ??
-    createSiteFiles({
-      root: deps.siteDir,
-      ...(deps.transformHtml ? { transformHtml: deps.transformHtml } : {}),
-    });
+  const security = deps.security ?? {};
+  const trustProxy = security.trustProxy ?? false;
   const app = new Hono<ServerEnv>();
 
-  app.use('*', requestLog({ metrics, log, trustProxy: deps.trustProxy ?? false }));
-  app.use('*', securityHeaders(deps.contentSecurityPolicy));
+  app.use('*', requestLog({ metrics, log, trustProxy }));
+  app.use('*', securityHeaders(deps.site.contentSecurityPolicy));
   app.use('*', urlTextGuard());
+  healthRoute(app, deps.health, log);
+  metricsRoute(app, metrics, security.metricsToken);
+  useCaseRoutes(app, deps.useCases ?? {}, {
+    ...deps.limits,
+    trustProxy,
+    secureCookies: security.secureCookies,
+  });
+  siteRoutes(app, deps.site);
 
+  app.onError((error, c) => {
+    log(
+      JSON.stringify({
+        time: systemClock.now().toISOString(),
+        level: 'error',
+        msg: 'unhandled error',
+        requestId: c.get('requestId'),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+    );
+    return c.json({ error: 'internal', requestId: c.get('requestId') }, 500);
+  });
+  return app;
+}
+
+function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: string) => void): void {
   const health = createHealthProbe({
-    checkDatabase: deps.checkDatabase,
-    ...(deps.mailStatus ? { mailStatus: deps.mailStatus } : {}),
-    ...(deps.healthFreshMs !== undefined ? { freshMs: deps.healthFreshMs } : {}),
+    checkDatabase: options.checkDatabase,
+    ...(options.mailStatus ? { mailStatus: options.mailStatus } : {}),
+    ...(options.freshMs !== undefined ? { freshMs: options.freshMs } : {}),
   });
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
@@ -105,13 +143,13 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
     const { status, waiting, retrying } = result.mail;
     return c.json({ status, database: 'ok', mail: { status, waiting, retrying } }, 200);
   });
+}
 
-  // Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
+// Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
+function metricsRoute(app: Hono<ServerEnv>, metrics: DigestMetrics, token: string | undefined): void {
   app.get('/metrics', async (c) => {
     const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    const allowed = deps.metricsToken
-      ? sameSecret(given, deps.metricsToken) || fromLoopback(c)
-      : fromLoopback(c);
+    const allowed = token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
     if (!allowed) {
       return c.json(
         {
@@ -127,45 +165,52 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
       'Cache-Control': 'no-store',
     });
   });
+}
 
-  const trustProxy = deps.trustProxy ?? false;
-  const subscribers = deps.digest && subscriberRoutes({ digest: deps.digest, trustProxy });
-  if (subscribers) app.route('/', subscribers);
-  if (deps.archive) {
-    const perMinute = { api: deps.apiPerMinute ?? 120, mcp: deps.mcpPerMinute ?? 60 };
+function useCaseRoutes(
+  app: Hono<ServerEnv>,
+  useCases: ServerUseCases,
+  options: {
+    apiPerMinute?: number;
+    mcpPerMinute?: number;
+    trustProxy: boolean;
+    secureCookies?: boolean | undefined;
+  },
+): void {
+  const { trustProxy } = options;
+  if (useCases.subscribers) app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy }));
+  if (useCases.archive) {
     app.route(
       API_BASE,
       createApiRoutes({
-        archive: deps.archive.archive,
+        archive: useCases.archive.archive,
         version: API_VERSION,
-        perMinute: perMinute.api,
+        perMinute: options.apiPerMinute ?? 120,
         trustProxy,
       }),
     );
     app.route(
       '/mcp',
-      createMcpRoute({ ...deps.archive, version: API_VERSION, perMinute: perMinute.mcp, trustProxy }),
-    );
-  }
-
-  if (deps.desk) {
-    registerDeskRoutes(app, deps.desk, { trustProxy, secureCookies: deps.secureCookies ?? false });
-  }
-  const site = createSiteHandler({ files });
-  app.on(['GET', 'HEAD'], '/*', site);
-  app.all('/*', (c) => c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD' }));
-
-  app.onError((error, c) => {
-    log(
-      JSON.stringify({
-        time: systemClock.now().toISOString(),
-        level: 'error',
-        msg: 'unhandled error',
-        requestId: c.get('requestId'),
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      createMcpRoute({
+        ...useCases.archive,
+        version: API_VERSION,
+        perMinute: options.mcpPerMinute ?? 60,
+        trustProxy,
       }),
     );
-    return c.json({ error: 'internal', requestId: c.get('requestId') }, 500);
-  });
-  return app;
+  }
+  if (useCases.desk) {
+    registerDeskRoutes(app, useCases.desk, { trustProxy, secureCookies: options.secureCookies ?? false });
+  }
+}
+
+function siteRoutes(app: Hono<ServerEnv>, site: ServerSite): void {
+  const files =
+    site.files ??
+    createSiteFiles({
+      root: site.dir,
+      ...(site.transformHtml ? { transformHtml: site.transformHtml } : {}),
+    });
+  app.on(['GET', 'HEAD'], '/*', createSiteHandler({ files }));
+  app.all('/*', (c) => c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD' }));
 }

@@ -1,5 +1,9 @@
 // `digest serve`: the HTTP app and what it is built from.
-export { createServerApp } from './app.js';
+export {
+  createServerApp,
+  type ServerApp,
+  type ServerUseCases,
+} from './app.js';
 export { allowedOrigins, bodyLimit, originCheck, rateLimit } from './guards.js';
 export { batchedLogLines } from './log-lines.js';
 export {
@@ -8,3 +12,4 @@ export {
 } from './metrics.js';
 export { createSiteFiles } from './site-files.js';
 export { type RunningServer, startServer } from './start-server.js';
+export type { SubscriberUseCases } from './subscriber-routes.js';

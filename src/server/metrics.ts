@@ -49,6 +49,77 @@ function formatNumber(value: number): string {
   return Number.isNaN(value) ? 'NaN' : String(value);
 }
 
+type Register = (name: string, family: Family) => void;
+
+// Label sets are keyed in the declared label order, so {a,b} and {b,a} are one series.
+function keyed(labelNames: string[], labels: Labels = {}): [string, Labels] {
+  const ordered: Labels = {};
+  for (const label of labelNames) ordered[label] = labels[label] ?? '';
+  return [JSON.stringify(ordered), ordered];
+}
+
+/** A counter's or gauge's series by label set; returns the update of one series. */
+function seriesFamily(
+  register: Register,
+  family: { name: string; type: 'counter' | 'gauge'; help: string; labelNames: string[] },
+) {
+  const { name, labelNames } = family;
+  const series = new Map<string, { labels: Labels; value: number }>();
+  register(name, {
+    ...family,
+    render: async () =>
+      [...series.values()].map((s) => `${name}${labelText(s.labels)} ${formatNumber(s.value)}`),
+  });
+  return (labels: Labels | undefined, update: (value: number) => number) => {
+    const [key, ordered] = keyed(labelNames, labels);
+    const entry = series.get(key) ?? { labels: ordered, value: 0 };
+    entry.value = update(entry.value);
+    series.set(key, entry);
+  };
+}
+
+function histogramFamily(
+  register: Register,
+  family: { name: string; help: string; labelNames: string[]; buckets: number[] },
+): Histogram {
+  const { name, labelNames } = family;
+  const bounds = [...family.buckets].sort((a, b) => a - b);
+  const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  register(name, {
+    type: 'histogram',
+    help: family.help,
+    labelNames,
+    async render() {
+      const lines: string[] = [];
+      for (const s of series.values()) {
+        let cumulative = 0;
+        bounds.forEach((bound, index) => {
+          cumulative += s.counts[index]!;
+          lines.push(`${name}_bucket${labelText(s.labels, ['le', formatNumber(bound)])} ${cumulative}`);
+        });
+        lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
+        lines.push(`${name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
+        lines.push(`${name}_count${labelText(s.labels)} ${s.count}`);
+      }
+      return lines;
+    },
+  });
+  return {
+    observe(labels, value) {
+      const [key, ordered] = keyed(labelNames, labels);
+      let entry = series.get(key);
+      if (!entry) {
+        entry = { labels: ordered, counts: bounds.map(() => 0), sum: 0, count: 0 };
+        series.set(key, entry);
+      }
+      const index = bounds.findIndex((bound) => value <= bound);
+      if (index >= 0) entry.counts[index]! += 1;
+      entry.sum += value;
+      entry.count += 1;
+    },
+  };
+}
+
 export function createMetricsRegistry(): MetricsRegistry {
   const families = new Map<string, Family>();
 
@@ -61,33 +132,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     families.set(name, family);
   }
 
-  // Label sets are keyed in the declared label order, so {a,b} and {b,a} are one series.
-  function keyed(labelNames: string[], labels: Labels = {}): [string, Labels] {
-    const ordered: Labels = {};
-    for (const label of labelNames) ordered[label] = labels[label] ?? '';
-    return [JSON.stringify(ordered), ordered];
-  }
-
-  function seriesFamily(name: string, type: 'counter' | 'gauge', help: string, labelNames: string[]) {
-    const series = new Map<string, { labels: Labels; value: number }>();
-    register(name, {
-      type,
-      help,
-      labelNames,
-      render: async () =>
-        [...series.values()].map((s) => `${name}${labelText(s.labels)} ${formatNumber(s.value)}`),
-    });
-    return (labels: Labels | undefined, update: (value: number) => number) => {
-      const [key, ordered] = keyed(labelNames, labels);
-      const entry = series.get(key) ?? { labels: ordered, value: 0 };
-      entry.value = update(entry.value);
-      series.set(key, entry);
-    };
-  }
-
   return {
     counter(name, help, labelNames = []) {
-      const update = seriesFamily(name, 'counter', help, labelNames);
+      const update = seriesFamily(register, { name, type: 'counter', help, labelNames });
       // A counter with no labels shows 0 before its first event, so rate() works from the start.
       if (!labelNames.length) update(undefined, (value) => value);
       return {
@@ -98,7 +145,7 @@ export function createMetricsRegistry(): MetricsRegistry {
       };
     },
     gauge(name, help, labelNames = []) {
-      const update = seriesFamily(name, 'gauge', help, labelNames);
+      const update = seriesFamily(register, { name, type: 'gauge', help, labelNames });
       return { set: (labels, value) => update(labels, () => value) };
     },
     collectedGauge(name, help, labelNames, collect) {
@@ -114,43 +161,8 @@ export function createMetricsRegistry(): MetricsRegistry {
         },
       });
     },
-    histogram(name, help, labelNames, buckets) {
-      const bounds = [...buckets].sort((a, b) => a - b);
-      const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-      register(name, {
-        type: 'histogram',
-        help,
-        labelNames,
-        async render() {
-          const lines: string[] = [];
-          for (const s of series.values()) {
-            let cumulative = 0;
-            bounds.forEach((bound, index) => {
-              cumulative += s.counts[index]!;
-              lines.push(`${name}_bucket${labelText(s.labels, ['le', formatNumber(bound)])} ${cumulative}`);
-            });
-            lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
-            lines.push(`${name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
-            lines.push(`${name}_count${labelText(s.labels)} ${s.count}`);
-          }
-          return lines;
-        },
-      });
-      return {
-        observe(labels, value) {
-          const [key, ordered] = keyed(labelNames, labels);
-          let entry = series.get(key);
-          if (!entry) {
-            entry = { labels: ordered, counts: bounds.map(() => 0), sum: 0, count: 0 };
-            series.set(key, entry);
-          }
-          const index = bounds.findIndex((bound) => value <= bound);
-          if (index >= 0) entry.counts[index]! += 1;
-          entry.sum += value;
-          entry.count += 1;
-        },
-      };
-    },
+    histogram: (name, help, labelNames, buckets) =>
+      histogramFamily(register, { name, help, labelNames, buckets }),
     async render() {
       const blocks: string[] = [];
       for (const [name, family] of families) {

@@ -76,7 +76,6 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
   const checkedAt = new Map<string, number>();
   const sizes = new Map<string, number>();
   let cachedBytes = 0;
-  let realRoot: string | undefined;
 
   const forget = (key: string) => {
     cache.delete(key);
@@ -85,43 +84,19 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
     sizes.delete(key);
   };
 
-  async function load(relativePath: string, file: string, mtimeMs: number, size: number, compress = true) {
-    // A symlink inside the site must not lead outside it.
-    realRoot ??= await realpath(options.root);
-    const real = await realpath(file);
-    if (real !== realRoot && !real.startsWith(realRoot + sep)) return null;
-    const extension = extname(relativePath).toLowerCase();
-    const read = await readFile(real);
-    const identity =
-      options.transformHtml && extension === '.html'
-        ? Buffer.from(options.transformHtml(read.toString('utf8')))
-        : read;
-    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
-    const loaded: SiteFile = {
-      path: relativePath,
-      contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
-      mtimeMs,
-      size,
-      etag: `"${hash}"`,
-      lastModified: new Date(Math.floor(mtimeMs / 1000) * 1000).toUTCString(),
-      bodies: { identity },
-    };
-    if (compress && COMPRESSIBLE.has(extension) && identity.byteLength >= MIN_COMPRESS_BYTES) {
-      const [br, gz] = await Promise.all([
-        brotli(identity, {
-          params: {
-            // Highest quality once per file; large files (search index of years) get a faster setting.
-            [constants.BROTLI_PARAM_QUALITY]: identity.byteLength <= 256 * 1024 ? 11 : 6,
-            [constants.BROTLI_PARAM_SIZE_HINT]: identity.byteLength,
-          },
-        }),
-        gzipAsync(identity, { level: 9 }),
-      ]);
-      if (br.byteLength < identity.byteLength) loaded.bodies.br = br;
-      if (gz.byteLength < identity.byteLength) loaded.bodies.gzip = gz;
+  /** Counts a newly read file in, then lets the least recently used go until the cache fits again. */
+  const keep = (relativePath: string, entry: SiteFile) => {
+    const bytes = Object.values(entry.bodies).reduce((sum, body) => sum + body.byteLength, 0);
+    sizes.set(relativePath, bytes);
+    checkedAt.set(relativePath, now());
+    cachedBytes += bytes;
+    for (const key of cache.keys()) {
+      if (cachedBytes <= maxCacheBytes || key === relativePath) break;
+      forget(key);
     }
-    return loaded;
-  }
+  };
+
+  const load = fileReader(options);
 
   return {
     async get(relativePath) {
@@ -155,20 +130,64 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
         forget(relativePath);
         throw error;
       });
-      if (entry && cache.get(relativePath) === pending && !sizes.has(relativePath)) {
-        const bytes = Object.values(entry.bodies).reduce((sum, body) => sum + body.byteLength, 0);
-        sizes.set(relativePath, bytes);
-        checkedAt.set(relativePath, now());
-        cachedBytes += bytes;
-        for (const key of cache.keys()) {
-          if (cachedBytes <= maxCacheBytes || key === relativePath) break;
-          forget(key);
-        }
-      }
+      if (entry && cache.get(relativePath) === pending && !sizes.has(relativePath)) keep(relativePath, entry);
       return entry;
     },
     get cachedBytes() {
       return cachedBytes;
     },
   };
+}
+
+/** Reads one file of the site (a symlink may not lead outside it), transformed when HTML, compressed when worth it. */
+function fileReader(options: Pick<SiteFilesOptions, 'root' | 'transformHtml'>) {
+  let realRoot: string | undefined;
+  return async function load(
+    relativePath: string,
+    file: string,
+    mtimeMs: number,
+    size: number,
+    compress = true,
+  ) {
+    // A symlink inside the site must not lead outside it.
+    realRoot ??= await realpath(options.root);
+    const real = await realpath(file);
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) return null;
+    const extension = extname(relativePath).toLowerCase();
+    const read = await readFile(real);
+    const identity =
+      options.transformHtml && extension === '.html'
+        ? Buffer.from(options.transformHtml(read.toString('utf8')))
+        : read;
+    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+    const loaded: SiteFile = {
+      path: relativePath,
+      contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+      mtimeMs,
+      size,
+      etag: `"${hash}"`,
+      lastModified: new Date(Math.floor(mtimeMs / 1000) * 1000).toUTCString(),
+      bodies: { identity },
+    };
+    if (compress && COMPRESSIBLE.has(extension)) await addCompressedBodies(loaded.bodies);
+    return loaded;
+  };
+}
+
+/** The brotli and gzip copies, each kept only when it is smaller; a small body is sent as it is. */
+async function addCompressedBodies(bodies: SiteFile['bodies']): Promise<void> {
+  const { identity } = bodies;
+  if (identity.byteLength < MIN_COMPRESS_BYTES) return;
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        // Highest quality once per file; large files (search index of years) get a faster setting.
+        [constants.BROTLI_PARAM_QUALITY]: identity.byteLength <= 256 * 1024 ? 11 : 6,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.byteLength,
+      },
+    }),
+    gzipAsync(identity, { level: 9 }),
+  ]);
+  if (br.byteLength < identity.byteLength) bodies.br = br;
+  if (gz.byteLength < identity.byteLength) bodies.gzip = gz;
 }

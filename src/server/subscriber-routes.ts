@@ -3,14 +3,21 @@
 // (Origin, size, text, rate) and call the subscription use cases; the answers never say who is subscribed. A GET
 // never changes anything: the confirm and unsubscribe links open a page with a button.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Digest } from '../compose/index.js';
 import { createRateLimiter } from '../core/rate-limiter.js';
-import { renderSubscriberPage, type SubscriberPage, subscriptionSettings } from '../subscribers/index.js';
+import {
+  type ReaderPreferencesUseCases,
+  renderSubscriberPage,
+  type SubscriberPage,
+  type Subscriptions,
+  type subscriptionSettings,
+} from '../subscribers/index.js';
 import { clientAddress } from './client-address.js';
 import { allowedOrigins, bodyLimit, originCheck, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 type RoutesEnv = { Variables: RequestVariables };
+/** Where the site lives (links, the one Origin a POST may carry), its name, the subscribe limit, whether it mails. */
+export type SubscriptionSettings = NonNullable<ReturnType<typeof subscriptionSettings>>;
 
 /** A subscribe form or a one-click POST is a few hundred bytes. */
 export const MAX_FORM_BYTES = 8 * 1024;
@@ -18,20 +25,66 @@ const LINK_REQUESTS_PER_MINUTE = 120;
 const WEBHOOK_REQUESTS_PER_MINUTE = 600;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+type RouteMethod =
+  | 'request'
+  | 'confirmInfo'
+  | 'confirm'
+  | 'unsubscribeInfo'
+  | 'unsubscribe'
+  | 'deliveryEvent'
+  | 'authoriseWebhook';
+type Async<F extends (...args: never[]) => unknown> = (
+  ...args: Parameters<F>
+) => Promise<Awaited<ReturnType<F>>> | Awaited<ReturnType<F>>;
+
+/** The use cases behind the routes: the subscription links and the reader's own preferences. */
+export interface SubscriberUseCases {
+  subscriptions: { [K in RouteMethod]: Async<Subscriptions[K]> };
+  preferences: ReaderPreferencesUseCases;
+}
+
 export interface SubscriberRoutesOptions {
-  digest: Pick<Digest, 'subscriptions' | 'deps' | 'readerPreferences'>;
+  useCases: SubscriberUseCases;
+  settings: SubscriptionSettings;
+  /** The edition's languages, offered on the preferences page. */
+  languages: string[];
   trustProxy: boolean;
   /** The limiters' clock (tests). */
   now?: () => number;
 }
 
 type Fields = Record<string, unknown>;
+type Limit = 'subscribe' | 'links' | 'webhook';
+type PageStatus = 200 | 400 | 429 | 503;
 
-/** The routes, or null when no base URL is configured (no link could be mailed, no Origin checked). */
-export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesEnv> | null {
-  const settings = subscriptionSettings(options.digest.deps.config);
-  if (!settings) return null;
-  const use = options.digest.subscriptions;
+/** What every route group shares: the use cases, the page renderer and the guards. */
+interface RouteKit {
+  use: SubscriberUseCases['subscriptions'];
+  preferences: ReaderPreferencesUseCases;
+  languages: string[];
+  settings: SubscriptionSettings;
+  page(c: Context, status: PageStatus, content: SubscriberPage): Response;
+  /** null when allowed; else the 429 in the client's format. */
+  limited(c: Context, which: Limit, json: boolean): Response | null;
+  /** The per-address limit, before the body is read: a refused request costs no parsing. */
+  limit(which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv>;
+  ip(c: Context): string;
+}
+
+/** The subscriber routes: subscribe and confirm, unsubscribe, the reader's preferences, the bounce webhook. */
+export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesEnv> {
+  const kit = routeKit(options);
+  const app = new Hono<RoutesEnv>();
+  const sameOrigin = originCheck(allowedOrigins(options.settings.origin));
+  subscribeRoutes(app, kit, sameOrigin);
+  unsubscribeRoutes(app, kit);
+  preferenceRoutes(app, kit, sameOrigin);
+  webhookRoutes(app, kit);
+  return app;
+}
+
+function routeKit(options: SubscriberRoutesOptions): RouteKit {
+  const { settings } = options;
   const ip = (c: Context) => clientAddress(c, options.trustProxy);
   const limiter = (perMinute: number) =>
     createRateLimiter({
@@ -39,17 +92,16 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
       refillMs: 60_000 / perMinute,
       ...(options.now ? { now: options.now } : {}),
     });
-  const limits = {
+  const limits: Record<Limit, ReturnType<typeof limiter>> = {
     subscribe: limiter(settings.perMinute),
     links: limiter(LINK_REQUESTS_PER_MINUTE),
     webhook: limiter(WEBHOOK_REQUESTS_PER_MINUTE),
   };
-  const page = (c: Context, status: 200 | 400 | 429 | 503, content: SubscriberPage) =>
+  const page = (c: Context, status: PageStatus, content: SubscriberPage) =>
     c.html(renderSubscriberPage(content, { siteName: settings.siteName, root: settings.baseUrl }), status, {
       ...NO_STORE,
     });
-  /** null when allowed; else the 429 in the client's format. */
-  const limited = (c: Context, which: keyof typeof limits, json: boolean): Response | null => {
+  const limited = (c: Context, which: Limit, json: boolean): Response | null => {
     const decision = limits[which].take(ip(c));
     if (decision.allowed) return null;
     c.header('Retry-After', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
@@ -57,25 +109,36 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
       ? c.json({ error: 'too-many-requests', message: 'Too many requests; try again later.' }, 429, NO_STORE)
       : page(c, 429, { kind: 'too-many-requests' });
   };
-
-  const app = new Hono<RoutesEnv>();
-  const sameOrigin = originCheck(allowedOrigins(settings.origin));
-  /** The per-address limit, before the body is read: a refused request costs no parsing. */
   const limit =
-    (which: keyof typeof limits, json?: boolean): MiddlewareHandler<RoutesEnv> =>
+    (which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv> =>
     async (c, next) => {
       const blocked = limited(c, which, json ?? wantsJson(c));
       if (blocked) return blocked;
       await next();
     };
-  // The text check reads the body whole, so it comes after the size cap.
-  const body = (maxBytes = MAX_FORM_BYTES) => [bodyLimit(maxBytes), textGuard] as const;
+  return {
+    use: options.useCases.subscriptions,
+    preferences: options.useCases.preferences,
+    languages: options.languages,
+    settings,
+    page,
+    limited,
+    limit,
+    ip,
+  };
+}
 
-  app.post('/subscribe', sameOrigin, limit('subscribe'), ...body(), async (c) => {
+// The text check reads the body whole, so it comes after the size cap.
+const body = (maxBytes = MAX_FORM_BYTES) => [bodyLimit(maxBytes), textGuard] as const;
+
+/** POST /subscribe, and the confirm link's page (GET) and button (POST). */
+function subscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: MiddlewareHandler): void {
+  const { use, page } = kit;
+  app.post('/subscribe', sameOrigin, kit.limit('subscribe'), ...body(), async (c) => {
     const json = wantsJson(c);
     const fields = await readFields(c);
     if (!fields) return unsupported(c);
-    if (!settings.canMail) {
+    if (!kit.settings.canMail) {
       return c.json(
         { error: 'unavailable', message: 'Subscribing is not set up on this site (no SMTP server).' },
         503,
@@ -85,7 +148,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
     const outcome = await use.request({
       email: fields.email,
       honeypot: fields.website,
-      ip: ip(c),
+      ip: kit.ip(c),
       preferences: fields,
     });
     if (!outcome.ok && 'busy' in outcome) {
@@ -108,7 +171,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
   // The link in the mail: a page with a button, so a link scanner or prefetcher confirms nobody.
   app.get('/confirm', async (c) => {
-    const blocked = limited(c, 'links', false);
+    const blocked = kit.limited(c, 'links', false);
     if (blocked) return blocked;
     const token = c.req.query('token') ?? '';
     const info = await use.confirmInfo(token);
@@ -119,75 +182,77 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
   });
 
   // The button: a POST from a page of this site (Origin checked like every other form).
-  app.post('/confirm', sameOrigin, limit('links'), ...body(), async (c) => {
-    const json = wantsJson(c);
+  app.post('/confirm', sameOrigin, kit.limit('links'), ...body(), async (c) => {
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : '';
     const outcome = await use.confirm(token);
-    if (json) {
-      return outcome.ok
-        ? c.json({ status: 'confirmed' }, 200, NO_STORE)
-        : c.json(
-            { error: 'invalid-token', field: 'token', message: 'The link is not valid.' },
-            400,
-            NO_STORE,
-          );
-    }
-    return outcome.ok ? page(c, 200, { kind: 'confirmed' }) : page(c, 400, { kind: 'invalid-link' });
+    return linkAnswer(c, kit, outcome.ok, 'confirmed');
   });
+}
 
+/** The unsubscribe link's page (GET) and the one-click POST. */
+function unsubscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit): void {
   // A GET only shows a button: link scanners and prefetchers open URLs, and must not unsubscribe anyone.
   app.get('/unsubscribe', async (c) => {
-    const blocked = limited(c, 'links', false);
+    const blocked = kit.limited(c, 'links', false);
     if (blocked) return blocked;
     const token = c.req.query('token') ?? '';
-    const info = await use.unsubscribeInfo(token);
+    const info = await kit.use.unsubscribeInfo(token);
     return info.ok
-      ? page(c, 200, { kind: 'unsubscribe', token, address: info.address })
-      : page(c, 400, { kind: 'invalid-link' });
+      ? kit.page(c, 200, { kind: 'unsubscribe', token, address: info.address })
+      : kit.page(c, 400, { kind: 'invalid-link' });
   });
 
   // RFC 8058: mail providers POST "List-Unsubscribe=One-Click" to the URL from their servers, with no Origin and no
   // cookie; the signed token is the authentication. The confirm button of the GET page posts here too.
-  app.post('/unsubscribe', limit('links'), ...body(), async (c) => {
-    const json = wantsJson(c);
+  app.post('/unsubscribe', kit.limit('links'), ...body(), async (c) => {
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : (c.req.query('token') ?? '');
-    const outcome = await use.unsubscribe(token);
-    if (json) {
-      return outcome.ok
-        ? c.json({ status: 'unsubscribed' }, 200, NO_STORE)
-        : c.json(
-            { error: 'invalid-token', field: 'token', message: 'The link is not valid.' },
-            400,
-            NO_STORE,
-          );
-    }
-    return outcome.ok ? page(c, 200, { kind: 'unsubscribed' }) : page(c, 400, { kind: 'invalid-link' });
+    const outcome = await kit.use.unsubscribe(token);
+    return linkAnswer(c, kit, outcome.ok, 'unsubscribed');
   });
+}
 
-  const preferences = options.digest.readerPreferences;
-  const languages = options.digest.deps.config.languages;
+/** The answer to a signed link's button: its status, or "the link is not valid", as JSON or as a page. */
+function linkAnswer(c: Context, kit: RouteKit, ok: boolean, done: 'confirmed' | 'unsubscribed'): Response {
+  if (wantsJson(c)) {
+    return ok
+      ? c.json({ status: done }, 200, NO_STORE)
+      : c.json({ error: 'invalid-token', field: 'token', message: 'The link is not valid.' }, 400, NO_STORE);
+  }
+  return ok ? kit.page(c, 200, { kind: done }) : kit.page(c, 400, { kind: 'invalid-link' });
+}
 
-  // The page behind every mail's "your edition" link: a form, changed only by a POST that carries the token.
-  app.get('/preferences', async (c) => {
-    const blocked = limited(c, 'links', false);
-    if (blocked) return blocked;
-    const token = c.req.query('token') ?? '';
+/** The page behind every mail's "your edition" link: a form, changed only by a POST that carries the token. */
+function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: MiddlewareHandler): void {
+  const { preferences, page } = kit;
+  const form = async (
+    c: Context,
+    token: string,
+    status: 200 | 400,
+    extra: { problem?: string; saved?: true },
+  ) => {
     const info = await preferences.show(token);
     if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
-    return page(c, 200, {
+    return page(c, status, {
       kind: 'preferences',
       token,
       address: info.address,
       preferences: info.preferences,
-      languages,
+      languages: kit.languages,
+      ...extra,
     });
+  };
+
+  app.get('/preferences', async (c) => {
+    const blocked = kit.limited(c, 'links', false);
+    if (blocked) return blocked;
+    return form(c, c.req.query('token') ?? '', 200, {});
   });
 
   // Same Origin only (the page's own form) and the signed token in the body: another site can neither post it nor
   // know the token.
-  app.post('/preferences', sameOrigin, limit('links'), ...body(), async (c) => {
+  app.post('/preferences', sameOrigin, kit.limit('links'), ...body(), async (c) => {
     const json = wantsJson(c);
     const fields = await readFields(c);
     if (!fields) return unsupported(c);
@@ -201,16 +266,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
           NO_STORE,
         );
       }
-      const info = await preferences.show(token);
-      if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
-      return page(c, 400, {
-        kind: 'preferences',
-        token,
-        address: info.address,
-        preferences: info.preferences,
-        languages,
-        problem: `The ${outcome.field} field: ${outcome.message}.`,
-      });
+      return form(c, token, 400, { problem: `The ${outcome.field} field: ${outcome.message}.` });
     }
     if (!outcome.ok) {
       return json
@@ -218,30 +274,23 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
         : page(c, 400, { kind: 'invalid-link' });
     }
     if (json) return c.json({ status: 'saved', preferences: outcome.preferences }, 200, NO_STORE);
-    const info = await preferences.show(token);
-    return info.ok
-      ? page(c, 200, {
-          kind: 'preferences',
-          token,
-          address: info.address,
-          preferences: info.preferences,
-          languages,
-          saved: true,
-        })
-      : page(c, 400, { kind: 'invalid-link' });
+    return form(c, token, 200, { saved: true });
   });
+}
 
-  app.post('/webhooks/bounce', limit('webhook', true), ...body(16 * 1024), async (c) => {
-    if (!(await use.authoriseWebhook(c.req.header('authorization')))) {
+/** POST /webhooks/bounce: an ESP's delivery events, behind a Bearer secret. */
+function webhookRoutes(app: Hono<RoutesEnv>, kit: RouteKit): void {
+  app.post('/webhooks/bounce', kit.limit('webhook', true), ...body(16 * 1024), async (c) => {
+    if (!(await kit.use.authoriseWebhook(c.req.header('authorization')))) {
       return c.json({ error: 'unauthorized', message: 'A valid Bearer secret is required.' }, 401, {
         ...NO_STORE,
         'WWW-Authenticate': 'Bearer realm="webhooks"',
       });
     }
     if (!isJson(c)) return unsupported(c);
-    const body = await c.req.json<unknown>().catch(() => undefined);
-    if (body === undefined) return invalidJson(c);
-    const outcome = await use.deliveryEvent(body);
+    const event = await c.req.json<unknown>().catch(() => undefined);
+    if (event === undefined) return invalidJson(c);
+    const outcome = await kit.use.deliveryEvent(event);
     if (!outcome.ok) {
       return c.json(
         { error: 'invalid-input', field: outcome.field, message: outcome.message },
@@ -257,8 +306,6 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
       NO_STORE,
     );
   });
-
-  return app;
 }
 
 function isJson(c: Context): boolean {

@@ -8,17 +8,18 @@ import type { Edition } from '../../src/core/types.js';
 import { createArchive } from '../../src/reach/archive.js';
 import { createAnswerCache } from '../../src/server/api-cache.js';
 import { API_ANSWER_TTL_MS, createApiRoutes } from '../../src/server/api-routes.js';
-import { createServerApp } from '../../src/server/index.js';
+import type { ServerApp } from '../../src/server/index.js';
 import type { Store } from '../../src/store/types.js';
 import { weeklyEditions } from '../publish/_editions.js';
 import { createTestStore } from '../support/database.js';
+import { composedApp } from '../support/root.js';
 import { BASE_URL, DRAFT_DATE, DRAFT_WORD, publishArchive } from './_archive.js';
 
 describe('JSON API /api/v1', () => {
   let store: Store;
   let siteDir: string;
   let editions: Edition[];
-  let app: ReturnType<typeof createServerApp>;
+  let app: ServerApp;
   const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
   // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON came back
   const body = async (response: Response) => (await response.json()) as Record<string, any>;
@@ -27,12 +28,7 @@ describe('JSON API /api/v1', () => {
     store = await createTestStore();
     editions = await publishArchive(store);
     siteDir = await mkdtemp(join(tmpdir(), 'digest-api-site-'));
-    app = createServerApp({
-      siteDir,
-      log: () => {},
-      checkDatabase: async () => {},
-      archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL },
-    });
+    app = await composedApp({ store, siteDir, config: { publish: { baseUrl: BASE_URL } } });
   });
   afterAll(async () => {
     await store?.close();

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Edition } from '../../src/core/types.js';
-import { createArchive } from '../../src/reach/archive.js';
-import { createServerApp } from '../../src/server/index.js';
+import type { ServerApp } from '../../src/server/index.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore } from '../support/database.js';
+import { composedApp } from '../support/root.js';
 import { BASE_URL, publishArchive } from './_archive.js';
 
 const SECTION_URL = 'https://arxiv.org/html/2604.00001v1#S4';
@@ -16,7 +16,7 @@ describe('JSON API in other languages', () => {
   let store: Store;
   let siteDir: string;
   let latest: Edition;
-  let app: ReturnType<typeof createServerApp>;
+  let app: ServerApp;
   // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON came back
   const json = async (path: string) => (await (await app.request(path)).json()) as Record<string, any>;
 
@@ -64,14 +64,10 @@ describe('JSON API in other languages', () => {
       [],
     );
     siteDir = await mkdtemp(join(tmpdir(), 'digest-api-lang-'));
-    app = createServerApp({
+    app = await composedApp({
+      store,
       siteDir,
-      log: () => {},
-      checkDatabase: async () => {},
-      archive: {
-        archive: createArchive({ store, baseUrl: BASE_URL, languages: ['en', 'de'] }),
-        publicUrl: BASE_URL,
-      },
+      config: { publish: { baseUrl: BASE_URL }, languages: ['en', 'de'] },
     });
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/ports.js';
 import { PUSH_STATE_NAMESPACE } from '../../src/deliver/push.js';
+import type { DigestDeps } from '../../src/deps.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { memoryFileSystem } from '../publish/_memory-fs.js';
 import { referenceEdition } from '../publish/_reference-edition.js';
@@ -30,7 +31,7 @@ beforeEach(async () => {
   await store().saveEdition(referenceEdition());
 });
 
-function digest(env: NodeJS.ProcessEnv = platforms.env) {
+function deps(env: NodeJS.ProcessEnv = platforms.env): DigestDeps {
   const log: Logger = {
     info: (line) => lines.push(line),
     warn: (line) => lines.push(line),
@@ -48,7 +49,7 @@ function digest(env: NodeJS.ProcessEnv = platforms.env) {
       buttondown: { url: platforms.server.origin, tokenEnv: 'TEST_BUTTONDOWN_KEY' },
     },
   });
-  return createDigest({
+  return {
     config,
     store: store(),
     http: createHttpClient({ timeoutMs: 5000, maxBytes: 1024 * 1024, retries: 0, log }),
@@ -56,7 +57,11 @@ function digest(env: NodeJS.ProcessEnv = platforms.env) {
     log,
     fs: memoryFileSystem(),
     env,
-  });
+  };
+}
+
+function digest(env: NodeJS.ProcessEnv = platforms.env) {
+  return createDigest(deps(env));
 }
 
 describe('push to a mail service', () => {
@@ -179,7 +184,7 @@ describe('push to a mail service', () => {
   });
 
   it('asks for the config section of a service that is not configured', async () => {
-    const bare = createDigest({ ...digest().deps, config: parseConfig({}) });
+    const bare = createDigest({ ...deps(), config: parseConfig({}) });
     await expect(bare.push({ week: WEEK, to: 'listmonk' })).rejects.toThrow(
       '--to listmonk needs push.listmonk',
     );

@@ -101,7 +101,12 @@ export async function createDeskHarness(
     draftDir,
     ...(options.limits ? { signInLimits: options.limits } : {}),
   });
-  const app = createServerApp({ siteDir, checkDatabase: async () => {}, desk, log: () => {} });
+  const app = createServerApp({
+    site: { dir: siteDir },
+    health: { checkDatabase: async () => {} },
+    useCases: { desk },
+    log: () => {},
+  });
   return {
     digest,
     desk,

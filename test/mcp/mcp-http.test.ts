@@ -7,12 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArchive } from '../../src/reach/archive.js';
-import { createServerApp, type RunningServer, startServer } from '../../src/server/index.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import { MCP_MAX_BODY_BYTES } from '../../src/server/mcp-route.js';
 import type { Store } from '../../src/store/types.js';
 import { BASE_URL, publishArchive } from '../api/_archive.js';
 import { createTestStore } from '../support/database.js';
+import { composedApp } from '../support/root.js';
 import { describeMcpContract } from './_contract.js';
 
 let store: Store;
@@ -24,12 +24,7 @@ beforeAll(async () => {
   store = await createTestStore();
   await publishArchive(store);
   siteDir = await mkdtemp(join(tmpdir(), 'digest-mcp-site-'));
-  const app = createServerApp({
-    siteDir,
-    log: () => {},
-    checkDatabase: async () => {},
-    archive: { archive: createArchive({ store, baseUrl: BASE_URL }), publicUrl: BASE_URL },
-  });
+  const app = await composedApp({ store, siteDir, config: { publish: { baseUrl: BASE_URL } } });
   server = await startServer(app, { host: '127.0.0.1', port: 0 });
   client = new Client({ name: 'digest-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url)));

@@ -3,7 +3,7 @@ import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { createServerApp } from '../../src/server/index.js';
+import type { ServerApp } from '../../src/server/index.js';
 import type { Store } from '../../src/store/types.js';
 import { createSubscriberTokens, type TokenPurpose } from '../../src/subscribers/tokens.js';
 
@@ -13,7 +13,7 @@ export const BASE_URL = 'https://digest.example.org/';
 export const ORIGIN = 'https://digest.example.org';
 
 export interface SubscribeApp {
-  app: ReturnType<typeof createServerApp>;
+  app: ServerApp;
   digest: Digest;
   store: Store;
   clock: { time: number; now(): Date };
@@ -26,7 +26,8 @@ export interface SubscribeApp {
   ): string;
 }
 
-export function subscribeApp(options: {
+/** The app as `digest serve` composes it (the root's service), on a test store and a loopback SMTP server. */
+export async function subscribeApp(options: {
   store: Store;
   siteDir: string;
   smtpPort?: number;
@@ -34,7 +35,7 @@ export function subscribeApp(options: {
   env?: NodeJS.ProcessEnv;
   baseUrl?: string | null;
   languages?: string[];
-}): SubscribeApp {
+}): Promise<SubscribeApp> {
   const clock = { time: Date.parse('2026-05-04T08:00:00Z'), now: () => new Date(clock.time) };
   const logs: string[] = [];
   const log = {
@@ -65,13 +66,7 @@ export function subscribeApp(options: {
     fs: nodeFileSystem,
     env: { DIGEST_SECRET: SECRET, DIGEST_WEBHOOK_SECRET: WEBHOOK_SECRET, ...options.env },
   });
-  const app = createServerApp({
-    siteDir: options.siteDir,
-    checkDatabase: async () => {},
-    digest,
-    trustProxy: true,
-    log: () => {},
-  });
+  const { app } = await digest.service({ siteDir: options.siteDir, requestLog: () => {} });
   return {
     app,
     digest,

@@ -29,13 +29,15 @@ describe('createServerApp', () => {
   beforeAll(async () => {
     site = await publishTempSite();
     app = createServerApp({
-      siteDir: site.dir,
+      site: { dir: site.dir },
       metrics,
-      metricsToken: METRICS_TOKEN,
-      healthFreshMs: 0,
+      security: { metricsToken: METRICS_TOKEN },
       log: (line) => lines.push(line),
-      checkDatabase: async () => {
-        if (!databaseUp) throw new Error('connection refused');
+      health: {
+        checkDatabase: async () => {
+          if (!databaseUp) throw new Error('connection refused');
+        },
+        freshMs: 0,
       },
     });
   });
@@ -115,9 +117,8 @@ describe('createServerApp', () => {
     let time = 0;
     const files = createSiteFiles({ root: site.dir, revalidateMs: 1000, now: () => time });
     const fresh = createServerApp({
-      siteDir: site.dir,
-      siteFiles: files,
-      checkDatabase: async () => {},
+      site: { dir: site.dir, files },
+      health: { checkDatabase: async () => {} },
       log: () => {},
     });
     const path = join(site.dir, 'robots.txt');
@@ -263,14 +264,16 @@ describe('createServerApp', () => {
   it('answers an unexpected failure with 500 JSON, the request id and the security headers, and logs it', async () => {
     const errors: string[] = [];
     const broken = createServerApp({
-      siteDir: site.dir,
-      siteFiles: {
-        get: async () => {
-          throw new Error('disk on fire');
+      site: {
+        dir: site.dir,
+        files: {
+          get: async () => {
+            throw new Error('disk on fire');
+          },
+          cachedBytes: 0,
         },
-        cachedBytes: 0,
       },
-      checkDatabase: async () => {},
+      health: { checkDatabase: async () => {} },
       log: (line) => errors.push(line),
     });
     const response = await broken.request('/', { headers: { 'x-request-id': 'req-500' } });

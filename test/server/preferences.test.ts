@@ -35,8 +35,13 @@ describe('reader preferences (app.request)', () => {
     await smtp?.close();
     await site?.remove();
   });
-  beforeEach(() => {
-    t = subscribeApp({ store: store(), siteDir: site.dir, smtpPort: smtp.port, languages: ['en', 'de'] });
+  beforeEach(async () => {
+    t = await subscribeApp({
+      store: store(),
+      siteDir: site.dir,
+      smtpPort: smtp.port,
+      languages: ['en', 'de'],
+    });
   });
   afterEach(() => t.digest.subscriptions.idle());
 

@@ -19,10 +19,9 @@ describe.skipIf(!hasChromium)('the served site in Chromium', () => {
   beforeAll(async () => {
     site = await publishTempSite();
     const app = createServerApp({
-      siteDir: site.dir,
-      checkDatabase: async () => {},
+      site: { dir: site.dir, contentSecurityPolicy: siteContentSecurityPolicy() },
+      health: { checkDatabase: async () => {} },
       log: () => {},
-      contentSecurityPolicy: siteContentSecurityPolicy(),
     });
     server = await startServer(app, { host: '127.0.0.1', port: 0 });
     browser = await launchChromium();

@@ -13,8 +13,8 @@ describe('POST /webhooks/bounce', () => {
     site = await publishTempSite();
   });
   afterAll(() => site?.remove());
-  beforeEach(() => {
-    t = subscribeApp({ store: store(), siteDir: site.dir, server: { softBounceLimit: 2 } });
+  beforeEach(async () => {
+    t = await subscribeApp({ store: store(), siteDir: site.dir, server: { softBounceLimit: 2 } });
   });
 
   const report = (body: unknown, authorization: string | null = `Bearer ${WEBHOOK_SECRET}`) =>
@@ -48,7 +48,11 @@ describe('POST /webhooks/bounce', () => {
   });
 
   it('with no secret in the environment every report is refused, and the log says which variable to set', async () => {
-    const unset = subscribeApp({ store: store(), siteDir: site.dir, env: { DIGEST_WEBHOOK_SECRET: '' } });
+    const unset = await subscribeApp({
+      store: store(),
+      siteDir: site.dir,
+      env: { DIGEST_WEBHOOK_SECRET: '' },
+    });
     await unset.store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
     const response = await unset.app.request('/webhooks/bounce', {
       method: 'POST',

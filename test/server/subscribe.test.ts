@@ -33,9 +33,9 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     await smtp?.close();
     await site?.remove();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     smtp.received.length = 0;
-    t = subscribeApp({ store: store(), siteDir: site.dir, smtpPort: smtp.port });
+    t = await subscribeApp({ store: store(), siteDir: site.dir, smtpPort: smtp.port });
   });
   // A test's mails never arrive in the next one's inbox.
   afterEach(() => t.digest.subscriptions.idle());
@@ -448,7 +448,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     });
     await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     try {
-      const app = subscribeApp({
+      const app = await subscribeApp({
         store: store(),
         siteDir: site.dir,
         smtpPort: (refusing.server.address() as AddressInfo).port,
@@ -477,7 +477,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   });
 
   it('no SMTP server configured: subscribing answers 503 and stores nothing', async () => {
-    const noMail = subscribeApp({ store: store(), siteDir: site.dir });
+    const noMail = await subscribeApp({ store: store(), siteDir: site.dir });
     const response = await noMail.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }));
     expect(response.status).toBe(503);
     await noMail.digest.subscriptions.idle();
@@ -485,12 +485,17 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   });
 
   it('no base URL: the routes are not there (the site answers 405 to a POST)', async () => {
-    const bare = subscribeApp({ store: store(), siteDir: site.dir, smtpPort: smtp.port, baseUrl: null });
+    const bare = await subscribeApp({
+      store: store(),
+      siteDir: site.dir,
+      smtpPort: smtp.port,
+      baseUrl: null,
+    });
     expect((await bare.app.request('/subscribe', jsonPost({ email: 'ada@example.com' }))).status).toBe(405);
   });
 
   it('a welcome mail follows confirmation when server.welcomeMail is on, with both List-Unsubscribe headers', async () => {
-    const welcoming = subscribeApp({
+    const welcoming = await subscribeApp({
       store: store(),
       siteDir: site.dir,
       smtpPort: smtp.port,

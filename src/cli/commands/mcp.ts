@@ -10,14 +10,12 @@ export function register(program: Command, context: CliContext): void {
     );
   withStoreOptions(command).action(async (options: CommonOptions) => {
     // stdout is the protocol's channel: every log line goes to stderr (the CLI logger's default).
-    await withCommandDigest(options, context, async (digest) => {
-      const { API_VERSION, serveMcpOverStdio } = await import('../../reach/index.js');
-      await serveMcpOverStdio(await digest.archive(), {
+    await withCommandDigest(options, context, (digest) =>
+      digest.serveMcp({
         stdin: process.stdin,
         stdout: context.stdout,
-        version: API_VERSION,
         ...(context.signal ? { signal: context.signal } : {}),
-      });
-    });
+      }),
+    );
   });
 }

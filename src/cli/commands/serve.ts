@@ -4,8 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenDigest } from '../../compose/index.js';
 import { readSecret } from '../../config/secret.js';
 import type { ServerConfig } from '../../config/server-schema.js';
-import { ConfigError, errorMessage } from '../../core/errors.js';
-import type { DigestMetrics } from '../../server/index.js';
+import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
 
@@ -60,40 +59,6 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
   );
 }
 
-/** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
-function countMail(metrics: DigestMetrics, kind: string): void {
-  if (kind === 'sent') metrics.mailsSent.inc();
-  // An outbox mail that failed for now ('retry') counts too: a failing SMTP server shows at once.
-  else if (kind === 'failed' || kind === 'retry') metrics.mailsFailed.inc();
-}
-
-async function startSchedule(
-  digest: OpenDigest,
-  siteDir: string,
-  signal: AbortSignal | undefined,
-  metrics: DigestMetrics,
-) {
-  const { config, deps } = digest;
-  if (!config.schedule.enabled) return null;
-  const { createScheduler } = await import('../../editions/index.js');
-  const scheduler = await createScheduler({
-    schedule: config.schedule,
-    store: deps.store,
-    clock: deps.clock,
-    log: deps.log,
-    ...(signal ? { signal } : {}),
-    job: (run) =>
-      digest.scheduledEdition({
-        week: run.week,
-        siteDir,
-        // A clean, auto-published edition goes to every confirmed reader; each mail counts in /metrics.
-        send: (week: string) => digest.send({ week, onEvent: (event) => countMail(metrics, event.kind) }),
-      }),
-  });
-  scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
-  return scheduler;
-}
-
 export function register(program: Command, context: CliContext): void {
   const command = program
     .command('serve')
@@ -115,68 +80,25 @@ export function register(program: Command, context: CliContext): void {
     readSecret(context.env);
     await checkDataDir(options, context);
     const { withDigest } = await import('../../compose/index.js');
-    const { batchedLogLines, createDigestMetrics, createServerApp, startServer } = await import(
-      '../../server/index.js'
-    );
-    const { siteContentSecurityPolicy } = await import('../../compose/index.js');
-    const { subscribeReadiness } = await import('../../subscribers/index.js');
-    const { subscriptionSettings } = await import('../../subscribers/index.js');
-    await withDigest(digestOptions(options, context), async (digest) => {
-      const log = digest.deps.log;
-      const listen = resolveListen(options, context.env, digest.config.server);
-      const site = options.out ?? options.site ?? 'out';
-      const siteDir = resolve(context.cwd, site);
-      if (!existsSync(resolve(siteDir, 'index.html'))) {
-        log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
-      }
-      const subscribing = subscribeReadiness(digest.config, digest.configFile);
-      const subscriptions = subscriptionSettings(digest.config);
-      const mailing = subscriptions?.canMail === true;
-      const metrics = createDigestMetrics({
-        subscribersByStatus: () => digest.deps.store.countSubscribers(),
-        sendLog: () => digest.sendLogCounts(),
-        ...(mailing ? { outbox: () => digest.subscriptions.mailStatus() } : {}),
-      });
-      const requestLines = batchedLogLines((text) => context.stderr.write(text));
-      const app = createServerApp({
-        digest,
-        siteDir,
-        // The cheapest query the store has; reaching the database is what counts.
-        checkDatabase: async () => {
-          await digest.deps.store.lastIngestRun();
-        },
-        metrics,
-        contentSecurityPolicy: siteContentSecurityPolicy(),
-        trustProxy: digest.config.server.trustProxy,
-        log: requestLines.log,
-        archive: { archive: await digest.archive(), publicUrl: digest.config.publish.baseUrl },
-        desk: await digest.desk({ siteDir }),
-        ...(subscribing.transformHtml ? { transformHtml: subscribing.transformHtml } : {}),
-        ...(mailing ? { mailStatus: () => digest.subscriptions.mailStatus() } : {}),
-        metricsToken: context.env[digest.config.server.metricsTokenEnv],
-        secureCookies: subscriptions?.baseUrl.startsWith('https:') ?? false,
-        apiPerMinute: digest.config.server.apiPerMinute,
-        mcpPerMinute: digest.config.server.mcpPerMinute,
-      });
-      // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
-      if (mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
-      // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
-      const shared = await digest.deps.store.shareDatabase();
-      if (shared) log.info(`Other digest commands reach this database through ${shared.address}.`);
-      const server = await startServer(app, listen);
-      const missing = subscribing.missing(server.url);
-      if (missing) log.warn(missing);
-      context.stdout.write(`${server.url}\n`);
-      log.info(`Serving ${siteDir} at ${server.url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
-      const schedule = await startSchedule(digest, siteDir, context.signal, metrics);
-      const reason = await stopped(context.signal);
-      log.info(`${reason}: closing the server…`);
-      await server.close();
-      // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
-      await digest.subscriptions.stopOutbox();
-      await schedule?.stop();
-      requestLines.flush();
-      log.info('Server closed; closing the store.');
-    });
+    await withDigest(digestOptions(options, context), (digest) => serve(digest, options, context));
   });
+}
+
+/** Composes the service from the open digest, listens until the stop signal, then closes it. */
+async function serve(digest: OpenDigest, options: ServeOptions, context: CliContext): Promise<void> {
+  const { log } = digest;
+  const site = options.out ?? options.site ?? 'out';
+  const siteDir = resolve(context.cwd, site);
+  if (!existsSync(resolve(siteDir, 'index.html'))) {
+    log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
+  }
+  const service = await digest.service({ siteDir, requestLog: (text) => context.stderr.write(text) });
+  const running = await service.listen(resolveListen(options, context.env, digest.config.server), (url) => {
+    context.stdout.write(`${url}\n`);
+    log.info(`Serving ${siteDir} at ${url} (store: ${digest.storeLocation}); Ctrl-C stops.`);
+  });
+  const reason = await stopped(context.signal);
+  log.info(`${reason}: closing the server…`);
+  await running.close();
+  log.info('Server closed; closing the store.');
 }

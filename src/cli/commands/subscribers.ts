@@ -53,7 +53,7 @@ export function register(program: Command, context: CliContext): void {
             : `${[subscriber.address, subscriber.status, subscriber.createdAt, describeMail(subscriber.mail)].join('\t').trimEnd()}\n`,
         );
       }
-      digest.deps.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
+      digest.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
     });
   });
 

@@ -1,0 +1,198 @@
+// `digest serve` composed: the HTTP app, its metrics and health checks, the outbox worker, the shared database and the
+// weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
+// the CLI only parses flags, listens and waits for the stop signal.
+import { errorMessage } from '../core/errors.js';
+import type { DigestDeps } from '../deps.js';
+import type { Desk, DeskOptions } from '../desk/index.js';
+import * as editions from '../editions/index.js';
+import { siteContentSecurityPolicy } from '../publish/site-policy.js';
+import type { Archive } from '../reach/index.js';
+import {
+  batchedLogLines,
+  createDigestMetrics,
+  createServerApp,
+  type DigestMetrics,
+  type RunningServer,
+  type ServerApp,
+  type ServerUseCases,
+  type SubscriberUseCases,
+  startServer,
+} from '../server/index.js';
+import * as subscribers from '../subscribers/index.js';
+
+/** The digest's use cases the service is made of (a Digest has them all). */
+export interface ServiceUseCases {
+  subscriptions: SubscriberUseCases['subscriptions'] & {
+    mailStatus(): Promise<subscribers.MailStatus>;
+    startOutbox(onEvent?: (event: subscribers.OutboxEvent) => void): Promise<void>;
+    stopOutbox(): Promise<void>;
+  };
+  readerPreferences: SubscriberUseCases['preferences'];
+  archive(): Archive | Promise<Archive>;
+  desk(options: DeskOptions): Promise<Desk>;
+  send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
+  sendLogCounts(): Promise<Record<string, number>>;
+  scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
+}
+
+export interface ServiceOptions {
+  /** The published site folder (`digest serve --out`). */
+  siteDir: string;
+  /** Where request log lines go, written in batches (the CLI: stderr). */
+  requestLog: (text: string) => void;
+  /** Where the config was read from: named in the start-up hint when subscribing is off. */
+  configFile?: string | null;
+}
+
+export interface DigestService {
+  /** The HTTP app (tests drive it with `app.request()`). */
+  app: ServerApp;
+  metrics: DigestMetrics;
+  /**
+   * Starts the outbox worker, shares the embedded database, listens; calls `onListening` with the address, then
+   * starts the weekly schedule (schedule.enabled).
+   */
+  listen(at: { host: string; port: number }, onListening?: (url: string) => void): Promise<RunningService>;
+}
+
+export interface RunningService {
+  url: string;
+  /** Closes the server (requests in flight finish), stops the outbox and the schedule, writes the last log lines. */
+  close(): Promise<void>;
+}
+
+/** Builds the server and what runs beside it once, from the digest's ports and use cases. */
+export async function composeService(
+  deps: DigestDeps,
+  digest: ServiceUseCases,
+  options: ServiceOptions,
+): Promise<DigestService> {
+  const { config } = deps;
+  const readiness = subscribers.subscribeReadiness(config, options.configFile ?? null);
+  const settings = subscribers.subscriptionSettings(config);
+  const mailStatus = settings?.canMail ? () => digest.subscriptions.mailStatus() : undefined;
+  const metrics = createDigestMetrics({
+    subscribersByStatus: () => deps.store.countSubscribers(),
+    sendLog: () => digest.sendLogCounts(),
+    ...(mailStatus ? { outbox: mailStatus } : {}),
+  });
+  const requestLines = batchedLogLines(options.requestLog);
+  const app = createServerApp({
+    site: {
+      dir: options.siteDir,
+      contentSecurityPolicy: siteContentSecurityPolicy(),
+      ...(readiness.transformHtml ? { transformHtml: readiness.transformHtml } : {}),
+    },
+    health: {
+      // The cheapest query the store has; reaching the database is what counts.
+      checkDatabase: async () => {
+        await deps.store.lastIngestRun();
+      },
+      ...(mailStatus ? { mailStatus } : {}),
+    },
+    useCases: await serverUseCases(deps, digest, options, settings),
+    security: {
+      trustProxy: config.server.trustProxy,
+      secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
+      metricsToken: deps.env[config.server.metricsTokenEnv],
+    },
+    limits: { apiPerMinute: config.server.apiPerMinute, mcpPerMinute: config.server.mcpPerMinute },
+    metrics,
+    log: requestLines.log,
+  });
+  const running = { deps, digest, metrics, siteDir: options.siteDir, mailing: mailStatus !== undefined };
+  return {
+    app,
+    metrics,
+    async listen(at, onListening) {
+      const server = await listenWithOutbox(running, app, at);
+      const missing = readiness.missing(server.url);
+      if (missing) deps.log.warn(missing);
+      onListening?.(server.url);
+      const schedule = await startSchedule(running);
+      return {
+        url: server.url,
+        async close() {
+          await server.close();
+          // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
+          await digest.subscriptions.stopOutbox();
+          await schedule?.stop();
+          requestLines.flush();
+        },
+      };
+    },
+  };
+}
+
+async function serverUseCases(
+  deps: DigestDeps,
+  digest: ServiceUseCases,
+  options: ServiceOptions,
+  settings: ReturnType<typeof subscribers.subscriptionSettings>,
+): Promise<ServerUseCases> {
+  return {
+    // Without a public base URL no link could be mailed and no Origin checked: no subscriber routes.
+    ...(settings
+      ? {
+          subscribers: {
+            useCases: { subscriptions: digest.subscriptions, preferences: digest.readerPreferences },
+            settings,
+            languages: deps.config.languages,
+          },
+        }
+      : {}),
+    archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
+    desk: await digest.desk({ siteDir: options.siteDir }),
+  };
+}
+
+/** What the running parts (outbox, schedule) are started with. */
+interface ServiceParts {
+  deps: DigestDeps;
+  digest: ServiceUseCases;
+  metrics: DigestMetrics;
+  siteDir: string;
+  mailing: boolean;
+}
+
+async function listenWithOutbox(
+  running: ServiceParts,
+  app: ServerApp,
+  at: { host: string; port: number },
+): Promise<RunningServer> {
+  const { deps, digest, metrics } = running;
+  // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
+  if (running.mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
+  // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
+  const shared = await deps.store.shareDatabase();
+  if (shared) deps.log.info(`Other digest commands reach this database through ${shared.address}.`);
+  return startServer(app, at);
+}
+
+function countMail(metrics: DigestMetrics, kind: string): void {
+  if (kind === 'sent') metrics.mailsSent.inc();
+  // An outbox mail that failed for now ('retry') counts too: a failing SMTP server shows at once.
+  else if (kind === 'failed' || kind === 'retry') metrics.mailsFailed.inc();
+}
+
+/** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
+async function startSchedule(running: ServiceParts): Promise<editions.Scheduler | null> {
+  const { deps, digest, metrics } = running;
+  if (!deps.config.schedule.enabled) return null;
+  const scheduler = await editions.createScheduler({
+    schedule: deps.config.schedule,
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    job: (run) =>
+      digest.scheduledEdition({
+        week: run.week,
+        siteDir: running.siteDir,
+        // A clean, auto-published edition goes to every confirmed reader; each mail counts in /metrics.
+        send: (week: string) => digest.send({ week, onEvent: (event) => countMail(metrics, event.kind) }),
+      }),
+  });
+  scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
+  return scheduler;
+}
