@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface ChatCommandOptions extends CommonOptions {
-  week?: string;
+interface ChatCommandOptions extends WeekOptions {
   channel?: string;
   baseUrl?: string;
   again?: boolean;
@@ -27,25 +20,24 @@ export function register(program: Command, context: CliContext): void {
     .description(
       'Post a published edition to the configured chat channels (Slack, Discord, Telegram); reruns retry only the channels that failed',
     );
-  weekOption(command)
-    .option('--channel <id>', "only this channel (an id from the config's chat list)")
-    .option('--base-url <url>', 'site address for the links to the edition (default: publish.baseUrl)')
-    .option('--again', 'post again where an earlier run already posted it');
-  withStoreOptions(command)
-    .addHelpText('after', CHAT_EXIT_HELP)
-    .action(async (options: ChatCommandOptions) => {
-      const week = commandWeek(options, context);
-      await withCommandDigest(options, context, async (digest) => {
-        const outcome = await digest.chat({
-          week,
-          again: options.again ?? false,
-          ...(options.channel ? { channel: options.channel } : {}),
-          ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        });
-        for (const result of outcome.results) {
-          context.stdout.write(`${result.id}\t${result.status}\t${result.sent}/${result.total}\n`);
-        }
-        if (outcome.failed > 0) context.exitCode = 3;
+  weekCommand<ChatCommandOptions>(command, context, {
+    flags: (own) =>
+      own
+        .option('--channel <id>', "only this channel (an id from the config's chat list)")
+        .option('--base-url <url>', 'site address for the links to the edition (default: publish.baseUrl)')
+        .option('--again', 'post again where an earlier run already posted it'),
+    help: CHAT_EXIT_HELP,
+    run: async (digest, { week, options }) => {
+      const outcome = await digest.chat({
+        week,
+        again: options.again ?? false,
+        ...(options.channel ? { channel: options.channel } : {}),
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       });
-    });
+      for (const result of outcome.results) {
+        context.stdout.write(`${result.id}\t${result.status}\t${result.sent}/${result.total}\n`);
+      }
+      if (outcome.failed > 0) context.exitCode = 3;
+    },
+  });
 }

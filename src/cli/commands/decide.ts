@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface DecideOptions extends CommonOptions {
-  week?: string;
+interface DecideOptions extends WeekOptions {
   undo?: boolean;
 }
 
@@ -24,15 +17,14 @@ export function register(program: Command, context: CliContext): void {
           : "Keep an item out of a week's edition",
       )
       .argument('<item>', 'item key (from "digest list"), arXiv id or URL');
-    weekOption(command).option('--undo', 'remove the decision');
-    withStoreOptions(command).action(async (item: string, options: DecideOptions) => {
-      const week = commandWeek(options, context);
-      await withCommandDigest(options, context, async (digest) => {
+    weekCommand<DecideOptions>(command, context, {
+      flags: (own) => own.option('--undo', 'remove the decision'),
+      run: async (digest, { week, options, args: [item = ''] }) => {
         const { key } = await digest.decide({ week, item, decision, undo: options.undo ?? false });
         context.stdout.write(
           `${options.undo ? `Removed ${decision} of` : decision === 'pin' ? 'Pinned' : 'Skipped'} ${key} for ${week}.\n`,
         );
-      });
+      },
     });
   }
 }

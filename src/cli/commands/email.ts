@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
-import { checkWritableFolder } from '../../config/inputs.js';
 import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface EmailCommandOptions extends CommonOptions {
-  week?: string;
-  out: string;
+interface EmailCommandOptions extends WeekOptions {
   baseUrl?: string;
   send?: boolean;
   to?: string[];
@@ -27,15 +18,20 @@ export function register(program: Command, context: CliContext): void {
     .description(
       'Write the edition as email: email.html, email.txt and a complete edition.eml (optionally send it)',
     );
-  weekOption(command)
-    .option('--out <dir>', 'output folder', 'out')
-    .option('--base-url <url>', 'site address for "View in your browser" links (default: publish.baseUrl)')
-    .option('--send', 'send edition.eml through publish.email.smtp (password from its passwordEnv variable)')
-    .option('--to <address>', 'recipient for --send, repeatable (default: publish.email.to)', collect);
-  withStoreOptions(command).action(async (options: EmailCommandOptions) => {
-    const week = commandWeek(options, context);
-    const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await withCommandDigest(options, context, async (digest) => {
+  weekCommand<EmailCommandOptions>(command, context, {
+    out: 'output folder',
+    flags: (own) =>
+      own
+        .option(
+          '--base-url <url>',
+          'site address for "View in your browser" links (default: publish.baseUrl)',
+        )
+        .option(
+          '--send',
+          'send edition.eml through publish.email.smtp (password from its passwordEnv variable)',
+        )
+        .option('--to <address>', 'recipient for --send, repeatable (default: publish.email.to)', collect),
+    run: async (digest, { week, options, outDir }) => {
       const outcome = await digest.email({
         week,
         outDir,
@@ -44,6 +40,6 @@ export function register(program: Command, context: CliContext): void {
         ...(options.to ? { to: options.to } : {}),
       });
       context.stdout.write(`${outcome.emlPath}\n`);
-    });
+    },
   });
 }

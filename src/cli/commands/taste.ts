@@ -1,17 +1,10 @@
 import type { Command } from 'commander';
 import type { TasteReport } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 import { plainLine } from '../terminal.js';
 
-interface TasteOptions extends CommonOptions {
-  week?: string;
+interface TasteOptions extends WeekOptions {
   json?: boolean;
   reset?: boolean;
 }
@@ -23,12 +16,12 @@ export function register(program: Command, context: CliContext): void {
     .description(
       'Print what the ranking learned from published editions, pins and skips (--reset forgets it)',
     );
-  weekOption(command)
-    .option('--reset', 'forget the history so far; learning starts again from the next published edition')
-    .option('--json', 'machine-readable output');
-  withStoreOptions(command).action(async (options: TasteOptions) => {
-    const week = commandWeek(options, context);
-    await withCommandDigest(options, context, async (digest) => {
+  weekCommand<TasteOptions>(command, context, {
+    flags: (own) =>
+      own
+        .option('--reset', 'forget the history so far; learning starts again from the next published edition')
+        .option('--json', 'machine-readable output'),
+    run: async (digest, { week, options }) => {
       const outcome = await digest.taste({ week, reset: options.reset ?? false });
       if ('reset' in outcome) {
         context.stdout.write(
@@ -39,7 +32,7 @@ export function register(program: Command, context: CliContext): void {
       context.stdout.write(
         options.json ? `${JSON.stringify(outcome.report, null, 2)}\n` : formatTasteReport(outcome.report),
       );
-    });
+    },
   });
 }
 
