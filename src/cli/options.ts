@@ -110,10 +110,14 @@ export interface WeekCall<O> {
   args: string[];
   /** The checked `--out` folder, absolute ('' when the command has no `out`). */
   outDir: string;
+  context: CliContext;
 }
 
-/** A command about one week's edition: its own flags and its work; `weekCommand` adds the rest. */
+/** A command about one week's edition: what it is, its own flags and its work; `weekCommand` adds the rest. */
 export interface WeekCommandSpec<O extends WeekOptions> {
+  name: string;
+  description: string;
+  argument?: [name: string, description: string];
   /** The command's own flags; --help lists them after --week and before the store flags. */
   flags?: (command: Command) => Command;
   /** The description of an `--out <dir>` flag (default ./out), checked writable before the store opens. */
@@ -126,30 +130,32 @@ export interface WeekCommandSpec<O extends WeekOptions> {
 }
 
 /**
- * The one shape of the commands about a week (`--week`, own flags, store flags): resolve the week, check `--out`,
- * then run the work on an open digest (closed after, whatever happens).
+ * The one shape of the commands about a week (`--week`, own flags, store flags), as a command's `register`: resolve
+ * the week, check `--out`, then run the work on an open digest (closed after, whatever happens).
  */
 export function weekCommand<O extends WeekOptions>(
-  command: Command,
-  context: CliContext,
   spec: WeekCommandSpec<O>,
-): Command {
-  weekOption(command);
-  if (spec.out) command.option('--out <dir>', spec.out, 'out');
-  spec.flags?.(command);
-  withStoreOptions(command);
-  if (spec.help) command.addHelpText('after', spec.help);
-  return command.action(async (...input: unknown[]) => {
-    // Commander passes the positional arguments, then the options, then the command itself.
-    const args = input.slice(0, -2) as string[];
-    const options = input.at(-2) as O & { out?: string };
-    const week = commandWeek(options, context);
-    const outDir = spec.out ? await checkWritableFolder(options.out ?? 'out', '--out', context.cwd) : '';
-    await withCommandDigest(
-      options,
-      context,
-      (digest) => spec.run(digest, { week, options, args, outDir }),
-      spec.open?.(options),
-    );
-  });
+): (program: Command, context: CliContext) => void {
+  return (program, context) => {
+    const command = program.command(spec.name).description(spec.description);
+    if (spec.argument) command.argument(...spec.argument);
+    weekOption(command);
+    if (spec.out) command.option('--out <dir>', spec.out, 'out');
+    spec.flags?.(command);
+    withStoreOptions(command);
+    if (spec.help) command.addHelpText('after', spec.help);
+    command.action(async (...input: unknown[]) => {
+      // Commander passes the positional arguments, then the options, then the command itself.
+      const args = input.slice(0, -2) as string[];
+      const options = input.at(-2) as O & { out?: string };
+      const week = commandWeek(options, context);
+      const outDir = spec.out ? await checkWritableFolder(options.out ?? 'out', '--out', context.cwd) : '';
+      await withCommandDigest(
+        options,
+        context,
+        (digest) => spec.run(digest, { week, options, args, outDir, context }),
+        spec.open?.(options),
+      );
+    });
+  };
 }

@@ -1,5 +1,3 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 import { plainLine } from '../terminal.js';
 
@@ -8,27 +6,24 @@ interface AddOptions extends WeekOptions {
   offline?: boolean;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('add')
-    .description("Add an item by hand (a URL or an arXiv id); it is pinned into that week's edition")
-    .argument('<url-or-arxiv-id>', 'e.g. https://example.com/post or 2604.24819');
-  weekCommand<AddOptions>(command, context, {
-    flags: (own) =>
-      own
-        .option('--note <text>', "editor's note kept with the item")
-        .option('--offline', 'make no network request: only an item already stored can be added'),
-    open: (options) => ({ offline: options.offline ?? false }),
-    run: async (digest, { week, options, args: [input = ''] }) => {
-      const stored = await digest.add({
-        week,
-        input,
-        note: options.note ?? null,
-        offline: options.offline ?? false,
-      });
-      context.stdout.write(
-        `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
-      );
-    },
-  });
-}
+export const register = weekCommand<AddOptions>({
+  name: 'add',
+  description: "Add an item by hand (a URL or an arXiv id); it is pinned into that week's edition",
+  argument: ['<url-or-arxiv-id>', 'e.g. https://example.com/post or 2604.24819'],
+  flags: (own) =>
+    own
+      .option('--note <text>', "editor's note kept with the item")
+      .option('--offline', 'make no network request: only an item already stored can be added'),
+  open: (options) => ({ offline: options.offline ?? false }),
+  run: async (digest, { week, options, args: [input = ''], context }) => {
+    const stored = await digest.add({
+      week,
+      input,
+      note: options.note ?? null,
+      offline: options.offline ?? false,
+    });
+    context.stdout.write(
+      `Added "${plainLine(stored.title)}" (${plainLine(stored.key)}) to the edition of ${week}.\n`,
+    );
+  },
+});

@@ -1,5 +1,3 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
 interface EmailCommandOptions extends WeekOptions {
@@ -12,34 +10,27 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('email')
-    .description(
-      'Write the edition as email: email.html, email.txt and a complete edition.eml (optionally send it)',
-    );
-  weekCommand<EmailCommandOptions>(command, context, {
-    out: 'output folder',
-    flags: (own) =>
-      own
-        .option(
-          '--base-url <url>',
-          'site address for "View in your browser" links (default: publish.baseUrl)',
-        )
-        .option(
-          '--send',
-          'send edition.eml through publish.email.smtp (password from its passwordEnv variable)',
-        )
-        .option('--to <address>', 'recipient for --send, repeatable (default: publish.email.to)', collect),
-    run: async (digest, { week, options, outDir }) => {
-      const outcome = await digest.email({
-        week,
-        outDir,
-        send: options.send ?? false,
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        ...(options.to ? { to: options.to } : {}),
-      });
-      context.stdout.write(`${outcome.emlPath}\n`);
-    },
-  });
-}
+export const register = weekCommand<EmailCommandOptions>({
+  name: 'email',
+  description:
+    'Write the edition as email: email.html, email.txt and a complete edition.eml (optionally send it)',
+  out: 'output folder',
+  flags: (own) =>
+    own
+      .option('--base-url <url>', 'site address for "View in your browser" links (default: publish.baseUrl)')
+      .option(
+        '--send',
+        'send edition.eml through publish.email.smtp (password from its passwordEnv variable)',
+      )
+      .option('--to <address>', 'recipient for --send, repeatable (default: publish.email.to)', collect),
+  run: async (digest, { week, options, outDir, context }) => {
+    const outcome = await digest.email({
+      week,
+      outDir,
+      send: options.send ?? false,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      ...(options.to ? { to: options.to } : {}),
+    });
+    context.stdout.write(`${outcome.emlPath}\n`);
+  },
+});

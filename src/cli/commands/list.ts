@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
 import type { OpenDigest } from '../../compose/index.js';
 import type { PlannedItem } from '../../editions/index.js';
 import { fillTheStore } from '../../editions/index.js';
-import type { CliContext } from '../context.js';
 import { parseCount, type WeekCall, type WeekOptions, weekCommand } from '../options.js';
 import { plainLine } from '../terminal.js';
 
@@ -12,24 +10,20 @@ interface ListOptions extends WeekOptions {
   triage: boolean;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('list')
-    .description("Print the week's stored candidates, ranked as the build ranks them, with each signal");
-  weekCommand<ListOptions>(command, context, {
-    flags: (own) =>
-      own
-        .option('--json', 'machine-readable output')
-        .option('--limit <n>', 'rows to print', parseCount, 40)
-        .option('--no-triage', 'rank without the cached LLM triage scores'),
-    run: (digest, call) => printList(digest, call, context),
-  });
-}
+export const register = weekCommand<ListOptions>({
+  name: 'list',
+  description: "Print the week's stored candidates, ranked as the build ranks them, with each signal",
+  flags: (own) =>
+    own
+      .option('--json', 'machine-readable output')
+      .option('--limit <n>', 'rows to print', parseCount, 40)
+      .option('--no-triage', 'rank without the cached LLM triage scores'),
+  run: printList,
+});
 
 async function printList(
   digest: OpenDigest,
-  { week, options }: WeekCall<ListOptions>,
-  context: CliContext,
+  { week, options, context }: WeekCall<ListOptions>,
 ): Promise<void> {
   const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
   if (options.json) {

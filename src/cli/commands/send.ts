@@ -1,7 +1,5 @@
-import type { Command } from 'commander';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
-import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
 interface SendCommandOptions extends WeekOptions {
@@ -11,53 +9,49 @@ interface SendCommandOptions extends WeekOptions {
   baseUrl?: string;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('send')
-    .description(
-      'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
-        'Exit 0 all sent, 3 some failed or uncertain.',
-    );
-  weekCommand<SendCommandOptions>(command, context, {
-    flags: (own) =>
-      own
-        .option('--dry-run', 'list who would get it; write nothing, send nothing')
-        .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
-        .option(
-          '--resend-uncertain',
-          'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
-        )
-        .option(
-          '--base-url <url>',
-          'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
-        ),
-    run: async (digest, { week, options }) => {
-      const progress = progressLine(context.stderr);
-      try {
-        const outcome = await digest.send({
-          week,
-          ...(options.dryRun ? { dryRun: true } : {}),
-          ...(options.allowFlagged ? { allowFlagged: true } : {}),
-          ...(options.resendUncertain ? { resendUncertain: true } : {}),
-          ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-          onProgress: progress.update,
-        });
-        progress.end();
-        if (outcome.dryRun) {
-          for (const address of outcome.wouldSend) context.stdout.write(`${address}\n`);
-          return;
-        }
-        context.stdout.write(report(outcome));
-        if (!outcome.complete) context.exitCode = 3;
-      } catch (error) {
-        progress.end();
-        if (!(error instanceof FlaggedEditionError)) throw error;
-        context.stderr.write(`${error.message}\n`);
-        context.exitCode = 3;
+export const register = weekCommand<SendCommandOptions>({
+  name: 'send',
+  description:
+    'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
+    'Exit 0 all sent, 3 some failed or uncertain.',
+  flags: (own) =>
+    own
+      .option('--dry-run', 'list who would get it; write nothing, send nothing')
+      .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
+      .option(
+        '--resend-uncertain',
+        'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
+      )
+      .option(
+        '--base-url <url>',
+        'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
+      ),
+  run: async (digest, { week, options, context }) => {
+    const progress = progressLine(context.stderr);
+    try {
+      const outcome = await digest.send({
+        week,
+        ...(options.dryRun ? { dryRun: true } : {}),
+        ...(options.allowFlagged ? { allowFlagged: true } : {}),
+        ...(options.resendUncertain ? { resendUncertain: true } : {}),
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        onProgress: progress.update,
+      });
+      progress.end();
+      if (outcome.dryRun) {
+        for (const address of outcome.wouldSend) context.stdout.write(`${address}\n`);
+        return;
       }
-    },
-  });
-}
+      context.stdout.write(report(outcome));
+      if (!outcome.complete) context.exitCode = 3;
+    } catch (error) {
+      progress.end();
+      if (!(error instanceof FlaggedEditionError)) throw error;
+      context.stderr.write(`${error.message}\n`);
+      context.exitCode = 3;
+    }
+  },
+});
 
 function report(outcome: SendOutcome): string {
   const { counts, run } = outcome;
