@@ -13,6 +13,18 @@ export interface CommonOptions {
   verbose?: boolean;
 }
 
+/** The flags of a command about one week's edition. */
+export interface WeekOptions extends CommonOptions {
+  week?: string;
+}
+
+/** The flags of the commands that call the writing model (build, eval). */
+export interface ModelCallOptions {
+  check: boolean;
+  refresh?: boolean;
+  maxCost?: number;
+}
+
 export function parseWeek(value: string): string {
   if (!isIsoDay(value)) throw new InvalidArgumentError('expected a date like 2026-05-04');
   return value;
@@ -40,7 +52,7 @@ export function withStoreOptions(command: Command): Command {
     .option('--verbose', 'more log lines');
 }
 
-export function weekOption(command: Command): Command {
+function weekOption(command: Command): Command {
   return command.option(
     '--week <date>',
     'edition date YYYY-MM-DD (default: the most recent Monday)',
@@ -71,7 +83,7 @@ export function nowOf(context: CliContext): Date {
 }
 
 /** `--week`, checked, or the most recent Monday by the context's clock. */
-export function commandWeek(options: { week?: string }, context: CliContext): string {
+function commandWeek(options: { week?: string }, context: CliContext): string {
   return resolveWeek(options.week, nowOf(context));
 }
 
@@ -88,4 +100,62 @@ export async function withCommandDigest<T>(
   await checkDataDir(options, context);
   const { withDigest } = await import('../compose/index.js');
   return withDigest({ ...digestOptions(options, context), ...extra }, fn);
+}
+
+/** What a week command's work gets besides the open digest. */
+export interface WeekCall<O> {
+  week: string;
+  options: O;
+  /** The positional arguments, in order. */
+  args: string[];
+  /** The checked `--out` folder, absolute ('' when the command has no `out`). */
+  outDir: string;
+  context: CliContext;
+}
+
+/** A command about one week's edition: what it is, its own flags and its work; `weekCommand` adds the rest. */
+export interface WeekCommandSpec<O extends WeekOptions> {
+  name: string;
+  description: string;
+  argument?: [name: string, description: string];
+  /** The command's own flags; --help lists them after --week and before the store flags. */
+  flags?: (command: Command) => Command;
+  /** The description of an `--out <dir>` flag (default ./out), checked writable before the store opens. */
+  out?: string;
+  /** Text --help prints after the options (e.g. the exit statuses). */
+  help?: string;
+  /** Open options beyond the common ones (e.g. `{ offline }`). */
+  open?: (options: O) => Partial<OpenDigestOptions>;
+  run: (digest: OpenDigest, call: WeekCall<O>) => Promise<void>;
+}
+
+/**
+ * The one shape of the commands about a week (`--week`, own flags, store flags), as a command's `register`: resolve
+ * the week, check `--out`, then run the work on an open digest (closed after, whatever happens).
+ */
+export function weekCommand<O extends WeekOptions>(
+  spec: WeekCommandSpec<O>,
+): (program: Command, context: CliContext) => void {
+  return (program, context) => {
+    const command = program.command(spec.name).description(spec.description);
+    if (spec.argument) command.argument(...spec.argument);
+    weekOption(command);
+    if (spec.out) command.option('--out <dir>', spec.out, 'out');
+    spec.flags?.(command);
+    withStoreOptions(command);
+    if (spec.help) command.addHelpText('after', spec.help);
+    command.action(async (...input: unknown[]) => {
+      // Commander passes the positional arguments, then the options, then the command itself.
+      const args = input.slice(0, -2) as string[];
+      const options = input.at(-2) as O & { out?: string };
+      const week = commandWeek(options, context);
+      const outDir = spec.out ? await checkWritableFolder(options.out ?? 'out', '--out', context.cwd) : '';
+      await withCommandDigest(
+        options,
+        context,
+        (digest) => spec.run(digest, { week, options, args, outDir, context }),
+        spec.open?.(options),
+      );
+    });
+  };
 }

@@ -49,7 +49,8 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
   const dataDir = resolveDataDir(options);
   // Said whenever it is not ./data, so a command never reads or writes a folder the user did not expect.
   if (!databaseUrl && dataDir !== resolve(options.cwd, DEFAULT_DATA_DIR)) log.info(`Data folder: ${dataDir}`);
-  const store = await openStore(databaseUrl ? { databaseUrl, log } : { dataDir, log });
+  const optimizeWasm = env.DIGEST_WASM_OPTIMIZE === '1';
+  const store = await openStore(databaseUrl ? { databaseUrl, log } : { dataDir, log, optimizeWasm });
   const http = options.offline
     ? offlineHttpClient
     : createHttpClient({

@@ -2,9 +2,7 @@
 // handed to. Webhook URLs, bot tokens and API keys are secrets: the config names the environment variable that
 // holds each one, and the value is read only when a delivery runs.
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
-
-const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
+import { httpUrl, uniqueIds } from './schema-rules.js';
 
 const envName = z
   .string()
@@ -50,22 +48,7 @@ export const chatChannelSchema = z.discriminatedUnion('type', [
   telegramChannelSchema,
 ]);
 
-export const chatSchema = z
-  .array(chatChannelSchema)
-  .default([])
-  .superRefine((channels, context) => {
-    const seen = new Set<string>();
-    channels.forEach((channel, index) => {
-      if (seen.has(channel.id)) {
-        context.addIssue({
-          code: 'custom',
-          path: [index, 'id'],
-          message: `duplicate channel id "${channel.id}"`,
-        });
-      }
-      seen.add(channel.id);
-    });
-  });
+export const chatSchema = z.array(chatChannelSchema).default([]).superRefine(uniqueIds('channel'));
 
 export const listmonkSchema = z
   .object({

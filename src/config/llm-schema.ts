@@ -1,6 +1,6 @@
 // LLM settings. Model ids are "provider:model"; secrets stay in the environment and are read when a call is made.
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { httpUrl } from './schema-rules.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
 /** Calls in flight per provider when `llm.concurrency` is unset and the endpoint is not a local engine. */
@@ -44,7 +44,7 @@ export const llmSchema = z
     /** Server for `openai-compatible:` ids (vLLM, llama.cpp server, LM Studio, OpenRouter). */
     openaiCompatible: z
       .object({
-        baseURL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL'),
+        baseURL: httpUrl,
         /** Name of the environment variable holding the API key (none sent when unset). */
         apiKeyEnv: z
           .string()

@@ -1,8 +1,6 @@
 // Publishing settings (issue 5): where the site lives, the feeds, and the email.
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
-
-const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
+import { httpUrl } from './schema-rules.js';
 
 export const DEFAULT_UNSUBSCRIBE_URL = 'https://example.com/unsubscribe?token={{unsubscribe_token}}';
 

@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
 import { chatSchema, pushSchema } from './deliver-schema.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
+import { httpUrl, uniqueIds } from './schema-rules.js';
 import { selectionSchema } from './selection-schema.js';
 import { serverSchema } from './server-schema.js';
 
 export const SOURCE_TYPES = ['hf-daily-papers', 'hf-daily-papers-rss', 'feed', 'manual'] as const;
-
-const httpUrl = z.string().url().refine(isHttpUrl, 'must be an http(s) URL');
 
 export const sourceSchema = z
   .object({
@@ -117,19 +115,7 @@ export const configSchema = z
     sources: z
       .array(sourceSchema)
       .default(DEFAULT_SOURCES.map((source) => ({ ...source, weight: 1, enabled: true })))
-      .superRefine((sources, context) => {
-        const seen = new Set<string>();
-        sources.forEach((source, index) => {
-          if (seen.has(source.id)) {
-            context.addIssue({
-              code: 'custom',
-              path: [index, 'id'],
-              message: `duplicate source id "${source.id}"`,
-            });
-          }
-          seen.add(source.id);
-        });
-      }),
+      .superRefine(uniqueIds('source')),
     http: httpSchema,
     enrich: enrichSchema,
     llm: llmSchema,

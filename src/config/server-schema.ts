@@ -1,6 +1,6 @@
 // `digest serve` settings (issue 12): where it listens and the address readers reach it at.
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { httpUrl } from './schema-rules.js';
 
 export const DEFAULT_SERVER_HOST = '127.0.0.1';
 export const DEFAULT_SERVER_PORT = 8080;
@@ -35,7 +35,7 @@ export const serverSchema = z
     /** 0 picks a free port (tests). */
     port: portSchema.default(DEFAULT_SERVER_PORT),
     /** Public address readers reach the service at (links in mails, allowed Origin of POSTs). Default: publish.baseUrl. */
-    baseUrl: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
+    baseUrl: httpUrl.optional(),
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, logs). */
     trustProxy: z.boolean().default(false),
     /**

@@ -11,10 +11,9 @@ export interface DateWindow {
   end: string;
 }
 
-/** What a source adapter yields: one item as the source described it, text already plain. */
-export interface SourceItem {
-  sourceId: string;
-  /** Absolute URL of the item as the source links it. */
+/** What every item has, as a source yields it and as it is stored. */
+interface ItemFields {
+  /** Absolute URL of the item as the (first) source links it. */
   url: string;
   title: string;
   /** Plain text (abstract, description or readable post text), whitespace-normalised. */
@@ -24,8 +23,13 @@ export interface SourceItem {
   image: string | null;
   /** ISO 8601 UTC. For daily lists (HF) this is the list day, which decides the window. */
   publishedAt: string;
-  /** HF upvotes (or another source's popularity count) when known. */
+  /** HF upvotes (or another source's popularity count) when known; stored: the most over its sources. */
   upvotes: number | null;
+}
+
+/** What a source adapter yields: one item as the source described it, text already plain. */
+export interface SourceItem extends ItemFields {
+  sourceId: string;
   /** The work's code repository as the source lists it (HF `githubRepo`): an https://github.com/<owner>/<repo> URL. */
   githubRepo?: string | null;
 }
@@ -39,19 +43,10 @@ export interface ItemSourceRef {
 }
 
 /** An item as stored: one row per real-world thing, however many sources carried it. */
-export interface StoredItem {
+export interface StoredItem extends ItemFields {
   /** Stable key: `arxiv:<id>` when an arXiv id is known, otherwise `url:<canonical url>`. */
   key: string;
   canonicalUrl: string;
-  url: string;
-  title: string;
-  text: string;
-  authors: string[];
-  arxivId: string | null;
-  image: string | null;
-  publishedAt: string;
-  /** Max upvotes over its sources. */
-  upvotes: number | null;
   citations: number | null;
   /** First source that carried it: shown in the footer as "via SOURCE". */
   primarySource: string;

@@ -49,7 +49,7 @@ export async function add(deps: DigestDeps, input: AddInput): Promise<StoredItem
 }
 
 /** The stored item an item key, arXiv id or URL names, or null. */
-async function findStoredItem(store: Store, input: string): Promise<StoredItem | null> {
+async function findStoredItem(store: Pick<Store, 'getItem'>, input: string): Promise<StoredItem | null> {
   const value = input.trim();
   const candidates = [value];
   const arxivId = normaliseArxivId(value) ?? arxivIdFromUrl(value);
@@ -68,7 +68,7 @@ function asManualItem(item: StoredItem): SourceItem {
   return { sourceId: 'manual', url, title, text, authors, arxivId, image, publishedAt, upvotes: null };
 }
 
-async function resolveItemKey(store: Store, input: string): Promise<string> {
+async function resolveItemKey(store: Pick<Store, 'getItem'>, input: string): Promise<string> {
   const found = await findStoredItem(store, input);
   if (found) return found.key;
   throw new NotFoundError(

@@ -21,12 +21,17 @@ export interface DoctorInput {
   dataDir?: string;
   /** A config already made (skips loading a file). */
   config?: Config;
-  /** Deadline of each source fetch (default 5 s). */
-  sourceDeadlineMs?: number;
-  /** Deadline of the model's test call (default 30 s). */
-  modelTimeoutMs?: number;
-  /** SMTP connection and greeting deadline (default 10 s). */
-  smtpTimeoutMs?: number;
+  deadlines?: DoctorDeadlines;
+}
+
+/** How long each check may take, in ms. */
+export interface DoctorDeadlines {
+  /** Each source fetch (default 5 s). */
+  source?: number;
+  /** The model's test call (default 30 s). */
+  model?: number;
+  /** SMTP connection and greeting (default 10 s). */
+  smtp?: number;
 }
 
 export interface DoctorReport {
@@ -82,9 +87,9 @@ export async function doctor(input: DoctorInput): Promise<DoctorReport> {
   }
   const [data, sources, models, mail] = await Promise.all([
     checkDataFolder(input),
-    checkSources(config, { now: input.now, deadlineMs: input.sourceDeadlineMs ?? 5_000 }),
-    checkModels(config, { env: input.env, timeoutMs: input.modelTimeoutMs ?? 30_000 }),
-    checkMail(config, input.env, input.smtpTimeoutMs ?? 10_000),
+    checkSources(config, { now: input.now, deadlineMs: input.deadlines?.source ?? 5_000 }),
+    checkModels(config, { env: input.env, timeoutMs: input.deadlines?.model ?? 30_000 }),
+    checkMail(config, input.env, input.deadlines?.smtp ?? 10_000),
   ]);
   const checks = [
     loaded.check,

@@ -1,4 +1,4 @@
-// The Store over a Kysely database: each method is a query module's function bound to it.
+// The Store over a Kysely database: each method is a query module's function bound to it, gathered by port group.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { cacheGet, cachePut } from './cache.js';
@@ -69,7 +69,25 @@ import {
   setSubscriberStatus,
 } from './subscribers.js';
 import { getTranslations, saveTranslation, saveTranslationEdit } from './translations.js';
-import type { SharedDatabase, Store } from './types.js';
+import type {
+  CachePort,
+  CandidatesPort,
+  DecisionsPort,
+  DeskPort,
+  EditionsPort,
+  EditorsPort,
+  IngestRunsPort,
+  ItemsPort,
+  OutboxPort,
+  PaperTextsPort,
+  SearchPort,
+  SendLogPort,
+  SharedDatabase,
+  SourceStatePort,
+  Store,
+  SubscribersPort,
+  TranslationsPort,
+} from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
 export interface CreateStoreOptions {
@@ -82,14 +100,34 @@ export interface CreateStoreOptions {
 }
 
 export function createStore(db: Kysely<Database>, options: CreateStoreOptions = {}): Store {
-  const { log } = options;
   let shared: Promise<SharedDatabase | null> | null = null;
   return {
+    ...itemPorts(db, options.log),
+    ...editionPorts(db),
+    ...bookkeepingPorts(db),
+    ...subscriberPorts(db),
+    ...deskPorts(db),
+    ...sendLogPort(db),
     withJobLock: (name, fn) => withJobLock(db, options.jobLock ?? 'advisory', name, fn),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);
       return shared;
     },
+    async close() {
+      try {
+        // Other commands first, so nothing reaches the database while it closes.
+        await (await shared?.catch(() => null))?.close();
+        await db.destroy();
+      } finally {
+        await options.onClose?.();
+      }
+    },
+  };
+}
+
+/** The items: what ingest writes and the build reads. */
+function itemPorts(db: Kysely<Database>, log: Logger | undefined): ItemsPort & CandidatesPort {
+  return {
     async upsertItems(items) {
       if (!items.length) return { inserted: 0, merged: 0, skipped: 0 };
       const { inserted, merged, skipped } = await db
@@ -101,8 +139,12 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     getItem: (key) => getItem(db, key),
     addManualItem: (item, week, note) => addManualItem(db, item, week, note),
     updateItem: (key, patch) => updateItem(db, key, patch),
-    getSourceState: (sourceId) => getSourceState(db, sourceId),
-    setSourceState: (sourceId, state) => setSourceState(db, sourceId, state),
+  };
+}
+
+/** Editions, the editor's pins and skips, their translations, and the published archive's search. */
+function editionPorts(db: Kysely<Database>): EditionsPort & DecisionsPort & TranslationsPort & SearchPort {
+  return {
     saveEdition: (edition) => saveEdition(db, edition),
     getEdition: (date) => getEdition(db, date),
     listEditions: (listOptions) => listEditions(db, listOptions),
@@ -110,12 +152,34 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     featuredBefore: (date) => featuredBefore(db, date),
     setDecision: (week, itemKey, decision) => setDecision(db, week, itemKey, decision),
     decisions: (week) => decisions(db, week),
+    saveTranslation: (date, translation, warnings) => saveTranslation(db, date, translation, warnings),
+    saveTranslationEdit: (date, language, edited) => saveTranslationEdit(db, date, language, edited),
+    getTranslations: (date) => getTranslations(db, date),
+    searchItems: (query) => searchItems(db, query),
+    publishedItem: (key) => publishedItem(db, key),
+    listPublishedEditions: (page) => listPublishedEditions(db, page),
+  };
+}
+
+/** What runs keep between them: the LLM cache, paper texts, each source's state and the ingest runs. */
+function bookkeepingPorts(
+  db: Kysely<Database>,
+): CachePort & PaperTextsPort & SourceStatePort & IngestRunsPort {
+  return {
     cacheGet: (namespace, key) => cacheGet(db, namespace, key),
     cachePut: (namespace, key, value, ttlSeconds) => cachePut(db, namespace, key, value, ttlSeconds),
     paperTexts: (arxivIds) => paperTexts(db, arxivIds),
     savePaperText: (record) => savePaperText(db, record),
+    getSourceState: (sourceId) => getSourceState(db, sourceId),
+    setSourceState: (sourceId, state) => setSourceState(db, sourceId, state),
     recordIngestRun: (run) => recordIngestRun(db, run),
     lastIngestRun: () => lastIngestRun(db),
+  };
+}
+
+/** Subscribers, their preferences and the outbox of their confirmation and welcome mails. */
+function subscriberPorts(db: Kysely<Database>): SubscribersPort & OutboxPort {
+  return {
     requestSubscription: (address, mailbox) => requestSubscription(db, address, mailbox),
     requestSubscriptions: (requests) => requestSubscriptions(db, requests),
     putSubscriber: (address, mailbox, status) => putSubscriber(db, address, mailbox, status),
@@ -129,9 +193,6 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     getPreferences: (id) => getPreferences(db, id),
     setPreferences: (id, preferences) => setPreferences(db, id, preferences),
     exportSubscriber: (address) => exportSubscriber(db, address),
-    saveTranslation: (date, translation, warnings) => saveTranslation(db, date, translation, warnings),
-    saveTranslationEdit: (date, language, edited) => saveTranslationEdit(db, date, language, edited),
-    getTranslations: (date) => getTranslations(db, date),
     requestSubscriptionsWithMail: (requests, windowSeconds) =>
       requestSubscriptionsWithMail(db, requests, windowSeconds),
     confirmSubscription: (id, generation, welcome) => confirmSubscription(db, id, generation, welcome),
@@ -140,9 +201,12 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     settleOutbox: (id, worker, outcome) => settleOutbox(db, id, worker, outcome),
     outboxHealth: () => outboxHealth(db),
     mailProblems: (ids) => mailProblems(db, ids),
-    searchItems: (query) => searchItems(db, query),
-    publishedItem: (key) => publishedItem(db, key),
-    listPublishedEditions: (page) => listPublishedEditions(db, page),
+  };
+}
+
+/** The editor's desk: who may sign in, their sessions, edits, decisions, approval and the audit log. */
+function deskPorts(db: Kysely<Database>): EditorsPort & DeskPort {
+  return {
     addEditor: (email, passwordHash) => addEditor(db, email, passwordHash),
     editorCredentials: (email) => editorCredentials(db, email),
     listEditors: () => listEditors(db),
@@ -162,6 +226,12 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     approval: (week) => approval(db, week),
     recordAudit: (entry) => recordAudit(db, entry),
     listAudit: (listOptions) => listAudit(db, listOptions),
+  };
+}
+
+/** The send log of `digest send`: one row per edition and subscriber. */
+function sendLogPort(db: Kysely<Database>): SendLogPort {
+  return {
     enqueueSend: (edition) => enqueueSend(db, edition),
     sendClaimers: (edition) => sendClaimers(db, edition),
     recoverAbandoned: (edition, dead, lease) => recoverAbandoned(db, edition, dead, lease),
@@ -178,14 +248,5 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     sendLogCounts: () => sendLogCounts(db),
     listSendLog: (edition, options) => listSendLog(db, edition, options),
     previewRecipients: (edition, options) => previewRecipients(db, edition, options),
-    async close() {
-      try {
-        // Other commands first, so nothing reaches the database while it closes.
-        await (await shared?.catch(() => null))?.close();
-        await db.destroy();
-      } finally {
-        await options.onClose?.();
-      }
-    },
   };
 }

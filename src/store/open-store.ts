@@ -24,6 +24,8 @@ export interface OpenStoreOptions {
   /** postgres://… — when set, PostgreSQL is used and dataDir is ignored. */
   databaseUrl?: string;
   log?: Logger;
+  /** Let V8 optimise PGlite's WebAssembly too (DIGEST_WASM_OPTIMIZE=1; see pglite-options.ts). */
+  optimizeWasm?: boolean;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
@@ -39,7 +41,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   const given = options.dataDir ?? './data';
   if (given.startsWith('memory://')) {
-    return openStoreOnDatabase(pgliteDatabase(await openPglite(given)), { log }, `PGlite ${given}`);
+    const pglite = await openPglite(given, options.optimizeWasm);
+    return openStoreOnDatabase(pgliteDatabase(pglite), { log }, `PGlite ${given}`);
   }
   const location = resolve(given);
   await mkdir(location, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -66,7 +69,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const loosened = await tightenPermissions(location);
     if (exposed && loosened)
       log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
-    const pglite = await openPglite(location);
+    const pglite = await openPglite(location, options.optimizeWasm);
     const db = pgliteDatabase(pglite);
     // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.
     await tightenPermissions(location);
@@ -99,10 +102,10 @@ export function openStoreFromPglite(
   return openStoreOnDatabase(db, { log: options.log, jobLock: 'process' }, 'the PGlite database');
 }
 
-async function openPglite(location: string): Promise<PGlite> {
+async function openPglite(location: string, optimizeWasm = false): Promise<PGlite> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    return await PGlite.create({ dataDir: location, ...pgliteOptions(PGlite) });
+    return await PGlite.create({ dataDir: location, ...pgliteOptions(PGlite, { optimizeWasm }) });
   } catch (error) {
     throw new StoreError(
       `Could not open the PGlite database in ${location}: ${errorMessage(error)}. ` +

@@ -7,7 +7,8 @@
 // the background. The optimized copy costs ~70 MB of RSS and a core for the first seconds, and a weekly build or
 // an idle `digest serve` never runs long enough to gain from it (measured: sample build 274 → 203 MB peak RSS,
 // 1.44 → 1.12 s). So PGlite runs on baseline code only. The flag is read when a module is compiled, so it is set
-// before PGlite loads; DIGEST_WASM_OPTIMIZE=1 keeps V8's default (a store under sustained heavy load).
+// before PGlite loads; DIGEST_WASM_OPTIMIZE=1 (read by the composition root, handed in as `optimizeWasm`) keeps V8's
+// default (a store under sustained heavy load). The one-shot initdb child always runs on baseline code.
 import { setFlagsFromString } from 'node:v8';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 
@@ -16,13 +17,16 @@ export const SHARED_BUFFERS = '16MB';
 let tiersChosen = false;
 
 /** Before PGlite compiles its WebAssembly (the first `PGlite.create` in this process); pgliteOptions() calls it. */
-export function chooseWasmTiers(env: NodeJS.ProcessEnv = process.env): void {
+function chooseWasmTiers(optimize: boolean): void {
   if (tiersChosen) return;
   tiersChosen = true;
-  if (env.DIGEST_WASM_OPTIMIZE !== '1') setFlagsFromString('--liftoff-only');
+  if (!optimize) setFlagsFromString('--liftoff-only');
 }
 
-export function pgliteOptions(pglite: typeof PGlite): Pick<PGliteOptions, 'startParams'> {
-  chooseWasmTiers();
+export function pgliteOptions(
+  pglite: typeof PGlite,
+  options: { optimizeWasm?: boolean } = {},
+): Pick<PGliteOptions, 'startParams'> {
+  chooseWasmTiers(options.optimizeWasm ?? false);
   return { startParams: [...pglite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
 }

@@ -1,26 +1,15 @@
-import type { Command } from 'commander';
-import { checkWritableFolder } from '../../config/inputs.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  parseUsd,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type ModelCallOptions, parseUsd, type WeekOptions, weekCommand } from '../options.js';
 
-interface BuildCommandOptions extends CommonOptions {
-  week?: string;
-  out: string;
+/** Where the items come from: the sources, enrichment, the network at all. */
+interface GatherOptions {
   ingest: boolean;
-  offline?: boolean;
-  model?: string;
-  check: boolean;
-  refresh?: boolean;
-  retryFailed?: boolean;
-  maxCost?: number;
   enrich: boolean;
+  offline?: boolean;
+}
+
+interface BuildCommandOptions extends WeekOptions, GatherOptions, ModelCallOptions {
+  model?: string;
+  retryFailed?: boolean;
 }
 
 export const EXIT_STATUS_HELP =
@@ -32,53 +21,44 @@ export const EXIT_STATUS_HELP =
   '     writer or failed the faithfulness check\n' +
   '  130/143  stopped by Ctrl-C / SIGTERM (nothing half-saved)';
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('build')
-    .description('Ingest, select, write and render one edition (default: the most recent Monday)');
-  weekOption(command)
-    .option('--out <dir>', 'output folder', 'out')
-    .option('--no-ingest', 'build from what is already stored')
-    .option('--no-enrich', 'skip arXiv, citation and page look-ups')
-    .option(
-      '--offline',
-      'make no network request: build from what is stored (no ingest, enrichment, images or LLM calls)',
-    )
-    .option('--model <id>', 'LLM for writing, as provider:model (e.g. openai:gpt-4.1-mini)')
-    .option('--no-check', 'skip the faithfulness check of LLM output')
-    .option('--refresh', 'ask every LLM call again (ignore cached answers)')
-    .option('--retry-failed', 'ask again only the LLM calls whose cached answer was unusable')
-    .option('--max-cost <usd>', 'stop LLM spending at this amount (rest: extractive)', parseUsd);
-  withStoreOptions(command)
-    .addHelpText('after', EXIT_STATUS_HELP)
-    .action(async (options: BuildCommandOptions) => {
-      const week = commandWeek(options, context);
-      const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-      const offline = options.offline ?? false;
-      await withCommandDigest(
-        options,
-        context,
-        async (digest) => {
-          const outcome = await digest.build({
-            week,
-            outDir,
-            // Offline, the sources are not asked either: the build uses the items already stored.
-            ingest: options.ingest && !offline,
-            enrich: options.enrich,
-            offline,
-            check: options.check,
-            refresh: options.refresh ?? false,
-            llm: {
-              retryFailed: options.retryFailed ?? false,
-              ...(options.model ? { model: options.model } : {}),
-              ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-            },
-          });
-          context.stdout.write(`${outcome.pagePath}\n`);
-          // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
-          if (outcome.degraded) context.exitCode = 3;
-        },
-        { offline },
-      );
+export const register = weekCommand<BuildCommandOptions>({
+  name: 'build',
+  description: 'Ingest, select, write and render one edition (default: the most recent Monday)',
+  out: 'output folder',
+  flags: (own) =>
+    own
+      .option('--no-ingest', 'build from what is already stored')
+      .option('--no-enrich', 'skip arXiv, citation and page look-ups')
+      .option(
+        '--offline',
+        'make no network request: build from what is stored (no ingest, enrichment, images or LLM calls)',
+      )
+      .option('--model <id>', 'LLM for writing, as provider:model (e.g. openai:gpt-4.1-mini)')
+      .option('--no-check', 'skip the faithfulness check of LLM output')
+      .option('--refresh', 'ask every LLM call again (ignore cached answers)')
+      .option('--retry-failed', 'ask again only the LLM calls whose cached answer was unusable')
+      .option('--max-cost <usd>', 'stop LLM spending at this amount (rest: extractive)', parseUsd),
+  help: EXIT_STATUS_HELP,
+  open: (options) => ({ offline: options.offline ?? false }),
+  run: async (digest, { week, options, outDir, context }) => {
+    const offline = options.offline ?? false;
+    const outcome = await digest.build({
+      week,
+      outDir,
+      // Offline, the sources are not asked either: the build uses the items already stored.
+      ingest: options.ingest && !offline,
+      enrich: options.enrich,
+      offline,
+      check: options.check,
+      refresh: options.refresh ?? false,
+      llm: {
+        retryFailed: options.retryFailed ?? false,
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+      },
     });
-}
+    context.stdout.write(`${outcome.pagePath}\n`);
+    // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
+    if (outcome.degraded) context.exitCode = 3;
+  },
+});

@@ -1,15 +1,6 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface ChatCommandOptions extends CommonOptions {
-  week?: string;
+interface ChatCommandOptions extends WeekOptions {
   channel?: string;
   baseUrl?: string;
   again?: boolean;
@@ -21,31 +12,26 @@ export const CHAT_EXIT_HELP =
   '  2  invalid config or flags, or the edition is not published\n' +
   '  3  some channel failed; run the same command again to retry only those';
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('chat')
-    .description(
-      'Post a published edition to the configured chat channels (Slack, Discord, Telegram); reruns retry only the channels that failed',
-    );
-  weekOption(command)
-    .option('--channel <id>', "only this channel (an id from the config's chat list)")
-    .option('--base-url <url>', 'site address for the links to the edition (default: publish.baseUrl)')
-    .option('--again', 'post again where an earlier run already posted it');
-  withStoreOptions(command)
-    .addHelpText('after', CHAT_EXIT_HELP)
-    .action(async (options: ChatCommandOptions) => {
-      const week = commandWeek(options, context);
-      await withCommandDigest(options, context, async (digest) => {
-        const outcome = await digest.chat({
-          week,
-          again: options.again ?? false,
-          ...(options.channel ? { channel: options.channel } : {}),
-          ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        });
-        for (const result of outcome.results) {
-          context.stdout.write(`${result.id}\t${result.status}\t${result.sent}/${result.total}\n`);
-        }
-        if (outcome.failed > 0) context.exitCode = 3;
-      });
+export const register = weekCommand<ChatCommandOptions>({
+  name: 'chat',
+  description:
+    'Post a published edition to the configured chat channels (Slack, Discord, Telegram); reruns retry only the channels that failed',
+  flags: (own) =>
+    own
+      .option('--channel <id>', "only this channel (an id from the config's chat list)")
+      .option('--base-url <url>', 'site address for the links to the edition (default: publish.baseUrl)')
+      .option('--again', 'post again where an earlier run already posted it'),
+  help: CHAT_EXIT_HELP,
+  run: async (digest, { week, options, context }) => {
+    const outcome = await digest.chat({
+      week,
+      again: options.again ?? false,
+      ...(options.channel ? { channel: options.channel } : {}),
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     });
-}
+    for (const result of outcome.results) {
+      context.stdout.write(`${result.id}\t${result.status}\t${result.sent}/${result.total}\n`);
+    }
+    if (outcome.failed > 0) context.exitCode = 3;
+  },
+});

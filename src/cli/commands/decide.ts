@@ -1,38 +1,30 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface DecideOptions extends CommonOptions {
-  week?: string;
+interface DecideOptions extends WeekOptions {
   undo?: boolean;
 }
+
+const DESCRIPTIONS = {
+  pin: "Always include an item in a week's edition",
+  skip: "Keep an item out of a week's edition",
+} as const;
 
 /** `digest pin` / `digest skip`: an editor's decision about one item for one week. */
 export function register(program: Command, context: CliContext): void {
   for (const decision of ['pin', 'skip'] as const) {
-    const command = program
-      .command(decision)
-      .description(
-        decision === 'pin'
-          ? "Always include an item in a week's edition"
-          : "Keep an item out of a week's edition",
-      )
-      .argument('<item>', 'item key (from "digest list"), arXiv id or URL');
-    weekOption(command).option('--undo', 'remove the decision');
-    withStoreOptions(command).action(async (item: string, options: DecideOptions) => {
-      const week = commandWeek(options, context);
-      await withCommandDigest(options, context, async (digest) => {
+    weekCommand<DecideOptions>({
+      name: decision,
+      description: DESCRIPTIONS[decision],
+      argument: ['<item>', 'item key (from "digest list"), arXiv id or URL'],
+      flags: (own) => own.option('--undo', 'remove the decision'),
+      run: async (digest, { week, options, args: [item = ''] }) => {
         const { key } = await digest.decide({ week, item, decision, undo: options.undo ?? false });
         context.stdout.write(
           `${options.undo ? `Removed ${decision} of` : decision === 'pin' ? 'Pinned' : 'Skipped'} ${key} for ${week}.\n`,
         );
-      });
-    });
+      },
+    })(program, context);
   }
 }

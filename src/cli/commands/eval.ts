@@ -1,21 +1,9 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import type { ModelEvaluation } from '../../editions/index.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  parseUsd,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type ModelCallOptions, parseUsd, type WeekOptions, weekCommand } from '../options.js';
 
-interface EvalOptions extends CommonOptions {
-  week?: string;
+interface EvalOptions extends WeekOptions, ModelCallOptions {
   models: string[];
-  check: boolean;
-  refresh?: boolean;
-  maxCost?: number;
   json?: boolean;
 }
 
@@ -35,43 +23,36 @@ function parseModels(value: string): string[] {
 }
 
 /** `digest eval`: write the week's picks with each model and compare them (cached: a rerun is free). */
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('eval')
-    .description("Write the week's picks with each model and compare cost, faithfulness and style");
-  weekOption(command)
-    .requiredOption('--models <ids>', 'comma-separated provider:model ids, or "extractive"', parseModels)
-    .option('--no-check', 'skip the faithfulness check')
-    .option('--refresh', 'ask every call again')
-    .option('--max-cost <usd>', 'stop spending at this amount per model', parseUsd)
-    .option('--json', 'machine-readable output, with every item audit');
-  withStoreOptions(command)
-    .addHelpText(
-      'after',
-      '\nExit status: 0 nothing to look at, 3 some model has flagged claims, unsupported sentences or fallbacks.',
-    )
-    .action(async (options: EvalOptions) => {
-      const week = commandWeek(options, context);
-      await withCommandDigest(options, context, async (digest) => {
-        const reports = await digest.evaluate({
-          week,
-          models: options.models,
-          check: options.check,
-          refresh: options.refresh ?? false,
-          ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-        });
-        if (reports.length === 0) {
-          context.stdout.write(`No candidates for the week ending ${week}: build it first.\n`);
-          return;
-        }
-        context.stdout.write(options.json ? `${JSON.stringify(reports, null, 2)}\n` : formatReports(reports));
-        const needsALook = reports.some(
-          (report) => report.flaggedClaims > 0 || report.unsupportedSentences > 0 || report.fallbacks > 0,
-        );
-        if (needsALook) context.exitCode = 3;
-      });
+export const register = weekCommand<EvalOptions>({
+  name: 'eval',
+  description: "Write the week's picks with each model and compare cost, faithfulness and style",
+  flags: (own) =>
+    own
+      .requiredOption('--models <ids>', 'comma-separated provider:model ids, or "extractive"', parseModels)
+      .option('--no-check', 'skip the faithfulness check')
+      .option('--refresh', 'ask every call again')
+      .option('--max-cost <usd>', 'stop spending at this amount per model', parseUsd)
+      .option('--json', 'machine-readable output, with every item audit'),
+  help: '\nExit status: 0 nothing to look at, 3 some model has flagged claims, unsupported sentences or fallbacks.',
+  run: async (digest, { week, options, context }) => {
+    const reports = await digest.evaluate({
+      week,
+      models: options.models,
+      check: options.check,
+      refresh: options.refresh ?? false,
+      ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
     });
-}
+    if (reports.length === 0) {
+      context.stdout.write(`No candidates for the week ending ${week}: build it first.\n`);
+      return;
+    }
+    context.stdout.write(options.json ? `${JSON.stringify(reports, null, 2)}\n` : formatReports(reports));
+    const needsALook = reports.some(
+      (report) => report.flaggedClaims > 0 || report.unsupportedSentences > 0 || report.fallbacks > 0,
+    );
+    if (needsALook) context.exitCode = 3;
+  },
+});
 
 function formatReports(reports: ModelEvaluation[]): string {
   const rows: [string, (report: ModelEvaluation) => string][] = [

@@ -6,9 +6,8 @@ import { DEFAULT_SOURCES } from '../../config/index.js';
 import type { InitAnswers } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
 
-interface InitOptions {
-  yes?: boolean;
-  force?: boolean;
+/** The flags that answer init's questions (each one's default, when it asks). */
+interface AnswerFlags {
   name: string;
   baseUrl: string;
   sources: string;
@@ -16,6 +15,11 @@ interface InitOptions {
   smtp?: string;
   smtpUser?: string;
   from?: string;
+}
+
+interface InitOptions extends AnswerFlags {
+  yes?: boolean;
+  force?: boolean;
 }
 
 const DEFAULTS = {
@@ -60,7 +64,7 @@ export function register(program: Command, context: CliContext): void {
     });
 }
 
-function fromFlags(options: InitOptions): InitAnswers {
+function fromFlags(options: AnswerFlags): InitAnswers {
   return {
     name: options.name,
     baseUrl: options.baseUrl,
@@ -76,7 +80,7 @@ function fromFlags(options: InitOptions): InitAnswers {
 }
 
 /** One question per answer, the flag's value as the default (Enter keeps it). */
-async function ask(options: InitOptions, context: CliContext): Promise<InitAnswers> {
+async function ask(options: AnswerFlags, context: CliContext): Promise<InitAnswers> {
   // Lines are read from an iterator, which buffers them: answers piped in all at once are not lost between questions.
   const reader = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   const lines = reader[Symbol.asyncIterator]();

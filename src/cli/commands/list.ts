@@ -1,70 +1,63 @@
-import type { Command } from 'commander';
+import type { OpenDigest } from '../../compose/index.js';
 import type { PlannedItem } from '../../editions/index.js';
 import { fillTheStore } from '../../editions/index.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  parseCount,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { parseCount, type WeekCall, type WeekOptions, weekCommand } from '../options.js';
 import { plainLine } from '../terminal.js';
 
-interface ListOptions extends CommonOptions {
-  week?: string;
+interface ListOptions extends WeekOptions {
   json?: boolean;
   limit: number;
   triage: boolean;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('list')
-    .description("Print the week's stored candidates, ranked as the build ranks them, with each signal");
-  weekOption(command)
-    .option('--json', 'machine-readable output')
-    .option('--limit <n>', 'rows to print', parseCount, 40)
-    .option('--no-triage', 'rank without the cached LLM triage scores');
-  withStoreOptions(command).action(async (options: ListOptions) => {
-    const week = commandWeek(options, context);
-    await withCommandDigest(options, context, async (digest) => {
-      const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
-      if (options.json) {
-        const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
-        context.stdout.write(
-          `${JSON.stringify({ week, triage, savedDiffers, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
-        );
-        return;
-      }
-      if (plan.ranked.length === 0) {
-        const { empty } = await digest.storeStatus();
-        context.stdout.write(
-          empty
-            ? `The store in ${digest.storeLocation} is empty: ${fillTheStore(week)}.\n`
-            : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "digest build --week ${week}" fetches them from your sources.\n`,
-        );
-        return;
-      }
-      context.stdout.write(formatTable(plan.ranked.slice(0, options.limit), picked));
-      if (triage) {
-        context.stdout.write(
-          `\nLLM triage (${triage.model}, from the last build's cached answers): ${triage.rated} of ${triage.shortlist} shortlisted rated.`,
-        );
-      }
-      context.stdout.write(
-        `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
-      );
-      if (savedDiffers) {
-        context.stdout.write(
-          `The saved edition of ${week} has ${savedDiffers} item(s) this ranking does not pick: it was built from ` +
-            "other data or another config (the demo's is sample/digest.config.json; pass it with --config). " +
-            `Rebuild to update it: digest build --week ${week} --no-ingest.\n`,
-        );
-      }
-    });
-  });
+export const register = weekCommand<ListOptions>({
+  name: 'list',
+  description: "Print the week's stored candidates, ranked as the build ranks them, with each signal",
+  flags: (own) =>
+    own
+      .option('--json', 'machine-readable output')
+      .option('--limit <n>', 'rows to print', parseCount, 40)
+      .option('--no-triage', 'rank without the cached LLM triage scores'),
+  run: printList,
+});
+
+async function printList(
+  digest: OpenDigest,
+  { week, options, context }: WeekCall<ListOptions>,
+): Promise<void> {
+  const { plan, picked, triage, savedDiffers } = await digest.list({ week, triage: options.triage });
+  if (options.json) {
+    const rows = plan.ranked.map((row) => ({ ...toRow(row), picked: picked.has(row.item.key) }));
+    context.stdout.write(
+      `${JSON.stringify({ week, triage, savedDiffers, candidates: rows, excluded: plan.excluded }, null, 2)}\n`,
+    );
+    return;
+  }
+  if (plan.ranked.length === 0) {
+    const { empty } = await digest.storeStatus();
+    context.stdout.write(
+      empty
+        ? `The store in ${digest.storeLocation} is empty: ${fillTheStore(week)}.\n`
+        : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "digest build --week ${week}" fetches them from your sources.\n`,
+    );
+    return;
+  }
+  context.stdout.write(formatTable(plan.ranked.slice(0, options.limit), picked));
+  if (triage) {
+    context.stdout.write(
+      `\nLLM triage (${triage.model}, from the last build's cached answers): ${triage.rated} of ${triage.shortlist} shortlisted rated.`,
+    );
+  }
+  context.stdout.write(
+    `\n${plan.ranked.length} candidate(s), ${plan.picks.length} picked (*), ${plan.excluded.length} excluded.\n`,
+  );
+  if (savedDiffers) {
+    context.stdout.write(
+      `The saved edition of ${week} has ${savedDiffers} item(s) this ranking does not pick: it was built from ` +
+        "other data or another config (the demo's is sample/digest.config.json; pass it with --config). " +
+        `Rebuild to update it: digest build --week ${week} --no-ingest.\n`,
+    );
+  }
 }
 
 function toRow(row: PlannedItem) {

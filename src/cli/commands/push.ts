@@ -1,49 +1,37 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { PUSH_SERVICES, type PushService } from '../../config/deliver-schema.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface PushCommandOptions extends CommonOptions {
-  week?: string;
+interface PushCommandOptions extends WeekOptions {
   to: PushService;
   baseUrl?: string;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('push')
-    .description(
-      'Hand the edition to a mail service as a draft campaign (HTML + text); pushing again updates the same draft',
-    );
-  weekOption(command)
-    .addOption(
-      new Option('--to <service>', 'listmonk or buttondown (configured under push.<service>)')
-        .choices(PUSH_SERVICES)
-        .makeOptionMandatory(),
-    )
-    .option(
-      '--base-url <url>',
-      'site address for "view in your browser" links (default: publish.baseUrl)',
-      parseUrl,
-    );
-  withStoreOptions(command).action(async (options: PushCommandOptions) => {
-    const week = commandWeek(options, context);
-    await withCommandDigest(options, context, async (digest) => {
-      const outcome = await digest.push({
-        week,
-        to: options.to,
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      });
-      context.stdout.write(`${outcome.service}\t${outcome.action}\t${outcome.id}\n`);
+export const register = weekCommand<PushCommandOptions>({
+  name: 'push',
+  description:
+    'Hand the edition to a mail service as a draft campaign (HTML + text); pushing again updates the same draft',
+  flags: (own) =>
+    own
+      .addOption(
+        new Option('--to <service>', 'listmonk or buttondown (configured under push.<service>)')
+          .choices(PUSH_SERVICES)
+          .makeOptionMandatory(),
+      )
+      .option(
+        '--base-url <url>',
+        'site address for "view in your browser" links (default: publish.baseUrl)',
+        parseUrl,
+      ),
+  run: async (digest, { week, options, context }) => {
+    const outcome = await digest.push({
+      week,
+      to: options.to,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     });
-  });
-}
+    context.stdout.write(`${outcome.service}\t${outcome.action}\t${outcome.id}\n`);
+  },
+});
 
 function parseUrl(value: string): string {
   if (!/^https?:\/\/[^\s]+$/i.test(value)) throw new InvalidArgumentError('expected an http(s) URL');

@@ -1,45 +1,34 @@
-import type { Command } from 'commander';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 
-interface SendCommandOptions extends CommonOptions {
-  week?: string;
+interface SendCommandOptions extends WeekOptions {
   dryRun?: boolean;
   allowFlagged?: boolean;
   resendUncertain?: boolean;
   baseUrl?: string;
 }
 
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('send')
-    .description(
-      'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
-        'Exit 0 all sent, 3 some failed or uncertain.',
-    );
-  weekOption(command)
-    .option('--dry-run', 'list who would get it; write nothing, send nothing')
-    .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
-    .option(
-      '--resend-uncertain',
-      'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
-    )
-    .option(
-      '--base-url <url>',
-      'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
-    );
-  withStoreOptions(command).action(async (options: SendCommandOptions) => {
-    const week = commandWeek(options, context);
+export const register = weekCommand<SendCommandOptions>({
+  name: 'send',
+  description:
+    'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
+    'Exit 0 all sent, 3 some failed or uncertain.',
+  flags: (own) =>
+    own
+      .option('--dry-run', 'list who would get it; write nothing, send nothing')
+      .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
+      .option(
+        '--resend-uncertain',
+        'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
+      )
+      .option(
+        '--base-url <url>',
+        'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
+      ),
+  run: async (digest, { week, options, context }) => {
     const progress = progressLine(context.stderr);
-    await withCommandDigest(options, context, async (digest) => {
+    try {
       const outcome = await digest.send({
         week,
         ...(options.dryRun ? { dryRun: true } : {}),
@@ -55,14 +44,14 @@ export function register(program: Command, context: CliContext): void {
       }
       context.stdout.write(report(outcome));
       if (!outcome.complete) context.exitCode = 3;
-    }).catch((error: unknown) => {
+    } catch (error) {
       progress.end();
       if (!(error instanceof FlaggedEditionError)) throw error;
       context.stderr.write(`${error.message}\n`);
       context.exitCode = 3;
-    });
-  });
-}
+    }
+  },
+});
 
 function report(outcome: SendOutcome): string {
   const { counts, run } = outcome;

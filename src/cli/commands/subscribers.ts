@@ -20,28 +20,37 @@ interface ListOptions extends CommonOptions {
   json?: boolean;
 }
 
+type Confirmed = CommonOptions & { confirmed?: boolean };
+
 export function register(program: Command, context: CliContext): void {
   const group = program
     .command('subscribers')
     .description('The subscriber list: list, add, remove, import and export (CSV with an "email" column)');
+  for (const registerOne of [list, add, remove, importCsv, exportList]) registerOne(group, context);
+}
 
-  const open = async <T>(
-    options: CommonOptions,
-    fn: (digest: import('../../compose/index.js').OpenDigest) => Promise<T>,
-  ) => {
-    return withCommandDigest(options, context, fn);
-  };
+/** `digest subscribers <name>` with its argument (if any); the caller adds its flags, then the store flags. */
+function subcommand(
+  group: Command,
+  name: string,
+  description: string,
+  argument?: [name: string, description: string],
+): Command {
+  const command = group.command(name).description(description);
+  return argument ? command.argument(...argument) : command;
+}
 
+function list(group: Command, context: CliContext): void {
   withStoreOptions(
-    group
-      .command('list')
-      .description(
-        'one subscriber per line: address, status, subscribed at, and their confirmation or welcome mail when it failed, waits for a retry or is uncertain',
-      )
+    subcommand(
+      group,
+      'list',
+      'one subscriber per line: address, status, subscribed at, and their confirmation or welcome mail when it failed, waits for a retry or is uncertain',
+    )
       .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus)
       .option('--json', 'one JSON object per line'),
   ).action(async (options: ListOptions) => {
-    await open(options, async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       let count = 0;
       for await (const subscriber of await digest.subscribers.list(
         options.status ? { status: options.status } : {},
@@ -56,15 +65,16 @@ export function register(program: Command, context: CliContext): void {
       digest.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
     });
   });
+}
 
+function add(group: Command, context: CliContext): void {
   withStoreOptions(
-    group
-      .command('add')
-      .description('add one address (pending unless --confirmed)')
-      .argument('<email>', 'the address')
-      .option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
-  ).action(async (email: string, options: CommonOptions & { confirmed?: boolean }) => {
-    await open(options, async (digest) => {
+    subcommand(group, 'add', 'add one address (pending unless --confirmed)', [
+      '<email>',
+      'the address',
+    ]).option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
+  ).action(async (email: string, options: Confirmed) => {
+    await withCommandDigest(options, context, async (digest) => {
       const result = await digest.subscribers.add({ email, confirmed: options.confirmed ?? false });
       const { address, status } = result.subscriber;
       const said = {
@@ -76,36 +86,40 @@ export function register(program: Command, context: CliContext): void {
       context.stdout.write(`${said[result.outcome]}\n`);
     });
   });
+}
 
+function remove(group: Command, context: CliContext): void {
   withStoreOptions(
-    group
-      .command('remove')
-      .alias('delete')
-      .description(
-        'delete a subscriber and everything stored about them (their preferences and send-log rows too)',
-      )
-      .argument('<email>', 'the address'),
+    subcommand(
+      group,
+      'remove',
+      'delete a subscriber and everything stored about them (their preferences and send-log rows too)',
+      ['<email>', 'the address'],
+    ).alias('delete'),
   ).action(async (email: string, options: CommonOptions) => {
-    await open(options, async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const address = await digest.subscribers.remove({ email });
       context.stdout.write(`removed ${address}\n`);
     });
   });
+}
 
+function importCsv(group: Command, context: CliContext): void {
   withStoreOptions(
-    group
-      .command('import')
-      .description('add the addresses of a CSV file with an "email" column (pending unless --confirmed)')
-      .argument('<file>', 'CSV file, UTF-8, header line first')
-      .option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
-  ).action(async (file: string, options: CommonOptions & { confirmed?: boolean }) => {
+    subcommand(
+      group,
+      'import',
+      'add the addresses of a CSV file with an "email" column (pending unless --confirmed)',
+      ['<file>', 'CSV file, UTF-8, header line first'],
+    ).option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
+  ).action(async (file: string, options: Confirmed) => {
     const path = resolve(context.cwd, file);
     const csv = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new ConfigError(`Cannot read ${path}: ${error.code ?? error.message}.`, [
         { path: '<file>', message: 'not readable' },
       ]);
     });
-    await open(options, async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       const report = await digest.subscribers.import({ csv, confirmed: options.confirmed ?? false });
       for (const bad of report.invalid) {
         context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
@@ -117,20 +131,18 @@ export function register(program: Command, context: CliContext): void {
       if (report.invalid.length) context.exitCode = 3;
     });
   });
+}
 
+function exportList(group: Command, context: CliContext): void {
   withStoreOptions(
-    group
-      .command('export')
-      .description(
-        'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
-      )
-      .argument(
-        '[email]',
-        "one reader: their row, preferences, send log and outbox mails (a data subject's copy)",
-      )
-      .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
+    subcommand(
+      group,
+      'export',
+      'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
+      ['[email]', "one reader: their row, preferences, send log and outbox mails (a data subject's copy)"],
+    ).option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
   ).action(async (email: string | undefined, options: CommonOptions & { status?: Status }) => {
-    await open(options, async (digest) => {
+    await withCommandDigest(options, context, async (digest) => {
       if (email !== undefined) {
         const data = await digest.subscribers.exportReader({ email });
         context.stdout.write(`${JSON.stringify(data, null, 2)}\n`);

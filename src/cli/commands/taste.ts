@@ -1,47 +1,33 @@
-import type { Command } from 'commander';
 import type { TasteReport } from '../../editions/index.js';
-import type { CliContext } from '../context.js';
-import {
-  type CommonOptions,
-  commandWeek,
-  weekOption,
-  withCommandDigest,
-  withStoreOptions,
-} from '../options.js';
+import { type WeekOptions, weekCommand } from '../options.js';
 import { plainLine } from '../terminal.js';
 
-interface TasteOptions extends CommonOptions {
-  week?: string;
+interface TasteOptions extends WeekOptions {
   json?: boolean;
   reset?: boolean;
 }
 
 /** `digest taste`: what the ranking learned from the editor's history; `--reset` forgets it. */
-export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('taste')
-    .description(
-      'Print what the ranking learned from published editions, pins and skips (--reset forgets it)',
-    );
-  weekOption(command)
-    .option('--reset', 'forget the history so far; learning starts again from the next published edition')
-    .option('--json', 'machine-readable output');
-  withStoreOptions(command).action(async (options: TasteOptions) => {
-    const week = commandWeek(options, context);
-    await withCommandDigest(options, context, async (digest) => {
-      const outcome = await digest.taste({ week, reset: options.reset ?? false });
-      if ('reset' in outcome) {
-        context.stdout.write(
-          `Learned taste reset at ${outcome.reset}: history published before then no longer counts.\n`,
-        );
-        return;
-      }
+export const register = weekCommand<TasteOptions>({
+  name: 'taste',
+  description: 'Print what the ranking learned from published editions, pins and skips (--reset forgets it)',
+  flags: (own) =>
+    own
+      .option('--reset', 'forget the history so far; learning starts again from the next published edition')
+      .option('--json', 'machine-readable output'),
+  run: async (digest, { week, options, context }) => {
+    const outcome = await digest.taste({ week, reset: options.reset ?? false });
+    if ('reset' in outcome) {
       context.stdout.write(
-        options.json ? `${JSON.stringify(outcome.report, null, 2)}\n` : formatTasteReport(outcome.report),
+        `Learned taste reset at ${outcome.reset}: history published before then no longer counts.\n`,
       );
-    });
-  });
-}
+      return;
+    }
+    context.stdout.write(
+      options.json ? `${JSON.stringify(outcome.report, null, 2)}\n` : formatTasteReport(outcome.report),
+    );
+  },
+});
 
 function formatTasteReport(report: TasteReport): string {
   const since = report.resetAt ? ` (history since the reset of ${report.resetAt})` : '';
