@@ -115,31 +115,35 @@ interface PronounRole {
   verb?: string;
 }
 
-const subjectWith = (singular: boolean, verb?: string): PronounRole => ({
-  singular,
-  role: 'subject',
-  ...(verb ? { verb } : {}),
-});
+type Role = PronounRole['role'];
+
+/** One grammatical person's words by role, and its contractions with the verb each stands for. */
+function person(
+  singular: boolean,
+  words: Partial<Record<Role, string>>,
+  contractions: Record<string, string>,
+): Record<string, PronounRole> {
+  return Object.fromEntries([
+    ...Object.entries(words).map(([role, word]) => [word, { singular, role: role as Role }]),
+    ...Object.entries(contractions).map(([word, verb]) => [
+      word,
+      { singular, role: 'subject' as const, verb },
+    ]),
+  ]);
+}
 
 /** Every first-person word but "I" itself (a speaker or a numeral: see speakerI). */
 const PRONOUNS: Record<string, PronounRole> = {
-  we: subjectWith(false),
-  "we're": subjectWith(false, 'are'),
-  "we've": subjectWith(false, 'have'),
-  "we'll": subjectWith(false, 'will'),
-  "we'd": subjectWith(false, 'would'),
-  our: { singular: false, role: 'possessive' },
-  ours: { singular: false, role: 'absolute' },
-  ourselves: { singular: false, role: 'reflexive' },
-  us: { singular: false, role: 'object' },
-  "i'm": subjectWith(true, 'is'),
-  "i've": subjectWith(true, 'has'),
-  "i'll": subjectWith(true, 'will'),
-  "i'd": subjectWith(true, 'would'),
-  my: { singular: true, role: 'possessive' },
-  mine: { singular: true, role: 'absolute' },
-  myself: { singular: true, role: 'reflexive' },
-  me: { singular: true, role: 'object' },
+  ...person(
+    false,
+    { subject: 'we', possessive: 'our', absolute: 'ours', reflexive: 'ourselves', object: 'us' },
+    { "we're": 'are', "we've": 'have', "we'll": 'will', "we'd": 'would' },
+  ),
+  ...person(
+    true,
+    { possessive: 'my', absolute: 'mine', reflexive: 'myself', object: 'me' },
+    { "i'm": 'is', "i've": 'has', "i'll": 'will', "i'd": 'would' },
+  ),
 };
 
 const FIRST_PERSON_WORD =
