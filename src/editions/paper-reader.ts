@@ -14,9 +14,8 @@ export function paperReader(deps: DigestDeps, input: { offline: boolean; enrich:
     return readFullTexts(arxivIds, {
       http,
       store,
-      baseUrl: config.enrich.arxivHtmlUrl,
       offline,
-      refreshAgeHours: config.enrich.refreshAgeHours,
+      arxiv: { baseUrl: config.enrich.arxivHtmlUrl, refreshAgeHours: config.enrich.refreshAgeHours },
       now: () => clock.now(),
       log,
       ...(deps.signal ? { signal: deps.signal } : {}),

@@ -43,3 +43,33 @@ export async function cachePutQuietly(
     // Not cached this time: the next run fetches again.
   }
 }
+
+export interface CacheSlot {
+  cache: EnrichCache;
+  namespace: string;
+  ttlSeconds: number;
+}
+
+/**
+ * Values by key: the cached ones, then the missing ones fetched (only when some are missing) and cached. A fetch
+ * that throws leaves the cached ones and its error, for the caller to say what was kept.
+ */
+export async function cachedOrFetched<T>(
+  keys: string[],
+  slot: CacheSlot,
+  fetchMissing: (missing: string[]) => Promise<{ found: [string, T][]; warnings: string[] }>,
+): Promise<{ values: Map<string, T>; warnings: string[]; error?: unknown }> {
+  const values = await cachedMany<T>(slot.cache, slot.namespace, keys);
+  const missing = keys.filter((key) => !values.has(key));
+  if (missing.length === 0) return { values, warnings: [] };
+  try {
+    const fetched = await fetchMissing(missing);
+    for (const [key, value] of fetched.found) {
+      values.set(key, value);
+      await cachePutQuietly(slot.cache, slot.namespace, key, value, slot.ttlSeconds);
+    }
+    return { values, warnings: fetched.warnings };
+  } catch (error) {
+    return { values, warnings: [], error };
+  }
+}

@@ -3,7 +3,7 @@
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient } from '../core/ports.js';
 import { type ArxivEntry, fetchArxivEntries } from '../sources/arxiv-api.js';
-import { cachedMany, cachePutQuietly, type EnrichCache } from './_cache.js';
+import { cachedOrFetched, type EnrichCache } from './_cache.js';
 
 export const ARXIV_CACHE_NAMESPACE = 'enrich:arxiv';
 
@@ -23,25 +23,18 @@ export async function arxivMetadata(
   options: ArxivMetadataOptions,
 ): Promise<{ entries: Map<string, ArxivEntry>; warnings: string[] }> {
   const ids = [...new Set(arxivIds)].sort();
-  const entries = await cachedMany<ArxivEntry>(options.cache, ARXIV_CACHE_NAMESPACE, ids);
-  const missing = ids.filter((id) => !entries.has(id));
-  if (missing.length === 0) return { entries, warnings: [] };
-  try {
-    const fetched = await fetchArxivEntries(missing, {
-      http: options.http,
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      ...(options.pauseMs !== undefined ? { pauseMs: options.pauseMs } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    for (const entry of fetched.entries) {
-      entries.set(entry.arxivId, entry);
-      await cachePutQuietly(options.cache, ARXIV_CACHE_NAMESPACE, entry.arxivId, entry, options.ttlSeconds);
-    }
-    return { entries, warnings: fetched.warnings.map((warning) => `arXiv: ${warning}`) };
-  } catch (error) {
+  const slot = { cache: options.cache, namespace: ARXIV_CACHE_NAMESPACE, ttlSeconds: options.ttlSeconds };
+  const { values, warnings, error } = await cachedOrFetched<ArxivEntry>(ids, slot, async (missing) => {
+    // Its options are a subset of ours: http, base URL, pause between batches, signal.
+    const fetched = await fetchArxivEntries(missing, options);
     return {
-      entries,
-      warnings: [`arXiv: metadata lookup failed (${errorMessage(error)}); items kept as ingested`],
+      found: fetched.entries.map((entry) => [entry.arxivId, entry]),
+      warnings: fetched.warnings.map((warning) => `arXiv: ${warning}`),
     };
-  }
+  });
+  if (error === undefined) return { entries: values, warnings };
+  return {
+    entries: values,
+    warnings: [`arXiv: metadata lookup failed (${errorMessage(error)}); items kept as ingested`],
+  };
 }

@@ -23,17 +23,22 @@ const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml)\b/i;
 export interface FullTextOptions {
   http: HttpClient;
   store: PaperTextsPort & Pick<CachePort, 'cacheGet'>;
-  /** `enrich.arxivHtmlUrl` (trusted: it is configuration). */
-  baseUrl?: string;
   /** Read only what is stored (`--offline`, `--no-enrich`). */
   offline: boolean;
+  /** Where arXiv's HTML renderings are and how long an answer holds (config `enrich`); defaults without. */
+  arxiv?: ArxivHtmlSettings;
   /** Shared by the run, so every request to a host is spaced; one every 3 s by default. */
   pacer?: HostPacer;
-  /** "No HTML rendering" is asked again after this long (`enrich.refreshAgeHours`). */
-  refreshAgeHours?: number;
   now: () => Date;
   log?: Logger;
   signal?: AbortSignal;
+}
+
+export interface ArxivHtmlSettings {
+  /** `enrich.arxivHtmlUrl` (trusted: it is configuration). */
+  baseUrl?: string;
+  /** "No HTML rendering" is asked again after this long (`enrich.refreshAgeHours`). */
+  refreshAgeHours?: number;
 }
 
 export interface FullTextResult {
@@ -108,11 +113,11 @@ function isCurrent(record: PaperRecord, latest: number | null, options: FullText
   if (latest !== null && record.version !== null && record.version < latest) return false;
   if (record.status === 'read') return true;
   const ageHours = (options.now().getTime() - Date.parse(record.fetchedAt)) / 3_600_000;
-  return ageHours < (options.refreshAgeHours ?? DEFAULT_REFRESH_AGE_HOURS);
+  return ageHours < (options.arxiv?.refreshAgeHours ?? DEFAULT_REFRESH_AGE_HOURS);
 }
 
-function base(options: Pick<FullTextOptions, 'baseUrl'>): string {
-  return options.baseUrl ?? DEFAULT_ARXIV_HTML_URL;
+function base(options: Pick<FullTextOptions, 'arxiv'>): string {
+  return options.arxiv?.baseUrl ?? DEFAULT_ARXIV_HTML_URL;
 }
 
 export function paperPageUrl(baseUrl: string, id: string, version: number | null): string {

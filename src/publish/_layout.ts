@@ -35,16 +35,19 @@ export interface PageOptions {
   /** Appended to the <title> after " — " while the whole stays within MAX_TITLE characters. */
   titleSuffix?: string;
   description: string;
-  siteName: string;
-  /** Relative path from the page to the site root: "" or "../". */
-  root: string;
-  /** Absolute URL of this page when the site's base URL is known. */
-  canonical: string | null;
-  ogType?: 'website' | 'article';
-  ogImage?: string | null;
   body: Fragment;
+  site: PageSite;
+  share?: PageShare;
+  locale?: PageLocale;
   /** External scripts (site-relative paths), for the search page only. */
   scripts?: string[];
+}
+
+/** The site around the page: its name, the way back to its root, and what it offers beside the page. */
+export interface PageSite {
+  name: string;
+  /** Relative path from the page to the site root: "" or "../". */
+  root: string;
   /** Whether the site around the page has feeds and search (publishSite) or just pages (a build). */
   fullSite?: boolean;
   /**
@@ -52,10 +55,22 @@ export interface PageOptions {
    * marker (SUBSCRIBE_SLOT) that `digest serve` fills when it can take subscriptions, so a static copy shows none.
    */
   subscribe?: SubscribeMode;
-  /** Configured languages (first = written): the subscribe form offers a choice when there are several. */
-  languages?: readonly string[];
+}
+
+/** What search engines and link previews read: the canonical address and the Open Graph card. */
+export interface PageShare {
+  /** Absolute URL of this page when the site's base URL is known. */
+  canonical?: string | null;
+  ogType?: 'website' | 'article';
+  ogImage?: string | null;
+}
+
+/** The page's language and its versions in the others. */
+export interface PageLocale {
   /** The page's language (`<html lang>`); default English. */
   language?: string;
+  /** Configured languages (first = written): the subscribe form offers a choice when there are several. */
+  languages?: readonly string[];
   /** Every language version of this page, itself included (hreflang links; the first is x-default). */
   alternates?: readonly { language: string; href: string }[];
   /** The language section the page is in ("de/"): `root` leads to the section, the subscribe form to the site root. */
@@ -63,7 +78,10 @@ export interface PageOptions {
 }
 
 export function renderPage(options: PageOptions): string {
-  const { title, description, siteName, canonical, ogImage, root } = options;
+  const { title, description } = options;
+  const { name: siteName, root, fullSite } = options.site;
+  const { canonical, ogImage, ogType } = options.share ?? {};
+  const locale = options.locale ?? {};
   const meta = [
     html`<meta charset="utf-8">`,
     html`<meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -74,16 +92,16 @@ export function renderPage(options: PageOptions): string {
     html`<title>${documentTitle(title, options.titleSuffix)}</title>`,
     html`<meta name="description" content="${description}">`,
     canonical ? html`<link rel="canonical" href="${canonical}">` : null,
-    ...(options.alternates ?? []).map(
+    ...(locale.alternates ?? []).map(
       (alternate) => html`<link rel="alternate" hreflang="${alternate.language}" href="${alternate.href}">`,
     ),
-    options.alternates?.[0]
-      ? html`<link rel="alternate" hreflang="x-default" href="${options.alternates[0].href}">`
+    locale.alternates?.[0]
+      ? html`<link rel="alternate" hreflang="x-default" href="${locale.alternates[0].href}">`
       : null,
     html`<link rel="icon" href="${raw(FAVICON)}" type="image/svg+xml">`,
-    ...(options.fullSite ? feedLinks(siteName, root) : []),
+    ...(fullSite ? feedLinks(siteName, root) : []),
     html`<meta property="og:site_name" content="${siteName}">`,
-    html`<meta property="og:type" content="${options.ogType ?? 'website'}">`,
+    html`<meta property="og:type" content="${ogType ?? 'website'}">`,
     html`<meta property="og:title" content="${title}">`,
     html`<meta property="og:description" content="${description}">`,
     canonical ? html`<meta property="og:url" content="${canonical}">` : null,
@@ -93,11 +111,11 @@ export function renderPage(options: PageOptions): string {
     html`<style>${raw(SITE_CSS)}</style>`,
     ...(options.scripts ?? []).map((src) => html`<script src="${root}${src}" defer></script>`),
   ].filter((line): line is Fragment => line !== null);
-  const nav = options.fullSite
+  const nav = fullSite
     ? html`<a href="${root}search/index.html">Search</a><a href="${root}feed.xml">RSS</a>`
     : null;
   return html`<!DOCTYPE html>
-<html lang="${options.language ?? 'en'}">
+<html lang="${locale.language ?? 'en'}">
 <head>
 ${join(meta, '\n')}
 </head>
@@ -111,8 +129,8 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
-${subscribeSection(options.subscribe, siteName, siteRoot(root, options.section), options.languages)}
-${options.fullSite ? siteFooter(siteName, root) : null}
+${subscribeSection(options.site.subscribe, siteName, siteRoot(root, locale.section), locale.languages)}
+${fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
 </html>

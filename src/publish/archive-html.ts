@@ -23,14 +23,13 @@ ${renderArchiveList(newestFirst)}`;
     title: siteName,
     ...(latest ? { titleSuffix: latest.title } : {}),
     description: latest?.intro ?? `Every edition of ${siteName}.`,
-    siteName,
-    root: '',
-    canonical: absoluteUrl(options.baseUrl, ''),
-    ogImage: latest ? leadImage(latest, options.images, absoluteUrl(options.baseUrl, '')) : null,
     body,
-    fullSite: options.fullSite,
-    subscribe: options.subscribe,
-    ...pageLanguage(options, ''),
+    site: { name: siteName, root: '', fullSite: options.fullSite, subscribe: options.subscribe },
+    share: {
+      canonical: absoluteUrl(options.baseUrl, ''),
+      ogImage: latest ? leadImage(latest, options.images, absoluteUrl(options.baseUrl, '')) : null,
+    },
+    locale: pageLanguage(options, ''),
   });
 }
 

@@ -26,13 +26,14 @@ function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors:
   const view = toEditionView(edition, {
     maxAuthors,
     ...(options.images ? { images: options.images } : {}),
-    imageRoot: options.assetRoot ?? '../',
+    imageRoot: options.locale?.assetRoot ?? '../',
   });
-  const words = options.language ? uiText(options.language) : null;
+  const language = options.locale?.language;
+  const words = language ? uiText(language) : null;
   const siteName = options.siteName ?? (view.name || DEFAULT_SITE_NAME);
   const body = html`<article class="edition">
 <h1>${view.title}</h1>
-<p class="dateline"><time datetime="${view.date}">${words ? longDateIn(edition.date, options.language) : view.longDate}</time> · ${words ? words.papers(edition.items.length) : view.count}</p>
+<p class="dateline"><time datetime="${view.date}">${words ? longDateIn(edition.date, language) : view.longDate}</time> · ${words ? words.papers(edition.items.length) : view.count}</p>
 <p class="intro">${view.intro}</p>
 <ol class="items">
 ${join(view.items.map(renderCard), '\n')}
@@ -42,15 +43,14 @@ ${join(view.items.map(renderCard), '\n')}
     title: view.title,
     titleSuffix: siteName,
     description: view.intro,
-    siteName,
-    root: '../',
-    canonical: absoluteUrl(options.baseUrl, `${edition.date}/`),
-    ogType: 'article',
-    ogImage: leadImage(edition, options.images, absoluteUrl(options.baseUrl, '')),
     body,
-    fullSite: options.fullSite,
-    subscribe: options.subscribe,
-    ...pageLanguage(options, `${edition.date}/`),
+    site: { name: siteName, root: '../', fullSite: options.fullSite, subscribe: options.subscribe },
+    share: {
+      canonical: absoluteUrl(options.baseUrl, `${edition.date}/`),
+      ogType: 'article',
+      ogImage: leadImage(edition, options.images, absoluteUrl(options.baseUrl, '')),
+    },
+    locale: pageLanguage(options, `${edition.date}/`),
   });
 }
 

@@ -45,14 +45,11 @@ function itemRecord(item: EditionItem): Record<string, unknown> {
   });
 }
 
+/** A source's report as edition.json lists it, in this key order. */
+const SOURCE_KEYS = ['id', 'status', 'items', 'error', 'warnings'] as const satisfies (keyof SourceReport)[];
+
 function sourceRecord(source: SourceReport): Record<string, unknown> {
-  return withoutUndefined({
-    id: source.id,
-    status: source.status,
-    items: source.items,
-    error: source.error,
-    warnings: source.warnings,
-  });
+  return withoutUndefined(Object.fromEntries(SOURCE_KEYS.map((key) => [key, source[key]])));
 }
 
 function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {

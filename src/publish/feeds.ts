@@ -47,7 +47,33 @@ export function renderFeeds(editions: Edition[], options: FeedOptions): Rendered
     throw new PublishError(
       `Feeds need an absolute http(s) base URL (got "${options.baseUrl}"); pass --base-url.`,
     );
-  const entries: Entry[] = [...editions]
+  const entries = feedEntries(editions, home, options);
+  const siteName = plainText(options.siteName);
+  const feed: FeedHead = {
+    home,
+    siteName,
+    description: plainText(options.description ?? `${siteName}: a weekly edition of AI papers and posts.`),
+    updated: entries[0]?.date ?? new Date('1970-01-01T00:00:00Z'),
+  };
+  return {
+    rss: rssFeed(feed, entries),
+    atom: atomFeed(feed, entries),
+    json: jsonFeed(feed, entries, options.images),
+  };
+}
+
+/** What the three feeds say of themselves. */
+interface FeedHead {
+  home: string;
+  siteName: string;
+  description: string;
+  /** The newest entry's date (a fixed epoch with none): reruns give the same bytes. */
+  updated: Date;
+}
+
+/** The newest editions, each with its page URL, its date and its content as an HTML fragment. */
+function feedEntries(editions: Edition[], home: string, options: FeedOptions): Entry[] {
+  return [...editions]
     .sort((a, b) => b.date.localeCompare(a.date))
     .slice(0, options.limit ?? DEFAULT_FEED_LIMIT)
     .map((edition) => {
@@ -63,73 +89,72 @@ export function renderFeeds(editions: Edition[], options: FeedOptions): Rendered
         }),
       };
     });
-  const updated = entries[0]?.date ?? new Date('1970-01-01T00:00:00Z');
-  const siteName = plainText(options.siteName);
-  const description = plainText(
-    options.description ?? `${siteName}: a weekly edition of AI papers and posts.`,
-  );
-  const link = (file: string) => `${home}${file}`;
-  return {
-    rss: generateRssFeed({
-      title: siteName,
-      link: home,
-      description,
-      language: 'en',
-      lastBuildDate: updated,
-      atom: { links: [{ href: link(FEED_FILES.rss), rel: 'self', type: 'application/rss+xml' }] },
-      // RSS readers render an item's title and description as HTML (whatever the spec says of titles), and
-      // feedsmith puts text with markup characters in CDATA as it is: so both go in as escaped HTML, like the pages.
-      items: entries.map(({ edition, url, date, content }) => ({
-        title: html`${plainText(edition.title)}`.toString(),
-        link: url,
-        guid: { value: url, isPermaLink: true },
-        pubDate: date,
-        description: html`${plainText(edition.intro)}`.toString(),
-        content: { encoded: content },
-      })),
-    }),
-    atom: generateAtomFeed({
-      id: home,
-      title: { value: siteName, type: 'text' },
-      subtitle: { value: description, type: 'text' },
-      updated,
-      links: [
-        { href: home, rel: 'alternate', type: 'text/html' },
-        { href: link(FEED_FILES.atom), rel: 'self', type: 'application/atom+xml' },
-      ],
-      authors: [{ name: siteName }],
-      entries: entries.map(({ edition, url, date, content }) => ({
-        id: url,
-        title: { value: plainText(edition.title), type: 'text' },
-        links: [{ href: url, rel: 'alternate', type: 'text/html' }],
-        published: date,
-        updated: date,
-        summary: { value: plainText(edition.intro), type: 'text' },
-        content: { value: content, type: 'html' },
-      })),
-    }),
-    json: `${jsonText(
-      generateJsonFeed({
-        title: siteName,
-        home_page_url: home,
-        feed_url: link(FEED_FILES.json),
-        description,
-        favicon: link('favicon.svg'),
-        language: 'en',
-        authors: [{ name: siteName }],
-        items: entries.map(({ edition, url, date, content }) => ({
-          id: url,
-          url,
-          title: plainText(edition.title),
-          summary: plainText(edition.intro),
-          content_html: content,
-          date_published: date,
-          ...imageOf(edition, options.images, home),
-        })),
-      }),
-      2,
-    )}\n`,
-  };
+}
+
+function rssFeed(feed: FeedHead, entries: Entry[]): string {
+  return generateRssFeed({
+    title: feed.siteName,
+    link: feed.home,
+    description: feed.description,
+    language: 'en',
+    lastBuildDate: feed.updated,
+    atom: { links: [{ href: `${feed.home}${FEED_FILES.rss}`, rel: 'self', type: 'application/rss+xml' }] },
+    // RSS readers render an item's title and description as HTML (whatever the spec says of titles), and
+    // feedsmith puts text with markup characters in CDATA as it is: so both go in as escaped HTML, like the pages.
+    items: entries.map(({ edition, url, date, content }) => ({
+      title: html`${plainText(edition.title)}`.toString(),
+      link: url,
+      guid: { value: url, isPermaLink: true },
+      pubDate: date,
+      description: html`${plainText(edition.intro)}`.toString(),
+      content: { encoded: content },
+    })),
+  });
+}
+
+function atomFeed(feed: FeedHead, entries: Entry[]): string {
+  return generateAtomFeed({
+    id: feed.home,
+    title: { value: feed.siteName, type: 'text' },
+    subtitle: { value: feed.description, type: 'text' },
+    updated: feed.updated,
+    links: [
+      { href: feed.home, rel: 'alternate', type: 'text/html' },
+      { href: `${feed.home}${FEED_FILES.atom}`, rel: 'self', type: 'application/atom+xml' },
+    ],
+    authors: [{ name: feed.siteName }],
+    entries: entries.map(({ edition, url, date, content }) => ({
+      id: url,
+      title: { value: plainText(edition.title), type: 'text' },
+      links: [{ href: url, rel: 'alternate', type: 'text/html' }],
+      published: date,
+      updated: date,
+      summary: { value: plainText(edition.intro), type: 'text' },
+      content: { value: content, type: 'html' },
+    })),
+  });
+}
+
+function jsonFeed(feed: FeedHead, entries: Entry[], images: ImageMap | undefined): string {
+  const body = generateJsonFeed({
+    title: feed.siteName,
+    home_page_url: feed.home,
+    feed_url: `${feed.home}${FEED_FILES.json}`,
+    description: feed.description,
+    favicon: `${feed.home}favicon.svg`,
+    language: 'en',
+    authors: [{ name: feed.siteName }],
+    items: entries.map(({ edition, url, date, content }) => ({
+      id: url,
+      url,
+      title: plainText(edition.title),
+      summary: plainText(edition.intro),
+      content_html: content,
+      date_published: date,
+      ...imageOf(edition, images, feed.home),
+    })),
+  });
+  return `${jsonText(body, 2)}\n`;
 }
 
 function imageOf(edition: Edition, images: ImageMap | undefined, home: string): { image?: string } {

@@ -15,9 +15,8 @@ import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
 import { assertEditionDate, type SiteFiles, summaryOf, writeFiles } from './write-site.js';
 
+/** What the site shows and how: the input of the pure render (siteFiles), same input, same bytes. */
 export interface PublishSiteInput {
-  fs: FileSystem;
-  outDir: string;
   /** Every edition the site shows (the published ones), any order. */
   editions: Edition[];
   /** Absolute URL of the site: feeds, sitemap, canonical and Open Graph links need it. */
@@ -37,7 +36,10 @@ export interface PublishSiteInput {
   translated?: ReadonlyMap<string, Edition[]>;
 }
 
+/** publishSite: the render input (its images fetched here, not passed) and where the files go. */
 export interface PublishSiteOptions extends Omit<PublishSiteInput, 'images'> {
+  fs: FileSystem;
+  outDir: string;
   /**
    * Fetch every item image once through this guarded client and publish it under img/; without it the site has
    * no item images. Failures are warnings.
@@ -54,7 +56,7 @@ export interface PublishSiteResult {
   images: ImageMap;
 }
 
-export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteFiles {
+export function siteFiles(input: PublishSiteInput): SiteFiles {
   const home = absoluteUrl(input.baseUrl, '');
   if (!home)
     throw new PublishError(
@@ -92,18 +94,20 @@ export function siteFiles(input: Omit<PublishSiteInput, 'fs' | 'outDir'>): SiteF
       // Unset: a slot `digest serve` fills when it can take subscriptions; a static copy of the site shows no form.
       subscribe: input.subscribeForm ?? 'slot',
       ...(input.images ? { images: input.images } : {}),
-      ...(section.language ? { language: section.language } : {}),
-      ...(languages.length > 1 ? { languages } : {}),
-      ...(alternates ? { alternates } : {}),
-      ...(section.prefix ? { assetRoot: '../../', section: section.prefix } : {}),
+      locale: {
+        ...(section.language ? { language: section.language } : {}),
+        ...(languages.length > 1 ? { languages } : {}),
+        ...(alternates ? { alternates } : {}),
+        ...(section.prefix ? { assetRoot: '../../', section: section.prefix } : {}),
+      },
     };
     if (!section.prefix) rootOptions = options;
     for (const [path, data] of sectionFiles(section.editions, options, input))
       files.set(section.prefix + path, data);
   }
   const summaries = editions.map(summaryOf);
-  const { alternates: _, ...notFoundOptions } = rootOptions;
-  files.set('404.html', renderNotFoundHtml(notFoundOptions));
+  const { alternates: _, ...notFoundLocale } = rootOptions.locale ?? {};
+  files.set('404.html', renderNotFoundHtml({ ...rootOptions, locale: notFoundLocale }));
   files.set('robots.txt', renderRobots(home));
   const translatedSections = sections
     .filter((section) => section.prefix)
@@ -151,7 +155,7 @@ function sectionFiles(
 }
 
 export async function publishSite(input: PublishSiteOptions): Promise<PublishSiteResult> {
-  const { fetchImages, ...rest } = input;
+  const { fetchImages, fs: _fs, outDir: _outDir, ...rest } = input;
   const fetched = fetchImages ? await fetchItemImages(input.editions, fetchImages) : null;
   const files = siteFiles({ ...rest, ...(fetched ? { images: fetched.images } : {}) });
   for (const [path, data] of fetched?.files ?? []) files.set(path, data);

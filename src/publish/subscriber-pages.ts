@@ -53,9 +53,7 @@ export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPa
     title,
     titleSuffix: siteName,
     description: `${title} — ${siteName}`,
-    siteName,
-    root,
-    canonical: null,
+    site: { name: siteName, root },
     body: html`<h1>${title}</h1>
 ${body(page, siteName, root)}`,
   });

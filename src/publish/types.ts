@@ -1,5 +1,5 @@
 // Options shared by the site renderers.
-import type { SubscribeMode } from './_layout.js';
+import type { PageLocale, SubscribeMode } from './_layout.js';
 import type { ImageMap } from './item-images.js';
 
 export interface SiteOptions {
@@ -13,6 +13,12 @@ export interface SiteOptions {
   images?: ImageMap;
   /** The subscribe form on every page: written in (true), or a slot `digest serve` fills ('slot'). */
   subscribe?: SubscribeMode;
+  /** The language section the pages are in, for a site in several languages (publishSite); unset: English. */
+  locale?: SiteLocale;
+}
+
+/** One language's section of the site. */
+export interface SiteLocale {
   /** The pages' language (`<html lang>`); default English. */
   language?: string;
   /** Configured languages: the subscribe form offers a choice when there are several. */
@@ -31,13 +37,14 @@ export interface PageAlternate {
   href: string;
 }
 
-/** The options every page of a section passes to renderPage for its language. */
-export function pageLanguage(options: SiteOptions, path: string | null) {
+/** The locale every page of a section passes to renderPage for its language. */
+export function pageLanguage(options: SiteOptions, path: string | null): PageLocale {
+  const locale = options.locale ?? {};
   return {
-    ...(options.language ? { language: options.language } : {}),
-    ...(options.languages ? { languages: options.languages } : {}),
-    ...(options.alternates && path !== null ? { alternates: options.alternates(path) } : {}),
-    ...(options.section ? { section: options.section } : {}),
+    ...(locale.language ? { language: locale.language } : {}),
+    ...(locale.languages ? { languages: locale.languages } : {}),
+    ...(locale.alternates && path !== null ? { alternates: locale.alternates(path) } : {}),
+    ...(locale.section ? { section: locale.section } : {}),
   };
 }
 

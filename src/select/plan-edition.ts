@@ -1,16 +1,24 @@
 // planEdition: the week's candidates + the editor's policy → which items go in, in what order, and why.
 // Pure and deterministic (ties broken by key): no IO, no clock, no randomness. See docs/selection.md.
 import { editionWindow } from '../core/dates.js';
-import type { StoredItem } from '../core/types.js';
-import { calibrateByKind, kindOf } from './calibrate.js';
+import type { DateWindow, StoredItem } from '../core/types.js';
+import { type EditionCaps, editionCaps } from './_edition-caps.js';
+
+import { calibrateByKind } from './calibrate.js';
 import { dedupCandidates } from './dedup.js';
-import { keywordVectors, type MmrPick, selectDiverse, themesOf, themeVectors } from './diversity.js';
+import {
+  type DiversityInput,
+  keywordVectors,
+  type MmrPick,
+  selectDiverse,
+  themesOf,
+  themeVectors,
+} from './diversity.js';
 import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
 
-/** At most this share of the edition (rounded up) may share one main theme, while other items are left. */
-export const MAX_THEME_SHARE = 0.5;
+export { MAX_THEME_SHARE } from './_edition-caps.js';
 
 const byKey = (a: StoredItem, b: StoredItem) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 const byScore = (a: PlannedItem, b: PlannedItem) => b.score - a.score || byKey(a.item, b.item);
@@ -70,12 +78,52 @@ function ensureMinPosts(
 
 export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, date: string): EditionPlan {
   const window = editionWindow(date);
+  const { kept, excluded } = admitCandidates(candidates, policy, date);
+  const scored = scoreKept(kept, policy, window);
+  const { planned } = scored;
+  const forcedIndexes = forcedOrder(planned);
+  const caps = editionCaps(planned, scored.themes, policy);
+  forcedIndexes.forEach(caps.count);
+  const picks = pickRanked(
+    scored,
+    forcedIndexes,
+    caps,
+    Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
+  );
+  ensureMinPosts(picks, planned, policy.mix?.minPosts ?? 0, caps.isPost, caps.underSourceCap);
+  for (const pick of picks) {
+    const entry = planned[pick.index];
+    if (!entry) continue;
+    entry.signals.diversityPenalty = Math.round(pick.penalty * 10_000) / 10_000;
+  }
+  const chosen = [...forcedIndexes, ...picks.map((pick) => pick.index)];
+  markLeftOut(planned, picks, caps);
+  return {
+    date,
+    window,
+    picks: chosen.map((index) => planned[index]).filter((entry): entry is PlannedItem => !!entry),
+    ranked: [...planned].sort(byScore),
+    excluded,
+  };
+}
+
+interface KeptItem {
+  item: StoredItem;
+  /** Pinned by the editor or added by hand this week: in the edition whatever its score. */
+  forced: boolean;
+}
+
+/** Merge duplicates, then drop what the editor skipped and what an earlier edition featured (unless forced). */
+function admitCandidates(
+  candidates: StoredItem[],
+  policy: SelectionPolicy,
+  date: string,
+): { kept: KeptItem[]; excluded: EditionPlan['excluded'] } {
   const { items: merged, aliases } = dedupCandidates(candidates);
   const members = new Map<string, string[]>();
   for (const [alias, key] of aliases) members.set(key, [...(members.get(key) ?? []), alias]);
-
   const excluded: EditionPlan['excluded'] = [];
-  const kept: { item: StoredItem; forced: boolean }[] = [];
+  const kept: KeptItem[] = [];
   for (const item of merged.sort(byKey)) {
     const state = membership(item.key, members.get(item.key) ?? [], policy);
     const manual = item.manual?.week === date;
@@ -85,113 +133,88 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
     } else kept.push({ item, forced: state.pinned || manual });
   }
   for (const [alias, key] of [...aliases].sort()) excluded.push({ key: alias, reason: `merged into ${key}` });
+  return { kept, excluded };
+}
 
+/** The kept items scored, with what the diversity step and the theme cap read from the same text. */
+interface ScoredPlan {
+  planned: PlannedItem[];
+  /** Main themes per item (title topics first), for the theme cap. */
+  themes: number[][];
+  diversity: DiversityInput;
+}
+
+function scoreKept(kept: KeptItem[], policy: SelectionPolicy, window: DateWindow): ScoredPlan {
+  const items = kept.map(({ item }) => item);
   const profile = buildProfile({
     audience: policy.audience,
     topics: policy.topics,
     offTopics: policy.offTopics,
     defaults: policy.defaultTopics,
   });
-  const documents = kept.map(({ item }) => documentTerms(item.title, item.text, profile.bigrams));
+  const documents = items.map((item) => documentTerms(item.title, item.text, profile.bigrams));
   const relevance = scoreRelevance(documents, profile);
-  const scored = scoreCandidates(
-    kept.map(({ item }) => item),
-    relevance,
-    profile.groups.length,
-    policy,
-    window,
-  );
-  calibrateByKind(
-    kept.map(({ item }) => item),
-    scored,
-  );
+  const scored = scoreCandidates(items, relevance, profile.groups.length, policy, window);
+  calibrateByKind(items, scored);
   const planned: PlannedItem[] = kept.map(({ item, forced }, index) => ({
     item,
     score: scored[index]?.score ?? 0,
     signals: { ...scored[index]?.signals },
     pinned: forced,
   }));
+  const titleTopics = scoreRelevance(
+    items.map((item) => documentTerms(item.title, '', profile.bigrams)),
+    profile,
+  );
+  const themes = relevance.map((result, index) =>
+    themesOf(titleTopics[index]?.topics ?? [], result.topics, profile.groups),
+  );
+  const diversity = {
+    keywords: keywordVectors(documents),
+    topics: themeVectors(relevance.map((result) => result.topics)),
+  };
+  return { planned, themes, diversity };
+}
 
-  // Manual items first, then pinned ones, then the diverse best of the rest.
-  const forcedIndexes = planned
+/** Manual items first, then pinned ones, each group best first. */
+function forcedOrder(planned: PlannedItem[]): number[] {
+  return planned
     .map((entry, index) => ({ entry, index }))
     .filter(({ entry }) => entry.pinned)
     .sort(
       (a, b) => Number(!!b.entry.item.manual) - Number(!!a.entry.item.manual) || byScore(a.entry, b.entry),
     )
     .map(({ index }) => index);
-  // Caps: per source (config) and per theme (half the edition), so one theme cannot fill it. The theme cap
-  // gives way only when nothing else is left to pick.
-  const titleTopics = scoreRelevance(
-    kept.map(({ item }) => documentTerms(item.title, '', profile.bigrams)),
-    profile,
-  );
-  const themes = relevance.map((result, index) =>
-    themesOf(titleTopics[index]?.topics ?? [], result.topics, profile.groups),
-  );
-  const themeCap = Math.max(1, Math.ceil(policy.itemsPerEdition * MAX_THEME_SHARE));
-  const perSource = new Map<string, number>();
-  const perTheme = new Map<number, number>();
-  const count = (index: number) => {
-    const source = planned[index]?.item.primarySource ?? '';
-    perSource.set(source, (perSource.get(source) ?? 0) + 1);
-    for (const theme of themes[index] ?? []) perTheme.set(theme, (perTheme.get(theme) ?? 0) + 1);
-  };
-  forcedIndexes.forEach(count);
-  const sourceCap = policy.maxPerSource ?? Number.POSITIVE_INFINITY;
-  const underSourceCap = (index: number) =>
-    (perSource.get(planned[index]?.item.primarySource ?? '') ?? 0) < sourceCap;
-  const underThemeCap = (index: number) =>
-    (themes[index] ?? []).every((theme) => (perTheme.get(theme) ?? 0) < themeCap);
-  // Posts among the ranked picks (the editor's own additions do not count): at most maxPosts.
-  const isPost = (index: number) => !!planned[index] && kindOf(planned[index].item) === 'post';
-  let posts = 0;
-  const maxPosts = policy.mix?.maxPosts ?? Number.POSITIVE_INFINITY;
-  const underPostCap = (index: number) => !isPost(index) || posts < maxPosts;
-  const countPick = (index: number) => {
-    count(index);
-    if (isPost(index)) posts++;
-  };
-  const input = {
-    keywords: keywordVectors(documents),
-    topics: themeVectors(relevance.map((result) => result.topics)),
-  };
-  const wanted = Math.max(0, policy.itemsPerEdition - forcedIndexes.length);
-  const scores = planned.map((entry) => entry.score);
+}
+
+/** The diverse best of the rest, `wanted` of them at most, counted against the caps as they are picked. */
+function pickRanked(
+  scored: ScoredPlan,
+  forcedIndexes: number[],
+  caps: EditionCaps,
+  wanted: number,
+): MmrPick[] {
+  const scores = scored.planned.map((entry) => entry.score);
   // When too few items pass every cap, the caps give way one at a time: the theme cap first, then the post cap
   // (a week of blog posts only); the per-source cap always holds.
   const tiers: ((index: number) => boolean)[] = [
-    (index) => underSourceCap(index) && underThemeCap(index) && underPostCap(index),
-    (index) => underSourceCap(index) && underPostCap(index),
-    underSourceCap,
+    (index) => caps.underSourceCap(index) && caps.underThemeCap(index) && caps.underPostCap(index),
+    (index) => caps.underSourceCap(index) && caps.underPostCap(index),
+    caps.underSourceCap,
   ];
-  const picks: ReturnType<typeof selectDiverse> = [];
+  const picks: MmrPick[] = [];
   for (const eligible of tiers) {
     if (picks.length >= wanted) break;
     picks.push(
-      ...selectDiverse(scores, input, {
+      ...selectDiverse(scores, scored.diversity, {
         count: wanted - picks.length,
         chosen: [...forcedIndexes, ...picks.map((pick) => pick.index)],
         eligible,
-        onPick: countPick,
+        onPick: caps.countPick,
       }),
     );
   }
-  ensureMinPosts(picks, planned, policy.mix?.minPosts ?? 0, isPost, underSourceCap);
-  for (const pick of picks) {
-    const entry = planned[pick.index];
-    if (!entry) continue;
-    entry.signals.diversityPenalty = Math.round(pick.penalty * 10_000) / 10_000;
-  }
-  const chosen = [...forcedIndexes, ...picks.map((pick) => pick.index)];
-  markLeftOut(planned, picks, { underSourceCap, underThemeCap, underPostCap });
-  return {
-    date,
-    window,
-    picks: chosen.map((index) => planned[index]).filter((entry): entry is PlannedItem => !!entry),
-    ranked: [...planned].sort(byScore),
-    excluded,
-  };
+  return picks;
 }
 
 /**
@@ -202,7 +225,7 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
 function markLeftOut(
   planned: PlannedItem[],
   picks: MmrPick[],
-  caps: Record<'underSourceCap' | 'underThemeCap' | 'underPostCap', (index: number) => boolean>,
+  caps: Pick<EditionCaps, 'underSourceCap' | 'underThemeCap' | 'underPostCap'>,
 ): void {
   if (!picks.length) return;
   const picked = new Set(picks.map((pick) => pick.index));

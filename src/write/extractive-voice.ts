@@ -12,6 +12,8 @@ interface Voice {
   possessive: string;
   laterPossessive: string;
   object: string;
+  /** For "ours" / "mine". */
+  absolute: string;
   singular: boolean;
 }
 
@@ -21,6 +23,7 @@ const PLURAL_PAPER: Voice = {
   possessive: "the authors'",
   laterPossessive: 'their',
   object: 'the authors',
+  absolute: 'theirs',
   singular: false,
 };
 const PLURAL_POST: Voice = { ...PLURAL_PAPER, subject: 'the team', possessive: "the team's" };
@@ -30,6 +33,7 @@ const SINGULAR: Voice = {
   possessive: "the author's",
   laterPossessive: 'their',
   object: 'the author',
+  absolute: "the author's",
   singular: true,
 };
 
@@ -104,15 +108,59 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/**
- * The sentence in the third person, or null when it cannot be turned safely. `kind` chooses who "we" are:
- * the authors of a paper, the team behind a post; "I" is the author.
- */
-export function readerVoice(sentence: string, kind: ItemKind): string | null {
-  if (!FIRST_PERSON.test(sentence)) return sentence;
-  if (REFUSE.test(sentence)) return null;
-  const plural = kind === 'paper' ? PLURAL_PAPER : PLURAL_POST;
-  let text = sentence.replace(SELF_FRAME, '');
+/** What a first-person word does in its sentence; a subject may carry a contracted verb ("we're" → "are"). */
+interface PronounRole {
+  singular: boolean;
+  role: 'subject' | 'possessive' | 'object' | 'absolute' | 'reflexive';
+  verb?: string;
+}
+
+type Role = PronounRole['role'];
+
+/** One grammatical person's words by role, and its contractions with the verb each stands for. */
+function person(
+  singular: boolean,
+  words: Partial<Record<Role, string>>,
+  contractions: Record<string, string>,
+): Record<string, PronounRole> {
+  return Object.fromEntries([
+    ...Object.entries(words).map(([role, word]) => [word, { singular, role: role as Role }]),
+    ...Object.entries(contractions).map(([word, verb]) => [
+      word,
+      { singular, role: 'subject' as const, verb },
+    ]),
+  ]);
+}
+
+/** Every first-person word but "I" itself (a speaker or a numeral: see speakerI). */
+const PRONOUNS: Record<string, PronounRole> = {
+  ...person(
+    false,
+    { subject: 'we', possessive: 'our', absolute: 'ours', reflexive: 'ourselves', object: 'us' },
+    { "we're": 'are', "we've": 'have', "we'll": 'will', "we'd": 'would' },
+  ),
+  ...person(
+    true,
+    { possessive: 'my', absolute: 'mine', reflexive: 'myself', object: 'me' },
+    { "i'm": 'is', "i've": 'has', "i'll": 'will', "i'd": 'would' },
+  ),
+};
+
+const FIRST_PERSON_WORD =
+  /\b(we're|we've|we'll|we'd|we|i'm|i've|i'll|i'd|ourselves|ours|our|us|myself|mine|my|me|i)\b(?!-)/gi;
+
+/** "Type I", "(I)": a numeral, not a speaker. */
+const NUMERAL_BEFORE = /\b(?:type|phase|stage|part|level|tier|class|table|figure|section|world war)\s+$/i;
+
+interface ThirdPerson {
+  /** The replacement for one first-person word, given the text before and after it. */
+  word(word: string, before: string, after: string): string;
+  /** True once a word could not be turned safely: the sentence is refused. */
+  failed(): boolean;
+}
+
+/** Turns the first person of one sentence, left to right, so "first mention" is the first in reading order. */
+function thirdPerson(plural: Voice): ThirdPerson {
   let named = false;
   let failed = false;
   const subject = (voice: Voice) => {
@@ -120,66 +168,41 @@ export function readerVoice(sentence: string, kind: ItemKind): string | null {
     named = true;
     return word;
   };
-  // One pass, left to right, so "first mention" is the first in reading order.
-  text = text.replace(
-    /\b(we're|we've|we'll|we'd|we|i'm|i've|i'll|i'd|ourselves|ours|our|us|myself|mine|my|me|i)\b(?!-)/gi,
-    (word, _match, offset: number, whole: string) => {
-      const lower = word.toLowerCase();
-      const after = whole.slice(offset + word.length);
-      switch (lower) {
-        case 'we':
-          return subject(plural);
-        case "we're":
-          return `${subject(plural)} are`;
-        case "we've":
-          return `${subject(plural)} have`;
-        case "we'll":
-          return `${subject(plural)} will`;
-        case "we'd":
-          return `${subject(plural)} would`;
-        case 'our':
-          return named ? plural.laterPossessive : plural.possessive;
-        case 'ours':
-          return 'theirs';
-        case 'ourselves':
-          return 'themselves';
-        case 'us':
-          return named ? 'them' : plural.object;
-        case 'i': {
-          // "Type I", "(I)": a numeral, not a speaker.
-          const numeral = /\b(?:type|phase|stage|part|level|tier|class|table|figure|section|world war)\s+$/i;
-          if (word === 'I' && numeral.test(whole.slice(0, offset))) return word;
-          if (word !== 'I' || !/^\s+[a-z]/.test(after)) {
-            if (word === 'I' && !/^\s+[a-z]/.test(after)) return word;
-            failed = true;
-            return word;
-          }
-          const name = subject(SINGULAR);
-          return name === SINGULAR.subject ? `${MARK}${name}` : name;
-        }
-        case "i'm":
-          return `${subject(SINGULAR)} is`;
-        case "i've":
-          return `${subject(SINGULAR)} has`;
-        case "i'll":
-          return `${subject(SINGULAR)} will`;
-        case "i'd":
-          return `${subject(SINGULAR)} would`;
-        case 'my':
-          return named ? SINGULAR.laterPossessive : SINGULAR.possessive;
-        case 'mine':
-          return "the author's";
-        case 'myself':
-          return 'themselves';
-        case 'me':
-          return named ? 'them' : SINGULAR.object;
-        default:
-          return word;
-      }
-    },
-  );
-  if (failed) return null;
-  // "\u0001the author build" → "the author builds": the verb after each subject that stood for "I".
+  /** "I" followed by a lower-case word is the speaker, marked for its verb; a lone "I" or a numeral stays. */
+  const speakerI = (word: string, before: string, after: string) => {
+    if (word === 'I' && NUMERAL_BEFORE.test(before)) return word;
+    if (word !== 'I' || !/^\s+[a-z]/.test(after)) {
+      if (word === 'I' && !/^\s+[a-z]/.test(after)) return word;
+      failed = true;
+      return word;
+    }
+    const name = subject(SINGULAR);
+    return name === SINGULAR.subject ? `${MARK}${name}` : name;
+  };
+  const word = (word: string, before: string, after: string): string => {
+    if (word.toLowerCase() === 'i') return speakerI(word, before, after);
+    const pronoun = PRONOUNS[word.toLowerCase()];
+    if (!pronoun) return word;
+    const voice = pronoun.singular ? SINGULAR : plural;
+    switch (pronoun.role) {
+      case 'subject':
+        return pronoun.verb ? `${subject(voice)} ${pronoun.verb}` : subject(voice);
+      case 'possessive':
+        return named ? voice.laterPossessive : voice.possessive;
+      case 'object':
+        return named ? 'them' : voice.object;
+      case 'absolute':
+        return voice.absolute;
+      case 'reflexive':
+        return 'themselves';
+    }
+  };
+  return { word, failed: () => failed };
+}
+
+/** "\u0001the author build" → "the author builds": the verb after each subject that stood for "I"; null if unclear. */
+function agreeSingularVerbs(marked: string): string | null {
+  let text = marked;
   for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK)) {
     const end = at + MARK.length + SINGULAR.subject.length;
     const rest = text.slice(end);
@@ -191,5 +214,23 @@ export function readerVoice(sentence: string, kind: ItemKind): string | null {
     if (clause === null) return null;
     text = text.slice(0, at) + text.slice(at + MARK.length, end) + clause;
   }
-  return capitalise(text);
+  return text;
+}
+
+/**
+ * The sentence in the third person, or null when it cannot be turned safely. `kind` chooses who "we" are:
+ * the authors of a paper, the team behind a post; "I" is the author.
+ */
+export function readerVoice(sentence: string, kind: ItemKind): string | null {
+  if (!FIRST_PERSON.test(sentence)) return sentence;
+  if (REFUSE.test(sentence)) return null;
+  const turn = thirdPerson(kind === 'paper' ? PLURAL_PAPER : PLURAL_POST);
+  const marked = sentence
+    .replace(SELF_FRAME, '')
+    .replace(FIRST_PERSON_WORD, (word, _match, offset: number, whole: string) =>
+      turn.word(word, whole.slice(0, offset), whole.slice(offset + word.length)),
+    );
+  if (turn.failed()) return null;
+  const text = agreeSingularVerbs(marked);
+  return text === null ? null : capitalise(text);
 }

@@ -1,9 +1,8 @@
 // Edition title and intro through the model, after the items: validated (one repair), themes checked against the
 // items, else the extractive header.
-import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
-import { callStructured } from '../llm/structured-call.js';
+import { callWithOneRepair, openingTurn } from './_one-repair.js';
 import { writeEditionExtractively } from './extractive-edition.js';
 import { type EditionOutput, editionOutputSchema } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
@@ -57,40 +56,20 @@ export async function writeEditionWithModel(
   options: { road: ModelRoad; write: RoadModel; name: string; audience: string; signal?: AbortSignal },
 ): Promise<EditionHeader & { notes: string[] }> {
   const prompt = buildEditionPrompt(items, options);
-  let messages: ModelMessage[] = [{ role: 'user', content: prompt.user }];
-  let reason = '';
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    const outcome = await callStructured(options.road, options.write, {
-      schema: editionOutputSchema,
-      schemaName: 'digest_edition',
-      promptVersion: prompt.version,
-      system: prompt.system,
-      messages,
-      validate: (value) => editionErrors(value, items),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (outcome.kind === 'failed') {
-      reason = outcome.error;
-      break;
-    }
-    if (outcome.kind === 'ok') {
-      return {
-        title: outcome.value.title.trim(),
-        intro: outcome.value.intro.trim(),
-        writer: outcome.modelId,
-        notes: [],
-      };
-    }
-    const { errors } = outcome;
-    reason = errors.join('; ');
-    messages = [
-      ...messages,
-      { role: 'assistant', content: outcome.text || '(empty)' },
-      {
-        role: 'user',
-        content: `Your answer broke these rules:\n${errors.map((error) => `- ${error}`).join('\n')}\nAnswer again with the corrected JSON object only.`,
-      },
-    ];
+  const { outcome, reason } = await callWithOneRepair(options.road, options.write, {
+    schema: editionOutputSchema,
+    schemaName: 'digest_edition',
+    ...openingTurn(prompt),
+    validate: (value) => editionErrors(value, items),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (outcome.kind === 'ok') {
+    return {
+      title: outcome.value.title.trim(),
+      intro: outcome.value.intro.trim(),
+      writer: outcome.modelId,
+      notes: [],
+    };
   }
   const header = writeEditionExtractively(items);
   return {

@@ -3,8 +3,8 @@
 import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
-import { callStructured } from '../llm/structured-call.js';
 import type { UsageMeter } from '../llm/usage.js';
+import { callWithOneRepair } from './_one-repair.js';
 import { writeItemExtractively } from './extractive-item.js';
 import {
   type CheckResult,
@@ -72,53 +72,35 @@ export function buildItemPrompt(
   });
 }
 
-function repairMessage(errors: string[]): string {
-  return [
-    'Your answer broke these rules:',
-    ...errors.map((error) => `- ${error}`),
-    'Answer again with the corrected JSON object only.',
-  ].join('\n');
-}
-
 async function generate(
   messages: ModelMessage[],
   system: string,
   version: string,
   options: ItemWriterOptions,
 ): Promise<Generated> {
-  const request = {
+  const call = await callWithOneRepair(options.road, options.write, {
     schema: itemOutputSchema,
     schemaName: 'digest_item',
     promptVersion: version,
     system,
+    messages,
     validate: validateItemOutput,
     ...(options.signal ? { signal: options.signal } : {}),
-  };
-  let conversation = messages;
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    const outcome = await callStructured(options.road, options.write, { ...request, messages: conversation });
-    if (outcome.kind === 'failed') {
-      return { ok: false, reason: outcome.error, label: outcome.label, budget: outcome.budget };
-    }
-    const answered: ModelMessage[] = [
-      ...conversation,
-      { role: 'assistant', content: outcome.text || '(empty)' },
-    ];
-    if (outcome.kind === 'ok') {
-      const { value, modelId } = outcome;
-      return { ok: true, output: value, conversation: answered, repaired: attempt > 0, modelId };
-    }
-    if (attempt === 1) {
-      return {
-        ok: false,
-        reason: `output still broke the rules after one repair: ${outcome.errors.join('; ')}`,
-        label: ruleLabel(outcome.errors),
-        budget: false,
-      };
-    }
-    conversation = [...answered, { role: 'user', content: repairMessage(outcome.errors) }];
+  });
+  const { outcome } = call;
+  if (outcome.kind === 'failed') {
+    return { ok: false, reason: outcome.error, label: outcome.label, budget: outcome.budget };
   }
-  return { ok: false, reason: 'unreachable', label: 'unreachable', budget: false };
+  if (outcome.kind === 'ok') {
+    const { value, modelId } = outcome;
+    return { ok: true, output: value, conversation: call.conversation, repaired: call.repaired, modelId };
+  }
+  return {
+    ok: false,
+    reason: `output still broke the rules after one repair: ${outcome.errors.join('; ')}`,
+    label: ruleLabel(outcome.errors),
+    budget: false,
+  };
 }
 
 function fallback(
@@ -193,23 +175,12 @@ export async function writeItemWithModel(
       claims: [],
     });
   }
-  const verdict = await checkFaithfulness(
-    first.output,
-    source,
-    traceSupport(first.output.support, item, 3),
-    options.check,
-    options,
-  );
+  const checkModel = options.check;
+  const check = (output: ItemOutput) =>
+    checkFaithfulness(output, source, traceSupport(output.support, item, 3), checkModel, options);
+  const verdict = await check(first.output);
   if (!verdict.ok) return checkFailed(item, first, verdict, base, options);
-  if (verdict.unsupported.length === 0) {
-    return written(first.output, first.modelId, item, {
-      ...base,
-      model: verdict.modelId ?? base.model,
-      status: 'passed',
-      flagged: false,
-      claims: verdict.claims,
-    });
-  }
+  if (verdict.unsupported.length === 0) return checkedItem(item, first, verdict, base, null);
 
   const retryMessages: ModelMessage[] = [
     ...first.conversation,
@@ -218,33 +189,39 @@ export async function writeItemWithModel(
   const second = await generate(retryMessages, prompt.system, prompt.version, options);
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return written(first.output, first.modelId, item, {
-      ...base,
-      model: verdict.modelId ?? base.model,
-      status: 'flagged',
-      flagged: true,
-      claims: verdict.claims,
-      notes: [`regeneration after the fact check failed: ${second.reason}`],
-    });
+    return checkedItem(item, first, verdict, base, [
+      `regeneration after the fact check failed: ${second.reason}`,
+    ]);
   }
-  const recheck = await checkFaithfulness(
-    second.output,
-    source,
-    traceSupport(second.output.support, item, 3),
-    options.check,
-    options,
-  );
+  const recheck = await check(second.output);
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
   if (!recheck.ok) return checkFailed(item, second, recheck, regenerated, options);
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return written(second.output, second.modelId, item, {
-    ...regenerated,
-    model: recheck.modelId ?? regenerated.model,
-    status: passed ? 'passed' : 'flagged',
-    flagged: !passed,
-    claims: recheck.claims,
-    notes: passed ? [] : [`${recheck.unsupported.length} claim(s) still unsupported after one regeneration`],
+  return checkedItem(
+    item,
+    second,
+    recheck,
+    regenerated,
+    passed ? null : [`${recheck.unsupported.length} claim(s) still unsupported after one regeneration`],
+  );
+}
+
+/** The item as the check judged it: passed, or flagged (`flagNotes` say why) with the claims it read. */
+function checkedItem(
+  item: ItemForWriting,
+  generated: { output: ItemOutput; modelId: string },
+  verdict: CheckResult,
+  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated' | 'notes'>,
+  flagNotes: string[] | null,
+): WrittenItem {
+  return written(generated.output, generated.modelId, item, {
+    ...base,
+    model: verdict.modelId ?? base.model,
+    status: flagNotes ? 'flagged' : 'passed',
+    flagged: !!flagNotes,
+    claims: verdict.claims,
+    ...(flagNotes ? { notes: flagNotes } : {}),
   });
 }
 

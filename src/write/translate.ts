@@ -2,11 +2,10 @@
 // intro in one call, each item's summary, takeaways and level reason in one call each. Names, numbers, code and
 // quotes must come back verbatim (translation-check.ts); a field that loses one, or a call that fails, keeps the
 // original text with a warning, so a translation is never less faithful than the edition.
-import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { Edition, EditionItem, EditionTranslation, TranslatedItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
-import { callStructured } from '../llm/structured-call.js';
+import { callWithOneRepair, openingTurn } from './_one-repair.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { missingSpans } from './translation-check.js';
 
@@ -74,35 +73,13 @@ async function translateFields(
     target_language: languageName(options.to),
     fields: fields.map((field) => `<field id="${field.id}">${asPromptData(field.text)}</field>`).join('\n'),
   });
-  let messages: ModelMessage[] = [{ role: 'user', content: prompt.user }];
-  let last: z.infer<typeof translationSchema> | undefined;
-  let reason = '';
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await callStructured(options.road, options.model, {
-      schema: translationSchema,
-      schemaName: 'digest_translation',
-      promptVersion: prompt.version,
-      system: prompt.system,
-      messages,
-      validate: (value) => fieldErrors(fields, value),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (outcome.kind === 'failed') {
-      reason = outcome.error;
-      break;
-    }
-    last = outcome.value ?? last;
-    if (outcome.kind === 'ok') break;
-    reason = outcome.errors.join('; ');
-    messages = [
-      ...messages,
-      { role: 'assistant', content: outcome.text || '(empty)' },
-      {
-        role: 'user',
-        content: `Your answer broke these rules:\n${outcome.errors.map((error) => `- ${error}`).join('\n')}\nAnswer again with the corrected JSON object only.`,
-      },
-    ];
-  }
+  const { last, reason } = await callWithOneRepair(options.road, options.model, {
+    schema: translationSchema,
+    schemaName: 'digest_translation',
+    ...openingTurn(prompt),
+    validate: (value) => fieldErrors(fields, value),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const given = new Map(last?.fields.map((field) => [field.id, field.text.trim()]) ?? []);
   const texts = new Map<string, string>();
   const warnings: string[] = [];

@@ -115,7 +115,7 @@ async function build(store: Store, origin: string, config: ConfigInput = {}) {
             readFullTexts(ids, {
               http,
               store,
-              baseUrl: `${origin}/html/`,
+              arxiv: { baseUrl: `${origin}/html/` },
               offline: false,
               pacer,
               now: () => new Date(),

@@ -65,7 +65,7 @@ function options(base: string, timer: PacerTimer, extra: Partial<FullTextOptions
   return {
     http,
     store: store(),
-    baseUrl: `${base}/html/`,
+    arxiv: { baseUrl: `${base}/html/` },
     offline: false,
     pacer: createHostPacer(ARXIV_INTERVAL_MS, timer),
     now: () => new Date('2026-05-04T12:00:00Z'),

@@ -2,10 +2,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
 import type { WrittenItem } from '../../src/core/types.js';
+import type { ModelRoadOptions } from '../../src/llm/model-road.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
-import { type CreateWriterOptions, createWriter, formatUsageTable } from '../../src/write/index.js';
+import { createWriter, formatUsageTable } from '../../src/write/index.js';
 import type { WriterContext } from '../../src/write/types.js';
 import { type FakeBehaviour, type FakeLlm, type FakeLlmOptions, startFakeLlm } from '../support/fake-llm.js';
 import { hfItems } from './real-items.js';
@@ -36,7 +37,7 @@ async function start(options: FakeLlmOptions = {}) {
   return fake;
 }
 
-function writerFor(server: FakeLlm, model: string, extra: Partial<CreateWriterOptions> = {}) {
+function writerFor(server: FakeLlm, model: string, extra: Partial<ModelRoadOptions> = {}) {
   return createWriter({
     llm: { write: model, timeoutMs: 5_000, maxRetries: 0, ...extra.llm },
     store,
@@ -224,6 +225,7 @@ describe('createWriter without a usable model', () => {
       llm: { write: 'openai:gpt-4.1-mini' },
       store,
       log: silentLogger,
+      env: {},
       offline: true,
     });
     expect(offline.writer.name).toBe('extractive');

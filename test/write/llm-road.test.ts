@@ -5,10 +5,10 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, CredentialError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/ports.js';
-import { createModelRoad } from '../../src/llm/model-road.js';
+import { createModelRoad, type ModelRoadOptions } from '../../src/llm/model-road.js';
 import { triageCandidates } from '../../src/select/triage.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
-import { type CreateWriterOptions, createWriter, formatUsageTable } from '../../src/write/index.js';
+import { createWriter, formatUsageTable } from '../../src/write/index.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import type { WriterContext } from '../../src/write/types.js';
 import { storedItem } from '../select/_items.js';
@@ -155,7 +155,7 @@ describe('every call is bounded in time and size (HTTP, loopback fake LLM)', () 
   const store = useTestStore();
   const TIMEOUT_MS = 1_500;
 
-  function writerFor(server: FakeLlm, { llm, ...extra }: Partial<CreateWriterOptions> = {}) {
+  function writerFor(server: FakeLlm, { llm, ...extra }: Partial<ModelRoadOptions> = {}) {
     return createWriter({
       llm: { write: MODEL, timeoutMs: TIMEOUT_MS, maxRetries: 0, maxResponseBytes: 1_000_000, ...llm },
       store: store(),
