@@ -58,17 +58,11 @@ export function sendSettings(config: Config, env: NodeJS.ProcessEnv, baseUrlFlag
  * (the password from the variable publish.email.smtp.passwordEnv names). Null without publish.email.smtp.
  */
 export function smtpServer(config: Config, env: NodeJS.ProcessEnv): SmtpServer | null {
-  const { email } = config.publish;
-  const smtp = email.smtp;
+  const { smtp, send } = config.publish.email;
   if (!smtp) return null;
-  return {
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    requireTls: smtp.requireTls,
-    timeoutMs: email.send.timeoutMs,
-    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
-  };
+  const { host, port, secure, requireTls, user } = smtp;
+  const login = user ? { user, password: env[smtp.passwordEnv] ?? '' } : {};
+  return { host, port, secure, requireTls, timeoutMs: send.timeoutMs, ...login };
 }
 
 /**
