@@ -1,6 +1,5 @@
 // The mail of `digest send`: the edition in each language readers may get, its images, and each reader's signed
 // links. Composed per reader by mail/personal-mail.ts.
-import { readSecret } from '../config/secret.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
@@ -8,7 +7,7 @@ import type { DigestDeps } from '../deps.js';
 import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
 import type { SendReaders } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
-import { createSubscriberTokens } from './tokens.js';
+import { digestTokens } from './tokens.js';
 
 export async function prepareSendMail(
   deps: DigestDeps,
@@ -28,7 +27,7 @@ export async function prepareSendMail(
 
 /** Each reader's links, signed as their mail is composed; a permanent failure counts toward their bounces. */
 export function sendReaders(deps: DigestDeps, bounceLimit: number): SendReaders {
-  const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
+  const tokens = digestTokens(deps);
   return {
     tokensFor: ({ subscriberId, address }) => ({
       unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),

@@ -3,7 +3,6 @@
 // an outbox row written in the request's own transaction (store/outbox.ts), delivered by the outbox worker.
 // The parts: intake.ts (requests stored in batches), subscriber-links.ts (confirm and unsubscribe links),
 // delivery-events.ts (the provider's webhook), outbox-mail.ts + outbox-worker.ts (the mails). This file joins them.
-import { readSecret } from '../config/secret.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
 import { hasPreferenceFields, parsePreferences } from '../core/reader-choices.js';
@@ -16,7 +15,7 @@ import { outboxComposer, outboxSender } from './outbox-mail.js';
 import { createOutboxWorker, type MailHealth, type OutboxEvent } from './outbox-worker.js';
 import { createSubscriberLinks, type SubscriberLinks } from './subscriber-links.js';
 import { type SubscriptionSettings, subscriptionSettings } from './subscription-settings.js';
-import { createSubscriberTokens } from './tokens.js';
+import { digestTokens } from './tokens.js';
 
 export interface SubscribeInput {
   email: unknown;
@@ -63,7 +62,7 @@ export function honeypotFilled(value: unknown): boolean {
 export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSender } = {}): Subscriptions {
   const { config, store, log } = deps;
   const site = subscriptionSite(deps.config);
-  const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
+  const tokens = digestTokens(deps);
   const now = () => deps.clock.now().getTime();
   const outbox = createOutboxWorker({
     store,
