@@ -1,6 +1,8 @@
 // One worker of a send: reserves batches of the edition's rows, sends each reader's mail within the concurrency
 // and rate limits, and settles every row. Any number of workers (processes) may run one send at once.
 import PQueue from 'p-queue';
+import type { SendConfig } from '../config/publish-schema.js';
+import type { SendRecipient } from '../store/send-log.js';
 import type { SendLogPort } from '../store/types.js';
 import { InvalidRecipientError, type OutgoingMail } from './edition-mail.js';
 import type { PersonalMails } from './personal-mail.js';
@@ -12,13 +14,14 @@ export type SendEvent =
   | { kind: 'retry'; address: string; response: string; inMs: number }
   | { kind: 'failed'; address: string; response: string; bounced: boolean };
 
-export interface SendRunOptions {
-  store: SendLogPort;
-  /** Composes each reader's mail (their variant of the edition, their tokens). */
-  mail: Pick<PersonalMails, 'edition' | 'compose'>;
-  sender: MailSender;
-  /** This worker's claimer id (see claimer.ts). */
-  worker: string;
+/** The send's limits (publish.email.send). */
+export type SendLimits = Pick<
+  SendConfig,
+  'concurrency' | 'messagesPerSecond' | 'maxAttempts' | 'retryDelayMs' | 'leaseSeconds'
+>;
+
+/** What the send knows about its readers beyond the send log. */
+export interface SendReaders {
   /** The reader's signed 'unsubscribe' and 'preferences' tokens. */
   tokensFor(recipient: { subscriberId: number; address: string }): {
     unsubscribe: string;
@@ -26,13 +29,17 @@ export interface SendRunOptions {
   };
   /** Counts a permanent failure; true when the address is now bounced. */
   recordBounce(subscriberId: number): Promise<boolean>;
-  /** Claimers judged gone before the run: their reservations are free. */
-  deadClaimers: readonly string[];
-  concurrency: number;
-  messagesPerSecond: number;
-  maxAttempts: number;
-  retryDelayMs: number;
-  leaseSeconds: number;
+}
+
+export interface SendRunOptions {
+  store: SendLogPort;
+  /** Composes each reader's mail (their variant of the edition, their tokens). */
+  mail: Pick<PersonalMails, 'edition' | 'compose'>;
+  sender: MailSender;
+  /** This worker's claimer id (see claimer.ts), and the claimers judged gone before the run: their rows are free. */
+  claim: { worker: string; deadClaimers: readonly string[] };
+  readers: SendReaders;
+  limits: SendLimits;
   onEvent?: (event: SendEvent) => void;
   signal?: AbortSignal;
 }
@@ -44,108 +51,60 @@ export class FatalSendError extends Error {
   override name = 'FatalSendError';
 }
 
+/** One run's shared state: its options, the stop switch, and the first fatal failure (which stops the run). */
+interface Run {
+  options: SendRunOptions;
+  stop: AbortController;
+  fatal: FatalSendError | null;
+}
+
 export async function runSendWorker(options: SendRunOptions): Promise<void> {
-  const { store, mail, worker, signal } = options;
-  const edition = mail.edition;
-  const queue = new PQueue({ concurrency: options.concurrency, ...rateLimit(options.messagesPerSecond) });
-  const stop = new AbortController();
-  let fatal: FatalSendError | null = null;
-  const onAbort = () => stop.abort();
+  const { signal } = options;
+  const run: Run = { options, stop: new AbortController(), fatal: null };
+  const onAbort = () => run.stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await reserveAndSend(run);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (run.fatal) throw run.fatal;
+  if (signal?.aborted) throw signal.reason;
+}
+
+/** Reserves batches of rows and queues their mails until none is left or due, or the run stops. */
+async function reserveAndSend(run: Run): Promise<void> {
+  const { store, mail, claim, limits } = run.options;
+  const { stop } = run;
+  const queue = new PQueue({ concurrency: limits.concurrency, ...rateLimit(limits.messagesPerSecond) });
   const stopped = aborted(stop.signal);
-
-  const sendOne = async (subscriberId: number) => {
-    if (stop.signal.aborted) return;
-    const recipient = await store.startSending(edition, subscriberId, worker);
-    if (!recipient) {
-      options.onEvent?.({ kind: 'skipped', subscriberId });
-      return;
-    }
-    let outgoing: OutgoingMail;
-    try {
-      const tokens = options.tokensFor(recipient);
-      outgoing = await mail.compose({
-        ...recipient,
-        token: tokens.unsubscribe,
-        preferencesToken: tokens.preferences,
-      });
-    } catch (error) {
-      if (!(error instanceof InvalidRecipientError)) throw error;
-      await store.recordFailed(edition, subscriberId, worker, error.message, null, 'permanent');
-      options.onEvent?.({
-        kind: 'failed',
-        address: recipient.address,
-        response: error.message,
-        bounced: false,
-      });
-      return;
-    }
-    try {
-      const sent = await options.sender.send(outgoing, () => store.handOver(edition, subscriberId, worker));
-      await store.recordSent(edition, subscriberId, worker, sent.response, sent.messageId);
-      options.onEvent?.({ kind: 'sent', address: recipient.address });
-    } catch (error) {
-      // Another process took the row over before the dot (this one was judged gone): it sends the mail.
-      if (error instanceof HandOverRefusedError) {
-        options.onEvent?.({ kind: 'skipped', subscriberId });
-        return;
-      }
-      const verdict = judgeFailure(error);
-      if (verdict.kind === 'fatal') {
-        // Not this reader's fault: the row waits for the next run, and the send stops.
-        await store.recordFailed(edition, subscriberId, worker, verdict.response, 0, 'temporary');
-        fatal ??= new FatalSendError(`The SMTP server refused the sender: ${verdict.response}`, {
-          cause: error,
-        });
-        stop.abort();
-        return;
-      }
-      if (verdict.kind === 'temporary' && recipient.attempt < options.maxAttempts) {
-        const inMs = options.retryDelayMs * 2 ** (recipient.attempt - 1);
-        await store.recordFailed(edition, subscriberId, worker, verdict.response, inMs, 'temporary');
-        options.onEvent?.({ kind: 'retry', address: recipient.address, response: verdict.response, inMs });
-        return;
-      }
-      await store.recordFailed(
-        edition,
-        subscriberId,
-        worker,
-        verdict.response,
-        null,
-        verdict.kind === 'permanent' ? 'permanent' : 'temporary',
-      );
-      const bounced = verdict.kind === 'permanent' ? await options.recordBounce(subscriberId) : false;
-      options.onEvent?.({ kind: 'failed', address: recipient.address, response: verdict.response, bounced });
-    }
-  };
-
   let failure: unknown = null;
-  const batch = options.concurrency * 2;
+  const batch = limits.concurrency * 2;
   try {
     while (!stop.signal.aborted) {
       const ids = await store.reserveSendBatch(
-        edition,
-        worker,
+        mail.edition,
+        claim.worker,
         batch,
-        options.deadClaimers,
-        options.leaseSeconds,
+        claim.deadClaimers,
+        limits.leaseSeconds,
       );
       if (ids.length) {
         for (const id of ids) {
           queue
-            .add(() => sendOne(id))
+            .add(() => sendToReader(run, id))
             .catch((error: unknown) => {
               failure ??= error;
               stop.abort();
             });
         }
         // Keep about one batch waiting: enough to never idle, few rows reserved if the process dies.
-        await Promise.race([queue.onSizeLessThan(options.concurrency), stopped]);
+        await Promise.race([queue.onSizeLessThan(limits.concurrency), stopped]);
         continue;
       }
       await Promise.race([queue.onIdle(), stopped]);
       if (stop.signal.aborted) break;
-      const counts = await store.sendCounts(edition);
+      const counts = await store.sendCounts(mail.edition);
       if (counts.retrying === 0 || counts.nextRetryInMs === null) break;
       await delay(Math.min(Math.max(counts.nextRetryInMs, 10), MAX_RETRY_WAIT_MS), stop.signal);
     }
@@ -153,11 +112,92 @@ export async function runSendWorker(options: SendRunOptions): Promise<void> {
     // Mails not yet started stay reserved by this worker; a rerun takes them over once this process is gone.
     queue.clear();
     await queue.onIdle();
-    signal?.removeEventListener('abort', onAbort);
   }
   if (failure) throw failure;
-  if (fatal) throw fatal;
-  if (signal?.aborted) throw signal.reason;
+}
+
+/** One reader's mail: the row becomes "sending" (or skipped: the reader left), then is settled by the answer. */
+async function sendToReader(run: Run, subscriberId: number): Promise<void> {
+  const { store, mail, claim, onEvent } = run.options;
+  if (run.stop.signal.aborted) return;
+  const row = { edition: mail.edition, subscriberId, worker: claim.worker };
+  const recipient = await store.startSending(row.edition, subscriberId, row.worker);
+  if (!recipient) {
+    onEvent?.({ kind: 'skipped', subscriberId });
+    return;
+  }
+  const outgoing = await composeFor(run, recipient);
+  if (!outgoing) return;
+  try {
+    const sent = await run.options.sender.send(outgoing, () =>
+      store.handOver(row.edition, subscriberId, row.worker),
+    );
+    await store.recordSent(row.edition, subscriberId, row.worker, {
+      smtpResponse: sent.response,
+      messageId: sent.messageId,
+    });
+    onEvent?.({ kind: 'sent', address: recipient.address });
+  } catch (error) {
+    await settleFailure(run, recipient, error);
+  }
+}
+
+/** The reader's mail, or null when their address cannot take one (the row is then failed for good). */
+async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingMail | null> {
+  const { store, mail, claim, readers, onEvent } = run.options;
+  try {
+    const tokens = readers.tokensFor(recipient);
+    return await mail.compose({
+      ...recipient,
+      token: tokens.unsubscribe,
+      preferencesToken: tokens.preferences,
+    });
+  } catch (error) {
+    if (!(error instanceof InvalidRecipientError)) throw error;
+    await store.recordFailed(mail.edition, recipient.subscriberId, claim.worker, {
+      smtpResponse: error.message,
+      retryInMs: null,
+      failure: 'permanent',
+    });
+    onEvent?.({ kind: 'failed', address: recipient.address, response: error.message, bounced: false });
+    return null;
+  }
+}
+
+/** Records what a failed mail means: the run stops (fatal), the reader is tried again, or the row fails. */
+async function settleFailure(run: Run, recipient: SendRecipient, error: unknown): Promise<void> {
+  const { store, mail, claim, limits, readers, onEvent } = run.options;
+  const { subscriberId, address } = recipient;
+  // Another process took the row over before the dot (this one was judged gone): it sends the mail.
+  if (error instanceof HandOverRefusedError) {
+    onEvent?.({ kind: 'skipped', subscriberId });
+    return;
+  }
+  const verdict = judgeFailure(error);
+  const record = (retryInMs: number | null, failure: 'temporary' | 'permanent') =>
+    store.recordFailed(mail.edition, subscriberId, claim.worker, {
+      smtpResponse: verdict.response,
+      retryInMs,
+      failure,
+    });
+  if (verdict.kind === 'fatal') {
+    // Not this reader's fault: the row waits for the next run, and the send stops.
+    await record(0, 'temporary');
+    run.fatal ??= new FatalSendError(`The SMTP server refused the sender: ${verdict.response}`, {
+      cause: error,
+    });
+    run.stop.abort();
+    return;
+  }
+  if (verdict.kind === 'temporary' && recipient.attempt < limits.maxAttempts) {
+    const inMs = limits.retryDelayMs * 2 ** (recipient.attempt - 1);
+    await record(inMs, 'temporary');
+    onEvent?.({ kind: 'retry', address, response: verdict.response, inMs });
+    return;
+  }
+  await record(null, verdict.kind === 'permanent' ? 'permanent' : 'temporary');
+  const bounced = verdict.kind === 'permanent' ? await readers.recordBounce(subscriberId) : false;
+  onEvent?.({ kind: 'failed', address, response: verdict.response, bounced });
 }
 
 function rateLimit(perSecond: number): { interval: number; intervalCap: number } {

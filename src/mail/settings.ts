@@ -4,11 +4,17 @@ import type { SendConfig } from '../config/publish-schema.js';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../core/errors.js';
 import { listUnsubscribeHeaders } from './list-unsubscribe.js';
-import type { SmtpSenderSettings } from './smtp-sender.js';
+import type { DkimKey, SmtpServer } from './smtp-pool.js';
+
+/** The SMTP side of every mail: the server and how to reach it, and the DKIM key when one is configured. */
+export interface MailTransport {
+  server: SmtpServer;
+  dkim?: DkimKey;
+}
 
 export interface SendSettings {
   baseUrl: string;
-  smtp: Omit<SmtpSenderSettings, 'connections'>;
+  smtp: MailTransport;
   send: SendConfig;
 }
 
@@ -48,38 +54,39 @@ export function sendSettings(config: Config, env: NodeJS.ProcessEnv, baseUrlFlag
 }
 
 /**
- * The one set of SMTP settings every mail goes out with (`digest send`, `email --send`, confirmations and welcomes):
- * server, TLS, login, timeout and DKIM. Null without publish.email.smtp.
+ * The server every mail goes to and every check probes: host, TLS, timeout (publish.email.send.timeoutMs) and login
+ * (the password from the variable publish.email.smtp.passwordEnv names). Null without publish.email.smtp.
  */
-export function mailTransportSettings(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-): Omit<SmtpSenderSettings, 'connections'> | null {
-  const { email } = config.publish;
-  const smtp = email.smtp;
+export function smtpServer(config: Config, env: NodeJS.ProcessEnv): SmtpServer | null {
+  const { smtp, send } = config.publish.email;
   if (!smtp) return null;
-  const dkim = email.dkim;
-  let privateKey: string | undefined;
-  if (dkim) {
-    privateKey = env[dkim.privateKeyEnv]?.replace(/\\n/g, '\n');
-    if (!privateKey?.includes('PRIVATE KEY')) {
-      throw new ConfigError(
-        `publish.email.dkim is set but ${dkim.privateKeyEnv} holds no PEM private key: put the key (-----BEGIN PRIVATE KEY-----…) in that variable.`,
-        [{ path: dkim.privateKeyEnv, message: 'missing or not a PEM private key' }],
-      );
-    }
+  const { host, port, secure, requireTls, user } = smtp;
+  const login = user ? { user, password: env[smtp.passwordEnv] ?? '' } : {};
+  return { host, port, secure, requireTls, timeoutMs: send.timeoutMs, ...login };
+}
+
+/**
+ * The one set of SMTP settings every mail goes out with (`digest send`, `email --send`, confirmations and welcomes):
+ * the server (smtpServer) and the DKIM key. Null without publish.email.smtp.
+ */
+export function mailTransportSettings(config: Config, env: NodeJS.ProcessEnv): MailTransport | null {
+  const server = smtpServer(config, env);
+  if (!server) return null;
+  const dkim = dkimKey(config, env);
+  return dkim ? { server, dkim } : { server };
+}
+
+function dkimKey(config: Config, env: NodeJS.ProcessEnv): DkimKey | null {
+  const dkim = config.publish.email.dkim;
+  if (!dkim) return null;
+  const privateKey = env[dkim.privateKeyEnv]?.replace(/\\n/g, '\n');
+  if (!privateKey?.includes('PRIVATE KEY')) {
+    throw new ConfigError(
+      `publish.email.dkim is set but ${dkim.privateKeyEnv} holds no PEM private key: put the key (-----BEGIN PRIVATE KEY-----…) in that variable.`,
+      [{ path: dkim.privateKeyEnv, message: 'missing or not a PEM private key' }],
+    );
   }
-  return {
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    requireTls: smtp.requireTls,
-    timeoutMs: email.send.timeoutMs,
-    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
-    ...(dkim && privateKey
-      ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey } }
-      : {}),
-  };
+  return { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey };
 }
 
 function mailto(send: SendConfig): { mailto?: string } {

@@ -7,17 +7,29 @@ import { Readable } from 'node:stream';
 import DKIM from 'nodemailer/lib/dkim';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 
-export interface SmtpPoolSettings {
+/** Where one connection goes and how: the server, its TLS, the timeout, the login. Every mail and check uses it. */
+export interface SmtpServer {
   host: string;
   port: number;
   secure: boolean;
   requireTls: boolean;
+  timeoutMs: number;
   user?: string;
   password?: string;
+}
+
+/** The DKIM key a mail is signed with. */
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+export interface SmtpPoolSettings {
+  server: SmtpServer;
   /** Connections kept open at most. */
   connections: number;
-  timeoutMs: number;
-  dkim?: { domainName: string; keySelector: string; privateKey: string; headerFieldNames: string };
+  dkim?: DkimKey & { headerFieldNames: string };
 }
 
 export interface PooledMail {
@@ -85,9 +97,7 @@ export interface SmtpPool {
  * An unconnected SMTP connection with the one TLS and timeout policy every mail and every check uses: implicit TLS
  * when `secure`, else STARTTLS required when `requireTls`, else plain.
  */
-export function smtpConnection(
-  settings: Pick<SmtpPoolSettings, 'host' | 'port' | 'secure' | 'requireTls' | 'timeoutMs'>,
-): SMTPConnection {
+export function smtpConnection(settings: Omit<SmtpServer, 'user' | 'password'>): SMTPConnection {
   return new SMTPConnection({
     host: settings.host,
     port: settings.port,
@@ -100,41 +110,58 @@ export function smtpConnection(
   });
 }
 
+/**
+ * A connected (and, when the server offers AUTH, logged-in) connection. Its later errors and its end only mark it
+ * `broken`: the send's own callback reports them.
+ */
+function connect(server: SmtpServer, broken: WeakSet<SMTPConnection>): Promise<SMTPConnection> {
+  return new Promise((resolve, reject) => {
+    const connection = smtpConnection(server);
+    let connected = false;
+    connection.on('error', (error) => {
+      broken.add(connection);
+      if (!connected) reject(error);
+    });
+    connection.on('end', () => broken.add(connection));
+    connection.connect((error) => {
+      if (error) return reject(error);
+      // As nodemailer's own transports do: log in when the server offers AUTH (a local relay may not).
+      if (!server.user || !connection.allowsAuth) {
+        connected = true;
+        return resolve(connection);
+      }
+      connection.login({ user: server.user, pass: server.password ?? '' }, (loginError) => {
+        if (loginError) {
+          connection.close();
+          return reject(loginError);
+        }
+        connected = true;
+        resolve(connection);
+      });
+    });
+  });
+}
+
+/** One SMTP transaction on a connection: envelope, DATA, the gated message. */
+function transmit(
+  connection: SMTPConnection,
+  envelope: PooledMail['envelope'],
+  message: GatedMessage,
+): Promise<PoolAnswer> {
+  return new Promise((resolve, reject) => {
+    connection.send(envelope, message, (error, info) => {
+      if (error) reject(message.refused ? new HandOverRefusedError(error.message, { cause: error }) : error);
+      else resolve({ response: String(info?.response ?? ''), rejected: (info?.rejected ?? []).map(String) });
+    });
+  });
+}
+
 export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
   const idle: SMTPConnection[] = [];
   const broken = new WeakSet<SMTPConnection>();
   const waiting: (() => void)[] = [];
   let open = 0;
   let closed = false;
-
-  function connect(): Promise<SMTPConnection> {
-    return new Promise((resolve, reject) => {
-      const connection = smtpConnection(settings);
-      let connected = false;
-      // Errors of an idle or busy connection also reach the send's callback; here they only retire it.
-      connection.on('error', (error) => {
-        broken.add(connection);
-        if (!connected) reject(error);
-      });
-      connection.on('end', () => broken.add(connection));
-      connection.connect((error) => {
-        if (error) return reject(error);
-        // As nodemailer's own transports do: log in when the server offers AUTH (a local relay may not).
-        if (!settings.user || !connection.allowsAuth) {
-          connected = true;
-          return resolve(connection);
-        }
-        connection.login({ user: settings.user, pass: settings.password ?? '' }, (loginError) => {
-          if (loginError) {
-            connection.close();
-            return reject(loginError);
-          }
-          connected = true;
-          resolve(connection);
-        });
-      });
-    });
-  }
 
   async function acquire(): Promise<{ connection: SMTPConnection; reused: boolean }> {
     for (;;) {
@@ -149,7 +176,7 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
       if (open < settings.connections) {
         open++;
         try {
-          return { connection: await connect(), reused: false };
+          return { connection: await connect(settings.server, broken), reused: false };
         } catch (error) {
           open--;
           waiting.shift()?.();
@@ -167,21 +194,6 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
       connection.close();
     }
     waiting.shift()?.();
-  }
-
-  function transmit(
-    connection: SMTPConnection,
-    envelope: PooledMail['envelope'],
-    message: GatedMessage,
-  ): Promise<PoolAnswer> {
-    return new Promise((resolve, reject) => {
-      connection.send(envelope, message, (error, info) => {
-        if (error)
-          reject(message.refused ? new HandOverRefusedError(error.message, { cause: error }) : error);
-        else
-          resolve({ response: String(info?.response ?? ''), rejected: (info?.rejected ?? []).map(String) });
-      });
-    });
   }
 
   return {

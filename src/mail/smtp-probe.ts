@@ -1,6 +1,6 @@
 // Connects to the configured SMTP server the way a send does (nodemailer's SMTPConnection: EHLO, STARTTLS, AUTH)
 // and sends no mail: `digest doctor` reports each step, and which one failed.
-import { type SmtpPoolSettings, smtpConnection } from './smtp-pool.js';
+import { type SmtpServer, smtpConnection } from './smtp-pool.js';
 
 export type SmtpStep = 'connect' | 'starttls' | 'auth';
 
@@ -16,15 +16,13 @@ export interface SmtpProbe {
   latencyMs: number;
 }
 
-type ProbeSettings = Omit<SmtpPoolSettings, 'connections' | 'dkim'>;
-
 function stepOf(error: { code?: string; command?: string }): SmtpStep {
   if (error.code === 'EAUTH') return 'auth';
   if (error.code === 'ETLS' || /STARTTLS/i.test(error.command ?? '')) return 'starttls';
   return 'connect';
 }
 
-export function probeSmtp(settings: ProbeSettings): Promise<SmtpProbe> {
+export function probeSmtp(settings: SmtpServer): Promise<SmtpProbe> {
   const started = performance.now();
   const connection = smtpConnection(settings);
   return new Promise<SmtpProbe>((resolve) => {

@@ -1,15 +1,13 @@
 // The one SMTP module every mail goes through (`digest send`, `digest email --send`, the outbox's confirmations and
 // welcomes): pooled connections (see smtp-pool.ts), optional DKIM signing that covers the List-Unsubscribe headers,
-// and a verdict on every failure. Its settings come from one place (app/send-settings.ts mailTransportSettings).
+// and a verdict on every failure. Its settings come from one place (mail/settings.ts mailTransportSettings).
 import type { OutgoingMail } from './edition-mail.js';
-import { createSmtpPool, type SmtpPoolSettings } from './smtp-pool.js';
+import { createSmtpPool, type DkimKey, type SmtpPoolSettings } from './smtp-pool.js';
 
 export { HandOverRefusedError } from './smtp-pool.js';
 
 /** The pool's settings; DKIM's signed header list is the send's own (DKIM_HEADERS). */
-export type SmtpSenderSettings = Omit<SmtpPoolSettings, 'dkim'> & {
-  dkim?: Omit<NonNullable<SmtpPoolSettings['dkim']>, 'headerFieldNames'>;
-};
+export type SmtpSenderSettings = Omit<SmtpPoolSettings, 'dkim'> & { dkim?: DkimKey };
 
 export interface SentMail {
   /** The server's answer, e.g. "250 2.0.0 Ok: queued as 4F2A1". */
@@ -36,9 +34,9 @@ const DKIM_HEADERS =
   'List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
 export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
-  const { dkim, ...connection } = settings;
+  const { dkim, ...connections } = settings;
   const pool = createSmtpPool({
-    ...connection,
+    ...connections,
     ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_HEADERS } } : {}),
   });
   return {

@@ -4,6 +4,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { SmtpConfig } from '../config/publish-schema.js';
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
+import { smtpServer } from '../mail/settings.js';
 import { probeSmtp, type SmtpStep } from '../mail/smtp-probe.js';
 import { check, type DoctorCheck } from './doctor-types.js';
 
@@ -50,14 +51,8 @@ async function checkSmtp(config: Config, env: NodeJS.ProcessEnv, timeoutMs: numb
       `set ${smtp.passwordEnv} to the SMTP password`,
     );
   }
-  const probe = await probeSmtp({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    requireTls: smtp.requireTls,
-    timeoutMs,
-    ...(smtp.user ? { user: smtp.user, password: env[smtp.passwordEnv] ?? '' } : {}),
-  });
+  // The server as every mail reaches it (mail/settings.ts), within the doctor's own short deadline.
+  const probe = await probeSmtp({ ...smtpServer(config, env)!, timeoutMs });
   if (!probe.ok) {
     const step = probe.failedStep ?? 'connect';
     return check(

@@ -240,10 +240,8 @@ function sendLogPort(db: Kysely<Database>): SendLogPort {
       reserveSendBatch(db, edition, worker, limit, dead, lease),
     startSending: (edition, id, worker) => startSending(db, edition, id, worker),
     handOver: (edition, id, worker) => handOver(db, edition, id, worker),
-    recordSent: (edition, id, worker, response, messageId) =>
-      recordSent(db, edition, id, worker, response, messageId),
-    recordFailed: (edition, id, worker, response, retryInMs, failure) =>
-      recordFailed(db, edition, id, worker, response, retryInMs, failure),
+    recordSent: (edition, id, worker, sent) => recordSent(db, edition, id, worker, sent),
+    recordFailed: (edition, id, worker, failed) => recordFailed(db, edition, id, worker, failed),
     sendCounts: (edition) => sendCounts(db, edition),
     sendLogCounts: () => sendLogCounts(db),
     listSendLog: (edition, options) => listSendLog(db, edition, options),

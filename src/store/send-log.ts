@@ -2,7 +2,7 @@
 // be resumed without asking the subscribers table who was meant to get it. Every move between states is one
 // conditional statement: two processes (or two workers of one) never send the same row, and a write that lost a
 // race changes nothing. Times are the database's (now()), so processes on different machines agree.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type UpdateObject } from 'kysely';
 import type { ReaderPreferences } from '../core/types.js';
 import { toPreferences } from './preferences.js';
 import type { Database, SendState } from './schema.js';
@@ -214,53 +214,77 @@ export async function startSending(
   return null;
 }
 
-/** The server accepted the mail. */
+/** The server accepted the mail: its answer and the mail's Message-ID. */
+export interface SentMailRecord {
+  smtpResponse: string;
+  messageId: string;
+}
+
+/**
+ * The mail failed: tried again after `retryInMs` in this run, or (null) not in this run — a temporary failure is
+ * tried again by the next run, a permanent one never.
+ */
+export interface SendFailure {
+  smtpResponse: string;
+  retryInMs: number | null;
+  failure: 'temporary' | 'permanent';
+}
+
+/**
+ * Settles the row `worker` holds while its mail is in flight — "uncertain" too: another process may have judged
+ * this one gone while its server was slow to answer.
+ */
+async function settleHeld(
+  db: Kysely<Database>,
+  row: { edition: string; subscriberId: number; worker: string },
+  values: UpdateObject<Database, 'send_log'>,
+): Promise<void> {
+  await heldRow(db, row.edition, row.subscriberId, row.worker)
+    .set({ ...values, updated_at: sql`now()` })
+    .where('state', 'in', ['sending', 'uncertain'])
+    .execute();
+}
+
 export async function recordSent(
   db: Kysely<Database>,
   edition: string,
   subscriberId: number,
   worker: string,
-  smtpResponse: string,
-  messageId: string,
+  sent: SentMailRecord,
 ): Promise<void> {
-  await heldRow(db, edition, subscriberId, worker)
-    .set({
+  await settleHeld(
+    db,
+    { edition, subscriberId, worker },
+    {
       state: 'sent',
-      smtp_response: smtpResponse.slice(0, 1000),
-      message_id: messageId.slice(0, 300),
+      smtp_response: sent.smtpResponse.slice(0, 1000),
+      message_id: sent.messageId.slice(0, 300),
       next_attempt_at: null,
-      updated_at: sql`now()`,
-    })
-    // "uncertain" too: another process may have judged this one gone while its server was slow to answer.
-    .where('state', 'in', ['sending', 'uncertain'])
-    .execute();
+    },
+  );
 }
 
-/**
- * The mail failed: tried again after `retryInMs` in this run, or (null) not in this run — a temporary failure is
- * tried again by the next run, a permanent one never. The reservation is released.
- */
+/** The mail failed (see SendFailure); the reservation is released. */
 export async function recordFailed(
   db: Kysely<Database>,
   edition: string,
   subscriberId: number,
   worker: string,
-  smtpResponse: string,
-  retryInMs: number | null,
-  failure: 'temporary' | 'permanent',
+  failed: SendFailure,
 ): Promise<void> {
-  await heldRow(db, edition, subscriberId, worker)
-    .set({
+  const { retryInMs } = failed;
+  await settleHeld(
+    db,
+    { edition, subscriberId, worker },
+    {
       state: 'failed',
-      failure,
-      smtp_response: smtpResponse.slice(0, 1000),
+      failure: failed.failure,
+      smtp_response: failed.smtpResponse.slice(0, 1000),
       claimed_by: null,
       next_attempt_at:
         retryInMs === null ? null : sql`now() + make_interval(secs => ${retryInMs / 1000}::double precision)`,
-      updated_at: sql`now()`,
-    })
-    .where('state', 'in', ['sending', 'uncertain'])
-    .execute();
+    },
+  );
 }
 
 /** Rows by state for one edition, and how long until the next retry is due (null: none waiting). */

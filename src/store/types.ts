@@ -16,7 +16,7 @@ import type {
 import type { MailProblem, OutboxHealth, OutboxMail, OutboxOutcome } from './outbox.js';
 import type { SubscriberExport } from './preferences.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
-import type { SendCounts, SendLogEntry, SendRecipient } from './send-log.js';
+import type { SendCounts, SendFailure, SendLogEntry, SendRecipient, SentMailRecord } from './send-log.js';
 import type { Subscriber } from './subscribers.js';
 import type { StoredTranslation } from './translations.js';
 
@@ -364,21 +364,8 @@ export interface SendLogPort {
   ): Promise<number[]>;
   startSending(edition: string, subscriberId: number, worker: string): Promise<SendRecipient | null>;
   handOver(edition: string, subscriberId: number, worker: string): Promise<boolean>;
-  recordSent(
-    edition: string,
-    subscriberId: number,
-    worker: string,
-    smtpResponse: string,
-    messageId: string,
-  ): Promise<void>;
-  recordFailed(
-    edition: string,
-    subscriberId: number,
-    worker: string,
-    smtpResponse: string,
-    retryInMs: number | null,
-    failure: 'temporary' | 'permanent',
-  ): Promise<void>;
+  recordSent(edition: string, subscriberId: number, worker: string, sent: SentMailRecord): Promise<void>;
+  recordFailed(edition: string, subscriberId: number, worker: string, failed: SendFailure): Promise<void>;
   sendCounts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
   sendLogCounts(): Promise<SendCounts>;
   listSendLog(

@@ -1,24 +1,9 @@
 // subscribers/ — the readers: subscribe and confirm (double opt-in, with an outbox for every mail), unsubscribe,
 // their own preferences, the operator's list (add, import, export, delete), and `digest send` of an edition.
 // This file is the room's one face: other rooms, the composition root and the entry points import only it. Use cases
-// load their modules when first called; the settings and small rules below are light.
+// load their modules when first called (`lazy`); the settings and small rules below are light.
 
-import type { DigestDeps } from '../deps.js';
-import type { SubscriberExport } from '../store/preferences.js';
-import type { SubscriberStatus } from '../store/schema.js';
-import type { SendCounts } from '../store/send-log.js';
-import type { ImportReport, ListedSubscriber, PutResult } from './manage.js';
-import type { ReaderPreferencesUseCases } from './reader-preferences.js';
-import type { SendInput, SendOutcome } from './send.js';
-import type { Subscriptions } from './subscribe.js';
-
-export {
-  describeMail,
-  type ImportReport,
-  type ListedSubscriber,
-  type PutResult,
-  SUBSCRIBER_STATUSES,
-} from './manage.js';
+export { describeMail, SUBSCRIBER_STATUSES } from './manage.js';
 export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';
 export type { SendInput, SendOutcome, SendProgress } from './send.js';
@@ -30,58 +15,36 @@ export {
   subscriptionSettings,
 } from './subscription-settings.js';
 
-/** The request intake and the outbox worker of confirmation and welcome mails: one per digest. */
-export async function createSubscriptions(deps: DigestDeps): Promise<Subscriptions> {
-  return (await import('./subscribe.js')).createSubscriptions(deps);
+/** A use case whose module is imported on its first call, so a command loads only what it uses. */
+function lazy<A extends unknown[], R>(
+  load: () => Promise<(...args: A) => R | PromiseLike<R>>,
+): (...args: A) => Promise<R> {
+  return async (...args) => (await load())(...args);
 }
 
-export async function createReaderPreferences(deps: DigestDeps): Promise<ReaderPreferencesUseCases> {
-  return (await import('./reader-preferences.js')).createReaderPreferences(deps);
-}
+/** The request intake and the outbox worker of confirmation and welcome mails: one per digest. */
+export const createSubscriptions = lazy(async () => (await import('./subscribe.js')).createSubscriptions);
+
+export const createReaderPreferences = lazy(
+  async () => (await import('./reader-preferences.js')).createReaderPreferences,
+);
 
 /** Everything stored about one reader (row, preferences, send log). */
-export async function exportReader(deps: DigestDeps, input: { email: string }): Promise<SubscriberExport> {
-  return (await import('./reader-preferences.js')).exportReader(deps, input);
-}
+export const exportReader = lazy(async () => (await import('./reader-preferences.js')).exportReader);
 
-export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutcome> {
-  return (await import('./send.js')).send(deps, input);
-}
+/** `digest send`: one edition to every confirmed reader, through the send log. */
+export const send = lazy(async () => (await import('./send.js')).send);
 
 /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
-export async function sendLogCounts(deps: DigestDeps): Promise<SendCounts> {
-  return (await import('./send.js')).sendLogCounts(deps);
-}
+export const sendLogCounts = lazy(async () => (await import('./send.js')).sendLogCounts);
 
 /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
-export async function listSubscribers(
-  deps: DigestDeps,
-  status?: SubscriberStatus,
-): Promise<AsyncGenerator<ListedSubscriber>> {
-  return (await import('./manage.js')).listSubscribersWithMail(deps, status);
-}
+export const listSubscribers = lazy(async () => (await import('./manage.js')).listSubscribersWithMail);
 
-export async function addSubscriber(
-  deps: DigestDeps,
-  input: { email: string; confirmed: boolean },
-): Promise<PutResult> {
-  return (await import('./manage.js')).addSubscriber(deps, input);
-}
+export const addSubscriber = lazy(async () => (await import('./manage.js')).addSubscriber);
 
-export async function removeSubscriber(deps: DigestDeps, input: { email: string }): Promise<string> {
-  return (await import('./manage.js')).removeSubscriber(deps, input);
-}
+export const removeSubscriber = lazy(async () => (await import('./manage.js')).removeSubscriber);
 
-export async function importSubscribers(
-  deps: DigestDeps,
-  input: { csv: string; confirmed: boolean },
-): Promise<ImportReport> {
-  return (await import('./manage.js')).importSubscribers(deps, input);
-}
+export const importSubscribers = lazy(async () => (await import('./import-csv.js')).importSubscribers);
 
-export async function exportSubscribers(
-  deps: DigestDeps,
-  input: { status?: SubscriberStatus },
-): Promise<AsyncGenerator<string>> {
-  return (await import('./manage.js')).exportSubscribers(deps, input);
-}
+export const exportSubscribers = lazy(async () => (await import('./manage.js')).exportSubscribers);

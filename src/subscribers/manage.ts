@@ -1,5 +1,5 @@
-// `digest subscribers list|add|remove|import|export`: the operator's side of the subscriber list. Addresses are
-// normalised like the subscribe form's; a bulk import never re-subscribes someone who unsubscribed or bounced.
+// `digest subscribers list|add|remove|export`: the operator's side of the subscriber list (import: import-csv.ts).
+// Addresses are normalised like the subscribe form's; adding never re-subscribes someone who unsubscribed or bounced.
 
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
@@ -96,10 +96,11 @@ export async function addSubscriber(
       [{ path: 'email', message: ADDRESS_PROBLEMS[checked.problem] }],
     );
   }
-  return put(deps, checked.address, checked.mailbox, input.confirmed);
+  return putSubscriber(deps, checked.address, checked.mailbox, input.confirmed);
 }
 
-async function put(
+/** Adds the reader, or confirms a pending one; someone who left or bounced stays so. */
+export async function putSubscriber(
   deps: DigestDeps,
   address: string,
   mailbox: string,
@@ -131,45 +132,6 @@ export async function removeSubscriber(deps: DigestDeps, input: { email: string 
   return address;
 }
 
-/** A CSV with an `email` column (other columns ignored); each line added as pending, or confirmed. */
-export async function importSubscribers(
-  deps: DigestDeps,
-  input: { csv: string; confirmed: boolean },
-): Promise<ImportReport> {
-  const rows = parseCsv(input.csv);
-  const header = rows.shift();
-  const column = header?.cells.findIndex((cell) => cell.trim().toLowerCase() === 'email') ?? -1;
-  if (!header || column < 0) {
-    throw new ConfigError(
-      'The CSV needs a header line with an "email" column (e.g. "email" or "name,email").',
-      [{ path: 'email', message: 'no email column in the header' }],
-    );
-  }
-  const report: ImportReport = { added: 0, confirmed: 0, unchanged: 0, kept: 0, duplicates: 0, invalid: [] };
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const value = row.cells[column] ?? '';
-    if (row.cells.every((cell) => !cell.trim())) continue;
-    const checked = normaliseAddress(value);
-    if (!checked.ok) {
-      report.invalid.push({
-        line: row.line,
-        value: value.slice(0, 100),
-        problem: ADDRESS_PROBLEMS[checked.problem],
-      });
-      continue;
-    }
-    if (seen.has(checked.address)) {
-      report.duplicates += 1;
-      continue;
-    }
-    seen.add(checked.address);
-    const result = await put(deps, checked.address, checked.mailbox, input.confirmed);
-    report[result.outcome] += 1;
-  }
-  return report;
-}
-
 /** CSV lines of the list: `email,status,created_at,confirmed_at` (import reads the email column back). */
 export async function* exportSubscribers(
   deps: DigestDeps,
@@ -180,45 +142,4 @@ export async function* exportSubscribers(
     // Addresses are normalised dot-atoms (no comma, quote or line break), so no field needs quoting.
     yield `${subscriber.address},${subscriber.status},${subscriber.createdAt},${subscriber.confirmedAt ?? ''}\n`;
   }
-}
-
-/** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks; a BOM is dropped. */
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  const source = text.replace(/^\uFEFF/, '');
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]!;
-    if (quoted) {
-      if (char === '"' && source[index + 1] === '"') {
-        cell += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else {
-        if (char === '\n') line++;
-        cell += char;
-      }
-    } else if (char === '"' && cell === '') quoted = true;
-    else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[index + 1] === '\n') index++;
-      cells.push(cell);
-      rows.push({ line: rowLine, cells });
-      cells = [];
-      cell = '';
-      line++;
-      rowLine = line;
-    } else cell += char;
-  }
-  if (cell !== '' || cells.length) {
-    cells.push(cell);
-    rows.push({ line: rowLine, cells });
-  }
-  return rows;
 }

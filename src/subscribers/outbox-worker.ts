@@ -11,6 +11,7 @@ import type { OutgoingMail } from '../mail/edition-mail.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from '../mail/smtp-sender.js';
 import type { OutboxMail, OutboxOutcome } from '../store/outbox.js';
 import type { OutboxPort } from '../store/types.js';
+import { createPollLoop } from './poll-loop.js';
 
 /** Mails claimed per statement, and sent at once at most. */
 const CLAIM_BATCH = 20;
@@ -62,72 +63,17 @@ export function retryDelay(settings: OutboxConfig, attempts: number): number {
 }
 
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
-  const { store, settings, log } = deps;
+  const { store, settings } = deps;
   const worker = `outbox-${process.pid}-${randomUUID().slice(0, 8)}`;
-  let sender: MailSender | undefined;
+  const sender = lazySender(deps.sender);
+  const health = createHealthTracker(deps.now);
   let onEvent: (event: OutboxEvent) => void = () => {};
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
   let chain: Promise<number> = Promise.resolve(0);
-  let lastError: string | undefined;
-  let lastGivenUpAt = -Infinity;
-  let failingNow = false;
-
-  async function deliver(mail: OutboxMail): Promise<OutboxOutcome | null> {
-    const composed = await deps.compose(mail);
-    if ('skip' in composed) return { state: 'skipped', reason: composed.skip };
-    sender ??= deps.sender();
-    try {
-      const { response } = await sender.send(composed.mail, () => store.outboxHandOver(mail.id, worker));
-      return { state: 'sent', response };
-    } catch (error) {
-      // Another worker took the row over before the dot: nothing was delivered, and the row is theirs.
-      if (error instanceof HandOverRefusedError) return null;
-      const verdict = judgeFailure(error);
-      if (verdict.kind === 'permanent')
-        return { state: 'failed', failure: 'permanent', error: verdict.response };
-      if (mail.attempts >= settings.maxAttempts) {
-        return {
-          state: 'failed',
-          failure: 'temporary',
-          error: `gave up after ${mail.attempts} attempts: ${verdict.response}`,
-        };
-      }
-      return { state: 'queued', error: verdict.response, retryInMs: retryDelay(settings, mail.attempts) };
-    }
-  }
-
-  function report(mail: OutboxMail, outcome: OutboxOutcome): void {
-    const what = `the ${mail.kind} mail to subscriber ${mail.subscriberId} (attempt ${mail.attempts})`;
-    if (outcome.state === 'sent') {
-      failingNow = false;
-      log.info(`sent ${what}`);
-      onEvent({ kind: 'sent', mail });
-    } else if (outcome.state === 'skipped') {
-      log.info(`skipped ${what}: ${outcome.reason}`);
-      onEvent({ kind: 'skipped', mail, detail: outcome.reason });
-    } else if (outcome.state === 'failed') {
-      failingNow = true;
-      lastError = outcome.error;
-      lastGivenUpAt = deps.now();
-      log.warn(`gave up ${what}: ${outcome.error}`);
-      onEvent({ kind: 'failed', mail, detail: outcome.error });
-    } else {
-      failingNow = true;
-      lastError = outcome.error;
-      log.warn(
-        `${what} failed for now (${outcome.error}); next try in ${Math.round(outcome.retryInMs / 1000)} s`,
-      );
-      onEvent({ kind: 'retry', mail, detail: outcome.error });
-    }
-  }
 
   async function handle(mail: OutboxMail): Promise<void> {
     let outcome: OutboxOutcome | null;
     try {
-      outcome = await deliver(mail);
+      outcome = await deliver(deps, { worker, sender: sender.get }, mail);
     } catch (error) {
       // Composing failed (the database went away): tried again later like a temporary SMTP failure.
       const message = error instanceof Error ? error.message : String(error);
@@ -135,7 +81,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
     if (!outcome) return;
     await store.settleOutbox(mail.id, worker, outcome);
-    report(mail, outcome);
+    health.note(outcome);
+    onEvent(report(deps.log, mail, outcome));
   }
 
   /** One claim and its mails; the number of mails claimed. */
@@ -154,64 +101,109 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     chain = chain.catch(() => 0).then(pass);
     return chain;
   };
-
-  function pause(): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, settings.pollMs);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      let claimed = 0;
-      try {
-        claimed = await runPass();
-      } catch (error) {
-        log.warn(`outbox: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (claimed === 0 && running) await pause();
-    }
-  }
-
-  function start(handler?: (event: OutboxEvent) => void): void {
-    if (handler) onEvent = handler;
-    if (running) return;
-    running = true;
-    loop = run();
-  }
+  const loop = createPollLoop(runPass, settings.pollMs, deps.log);
 
   return {
-    start,
-    wake() {
-      if (!running) start();
-      if (wakeUp) wakeUp();
-      else woken = true;
+    start(handler) {
+      if (handler) onEvent = handler;
+      loop.start();
     },
+    wake: () => loop.wake(),
     async idle() {
       while ((await runPass()) > 0) {}
     },
     async stop() {
-      running = false;
-      wakeUp?.();
-      await loop;
+      await loop.stop();
       await chain.catch(() => 0);
+      sender.close();
+    },
+    health: (retrying) => health.health(retrying),
+  };
+}
+
+/** Sends one claimed mail; what became of it, or null when another worker took the row over before the dot. */
+async function deliver(
+  deps: Pick<OutboxWorkerDeps, 'compose' | 'store' | 'settings'>,
+  by: { worker: string; sender: () => MailSender },
+  mail: OutboxMail,
+): Promise<OutboxOutcome | null> {
+  const { settings } = deps;
+  const composed = await deps.compose(mail);
+  if ('skip' in composed) return { state: 'skipped', reason: composed.skip };
+  const sender = by.sender();
+  try {
+    const handOver = () => deps.store.outboxHandOver(mail.id, by.worker);
+    const { response } = await sender.send(composed.mail, handOver);
+    return { state: 'sent', response };
+  } catch (error) {
+    // Another worker took the row over before the dot: nothing was delivered, and the row is theirs.
+    if (error instanceof HandOverRefusedError) return null;
+    const verdict = judgeFailure(error);
+    if (verdict.kind === 'permanent')
+      return { state: 'failed', failure: 'permanent', error: verdict.response };
+    if (mail.attempts >= settings.maxAttempts) {
+      return {
+        state: 'failed',
+        failure: 'temporary',
+        error: `gave up after ${mail.attempts} attempts: ${verdict.response}`,
+      };
+    }
+    return { state: 'queued', error: verdict.response, retryInMs: retryDelay(settings, mail.attempts) };
+  }
+}
+
+/** The SMTP connections, opened with the first mail and closed when the worker stops. */
+function lazySender(open: () => MailSender): { get: () => MailSender; close: () => void } {
+  let sender: MailSender | undefined;
+  return {
+    get: () => {
+      sender ??= open();
+      return sender;
+    },
+    close() {
       sender?.close();
       sender = undefined;
     },
-    health(retrying) {
-      const degraded = retrying > 0 || failingNow || deps.now() - lastGivenUpAt < GIVEN_UP_WINDOW_MS;
+  };
+}
+
+/** "degraded" while the latest mail failed, or one was given up within the last hour (see MailHealth). */
+function createHealthTracker(now: () => number) {
+  let lastError: string | undefined;
+  let lastGivenUpAt = -Infinity;
+  let failingNow = false;
+  return {
+    note(outcome: OutboxOutcome): void {
+      if (outcome.state === 'sent') failingNow = false;
+      if (outcome.state !== 'failed' && outcome.state !== 'queued') return;
+      failingNow = true;
+      lastError = outcome.error;
+      if (outcome.state === 'failed') lastGivenUpAt = now();
+    },
+    health(retrying: number): MailHealth {
+      const degraded = retrying > 0 || failingNow || now() - lastGivenUpAt < GIVEN_UP_WINDOW_MS;
       return degraded ? { status: 'degraded', ...(lastError ? { lastError } : {}) } : { status: 'ok' };
     },
   };
+}
+
+/** Logs what became of a mail; the event for /metrics. */
+function report(log: Logger, mail: OutboxMail, outcome: OutboxOutcome): OutboxEvent {
+  const what = `the ${mail.kind} mail to subscriber ${mail.subscriberId} (attempt ${mail.attempts})`;
+  if (outcome.state === 'sent') {
+    log.info(`sent ${what}`);
+    return { kind: 'sent', mail };
+  }
+  if (outcome.state === 'skipped') {
+    log.info(`skipped ${what}: ${outcome.reason}`);
+    return { kind: 'skipped', mail, detail: outcome.reason };
+  }
+  if (outcome.state === 'failed') {
+    log.warn(`gave up ${what}: ${outcome.error}`);
+    return { kind: 'failed', mail, detail: outcome.error };
+  }
+  log.warn(
+    `${what} failed for now (${outcome.error}); next try in ${Math.round(outcome.retryInMs / 1000)} s`,
+  );
+  return { kind: 'retry', mail, detail: outcome.error };
 }

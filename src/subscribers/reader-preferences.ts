@@ -1,7 +1,6 @@
 // A reader's own edition: the preferences page behind the signed link of every mail (no account: the token is the
 // key), what the subscribe form may carry, and the reader's data for export. The choices offered are the configured
 // languages, the ranking's topics and the levels.
-import { readSecret } from '../config/secret.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
 import { NO_PREFERENCES, type PreferencesCheck, parsePreferences } from '../core/reader-choices.js';
@@ -9,7 +8,7 @@ import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import { TOPIC_CHOICES, TOPIC_NAMES, type TopicChoice } from '../select/topic-match.js';
 import type { SubscriberExport } from '../store/preferences.js';
-import { createSubscriberTokens } from './tokens.js';
+import { digestTokens } from './tokens.js';
 
 export interface PreferenceOptions {
   /** Configured languages, first = the language editions are written in. */
@@ -39,7 +38,7 @@ export interface ReaderPreferencesUseCases {
 const MAX_TOKEN_LENGTH = 300;
 
 export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseCases {
-  const tokens = createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
+  const tokens = digestTokens(deps);
   const options = preferenceOptions(deps.config);
   const lookup = async (id: string) => {
     if (!/^[1-9]\d{0,14}$/.test(id)) return null;

@@ -1,6 +1,7 @@
 // Signed, expiring subscriber tokens for confirmation, unsubscribe and preferences links (HMAC-SHA256, constant-time compare).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MIN_SECRET_BYTES } from '../config/secret.js';
+import { MIN_SECRET_BYTES, readSecret } from '../config/secret.js';
+import type { DigestDeps } from '../deps.js';
 
 export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences';
 
@@ -44,7 +45,7 @@ export interface SubscriberTokens {
  * Token: `<purpose>.<base64url id>.<expiry, base-36 seconds>.<base64url HMAC>`, URL-safe, about 70 characters.
  * The HMAC covers purpose, id, address and expiry, so a token cannot be moved to another purpose, reader or date.
  */
-export function createSubscriberTokens(secret: Buffer, now: () => number = Date.now): SubscriberTokens {
+export function createSubscriberTokens(secret: Buffer, now: () => number): SubscriberTokens {
   if (secret.byteLength < MIN_SECRET_BYTES)
     throw new Error(`the token secret needs ${MIN_SECRET_BYTES} bytes`);
   const mac = (purpose: string, subject: TokenSubject, expiry: string) =>
@@ -83,4 +84,9 @@ export function createSubscriberTokens(secret: Buffer, now: () => number = Date.
       return { ok: true, subscriber, expiresAt };
     },
   };
+}
+
+/** The digest's tokens: signed with DIGEST_SECRET, timed by the clock port. */
+export function digestTokens(deps: Pick<DigestDeps, 'env' | 'clock'>): SubscriberTokens {
+  return createSubscriberTokens(readSecret(deps.env), () => deps.clock.now().getTime());
 }

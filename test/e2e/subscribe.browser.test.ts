@@ -131,7 +131,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
     expect(await subscribers()).toContain('digest_subscribers{status="confirmed"} 1');
 
     // The link every mail carries, signed with the server's secret for this reader (row 1 of a new database).
-    const token = createSubscriberTokens(Buffer.from(SECRET)).issue('unsubscribe', {
+    const token = createSubscriberTokens(Buffer.from(SECRET), Date.now).issue('unsubscribe', {
       id: '1',
       address: 'reader+news@example.org',
     });

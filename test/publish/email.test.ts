@@ -182,11 +182,11 @@ describe('SMTP sending', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const SMTP = { host: '127.0.0.1', secure: false, requireTls: false, connections: 1, timeoutMs: 5_000 };
+  const SMTP = { host: '127.0.0.1', secure: false, requireTls: false, timeoutMs: 5_000 };
 
   it('delivers exactly the edition.eml bytes to a real SMTP server on loopback', async () => {
     const { eml } = await renderEmail(referenceEdition(), OPTIONS);
-    const mailer = createSmtpSender({ ...SMTP, port });
+    const mailer = createSmtpSender({ server: { ...SMTP, port }, connections: 1 });
     const result = await sendEditionEml(mailer, eml, {
       from: 'digest@example.org',
       to: ['a@example.org', 'b@example.org'],
@@ -200,7 +200,7 @@ describe('SMTP sending', () => {
   });
 
   it('reports a refused connection as a PublishError', async () => {
-    const mailer = createSmtpSender({ ...SMTP, port: 1 });
+    const mailer = createSmtpSender({ server: { ...SMTP, port: 1 }, connections: 1 });
     await expect(
       sendEditionEml(mailer, 'x', { from: 'a@example.org', to: ['b@example.org'] }),
     ).rejects.toThrow(/Sending the email failed/);

@@ -20,12 +20,8 @@ describe('SMTP hand-over', () => {
   const events: string[] = [];
   const pool = () =>
     createSmtpPool({
-      host: '127.0.0.1',
-      port: smtp.port,
-      secure: false,
-      requireTls: false,
+      server: { host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false, timeoutMs: 2_000 },
       connections: 1,
-      timeoutMs: 2_000,
     });
 
   beforeEach(async () => {
@@ -114,14 +110,16 @@ describe('SMTP login', () => {
     const port = (server.server.address() as AddressInfo).port;
     const pool = (password: string) =>
       createSmtpPool({
-        host: '127.0.0.1',
-        port,
-        secure: false,
-        requireTls: false,
-        user: 'digest',
-        password,
+        server: {
+          host: '127.0.0.1',
+          port,
+          secure: false,
+          requireTls: false,
+          timeoutMs: 2_000,
+          user: 'digest',
+          password,
+        },
         connections: 1,
-        timeoutMs: 2_000,
       });
     try {
       const good = pool('right-password');

@@ -33,7 +33,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(outcome.run).toEqual({ sent: 3, failed: 0, skipped: 0, bounced: 0 });
       expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([...READERS].sort());
 
-      const tokens = createSubscriberTokens(Buffer.from(SECRET));
+      const tokens = createSubscriberTokens(Buffer.from(SECRET), Date.now);
       const messageIds = new Set<string>();
       for (const received of smtp.mails) {
         const mail = parseMail(received.raw);

@@ -1,0 +1,70 @@
+// The mail of `digest send`: the edition in each language readers may get, its images, and each reader's signed
+// links. Composed per reader by mail/personal-mail.ts.
+import { applyTranslation } from '../core/translation.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl } from '../core/urls.js';
+import type { DigestDeps } from '../deps.js';
+import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
+import type { SendReaders } from '../mail/send-run.js';
+import type { SendSettings } from '../mail/settings.js';
+import { digestTokens } from './tokens.js';
+
+export async function prepareSendMail(
+  deps: DigestDeps,
+  edition: Edition,
+  settings: SendSettings,
+): Promise<PersonalMails> {
+  const { unsubscribeMailto } = settings.send;
+  return preparePersonalMails({
+    editions: await editionLanguages(deps, edition, settings.baseUrl),
+    from: deps.config.publish.email.from,
+    baseUrl: settings.baseUrl,
+    now: () => deps.clock.now(),
+    ...(unsubscribeMailto ? { unsubscribeMailto } : {}),
+    ...(await emailImages(deps, edition, settings.baseUrl)),
+  });
+}
+
+/** Each reader's links, signed as their mail is composed; a permanent failure counts toward their bounces. */
+export function sendReaders(deps: DigestDeps, bounceLimit: number): SendReaders {
+  const tokens = digestTokens(deps);
+  return {
+    tokensFor: ({ subscriberId, address }) => ({
+      unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),
+      preferences: tokens.issue('preferences', { id: String(subscriberId), address }),
+    }),
+    recordBounce: async (id) => (await deps.store.recordBounce(id, bounceLimit))?.status === 'bounced',
+  };
+}
+
+/**
+ * The edition in each configured language it has a translation for, the written one first. A language without one
+ * is left out: its readers get the written language.
+ */
+async function editionLanguages(
+  deps: DigestDeps,
+  edition: Edition,
+  baseUrl: string,
+): Promise<Map<string, LanguageEdition>> {
+  const [written, ...others] = deps.config.languages;
+  const editions = new Map<string, LanguageEdition>([
+    [written ?? 'en', { edition, pageUrl: absoluteUrl(baseUrl, `${edition.date}/`) ?? baseUrl }],
+  ]);
+  if (others.length === 0) return editions;
+  for (const { translation } of await deps.store.getTranslations(edition.date)) {
+    if (!others.includes(translation.language)) continue;
+    editions.set(translation.language, {
+      edition: applyTranslation(edition, translation),
+      pageUrl: absoluteUrl(baseUrl, `${translation.language}/${edition.date}/`) ?? baseUrl,
+    });
+  }
+  return editions;
+}
+
+/** As `digest email`: images from the published site when enrichment is on, else none. */
+async function emailImages(deps: DigestDeps, edition: Edition, baseUrl: string) {
+  if (!deps.config.enrich.enabled) return {};
+  const { fetchItemImages } = await import('../publish/item-images.js');
+  const { images } = await fetchItemImages([edition], { http: deps.http, log: deps.log });
+  return baseUrl ? { images } : {};
+}
