@@ -65,10 +65,12 @@ async function deliver(
     maxBytes: 1024 * 1024,
     retries: 2,
     log,
-    random: () => 0.5,
-    // Waits are recorded, not slept: Retry-After and backoff are asserted on, not timed.
-    sleep: async (ms) => {
-      run.waits.push(ms);
+    backoff: {
+      random: () => 0.5,
+      // Waits are recorded, not slept: Retry-After and backoff are asserted on, not timed.
+      sleep: async (ms) => {
+        run.waits.push(ms);
+      },
     },
   });
   return deliverChat({
