@@ -57,8 +57,7 @@ export async function regenerateOnDesk(
         store,
         log: deps.log,
         env: deps.env,
-        refresh: true,
-        check: true,
+        run: { refresh: true, check: true },
         ...(deps.signal ? { signal: deps.signal } : {}),
       })
     : null;

@@ -57,13 +57,15 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
     llm: config.llm,
     store,
     log,
-    offline: input.offline,
-    refresh: input.refresh,
-    retryFailed: input.retryFailed ?? false,
-    check: input.check,
     env: deps.env,
-    ...(input.model ? { modelOverride: input.model } : {}),
-    ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+    run: {
+      offline: input.offline,
+      refresh: input.refresh,
+      retryFailed: input.retryFailed ?? false,
+      check: input.check,
+      ...(input.model ? { modelOverride: input.model } : {}),
+      ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+    },
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const writerSetup = createWriter({ road });
@@ -178,7 +180,13 @@ function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
   if (!input.offline) return createTriage(deps, input.week, road);
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
-  const cached = createModelRoad({ llm: config.llm, store, log: silentLogger, env, cacheOnly: true });
+  const cached = createModelRoad({
+    llm: config.llm,
+    store,
+    log: silentLogger,
+    env,
+    run: { cacheOnly: true },
+  });
   return createTriage(deps, input.week, cached, { quiet: true });
 }
 

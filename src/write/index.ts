@@ -2,7 +2,7 @@
 // extractive one. A configured model without its key throws ConfigError here, before any work (see the road).
 import type { LlmConfigInput } from '../config/llm-schema.js';
 import type { Logger } from '../core/ports.js';
-import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
+import { createModelRoad, type ModelRoad, type ModelRoadOptions } from '../llm/model-road.js';
 import type { UsageReport } from '../llm/usage.js';
 import type { CachePort } from '../store/types.js';
 import { createExtractiveWriter } from './extractive.js';
@@ -65,14 +65,16 @@ function roadOptions(options: CreateWriterOptions) {
     llm: options.llm ?? {},
     store: options.store,
     log: options.log,
-    ...(options.modelOverride !== undefined ? { modelOverride: options.modelOverride } : {}),
-    ...(options.offline !== undefined ? { offline: options.offline } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.retryFailed !== undefined ? { retryFailed: options.retryFailed } : {}),
-    ...(options.check !== undefined ? { check: options.check } : {}),
-    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    run: {
+      ...(options.modelOverride !== undefined ? { modelOverride: options.modelOverride } : {}),
+      ...(options.offline !== undefined ? { offline: options.offline } : {}),
+      ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+      ...(options.retryFailed !== undefined ? { retryFailed: options.retryFailed } : {}),
+      ...(options.check !== undefined ? { check: options.check } : {}),
+      ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    },
     env: options.env ?? {},
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.fetch ? { engine: { fetch: options.fetch } } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  };
+  } satisfies ModelRoadOptions;
 }

@@ -264,7 +264,11 @@ describe('fail loudly: a configured model without its key', () => {
     );
     // A command without --offline (eval) says what it can do instead.
     expect(() =>
-      createModelRoad({ ...options, llm: {}, modelOverride: MODEL, withoutKey: 'leave it out of --models' }),
+      createModelRoad({
+        ...options,
+        llm: {},
+        run: { modelOverride: MODEL, withoutKey: 'leave it out of --models' },
+      }),
     ).toThrow(/Set OPENAI_API_KEY, or leave it out of --models\.$/);
     expect(() =>
       createModelRoad({ ...options, llm: { write: 'anthropic:claude-haiku-4-5', check: MODEL } }),
