@@ -81,8 +81,7 @@ export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildO
   const maxCostUsd = input.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
     cacheOnly: input.offline,
-    meter: road.meter,
-    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    budget: { meter: road.meter, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
   });
   const result = await buildEdition({
     date: input.week,
