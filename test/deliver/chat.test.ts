@@ -77,12 +77,13 @@ async function deliver(
     edition: chatEdition(edition, PAGE_URL),
     channels: channels(options),
     createChannel: (config) => createChatChannel(config, options.env ?? platforms.env),
-    store: store(),
-    http,
-    log,
-    now: () => new Date('2026-05-04T10:00:00Z'),
-    sleep: async (ms) => {
-      run.waits.push(ms);
+    io: {
+      store: store(),
+      http,
+      now: () => new Date('2026-05-04T10:00:00Z'),
+      sleep: async (ms) => {
+        run.waits.push(ms);
+      },
     },
   });
 }
