@@ -6,7 +6,8 @@
 // - text must be text (no NUL, UTF-8 only: 400); a batch holds at most MCP_MAX_BATCH messages whose estimated work
 //   (results they may return) is at most MCP_MAX_WORK (413); each client address may send `perMinute` messages a
 //   minute (429 with Retry-After); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
-//   MCP_MAX_ANSWER_BYTES is replaced by an error. Together they bound the memory an abusive client can make us hold.
+//   MCP_MAX_ANSWER_BYTES is replaced by an error (mcp-answer.ts, which answers an admitted request). Together they
+//   bound the memory an abusive client can make us hold.
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
