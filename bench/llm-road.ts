@@ -44,7 +44,7 @@ async function llmBuild(
     store,
     log: silentLogger,
     env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.baseURL },
-    refresh,
+    run: { refresh },
   });
   const triage = await triageCandidates(candidates, { road, audience: AUDIENCE, batchSize: BATCH });
   const picks = [...candidates]

@@ -81,7 +81,7 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
     // (d) writing the same week's 12 picks with the LLM writer against the writer's fake (write + check + edition).
     const writer = createWriter({
       llm: config.llm,
-      modelOverride: MODEL,
+      run: { modelOverride: MODEL },
       store,
       log: silentLogger,
       env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: writeFake.baseURL },

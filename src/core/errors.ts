@@ -1,7 +1,16 @@
 // A few named errors. Messages say what to do next; only the CLI maps them to exit codes.
 
-export class ConfigError extends Error {
-  override name: string = 'ConfigError';
+/**
+ * The base of an error class whose `name` (what logs and stack traces show) is written once:
+ * `export class WriterError extends namedError('WriterError') {}`.
+ */
+export function namedError(name: string) {
+  return class extends Error {
+    override name = name;
+  };
+}
+
+export class ConfigError extends namedError('ConfigError') {
   constructor(
     message: string,
     readonly issues: { path: string; message: string }[] = [],
@@ -19,8 +28,7 @@ export class CredentialError extends ConfigError {
   override name = 'CredentialError';
 }
 
-export class SourceError extends Error {
-  override name = 'SourceError';
+export class SourceError extends namedError('SourceError') {
   constructor(
     message: string,
     readonly sourceId?: string,
@@ -31,8 +39,7 @@ export class SourceError extends Error {
 }
 
 /** Raised by the HTTP client: status is set for HTTP errors, undefined for network/timeout/guard errors. */
-export class FetchError extends Error {
-  override name = 'FetchError';
+export class FetchError extends namedError('FetchError') {
   constructor(
     message: string,
     readonly url: string,
@@ -56,23 +63,15 @@ export class UnreachableError extends FetchError {
   override name = 'UnreachableError';
 }
 
-export class WriterError extends Error {
-  override name = 'WriterError';
-}
+export class WriterError extends namedError('WriterError') {}
 
-export class StoreError extends Error {
-  override name = 'StoreError';
-}
+export class StoreError extends namedError('StoreError') {}
 
 /** Nothing to build: every source failed, or the week has no candidates. */
-export class BuildError extends Error {
-  override name = 'BuildError';
-}
+export class BuildError extends namedError('BuildError') {}
 
 /** The thing asked for does not exist (an item, an edition): bad input, not a crash. */
-export class NotFoundError extends Error {
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends namedError('NotFoundError') {}
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

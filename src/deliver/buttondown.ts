@@ -2,8 +2,7 @@
 // PATCH /v1/emails/{id} changes it; both answer the Email object. Authorization: Token <API key>.
 import { z } from 'zod';
 import type { ButtondownConfig } from '../config/deliver-schema.js';
-import { FetchError } from '../core/errors.js';
-import { parseJson, secretFromEnv } from './_http.js';
+import { callService, secretFromEnv, unlessGone } from './_http.js';
 import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
 
 const emailAnswer = z.object({ id: z.string().min(1), status: z.string().optional() });
@@ -13,31 +12,26 @@ export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessE
   const token = secretFromEnv(env, config.tokenEnv, 'push.buttondown.tokenEnv');
   const base = config.url.replace(/\/+$/, '');
 
+  const authorization = `Token ${token}`;
+
   async function send(method: 'POST' | 'PATCH', path: string, draft: Draft, context: SendContext) {
-    const response = await context.http.request({
-      url: `${base}${path}`,
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
-      body: JSON.stringify({ subject: draft.subject, body: draft.html, status: 'draft' }),
-      trusted: true,
-      timeoutMs: config.timeoutMs,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const parsed = emailAnswer.safeParse(parseJson(response.body));
+    const body = { subject: draft.subject, body: draft.html, status: 'draft' };
+    const answer = await callService(
+      { url: `${base}${path}`, method, authorization, timeoutMs: config.timeoutMs, body },
+      context,
+    );
+    const parsed = emailAnswer.safeParse(answer);
     if (!parsed.success) throw new Error(`Buttondown at ${base} answered something other than an email`);
     return { id: parsed.data.id, link: null } satisfies DraftRef;
   }
 
   /** GET /v1/emails?status=draft: the draft with exactly this subject, if any. */
   async function find(draft: Draft, context: SendContext): Promise<DraftRef | null> {
-    const response = await context.http.request({
-      url: `${base}/v1/emails?status=draft`,
-      headers: { authorization: `Token ${token}` },
-      trusted: true,
-      timeoutMs: config.timeoutMs,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const parsed = emailList.safeParse(parseJson(response.body));
+    const answer = await callService(
+      { url: `${base}/v1/emails?status=draft`, authorization, timeoutMs: config.timeoutMs },
+      context,
+    );
+    const parsed = emailList.safeParse(answer);
     if (!parsed.success)
       throw new Error(`Buttondown at ${base} answered something other than a list of emails`);
     const match = parsed.data.results.find((email) => email.subject === draft.subject);
@@ -50,13 +44,7 @@ export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessE
     secrets: [token],
     find,
     create: (draft, context) => send('POST', '/v1/emails', draft, context),
-    async update(id, draft, context) {
-      try {
-        return await send('PATCH', `/v1/emails/${encodeURIComponent(id)}`, draft, context);
-      } catch (error) {
-        if (error instanceof FetchError && error.status === 404) return null;
-        throw error;
-      }
-    },
+    update: (id, draft, context) =>
+      unlessGone(send('PATCH', `/v1/emails/${encodeURIComponent(id)}`, draft, context)),
   };
 }

@@ -3,7 +3,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { errorMessage } from '../core/errors.js';
-import type { HttpClient, Logger } from '../core/ports.js';
+import type { HttpClient } from '../core/ports.js';
 import type { CachePort } from '../store/types.js';
 import { redact } from './_text.js';
 import type { ChatEdition } from './chat-view.js';
@@ -36,13 +36,17 @@ export interface DeliverChatInput {
   channels: ChatChannelConfig[];
   /** Builds a channel from its config (the registry's createChatChannel); throws when its secret is missing. */
   createChannel: (config: ChatChannelConfig) => ChatChannel;
-  store: CachePort;
-  http: HttpClient;
-  log: Logger;
-  now: () => Date;
   /** Post again even where an earlier run finished (an editor asked for it). */
   again?: boolean;
   signal?: AbortSignal;
+  io: ChatIo;
+}
+
+/** Where delivery state is kept, how messages are sent, and time. */
+export interface ChatIo {
+  store: CachePort;
+  http: HttpClient;
+  now: () => Date;
   /** Waits between two messages to one chat; tests pass one that records instead of waiting. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -61,7 +65,8 @@ export async function deliverChat(input: DeliverChatInput): Promise<ChannelResul
 }
 
 async function deliverToChannel(config: ChatChannelConfig, input: DeliverChatInput): Promise<ChannelResult> {
-  const { store, edition } = input;
+  const { edition } = input;
+  const { store } = input.io;
   const key = chatStateKey(edition.date, config.id);
   const base = { id: config.id, type: config.type };
   const previous = input.again ? null : await store.cacheGet<ChatDeliveryState>(CHAT_STATE_NAMESPACE, key);
@@ -83,9 +88,9 @@ async function deliverToChannel(config: ChatChannelConfig, input: DeliverChatInp
   let sent = start;
   try {
     for (let index = start; index < messages.length; index++) {
-      if (index > start) await (input.sleep ?? pause)(channel.minIntervalMs, input.signal);
+      if (index > start) await (input.io.sleep ?? pause)(channel.minIntervalMs, input.signal);
       await channel.send(messages[index] as Record<string, unknown>, {
-        http: input.http,
+        http: input.io.http,
         ...(input.signal ? { signal: input.signal } : {}),
       });
       sent = index + 1;
@@ -102,8 +107,8 @@ async function deliverToChannel(config: ChatChannelConfig, input: DeliverChatInp
 }
 
 async function record(input: DeliverChatInput, key: string, state: Omit<ChatDeliveryState, 'at'>) {
-  const value: ChatDeliveryState = { ...state, at: input.now().toISOString() };
-  await input.store.cachePut(CHAT_STATE_NAMESPACE, key, value);
+  const value: ChatDeliveryState = { ...state, at: input.io.now().toISOString() };
+  await input.io.store.cachePut(CHAT_STATE_NAMESPACE, key, value);
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

@@ -3,7 +3,7 @@
 // characters over all embeds of a message; content 2,000. Untrusted text has its markdown escaped and mentions
 // broken, and every message says `allowed_mentions: { parse: [] }`, so nothing in an item can ping anyone.
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
-import { postJson, webhookUrl } from './_http.js';
+import { webhookChannel } from './_http.js';
 import { packMessages } from './_pack.js';
 import { fitEscaped } from './_text.js';
 import { type ChatEdition, omittedNote } from './chat-view.js';
@@ -103,17 +103,6 @@ export function discordChannel(
   config: Extract<ChatChannelConfig, { type: 'discord' }>,
   env: NodeJS.ProcessEnv,
 ): ChatChannel {
-  const url = webhookUrl(env, config.urlEnv, `chat.${config.id}.urlEnv`);
-  const label = `discord channel "${config.id}"`;
-  return {
-    id: config.id,
-    type: 'discord',
-    secrets: [url, new URL(url).pathname],
-    // Webhooks allow about 5 requests in 2 s; a 429 says how long to wait.
-    minIntervalMs: 500,
-    render: renderDiscord,
-    async send(message, context) {
-      await postJson({ url, label, timeoutMs: config.timeoutMs, body: message }, context);
-    },
-  };
+  // Webhooks allow about 5 requests in 2 s; a 429 says how long to wait.
+  return webhookChannel(config, env, { minIntervalMs: 500, render: renderDiscord });
 }

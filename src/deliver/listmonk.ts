@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ListmonkConfig } from '../config/deliver-schema.js';
 import { FetchError } from '../core/errors.js';
-import { parseJson, secretFromEnv } from './_http.js';
+import { callService, secretFromEnv, unlessGone } from './_http.js';
 import type { Draft, DraftRef, DraftService, SendContext } from './types.js';
 
 const campaignAnswer = z.object({ data: z.object({ id: z.number().int(), status: z.string().optional() }) });
@@ -21,25 +21,21 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
   const authorization = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
 
   async function send(method: 'POST' | 'PUT', path: string, draft: Draft, context: SendContext) {
-    const response = await context.http.request({
-      url: `${base}${path}`,
-      method,
-      headers: { 'content-type': 'application/json', authorization },
-      body: JSON.stringify({
-        name: draft.name,
-        subject: draft.subject,
-        lists: config.listIds,
-        type: 'regular',
-        content_type: 'html',
-        body: draft.html,
-        altbody: draft.text,
-        status: 'draft',
-      }),
-      trusted: true,
-      timeoutMs: config.timeoutMs,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const parsed = campaignAnswer.safeParse(parseJson(response.body));
+    const body = {
+      name: draft.name,
+      subject: draft.subject,
+      lists: config.listIds,
+      type: 'regular',
+      content_type: 'html',
+      body: draft.html,
+      altbody: draft.text,
+      status: 'draft',
+    };
+    const answer = await callService(
+      { url: `${base}${path}`, method, authorization, timeoutMs: config.timeoutMs, body },
+      context,
+    );
+    const parsed = campaignAnswer.safeParse(answer);
     if (!parsed.success) throw new Error(`listmonk at ${base} answered something other than a campaign`);
     const id = String(parsed.data.data.id);
     return { id, link: `${base}/admin/campaigns/${id}` } satisfies DraftRef;
@@ -48,14 +44,11 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
   /** GET /api/campaigns?query=…&status=draft: the draft campaign of exactly this name, if any. */
   async function find(draft: Draft, context: SendContext): Promise<DraftRef | null> {
     const query = new URLSearchParams({ query: draft.name, status: 'draft', per_page: '100' });
-    const response = await context.http.request({
-      url: `${base}/api/campaigns?${query}`,
-      headers: { authorization },
-      trusted: true,
-      timeoutMs: config.timeoutMs,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const parsed = campaignList.safeParse(parseJson(response.body));
+    const answer = await callService(
+      { url: `${base}/api/campaigns?${query}`, authorization, timeoutMs: config.timeoutMs },
+      context,
+    );
+    const parsed = campaignList.safeParse(answer);
     if (!parsed.success) throw new Error(`listmonk at ${base} answered something other than a campaign list`);
     const match = parsed.data.data.results.find((campaign) => campaign.name === draft.name);
     return match ? { id: String(match.id), link: `${base}/admin/campaigns/${match.id}` } : null;
@@ -69,9 +62,8 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
     create: (draft, context) => send('POST', '/api/campaigns', draft, context),
     async update(id, draft, context) {
       try {
-        return await send('PUT', `/api/campaigns/${encodeURIComponent(id)}`, draft, context);
+        return await unlessGone(send('PUT', `/api/campaigns/${encodeURIComponent(id)}`, draft, context));
       } catch (error) {
-        if (error instanceof FetchError && error.status === 404) return null;
         if (error instanceof FetchError && error.status === 400) {
           throw new Error(
             `listmonk refused to update campaign ${id} (HTTP 400): a campaign that is running or finished cannot ` +

@@ -2,7 +2,7 @@
 // blocks per message, section text at most 3,000 characters, header text at most 150. Item text is untrusted:
 // &, < and > are escaped, so "<!channel>" or "<https://evil|click>" in a title shows as text.
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
-import { postJson, webhookUrl } from './_http.js';
+import { webhookChannel } from './_http.js';
 import { packMessages } from './_pack.js';
 import { fitEscaped } from './_text.js';
 import type { ChatEdition } from './chat-view.js';
@@ -86,17 +86,6 @@ export function slackChannel(
   config: Extract<ChatChannelConfig, { type: 'slack' }>,
   env: NodeJS.ProcessEnv,
 ): ChatChannel {
-  const url = webhookUrl(env, config.urlEnv, `chat.${config.id}.urlEnv`);
-  const label = `slack channel "${config.id}"`;
-  return {
-    id: config.id,
-    type: 'slack',
-    secrets: [url, new URL(url).pathname],
-    // Incoming webhooks: about one message a second per channel.
-    minIntervalMs: 1000,
-    render: renderSlack,
-    async send(message, context) {
-      await postJson({ url, label, timeoutMs: config.timeoutMs, body: message }, context);
-    },
-  };
+  // Incoming webhooks: about one message a second per channel.
+  return webhookChannel(config, env, { minIntervalMs: 1000, render: renderSlack });
 }

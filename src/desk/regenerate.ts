@@ -92,8 +92,7 @@ function regenerationRoad(deps: DigestDeps): ModelRoad {
     store: deps.store,
     log: deps.log,
     env: deps.env,
-    refresh: true,
-    check: true,
+    run: { refresh: true, check: true },
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
 }

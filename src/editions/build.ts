@@ -106,8 +106,7 @@ async function assembleBuild(deps: DigestDeps, input: BuildInput): Promise<Assem
   const maxCostUsd = input.llm?.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
     cacheOnly: input.offline,
-    meter: road.meter,
-    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    budget: { meter: road.meter, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
   });
   const ports: BuildPorts = {
     writer: writerSetup.writer,
@@ -131,13 +130,15 @@ function roadOptions(deps: DigestDeps, input: BuildInput): ModelRoadOptions {
     llm: deps.config.llm,
     store: deps.store,
     log: deps.log,
-    offline: input.offline,
-    refresh: input.refresh,
-    retryFailed,
-    check: input.check,
     env: deps.env,
-    ...(model ? { modelOverride: model } : {}),
-    ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+    run: {
+      offline: input.offline,
+      refresh: input.refresh,
+      retryFailed,
+      check: input.check,
+      ...(model ? { modelOverride: model } : {}),
+      ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+    },
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
 }
@@ -188,7 +189,13 @@ function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
   if (!input.offline) return createTriage(deps, input.week, road);
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
-  const cached = createModelRoad({ llm: config.llm, store, log: silentLogger, env, cacheOnly: true });
+  const cached = createModelRoad({
+    llm: config.llm,
+    store,
+    log: silentLogger,
+    env,
+    run: { cacheOnly: true },
+  });
   return createTriage(deps, input.week, cached, { quiet: true });
 }
 

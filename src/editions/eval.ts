@@ -99,14 +99,16 @@ async function evaluateModel(
       ? null
       : createModelRoad({
           llm: deps.config.llm,
-          modelOverride: model,
           store: deps.store,
           log: deps.log,
           env: deps.env,
-          withoutKey: 'leave it out of --models ("extractive" needs no key)',
-          check: input.check,
-          refresh: input.refresh,
-          ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+          run: {
+            modelOverride: model,
+            withoutKey: 'leave it out of --models ("extractive" needs no key)',
+            check: input.check,
+            refresh: input.refresh,
+            ...(input.maxCost !== undefined ? { maxCostUsd: input.maxCost } : {}),
+          },
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
   const writer = road ? createWriter({ road }).writer : createExtractiveWriter();

@@ -43,7 +43,13 @@ export async function list(deps: DigestDeps, input: ListInput): Promise<ListResu
   // The AI SDK loads only when a model is configured: without one there is no triage to read.
   if (input.triage !== false && candidates.length > 0 && config.llm.write) {
     const { createModelRoad } = await import('../llm/model-road.js');
-    const road = createModelRoad({ llm: config.llm, store, log: deps.log, env: deps.env, cacheOnly: true });
+    const road = createModelRoad({
+      llm: config.llm,
+      store,
+      log: deps.log,
+      env: deps.env,
+      run: { cacheOnly: true },
+    });
     const { createTriage } = await import('./triage.js');
     const run = createTriage(deps, input.week, road, { quiet: true });
     if (run) {

@@ -6,7 +6,7 @@ import type { Embedder, EmbedderOptions } from '../llm/embeddings.js';
 
 export async function tasteEmbedder(
   deps: DigestDeps,
-  options: Pick<EmbedderOptions, 'cacheOnly' | 'meter' | 'maxCostUsd'> = {},
+  options: Pick<EmbedderOptions, 'cacheOnly' | 'budget'> = {},
 ): Promise<Embedder | undefined> {
   const modelId = deps.config.llm.embed;
   if (!modelId || !deps.config.selection.learnTaste) return undefined;

@@ -1,11 +1,9 @@
 // Why one LLM call ended without an answer. None of these is cached: the next build asks again.
 import { APICallError } from 'ai';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, namedError } from '../core/errors.js';
 
 /** The answer did not arrive in time (a hung or dripping server). */
-export class CallTimeoutError extends Error {
-  override name = 'CallTimeoutError';
-}
+export class CallTimeoutError extends namedError('CallTimeoutError') {}
 
 /**
  * A call that timed out while other calls to the same provider were in flight: its time went to the server's
@@ -16,19 +14,13 @@ export class SharedTimeoutError extends CallTimeoutError {
 }
 
 /** The answer grew past the size cap (a huge, endless or compressed-bomb body). */
-export class AnswerTooLargeError extends Error {
-  override name = 'AnswerTooLargeError';
-}
+export class AnswerTooLargeError extends namedError('AnswerTooLargeError') {}
 
 /** `maxCostUsd` is spent: no more calls this run. */
-export class BudgetExceededError extends Error {
-  override name = 'BudgetExceededError';
-}
+export class BudgetExceededError extends namedError('BudgetExceededError') {}
 
 /** The provider stopped answering (timeouts in a row): the remaining calls fail at once instead of waiting too. */
-export class ProviderUnavailableError extends Error {
-  override name = 'ProviderUnavailableError';
-}
+export class ProviderUnavailableError extends namedError('ProviderUnavailableError') {}
 
 /** The errors an SDK error wraps, outermost first (the SDK wraps ours in APICallError / RetryError). */
 export function causeChain(error: unknown): unknown[] {

@@ -36,6 +36,11 @@ export interface EmbedderOptions {
   signal?: AbortSignal;
   /** The fetch under the size and time caps (tests, proxies). */
   fetch?: typeof fetch;
+  /** Where calls are counted and when they stop. */
+  budget?: EmbedBudget;
+}
+
+export interface EmbedBudget {
   /** Where calls are counted (the build's usage table); cache hits are not, nor failures (they fall back). */
   meter?: Pick<UsageMeter, 'recordCall' | 'touch' | 'costUsd'>;
   /** The run's cost limit (`--max-cost`, `llm.maxCostUsd`): once the meter reaches it, no call is made. */
@@ -117,7 +122,15 @@ async function embedMissing(
   if (problem) throw new EmbeddingError(problem);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const call = calls.embeddingCaller({ ...options, env, signal });
+  const { meter, maxCostUsd } = options.budget ?? {};
+  const call = calls.embeddingCaller({
+    modelId: options.modelId,
+    llm: options.llm,
+    env,
+    signal,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(meter ? { meter } : {}),
+  });
   const batches: [string, string][][] = [];
   for (let start = 0; start < missing.length; start += EMBEDDING_BATCH_SIZE) {
     batches.push(missing.slice(start, start + EMBEDDING_BATCH_SIZE));
@@ -126,7 +139,6 @@ async function embedMissing(
     batches.map(async (batch) => {
       try {
         // The same limit as the road's: what the run has spent, triage and writing included, stops new calls.
-        const { meter, maxCostUsd } = options;
         if (meter && maxCostUsd !== undefined && meter.costUsd >= maxCostUsd) {
           throw new EmbeddingError(`the cost limit of $${maxCostUsd} was reached`);
         }

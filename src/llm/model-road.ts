@@ -12,18 +12,28 @@ import { AnswerLedger } from './cache-layer.js';
 import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
 import type { RoadState } from './call-layers.js';
 import { fallbackModel } from './fallback-model.js';
-import { createModelStacks } from './model-stack.js';
+import { createModelStacks, type ModelStacks, type RoadEngine } from './model-stack.js';
 import { keySetting, missingSetting, providerOf, type ResolveModelOptions } from './providers.js';
 import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from './usage.js';
 
 export interface ModelRoadOptions {
   /** `config.llm` (defaults applied here, so a partial object is fine). */
   llm: LlmConfigInput;
-  /** `--model provider:model`: replaces `llm.write`. */
-  modelOverride?: string;
   store: CachePort;
   log: Logger;
   env: NodeJS.ProcessEnv;
+  /** What this run asks of the road (the command's flags). */
+  run?: RoadRun;
+  /** Aborts every call in flight and every queued one (Ctrl-C). */
+  signal?: AbortSignal;
+  /** What sits under the stack, replaced by tests and proxies. */
+  engine?: RoadEngine;
+}
+
+/** What one run asks of the road: mostly its command's flags. */
+export interface RoadRun {
+  /** `--model provider:model`: replaces `llm.write`. */
+  modelOverride?: string;
   /** `--offline`: no model at all. */
   offline?: boolean;
   /** What the caller can do instead of giving a missing or rejected key (default: the build's --offline). */
@@ -38,12 +48,6 @@ export interface ModelRoadOptions {
   maxCostUsd?: number;
   /** Answer every call from the cache only, never asking a model (`digest list` shows the build's ranking). */
   cacheOnly?: boolean;
-  /** Aborts every call in flight and every queued one (Ctrl-C). */
-  signal?: AbortSignal;
-  /** The fetch under the size and time caps (tests, proxies). */
-  fetch?: typeof fetch;
-  /** The bare model for an id, instead of the provider registry (tests: MockLanguageModelV3 under the stack). */
-  languageModel?: (modelId: string) => LanguageModelV3;
 }
 
 /** A model for one purpose, wrapped in the whole stack. */
@@ -100,13 +104,15 @@ const BUILD_WITHOUT_KEY =
   'build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it';
 
 /** Model ids per purpose: triage uses the (cheaper) check model; the title and intro, and translations, the writing model. */
-function modelIds(llm: LlmConfig, options: ModelRoadOptions): Record<Purpose, string | undefined> {
-  const write = options.modelOverride ?? llm.write;
+function modelIds(llm: LlmConfig, run: RoadRun): Record<Purpose, string | undefined> {
+  const write = run.modelOverride ?? llm.write;
   const check = llm.check ?? write;
-  const checkOn = options.check !== false && llm.checkEnabled;
+  const checkOn = run.check !== false && llm.checkEnabled;
   // Translation (config `languages`) is writing in another language: the writing model.
   return { write, edition: write, check: checkOn ? check : undefined, triage: check, translate: write };
 }
+
+type RoadBase = Omit<ModelRoad, 'model' | 'notice' | 'progress'>;
 
 /**
  * Builds the road for one run. Throws ConfigError before any work when a configured model lacks its key or
@@ -114,14 +120,69 @@ function modelIds(llm: LlmConfig, options: ModelRoadOptions): Record<Purpose, st
  */
 export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   const llm = llmSchema.parse(options.llm);
-  const meter = new UsageMeter();
+  const run = options.run ?? {};
   const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const ledger = new AnswerLedger(options.store);
-  const throwIfStopped = () => {
-    if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  const base = roadBase(options, llm, ledger, stop);
+  const none = (notice: string | null): ModelRoad => ({
+    ...base,
+    model: () => null,
+    notice,
+    progress: () => ({ running: 0, waiting: 0, tokensPerSecond: {} }),
+  });
+  if (run.offline) return none('Offline: writing with the extractive writer, no LLM calls.');
+
+  const ids = modelIds(llm, run);
+  if (run.modelOverride) validateId(run.modelOverride, '--model');
+  if (!ids.write) return none(NO_MODEL_NOTICE);
+  const resolve = { llm, env: options.env };
+  const checked = checkSettings(llm, ids, { ...run, resolve });
+  if ('unusable' in checked) return none(checked.unusable);
+
+  const { meter, signal, throwIfStopped } = base;
+  const state = roadState(
+    llm,
+    { meter, signal, throwIfStopped, stop },
+    run.maxCostUsd ?? llm.maxCostUsd,
+    run.withoutKey,
+  );
+  const stacks = createModelStacks({
+    llm,
+    resolve,
+    cache: {
+      store: options.store,
+      ledger,
+      refresh: run.refresh ?? false,
+      retryFailed: run.retryFailed ?? false,
+      cacheOnly: run.cacheOnly ?? false,
+    },
+    state,
+    log: options.log,
+    ...(options.engine ? { engine: options.engine } : {}),
+  });
+  const build = purposeModels({ llm, ids, fallbacks: checked.fallbacks, stacks, meter, log: options.log });
+  const wrapped = new Map<Purpose, RoadModel | null>();
+  return {
+    ...base,
+    notice: checked.notices.length ? checked.notices.join(' ') : null,
+    model(purpose) {
+      if (!wrapped.has(purpose)) wrapped.set(purpose, build(purpose));
+      return wrapped.get(purpose) ?? null;
+    },
+    progress: () => progressOf(stacks.windows(), meter.snapshot()),
   };
-  const base = {
+}
+
+/** What every road answers, with or without models: usage, the ledger's answers, the stop signal, the run's flags. */
+function roadBase(
+  options: ModelRoadOptions,
+  llm: LlmConfig,
+  ledger: AnswerLedger,
+  stop: AbortController,
+): RoadBase {
+  const meter = new UsageMeter();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  return {
     meter,
     usage: () => meter.snapshot(),
     settle: (callId: string, errors: string[]) => ledger.settle(callId, errors),
@@ -129,53 +190,29 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     answeredBy: (callId: string) => ledger.answeredBy(callId),
     forget: (callId: string) => ledger.forget(callId),
     signal,
-    throwIfStopped,
-    refresh: options.refresh ?? false,
-    retryFailed: options.retryFailed ?? false,
+    throwIfStopped: () => {
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+    },
+    refresh: options.run?.refresh ?? false,
+    retryFailed: options.run?.retryFailed ?? false,
     log: options.log,
     config: llm,
   };
-  const none = (notice: string | null): ModelRoad => ({
-    ...base,
-    model: () => null,
-    notice,
-    progress: () => ({ running: 0, waiting: 0, tokensPerSecond: {} }),
-  });
-  if (options.offline) return none('Offline: writing with the extractive writer, no LLM calls.');
+}
 
-  const ids = modelIds(llm, options);
-  if (options.modelOverride) validateId(options.modelOverride, '--model');
-  if (!ids.write) return none(NO_MODEL_NOTICE);
-  const resolveOptions = {
-    llm,
-    env: options.env,
-  };
-  const checked = checkSettings(llm, ids, { ...options, resolve: resolveOptions });
-  if ('unusable' in checked) return none(checked.unusable);
-  const { notices, fallbacks } = checked;
-
-  const state = roadState(
-    llm,
-    { meter, signal, throwIfStopped, stop },
-    options.maxCostUsd ?? llm.maxCostUsd,
-    options.withoutKey,
-  );
-  const stacks = createModelStacks({
-    llm,
-    resolve: resolveOptions,
-    store: options.store,
-    ledger,
-    state,
-    log: options.log,
-    refresh: options.refresh ?? false,
-    retryFailed: options.retryFailed ?? false,
-    cacheOnly: options.cacheOnly ?? false,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.languageModel ? { languageModel: options.languageModel } : {}),
-  });
+/** The model for a purpose: its id then the fallbacks, each in the whole stack, tried in that order. */
+function purposeModels(parts: {
+  llm: LlmConfig;
+  ids: Record<Purpose, string | undefined>;
+  fallbacks: string[];
+  stacks: ModelStacks;
+  meter: UsageMeter;
+  log: Logger;
+}): (purpose: Purpose) => RoadModel | null {
+  const { llm, ids, fallbacks, stacks, meter, log } = parts;
   // Shared by every purpose: a model found down while writing is not asked again for the title or a check.
   const down = new Map<string, Error>();
-  const build = (purpose: Purpose): RoadModel | null => {
+  return (purpose) => {
     const modelId = ids[purpose];
     if (!modelId) return null;
     const models = [...new Set([modelId, ...fallbacks])];
@@ -184,20 +221,10 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
       modelId,
       models,
       purpose,
-      model: fallbackModel(chain, down, options.log, () => meter.recordStandIn()),
+      model: fallbackModel(chain, down, log, () => meter.recordStandIn()),
       temperature: purpose === 'triage' ? 0 : llm.temperature,
       maxOutputTokens: llm.maxOutputTokens,
     };
-  };
-  const wrapped = new Map<Purpose, RoadModel | null>();
-  return {
-    ...base,
-    notice: notices.length ? notices.join(' ') : null,
-    model(purpose) {
-      if (!wrapped.has(purpose)) wrapped.set(purpose, build(purpose));
-      return wrapped.get(purpose) ?? null;
-    },
-    progress: () => progressOf(stacks.windows(), meter.snapshot()),
   };
 }
 
@@ -208,7 +235,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
 function checkSettings(
   llm: LlmConfig,
   ids: Record<Purpose, string | undefined>,
-  options: Pick<ModelRoadOptions, 'cacheOnly' | 'withoutKey'> & { resolve: ResolveModelOptions },
+  options: Pick<RoadRun, 'cacheOnly' | 'withoutKey'> & { resolve: ResolveModelOptions },
 ): { unusable: string } | { notices: string[]; fallbacks: string[] } {
   // A cache-only road never reaches a provider, so it needs no key.
   const missingFor = (modelId: string) =>

@@ -20,14 +20,26 @@ import type { Purpose } from './usage.js';
 export interface StackOptions {
   llm: LlmConfig;
   resolve: ResolveModelOptions;
-  store: CachePort;
-  ledger: AnswerLedger;
+  cache: StackCache;
   state: RoadState;
   log: Logger;
+  engine?: RoadEngine;
+}
+
+/** The answer cache every stack's outer layer reads and fills, and how this run uses it. */
+export interface StackCache {
+  store: CachePort;
+  ledger: AnswerLedger;
   refresh: boolean;
   retryFailed: boolean;
   cacheOnly: boolean;
+}
+
+/** The bottom of the stack, replaced by tests and proxies. */
+export interface RoadEngine {
+  /** The fetch under the size and time caps. */
   fetch?: typeof fetch;
+  /** The bare model for an id, instead of the provider registry (tests: MockLanguageModelV3 under the stack). */
   languageModel?: (modelId: string) => LanguageModelV3;
 }
 
@@ -45,7 +57,7 @@ export function createModelStacks(options: StackOptions): ModelStacks {
     requestsPerMinute: llm.requestsPerMinute,
   });
   const boundedFetch = createBoundedFetch({
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.engine?.fetch ? { fetch: options.engine.fetch } : {}),
     maxBytes: llm.maxResponseBytes,
     timeoutMs: llm.timeoutMs,
   });
@@ -53,8 +65,9 @@ export function createModelStacks(options: StackOptions): ModelStacks {
   const bareModel = (modelId: string) => {
     let model = bare.get(modelId);
     if (!model) {
-      model = options.languageModel
-        ? options.languageModel(modelId)
+      const languageModel = options.engine?.languageModel;
+      model = languageModel
+        ? languageModel(modelId)
         : resolveModel(modelId, { ...options.resolve, fetch: boundedFetch });
       bare.set(modelId, model);
     }
@@ -81,16 +94,7 @@ export function createModelStacks(options: StackOptions): ModelStacks {
       const model = wrapLanguageModel({
         model: bareModel(modelId),
         middleware: [
-          cacheLayer({
-            modelId,
-            purpose,
-            store: options.store,
-            ledger: options.ledger,
-            meter: state.meter,
-            refresh: options.refresh,
-            retryFailed: options.retryFailed,
-            cacheOnly: options.cacheOnly,
-          }),
+          cacheLayer({ modelId, purpose, meter: state.meter, ...options.cache }),
           retryLayer({ maxRetries: llm.maxRetries, state }),
           limitLayer({
             provider,

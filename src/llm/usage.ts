@@ -73,6 +73,10 @@ export interface CallRecord {
   purpose?: UsagePurpose;
 }
 
+function zeroCounts(): CallCounts {
+  return { calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
+}
+
 export function emptyUsage(): UsageReport {
   return {
     calls: 0,
@@ -104,26 +108,12 @@ export class UsageMeter {
   constructor(private readonly now: () => number = Date.now) {}
 
   private model(id: string): ModelUsage {
-    this.report.byModel[id] ??= {
-      calls: 0,
-      cacheHits: 0,
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: 0,
-      latencyMs: 0,
-    };
+    this.report.byModel[id] ??= { ...zeroCounts(), latencyMs: 0 };
     return this.report.byModel[id];
   }
 
   private purpose(purpose: UsagePurpose): PurposeUsage {
-    this.report.byPurpose[purpose] ??= {
-      calls: 0,
-      cacheHits: 0,
-      failedCalls: 0,
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: 0,
-    };
+    this.report.byPurpose[purpose] ??= { ...zeroCounts(), failedCalls: 0 };
     return this.report.byPurpose[purpose];
   }
 

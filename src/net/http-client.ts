@@ -11,7 +11,7 @@ import {
 import { displayUrl } from '../core/urls.js';
 import { readCappedBody } from './_body.js';
 import { createPinnedAgent } from './_pinned-agent.js';
-import { type Answer, type FetchResponse, followRedirects } from './_redirects.js';
+import { type Answer, type FetchResponse, followRedirects, type HopSettings } from './_redirects.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, retryAfterFromBody } from './_retry.js';
 import { sleep } from './sleep.js';
 import { type HostLookup, systemLookup } from './ssrf-guard.js';
@@ -25,12 +25,17 @@ export interface HttpClientOptions {
   userAgent?: string;
   allowLoopback?: boolean;
   log?: Logger;
-  /** Longest wait between attempts, whatever Retry-After asks (default 60 s). */
-  retryDelayCapMs?: number;
-  /** Injected by tests to observe waits instead of sleeping. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How the client waits between attempts. */
+  backoff?: HttpBackoff;
   /** Resolves host names (default: the system resolver); every connection asks it once and uses its answer. */
   lookup?: HostLookup;
+}
+
+export interface HttpBackoff {
+  /** Longest wait between attempts, whatever Retry-After asks (default 60 s). */
+  capMs?: number;
+  /** Injected by tests to observe waits instead of sleeping. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
 }
 
@@ -53,133 +58,148 @@ interface Refusal {
   answer: Answer;
 }
 
+/** What every request of one client shares. */
+interface Client {
+  options: HttpClientOptions;
+  log: Logger;
+  hops: HopSettings;
+  /** Errors worth another attempt (network failures, timeouts); everything else is final. */
+  transient: WeakSet<Error>;
+}
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const log = options.log ?? silentLogger;
-  const wait = options.sleep ?? sleep;
-  const capMs = options.retryDelayCapMs ?? 60_000;
-  // Errors worth another attempt (network failures, timeouts); everything else is final.
-  const transient = new WeakSet<Error>();
   const allowLoopback = options.allowLoopback ?? false;
   const lookup = options.lookup ?? systemLookup;
-  const hops = {
-    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    allowLoopback,
-    trusted: createPinnedAgent({ guard: false, allowLoopback, lookup }),
-    guarded: createPinnedAgent({ guard: true, allowLoopback, lookup }),
+  const client: Client = {
+    options,
     log,
+    hops: {
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      allowLoopback,
+      trusted: createPinnedAgent({ guard: false, allowLoopback, lookup }),
+      guarded: createPinnedAgent({ guard: true, allowLoopback, lookup }),
+      log,
+    },
+    transient: new WeakSet<Error>(),
   };
-
-  function networkError(error: unknown, url: string, signal: AbortSignal, request: HttpRequest): FetchError {
-    if (error instanceof FetchError) return error;
-    const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
-    const shown = request.label ?? displayUrl(url);
-    // A labelled URL carries a secret that a cause's own message may repeat: such errors keep no cause.
-    const withCause = request.label ? undefined : { cause: error };
-    if (blocked) {
-      // Raised inside the connection, where only the host is known: say which URL it was.
-      return new BlockedUrlError(
-        blocked.message.replace(/^refused \S+:/, `refused ${shown}:`),
-        request.label ?? url,
-      );
-    }
-    if (request.signal?.aborted) {
-      const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-      const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
-      return new FetchError(`request to ${shown} ${what}`, request.label ?? url, undefined, withCause);
-    }
-    const timeoutMs = request.timeoutMs ?? options.timeoutMs;
-    const code = findCause(
-      error,
-      (cause) => typeof cause.code === 'string' && cause.code in UNREACHABLE,
-    )?.code;
-    if (!signal.aborted && typeof code === 'string') {
-      const host = hostOf(url);
-      return new UnreachableError(
-        `could not reach ${shown}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
-        request.label ?? url,
-        undefined,
-        withCause,
-      );
-    }
-    const failure = signal.aborted
-      ? new FetchError(
-          `no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`,
-          request.label ?? url,
-        )
-      : new FetchError(
-          `could not reach ${shown} (${describeCause(error)}); check the URL and your network`,
-          request.label ?? url,
-          undefined,
-          withCause,
-        );
-    transient.add(failure);
-    return failure;
-  }
-
-  async function attempt(request: HttpRequest): Promise<HttpResponse | Refusal> {
-    const timeout = AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs);
-    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    let answer: Answer;
-    try {
-      answer = await followRedirects(request, signal, hops);
-    } catch (error) {
-      throw networkError(error, request.url, signal, request);
-    }
-    const { response, url } = answer;
-    if (response.status === 304) {
-      await response.body?.cancel().catch(() => {});
-      return toResponse(response, url, Buffer.alloc(0), request);
-    }
-    if (response.status < 200 || response.status >= 300) {
-      return { retryStatus: response.status, retryAfter: await retryAfterOf(response, url), answer };
-    }
-    try {
-      const body = await readCappedBody(response, url, request.maxBytes ?? options.maxBytes);
-      return toResponse(response, url, body, request);
-    } catch (error) {
-      throw networkError(error, url, signal, request);
-    }
-  }
-
+  const wait = options.backoff?.sleep ?? sleep;
   return {
     async request(request) {
       const method = request.method ?? 'GET';
       for (let tries = 1; ; tries++) {
-        let delay: number;
-        let reason: string;
-        try {
-          const result = await attempt(request);
-          if (!('retryStatus' in result)) return result;
-          const { retryStatus, retryAfter, answer } = result;
-          if (!isRetryableStatus(retryStatus) || tries > options.retries) {
-            throw statusError(
-              retryStatus,
-              request.label ?? displayUrl(answer.url),
-              request.label ?? answer.url,
-              tries,
-            );
-          }
-          delay =
-            retryAfter === null
-              ? backoffDelay(tries - 1, { capMs, ...random(options) })
-              : Math.min(retryAfter, capMs);
-          reason = `HTTP ${retryStatus}${retryAfter === null ? '' : `, Retry-After ${retryAfter / 1000} s`}`;
-        } catch (error) {
-          if (!(error instanceof Error) || !transient.has(error) || tries > options.retries) throw error;
-          delay = backoffDelay(tries - 1, { capMs, ...random(options) });
-          reason = error.message;
-        }
+        const step = await attemptOrWait(client, request, tries);
+        if ('response' in step) return step.response;
         log.debug(
-          `retrying ${method} ${request.label ?? displayUrl(request.url)} in ${delay} ms (${reason})`,
+          `retrying ${method} ${request.label ?? displayUrl(request.url)} in ${step.delay} ms (${step.reason})`,
         );
-        await wait(delay, request.signal);
+        await wait(step.delay, request.signal);
       }
     },
   };
 }
 
-function random(options: HttpClientOptions): { random?: () => number } {
-  return options.random ? { random: options.random } : {};
+/** Attempt number `tries`: its response, its final error (thrown), or how long to wait before the next and why. */
+async function attemptOrWait(
+  client: Client,
+  request: HttpRequest,
+  tries: number,
+): Promise<{ response: HttpResponse } | { delay: number; reason: string }> {
+  const { options, transient } = client;
+  const capMs = options.backoff?.capMs ?? 60_000;
+  const jitter = options.backoff?.random ? { random: options.backoff.random } : {};
+  let result: HttpResponse | Refusal;
+  try {
+    result = await attempt(client, request);
+  } catch (error) {
+    if (!(error instanceof Error) || !transient.has(error) || tries > options.retries) throw error;
+    return { delay: backoffDelay(tries - 1, { capMs, ...jitter }), reason: error.message };
+  }
+  if (!('retryStatus' in result)) return { response: result };
+  const { retryStatus, retryAfter, answer } = result;
+  if (!isRetryableStatus(retryStatus) || tries > options.retries) {
+    throw statusError(
+      retryStatus,
+      request.label ?? displayUrl(answer.url),
+      request.label ?? answer.url,
+      tries,
+    );
+  }
+  return {
+    delay: retryAfter === null ? backoffDelay(tries - 1, { capMs, ...jitter }) : Math.min(retryAfter, capMs),
+    reason: `HTTP ${retryStatus}${retryAfter === null ? '' : `, Retry-After ${retryAfter / 1000} s`}`,
+  };
+}
+
+async function attempt(client: Client, request: HttpRequest): Promise<HttpResponse | Refusal> {
+  const timeout = AbortSignal.timeout(request.timeoutMs ?? client.options.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+  let answer: Answer;
+  try {
+    answer = await followRedirects(request, signal, client.hops);
+  } catch (error) {
+    throw networkError(client, error, request.url, signal, request);
+  }
+  const { response, url } = answer;
+  if (response.status === 304) {
+    await response.body?.cancel().catch(() => {});
+    return toResponse(response, url, Buffer.alloc(0), request);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    return { retryStatus: response.status, retryAfter: await retryAfterOf(response, url), answer };
+  }
+  try {
+    const body = await readCappedBody(response, url, request.maxBytes ?? client.options.maxBytes);
+    return toResponse(response, url, body, request);
+  } catch (error) {
+    throw networkError(client, error, url, signal, request);
+  }
+}
+
+/** A failure before or while reading the answer, as a FetchError that says what happened; a transient one is marked. */
+function networkError(
+  client: Client,
+  error: unknown,
+  url: string,
+  signal: AbortSignal,
+  request: HttpRequest,
+): FetchError {
+  if (error instanceof FetchError) return error;
+  const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
+  const shown = request.label ?? displayUrl(url);
+  const kept = request.label ?? url;
+  // A labelled URL carries a secret that a cause's own message may repeat: such errors keep no cause.
+  const withCause = request.label ? undefined : { cause: error };
+  if (blocked) {
+    // Raised inside the connection, where only the host is known: say which URL it was.
+    return new BlockedUrlError(blocked.message.replace(/^refused \S+:/, `refused ${shown}:`), kept);
+  }
+  if (request.signal?.aborted) {
+    const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+    const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
+    return new FetchError(`request to ${shown} ${what}`, kept, undefined, withCause);
+  }
+  const code = findCause(error, (cause) => typeof cause.code === 'string' && cause.code in UNREACHABLE)?.code;
+  if (!signal.aborted && typeof code === 'string') {
+    const host = hostOf(url);
+    return new UnreachableError(
+      `could not reach ${shown}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
+      kept,
+      undefined,
+      withCause,
+    );
+  }
+  const timeoutMs = request.timeoutMs ?? client.options.timeoutMs;
+  const failure = signal.aborted
+    ? new FetchError(`no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`, kept)
+    : new FetchError(
+        `could not reach ${shown} (${describeCause(error)}); check the URL and your network`,
+        kept,
+        undefined,
+        withCause,
+      );
+  client.transient.add(failure);
+  return failure;
 }
 
 function toResponse(response: FetchResponse, url: string, body: Buffer, request: HttpRequest): HttpResponse {

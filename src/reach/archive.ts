@@ -1,4 +1,4 @@
-// The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (app/mcp.ts):
+// The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (reach/mcp.ts):
 // published editions only (a draft is never shown), every item with its source link and dates so a reader or an
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 
@@ -55,109 +55,133 @@ function apiSource(source: TakeawaySource | null): TakeawaySource | null {
   return source ? { ...source, url: safeUrl(source.url) } : null;
 }
 
-export function createArchive(deps: ArchiveDeps): Archive {
-  const { store } = deps;
-  const written = deps.languages?.[0];
+type ArchiveStore = ArchiveDeps['store'];
+
+/** Where an edition stands on the site, per language. */
+interface SiteSections {
+  written: string | undefined;
   /** A configured language other than the written one: its section of the site ("de/"); else "". */
+  section(language?: string): string;
+  pageUrl(date: string, language?: string): string | null;
+}
+
+function siteSections(deps: ArchiveDeps): SiteSections {
+  const written = deps.languages?.[0];
   const section = (language?: string) =>
     language && language !== written && deps.languages?.includes(language) ? `${language}/` : '';
-  const pageUrl = (date: string, language?: string) =>
-    absoluteUrl(deps.baseUrl, `${section(language)}${date}/`);
+  return {
+    written,
+    section,
+    pageUrl: (date, language) => absoluteUrl(deps.baseUrl, `${section(language)}${date}/`),
+  };
+}
 
-  function summary(
-    edition: EditionSummary & { publishedAt: string },
-    language?: string,
-  ): EditionSummaryAnswer {
-    const query = section(language) ? `?lang=${encodeURIComponent(language!)}` : '';
-    return {
-      date: edition.date,
-      name: edition.name,
-      title: edition.title,
-      itemCount: edition.itemCount,
-      publishedAt: edition.publishedAt,
-      links: { page: pageUrl(edition.date, language), api: `${API_BASE}/editions/${edition.date}${query}` },
-    };
-  }
+function summary(
+  sections: SiteSections,
+  edition: EditionSummary & { publishedAt: string },
+  language?: string,
+): EditionSummaryAnswer {
+  const query = sections.section(language) ? `?lang=${encodeURIComponent(language!)}` : '';
+  return {
+    date: edition.date,
+    name: edition.name,
+    title: edition.title,
+    itemCount: edition.itemCount,
+    publishedAt: edition.publishedAt,
+    links: {
+      page: sections.pageUrl(edition.date, language),
+      api: `${API_BASE}/editions/${edition.date}${query}`,
+    },
+  };
+}
 
-  function toApiItem(
-    item: PublishedItem & Partial<Pick<EditionItem, 'readFrom' | 'support' | 'facts'>>,
-    anchor: string,
-    language?: string,
-  ): ApiItem {
-    const page = pageUrl(item.editionDate, language);
-    return {
-      // Editions keep these (search rows do not): the edition answer carries them, an item looked up alone does not.
-      ...(item.readFrom ? { readFrom: item.readFrom } : {}),
-      ...(item.support ? { takeawaySources: item.support.map(apiSource) } : {}),
-      ...(item.facts?.length
-        ? { facts: item.facts.map((fact) => ({ ...fact, url: safeUrl(fact.url) })) }
-        : {}),
-      key: item.key,
-      title: item.title,
-      url: safeUrl(item.url),
-      level: item.level,
-      authors: item.authors,
-      summary: item.summary,
-      takeaways: item.takeaways,
-      source: item.source,
-      sources: item.sources,
-      publishedAt: item.publishedAt,
-      edition: {
-        date: item.editionDate,
-        position: item.position + 1,
-        permalink: page ? `${page}#${anchor}` : null,
-      },
-    };
-  }
+/** A search row, or an edition's item with what editions keep besides. */
+type ArchivedItem = PublishedItem & Partial<Pick<EditionItem, 'readFrom' | 'support' | 'facts'>>;
 
-  // A search row knows its own title only: its anchor is the page's unless two titles of one edition collide.
-  const anchorOf = (item: PublishedItem) => itemAnchor(item.title, item.position, new Set());
+function toApiItem(item: ArchivedItem, anchor: string, page: string | null): ApiItem {
+  return {
+    // Editions keep these (search rows do not): the edition answer carries them, an item looked up alone does not.
+    ...(item.readFrom ? { readFrom: item.readFrom } : {}),
+    ...(item.support ? { takeawaySources: item.support.map(apiSource) } : {}),
+    ...(item.facts?.length ? { facts: item.facts.map((fact) => ({ ...fact, url: safeUrl(fact.url) })) } : {}),
+    key: item.key,
+    title: item.title,
+    url: safeUrl(item.url),
+    level: item.level,
+    authors: item.authors,
+    summary: item.summary,
+    takeaways: item.takeaways,
+    source: item.source,
+    sources: item.sources,
+    publishedAt: item.publishedAt,
+    edition: {
+      date: item.editionDate,
+      position: item.position + 1,
+      permalink: page ? `${page}#${anchor}` : null,
+    },
+  };
+}
 
-  async function publishedEdition(date: string, language?: string) {
-    const edition = await store.getEdition(date);
-    if (!edition?.publishedAt) return null;
-    const published = { ...edition, publishedAt: edition.publishedAt };
-    if (!language || language === written) return published;
-    if (!section(language)) return null;
-    const stored = (await store.getTranslations(date)).find(
-      (entry) => entry.translation.language === language,
-    );
-    return stored
-      ? { ...applyTranslation(published, stored.translation), publishedAt: edition.publishedAt }
-      : null;
-  }
+// A search row knows its own title only: its anchor is the page's unless two titles of one edition collide.
+const anchorOf = (item: PublishedItem) => itemAnchor(item.title, item.position, new Set());
 
-  /**
-   * Search hits with their text in `language` where the edition has that translation (the search itself runs over the
-   * written text); a hit without one stays as written.
-   */
-  async function inLanguage<T extends PublishedItem>(hits: T[], language: string | undefined): Promise<T[]> {
-    if (!section(language)) return hits;
-    const byDate = new Map<string, Promise<TranslatedItems | undefined>>();
-    const translated = (date: string) => {
-      let found = byDate.get(date);
-      if (!found) {
-        found = store
-          .getTranslations(date)
-          .then((all) => all.find((entry) => entry.translation.language === language)?.translation.items);
-        byDate.set(date, found);
-      }
-      return found;
-    };
-    return Promise.all(
-      hits.map(async (hit) => {
-        const text = (await translated(hit.editionDate))?.[hit.key];
-        return text ? { ...hit, summary: text.summary, takeaways: text.takeaways } : hit;
-      }),
-    );
-  }
+async function publishedEdition(
+  store: ArchiveStore,
+  sections: SiteSections,
+  date: string,
+  language?: string,
+) {
+  const edition = await store.getEdition(date);
+  if (!edition?.publishedAt) return null;
+  const published = { ...edition, publishedAt: edition.publishedAt };
+  if (!language || language === sections.written) return published;
+  if (!sections.section(language)) return null;
+  const stored = (await store.getTranslations(date)).find((entry) => entry.translation.language === language);
+  return stored
+    ? { ...applyTranslation(published, stored.translation), publishedAt: edition.publishedAt }
+    : null;
+}
+
+/**
+ * Search hits with their text in `language` where the edition has that translation (the search itself runs over the
+ * written text); a hit without one stays as written.
+ */
+async function inLanguage<T extends PublishedItem>(
+  store: ArchiveStore,
+  hits: T[],
+  language: string | undefined,
+): Promise<T[]> {
+  const byDate = new Map<string, Promise<TranslatedItems | undefined>>();
+  const translated = (date: string) => {
+    let found = byDate.get(date);
+    if (!found) {
+      found = store
+        .getTranslations(date)
+        .then((all) => all.find((entry) => entry.translation.language === language)?.translation.items);
+      byDate.set(date, found);
+    }
+    return found;
+  };
+  return Promise.all(
+    hits.map(async (hit) => {
+      const text = (await translated(hit.editionDate))?.[hit.key];
+      return text ? { ...hit, summary: text.summary, takeaways: text.takeaways } : hit;
+    }),
+  );
+}
+
+export function createArchive(deps: ArchiveDeps): Archive {
+  const { store } = deps;
+  const sections = siteSections(deps);
+  const itemOf = (item: ArchivedItem, anchor: string, language?: string) =>
+    toApiItem(item, anchor, sections.pageUrl(item.editionDate, language));
 
   return {
     async listEditions({ page, limit }) {
       const { editions, total } = await store.listPublishedEditions({ limit, offset: (page - 1) * limit });
       return {
         editions: editions.flatMap((edition) =>
-          edition.publishedAt ? [summary({ ...edition, publishedAt: edition.publishedAt })] : [],
+          edition.publishedAt ? [summary(sections, { ...edition, publishedAt: edition.publishedAt })] : [],
         ),
         page,
         limit,
@@ -167,15 +191,15 @@ export function createArchive(deps: ArchiveDeps): Archive {
     },
 
     async getEdition(date, language) {
-      const edition = await publishedEdition(date, language);
+      const edition = await publishedEdition(store, sections, date, language);
       if (!edition) return null;
       const taken = new Set<string>();
       return {
-        ...summary({ ...edition, itemCount: edition.items.length }, language),
-        language: language ?? written ?? 'en',
+        ...summary(sections, { ...edition, itemCount: edition.items.length }, language),
+        language: language ?? sections.written ?? 'en',
         intro: edition.intro,
         items: edition.items.map((item, position) =>
-          toApiItem(
+          itemOf(
             { ...item, editionDate: edition.date, position, sources: item.sources },
             itemAnchor(item.title, position, taken),
             language,
@@ -189,45 +213,46 @@ export function createArchive(deps: ArchiveDeps): Archive {
       const newest = versions[0];
       if (!newest) return null;
       return {
-        item: toApiItem(newest, anchorOf(newest)),
-        editions: versions.map((version) => {
-          const { edition } = toApiItem(version, anchorOf(version));
-          return edition;
-        }),
+        item: itemOf(newest, anchorOf(newest)),
+        editions: versions.map((version) => itemOf(version, anchorOf(version)).edition),
       };
     },
 
     async searchItems(input) {
       const offset = input.cursor ? Number(input.cursor) : 0;
-      const terms = input.topic ? topicTerms(input.topic) : undefined;
       // One more than asked tells whether a next page exists.
-      const hits = await store.searchItems({
-        text: input.q,
-        ...(input.from ? { from: input.from } : {}),
-        ...(input.to ? { to: input.to } : {}),
-        ...(input.level ? { level: input.level } : {}),
-        ...(input.source ? { source: input.source } : {}),
-        ...(terms ? { anyOfPhrases: terms } : {}),
-        limit: input.limit + 1,
-        offset,
-      });
-      const page = await inLanguage(hits.slice(0, input.limit), input.lang);
+      const hits = await store.searchItems({ ...searchFilters(input), limit: input.limit + 1, offset });
+      const shown = hits.slice(0, input.limit);
+      const page = sections.section(input.lang) ? await inLanguage(store, shown, input.lang) : shown;
       const next = offset + input.limit;
       return {
         query: input.q,
-        results: page.map((hit) => ({ ...toApiItem(hit, anchorOf(hit), input.lang), rank: hit.rank })),
+        results: page.map((hit) => ({ ...itemOf(hit, anchorOf(hit), input.lang), rank: hit.rank })),
         limit: input.limit,
         nextCursor: hits.length > input.limit && next <= API_LIMITS.maxOffset ? String(next) : null,
       };
     },
 
     async editionMarkdown(date, language) {
-      const edition = await publishedEdition(date, language);
+      const edition = await publishedEdition(store, sections, date, language);
       if (!edition) return null;
       return renderEditionMarkdown(edition, {
-        pageUrl: pageUrl(date, language),
+        pageUrl: sections.pageUrl(date, language),
         siteUrl: deps.baseUrl ?? null,
       });
     },
+  };
+}
+
+/** The store's search filters from the API's input (only those given). */
+function searchFilters(input: SearchItemsInput) {
+  const terms = input.topic ? topicTerms(input.topic) : undefined;
+  return {
+    text: input.q,
+    ...(input.from ? { from: input.from } : {}),
+    ...(input.to ? { to: input.to } : {}),
+    ...(input.level ? { level: input.level } : {}),
+    ...(input.source ? { source: input.source } : {}),
+    ...(terms ? { anyOfPhrases: terms } : {}),
   };
 }

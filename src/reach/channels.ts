@@ -47,10 +47,7 @@ export async function chat(deps: DigestDeps, input: ChatInput): Promise<ChatOutc
     edition: chatEdition(edition, pageUrl),
     channels,
     createChannel: (channel) => createChatChannel(channel, deps.env),
-    store: deps.store,
-    http: deps.http,
-    log,
-    now: () => deps.clock.now(),
+    io: { store: deps.store, http: deps.http, now: () => deps.clock.now() },
     again: input.again ?? false,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });

@@ -68,7 +68,13 @@ export function createMcpServer(archive: Archive, options: { version: string }):
     { name: MCP_SERVER_NAME, version: options.version },
     { instructions: INSTRUCTIONS },
   );
+  registerTools(server, archive);
+  registerEditionResource(server, archive);
+  return server;
+}
 
+/** The four read-only tools, each answering from one archive use case. */
+function registerTools(server: McpServer, archive: Archive): void {
   server.registerTool(
     'search_items',
     {
@@ -124,7 +130,10 @@ export function createMcpServer(archive: Archive, options: { version: string }):
     },
     guarded(async (input) => answer(await archive.listEditions(input))),
   );
+}
 
+/** Each published edition as a Markdown resource, listed newest first. */
+function registerEditionResource(server: McpServer, archive: Archive): void {
   server.registerResource(
     'edition',
     new ResourceTemplate(EDITION_RESOURCE, {
@@ -164,8 +173,6 @@ export function createMcpServer(archive: Archive, options: { version: string }):
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdown }] };
     },
   );
-
-  return server;
 }
 
 export interface StdioOptions {

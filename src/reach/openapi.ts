@@ -94,6 +94,22 @@ const NOT_FOUND = {
   content: { 'application/json': { schema: ref('Error') } },
 };
 
+/** A read operation: its answer, the shared errors, and a 404 where it looks one thing up. */
+function getOperation(
+  names: { operationId: string; summary: string },
+  parameters: JsonSchema[],
+  answer: JsonSchema,
+  notFound?: typeof NOT_FOUND,
+): JsonSchema {
+  return {
+    get: {
+      ...names,
+      parameters,
+      responses: { '200': answer, ...ERRORS, ...(notFound ? { '404': notFound } : {}) },
+    },
+  };
+}
+
 export function openApiDocument(options: { version: string; serverUrl?: string | undefined }): JsonSchema {
   return {
     openapi: '3.1.0',
@@ -106,41 +122,28 @@ export function openApiDocument(options: { version: string; serverUrl?: string |
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     paths: {
-      [`${API_BASE}/editions`]: {
-        get: {
-          operationId: 'listEditions',
-          summary: 'Published editions, newest first',
-          parameters: queryParameters(listEditionsInput),
-          responses: { '200': jsonResponse('One page of editions.', 'EditionsPage'), ...ERRORS },
-        },
-      },
-      [`${API_BASE}/editions/{date}`]: {
-        get: {
-          operationId: 'getEdition',
-          summary: 'One published edition with its items',
-          parameters: [
-            pathParameter('date', editionDateInput),
-            ...queryParameters(z.object({ lang: languageInput })),
-          ],
-          responses: { '200': jsonResponse('The edition.', 'Edition'), ...ERRORS, '404': NOT_FOUND },
-        },
-      },
-      [`${API_BASE}/items/{key}`]: {
-        get: {
-          operationId: 'getItem',
-          summary: 'An item as published, and every edition that featured it',
-          parameters: [pathParameter('key', itemKeyInput)],
-          responses: { '200': jsonResponse('The item.', 'ItemAnswer'), ...ERRORS, '404': NOT_FOUND },
-        },
-      },
-      [`${API_BASE}/search`]: {
-        get: {
-          operationId: 'searchItems',
-          summary: 'Full-text search over the items of published editions',
-          parameters: queryParameters(searchItemsInput),
-          responses: { '200': jsonResponse('Ranked matches, best first.', 'SearchAnswer'), ...ERRORS },
-        },
-      },
+      [`${API_BASE}/editions`]: getOperation(
+        { operationId: 'listEditions', summary: 'Published editions, newest first' },
+        queryParameters(listEditionsInput),
+        jsonResponse('One page of editions.', 'EditionsPage'),
+      ),
+      [`${API_BASE}/editions/{date}`]: getOperation(
+        { operationId: 'getEdition', summary: 'One published edition with its items' },
+        [pathParameter('date', editionDateInput), ...queryParameters(z.object({ lang: languageInput }))],
+        jsonResponse('The edition.', 'Edition'),
+        NOT_FOUND,
+      ),
+      [`${API_BASE}/items/{key}`]: getOperation(
+        { operationId: 'getItem', summary: 'An item as published, and every edition that featured it' },
+        [pathParameter('key', itemKeyInput)],
+        jsonResponse('The item.', 'ItemAnswer'),
+        NOT_FOUND,
+      ),
+      [`${API_BASE}/search`]: getOperation(
+        { operationId: 'searchItems', summary: 'Full-text search over the items of published editions' },
+        queryParameters(searchItemsInput),
+        jsonResponse('Ranked matches, best first.', 'SearchAnswer'),
+      ),
     },
     components: { schemas: componentSchemas() },
   };

@@ -1,7 +1,7 @@
 // The read-only JSON API under /api/v1: parse the query with the archive's zod schemas (a bad value is a 400 naming
 // the field), call the use case, answer with an ETag (304 on If-None-Match), Cache-Control and open CORS for GET.
 import { createHash } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { createRateLimiter } from '../core/rate-limiter.js';
 import {
@@ -98,13 +98,36 @@ function parse<S extends z.ZodType>(
   return { ok: false, response: problem(c, 400, field ?? issue.field, issue.message) };
 }
 
+type Cached = (c: Context, make: () => Promise<CachedAnswer | Response>) => Promise<Response>;
+
 export function createApiRoutes({ archive, version, cache: given, ...options }: ApiRoutesOptions): Hono {
   const api = new Hono();
-  const perMinute = options.perMinute ?? 120;
-  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
   // Per client address, before any work (answers from memory included: a flood still costs the event loop).
-  api.use('*', async (c, next) => {
-    const decision = limiter.take(clientAddress(c, options.trustProxy ?? false));
+  api.use('*', rateLimit(options.perMinute ?? 120, options.trustProxy ?? false));
+  const cached = cachedBy(
+    given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 }),
+  );
+  // The CORS preflight: what a browser asks before a GET with If-None-Match.
+  api.options('*', (c) => c.body(null, 204, PREFLIGHT_HEADERS));
+
+  const document = toAnswer(openApiDocument({ version }), API_CACHE_CONTROL.document);
+  api.get('/openapi.json', (c) => send(c, document));
+  registerArchiveRoutes(api, archive, cached);
+
+  api.on(['GET', 'HEAD'], '*', (c) =>
+    problem(c, 404, null, 'No such API resource; see /api/v1/openapi.json.'),
+  );
+  api.all('*', (c) => {
+    c.header('Allow', 'GET, HEAD, OPTIONS');
+    return problem(c, 405, null, 'The API is read-only: GET only.');
+  });
+  return api;
+}
+
+function rateLimit(perMinute: number, trustProxy: boolean): MiddlewareHandler {
+  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
+  return async (c, next) => {
+    const decision = limiter.take(clientAddress(c, trustProxy));
     if (decision.allowed) return next();
     return c.json(
       { error: { field: null, message: 'Too many requests from your address; try again later.' } },
@@ -115,10 +138,12 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
         'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       },
     );
-  });
-  const cache = given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 });
-  /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
-  const cached = async (c: Context, make: () => Promise<CachedAnswer | Response>): Promise<Response> => {
+  };
+}
+
+/** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */
+function cachedBy(cache: AnswerCache): Cached {
+  return async (c, make) => {
     // The path and query: everything after the origin.
     const key = c.req.url.slice(c.req.url.indexOf('/', c.req.url.indexOf('//') + 2));
     const hit = cache.get(key);
@@ -128,12 +153,10 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
     cache.set(key, made);
     return send(c, made);
   };
-  // The CORS preflight: what a browser asks before a GET with If-None-Match.
-  api.options('*', (c) => c.body(null, 204, PREFLIGHT_HEADERS));
+}
 
-  const document = toAnswer(openApiDocument({ version }), API_CACHE_CONTROL.document);
-  api.get('/openapi.json', (c) => send(c, document));
-
+/** The archive's four reads, each parsed, asked and answered through the cache. */
+function registerArchiveRoutes(api: Hono, archive: Archive, cached: Cached): void {
   api.get('/editions', (c) =>
     cached(c, async () => {
       const input = parse(c, listEditionsInput, c.req.query());
@@ -175,13 +198,4 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
       return toAnswer(await archive.searchItems(input.data), API_CACHE_CONTROL.list);
     }),
   );
-
-  api.on(['GET', 'HEAD'], '*', (c) =>
-    problem(c, 404, null, 'No such API resource; see /api/v1/openapi.json.'),
-  );
-  api.all('*', (c) => {
-    c.header('Allow', 'GET, HEAD, OPTIONS');
-    return problem(c, 405, null, 'The API is read-only: GET only.');
-  });
-  return api;
 }

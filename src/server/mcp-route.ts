@@ -6,14 +6,16 @@
 // - text must be text (no NUL, UTF-8 only: 400); a batch holds at most MCP_MAX_BATCH messages whose estimated work
 //   (results they may return) is at most MCP_MAX_WORK (413); each client address may send `perMinute` messages a
 //   minute (429 with Retry-After); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
-//   MCP_MAX_ANSWER_BYTES is replaced by an error. Together they bound the memory an abusive client can make us hold.
-import type { Context } from 'hono';
+//   MCP_MAX_ANSWER_BYTES is replaced by an error (mcp-answer.ts, which answers an admitted request). Together they
+//   bound the memory an abusive client can make us hold.
+import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createRateLimiter } from '../core/rate-limiter.js';
-import { type Archive, createMcpServer } from '../reach/index.js';
+import type { Archive } from '../reach/index.js';
 import { clientAddress } from './client-address.js';
 import { hasBadText, textGuard } from './guards.js';
+import { createMcpAnswer } from './mcp-answer.js';
 
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
 /** JSON-RPC messages in one batch. */
@@ -22,7 +24,6 @@ export const MCP_MAX_BATCH = 10;
 export const MCP_MAX_WORK = 200;
 /** Requests waiting for the one being worked on; more are answered 503 with Retry-After. */
 export const MCP_MAX_WAITING = 8;
-export const MCP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -77,12 +78,50 @@ function hostnameOf(host: string): string | null {
 }
 
 export function createMcpRoute(options: McpRouteOptions): Hono {
-  const publicUrl = options.publicUrl ? new URL(options.publicUrl) : null;
-  const allowedHosts = new Set([...LOOPBACK_HOSTS, ...(publicUrl ? [publicUrl.hostname] : [])]);
   const maxBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
   const route = new Hono();
+  route.use('*', hostGuard(options.publicUrl));
+  route.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: (c) => refuse(c, 413, `The request body is larger than ${maxBytes} bytes.`),
+    }),
+  );
+  const admit = createAdmission(options.perMinute ?? 60, options.trustProxy ?? false);
+  const answer = createMcpAnswer({ archive: options.archive, version: options.version, maxBytes, refuse });
+  // One request at a time: its tool calls share the database with every other route (PGlite is one session).
+  const turns = createTurns(MCP_MAX_WAITING);
 
-  route.use('*', async (c, next) => {
+  // POST only: a stateless server offers no standalone event stream (GET) and no session to end (DELETE).
+  route.post('/', textGuard, async (c) => {
+    const body = await c.req.json<unknown>().catch(() => undefined);
+    const refused = admit(c, body);
+    if (refused) return refused;
+    if (!(await turns.enter())) {
+      return refuse(c, 503, 'The MCP server is busy; try again shortly.', { 'Retry-After': '1' });
+    }
+    try {
+      return await answer(c, body);
+    } finally {
+      turns.leave();
+    }
+  });
+  route.all('*', (c) => {
+    c.header('Allow', 'POST');
+    return refuse(c, 405, 'Use POST /mcp (Streamable HTTP).');
+  });
+  return route;
+}
+
+/**
+ * DNS rebinding: the Host must be a loopback name or the public site's host, and an Origin, when sent, must be the
+ * public site's or the request's own.
+ */
+function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
+  const publicUrl = publicAddress ? new URL(publicAddress) : null;
+  const allowedHosts = new Set([...LOOPBACK_HOSTS, ...(publicUrl ? [publicUrl.hostname] : [])]);
+  return async (c, next) => {
     const host = c.req.header('host') ?? '';
     const hostname = hostnameOf(host);
     if (!hostname || !allowedHosts.has(hostname)) {
@@ -97,25 +136,16 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
       if (!sameOrigin) return refuse(c, 403, 'This MCP endpoint does not answer pages of other origins.');
     }
     await next();
-  });
+  };
+}
 
-  route.use(
-    '*',
-    bodyLimit({
-      maxSize: maxBytes,
-      onError: (c) => refuse(c, 413, `The request body is larger than ${maxBytes} bytes.`),
-    }),
-  );
-
-  const perMinute = options.perMinute ?? 60;
+/**
+ * The checks a parsed body passes before any work: valid JSON and text, the batch's size and estimated work, and
+ * the client's rate. Returns the refusal, or null when the body is admitted.
+ */
+function createAdmission(perMinute: number, trustProxy: boolean) {
   const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
-  // One request at a time: its tool calls share the database with every other route (PGlite is one session).
-  let busy = false;
-  const waiting: (() => void)[] = [];
-
-  // POST only: a stateless server offers no standalone event stream (GET) and no session to end (DELETE).
-  route.post('/', textGuard, async (c) => {
-    const body = await c.req.json<unknown>().catch(() => undefined);
+  return (c: Context, body: unknown): Response | null => {
     if (body === undefined) return refuse(c, 400, 'Parse error: the body is not valid JSON.', {}, -32700);
     if (hasBadText(body)) return refuse(c, 400, 'The request holds a NUL or text that is not UTF-8.');
     const messages = Array.isArray(body) ? body : [body];
@@ -126,175 +156,34 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
     if (work > MCP_MAX_WORK) {
       return refuse(c, 413, `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`);
     }
-    const decision = limiter.take(
-      clientAddress(c, options.trustProxy ?? false),
-      Math.min(messages.length, perMinute),
-    );
+    const decision = limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
     if (!decision.allowed) {
       return refuse(c, 429, 'Too many requests from your address; try again later.', {
         'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       });
     }
-    if (busy) {
-      if (waiting.length >= MCP_MAX_WAITING) {
-        return refuse(c, 503, 'The MCP server is busy; try again shortly.', { 'Retry-After': '1' });
+    return null;
+  };
+}
+
+/** One holder at a time, `maxWaiting` more in line; `enter` is false when the line is full. */
+function createTurns(maxWaiting: number) {
+  let busy = false;
+  const waiting: (() => void)[] = [];
+  return {
+    async enter(): Promise<boolean> {
+      if (busy) {
+        if (waiting.length >= maxWaiting) return false;
+        // Handed the turn directly by the request before, so nobody slips in between.
+        await new Promise<void>((resolve) => waiting.push(resolve));
       }
-      // Handed the turn directly by the request before, so nobody slips in between.
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    }
-    busy = true;
-    try {
-      return await answer(c, body);
-    } finally {
+      busy = true;
+      return true;
+    },
+    leave(): void {
       const next = waiting.shift();
       if (next) next();
       else busy = false;
-    }
-  });
-
-  type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
-  type ToolsCallHandler = (request: unknown, extra: Record<string, unknown>) => Promise<unknown>;
-  const newServer = async () => await createMcpServer(options.archive, { version: options.version });
-
-  /**
-   * A plain `tools/call` request (no task, no _meta) from a client that accepts the transport's JSON answer: given
-   * to the SDK's own tools/call handler (the same request parsing, input and output validation, and error mapping)
-   * without a transport, and its answer serialised once. Through the transport the answer was a string, a Response
-   * (a well-formed copy, then bytes) and read back as text per message: most of what a batch of searches allocated
-   * (bench mcp-abuse). Anything else goes through the transport.
-   */
-  async function callTool(raw: Request, message: unknown, server: McpServer): Promise<string | null> {
-    const request = message as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
-    const params = request?.params as { task?: unknown; _meta?: unknown } | undefined;
-    if (
-      typeof request !== 'object' ||
-      request === null ||
-      Array.isArray(request) ||
-      request.jsonrpc !== '2.0' ||
-      request.method !== 'tools/call' ||
-      !(
-        typeof request.id === 'string' ||
-        (typeof request.id === 'number' && Number.isSafeInteger(request.id))
-      ) ||
-      typeof params !== 'object' ||
-      params === null ||
-      params.task !== undefined ||
-      params._meta !== undefined
-    ) {
-      return null;
-    }
-    const accept = raw.headers.get('accept') ?? '';
-    const type = raw.headers.get('content-type') ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
-    if (!type.includes('application/json')) return null;
-    const handlers = (server.server as unknown as { _requestHandlers?: Map<string, ToolsCallHandler> })
-      ._requestHandlers;
-    const handler = handlers?.get('tools/call');
-    if (!handler) return null;
-    const id = request.id;
-    const abort = new AbortController();
-    try {
-      const result = await handler(message, {
-        signal: abort.signal,
-        requestId: id,
-        sendNotification: async () => {},
-        sendRequest: async () => {
-          throw new Error('This server sends no requests to its clients.');
-        },
-      });
-      return JSON.stringify({ result, jsonrpc: '2.0', id });
-    } catch (error) {
-      const { code, message: text, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-      return JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: Number.isSafeInteger(code) ? code : -32603,
-          message: typeof text === 'string' ? text : 'Internal error',
-          ...(data !== undefined && { data }),
-        },
-      });
-    }
-  }
-
-  /** One JSON-RPC message (or a whole batch) through `server` on a fresh stateless transport. */
-  async function handle(raw: Request, body: unknown, server: McpServer): Promise<Response> {
-    // Loaded on the first MCP request: `digest serve` without MCP clients never pays for the SDK.
-    const { WebStandardStreamableHTTPServerTransport } = await import(
-      '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-    );
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: maxBytes,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(raw, { parsedBody: body });
-    } finally {
-      // With JSON responses the answer is complete here; closing frees the transport for the next message.
-      await server.close();
-    }
-  }
-
-  /**
-   * A batch is answered one message at a time, yielding in between: its calls do not all wait on the database at
-   * once, so other routes (/healthz, the site) get their turn between two of them.
-   */
-  async function answer(c: Context, body: unknown): Promise<Response> {
-    if (!Array.isArray(body) || body.length < 2) {
-      const response = await handle(c.req.raw, body, await newServer());
-      if (response.body === null) return response;
-      const text = await response.text();
-      if (text.length > MCP_MAX_ANSWER_BYTES) {
-        return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
-      }
-      return new Response(text, { status: response.status, headers: response.headers });
-    }
-    const answers: string[] = [];
-    let size = 0;
-    const server = await newServer();
-    for (const message of body) {
-      const called = await callTool(c.req.raw, message, server);
-      if (called !== null) {
-        size += called.length;
-        if (size > MCP_MAX_ANSWER_BYTES) {
-          return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
-        }
-        answers.push(called);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        continue;
-      }
-      const response = await handle(c.req.raw, message, server);
-      if (response.body !== null) {
-        const text = await response.text();
-        size += text.length;
-        if (size > MCP_MAX_ANSWER_BYTES) {
-          return refuse(c, 413, 'The answer would be too large; ask for fewer results.');
-        }
-        if (text) answers.push(text);
-      }
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    // Notifications only: nothing to answer, as the transport says for them.
-    if (answers.length === 0) return c.body(null, 202);
-    // Bytes, not one joined string: joined, a batch's answer is a string large enough for V8's large-object space,
-    // which only a full collection frees (bench mcp-abuse: the peak RSS of a flood of batches); a buffer's bytes are
-    // freed with its small handle, which the next scavenge collects.
-    const parts: Buffer[] = [];
-    for (const [index, text] of answers.entries()) {
-      parts.push(Buffer.from(index === 0 ? '[' : ','), Buffer.from(text));
-    }
-    parts.push(Buffer.from(']'));
-    const bytes = Buffer.concat(parts);
-    return c.body(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), 200, {
-      'Content-Type': 'application/json',
-      'Cache-Control': 'no-store',
-    });
-  }
-  route.all('*', (c) => {
-    c.header('Allow', 'POST');
-    return refuse(c, 405, 'Use POST /mcp (Streamable HTTP).');
-  });
-  return route;
+    },
+  };
 }

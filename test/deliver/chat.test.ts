@@ -65,22 +65,25 @@ async function deliver(
     maxBytes: 1024 * 1024,
     retries: 2,
     log,
-    random: () => 0.5,
-    // Waits are recorded, not slept: Retry-After and backoff are asserted on, not timed.
-    sleep: async (ms) => {
-      run.waits.push(ms);
+    backoff: {
+      random: () => 0.5,
+      // Waits are recorded, not slept: Retry-After and backoff are asserted on, not timed.
+      sleep: async (ms) => {
+        run.waits.push(ms);
+      },
     },
   });
   return deliverChat({
     edition: chatEdition(edition, PAGE_URL),
     channels: channels(options),
     createChannel: (config) => createChatChannel(config, options.env ?? platforms.env),
-    store: store(),
-    http,
-    log,
-    now: () => new Date('2026-05-04T10:00:00Z'),
-    sleep: async (ms) => {
-      run.waits.push(ms);
+    io: {
+      store: store(),
+      http,
+      now: () => new Date('2026-05-04T10:00:00Z'),
+      sleep: async (ms) => {
+        run.waits.push(ms);
+      },
     },
   });
 }

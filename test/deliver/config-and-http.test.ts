@@ -85,7 +85,7 @@ describe('HTTP client for secret-carrying URLs', () => {
       maxBytes: 1024,
       retries: 1,
       log: { info: () => {}, warn: () => {}, debug: (line) => lines.push(line) },
-      sleep: async () => {},
+      backoff: { sleep: async () => {} },
     });
     const url = server.url('/bot123:SECRET-TOKEN/sendMessage');
     const error = (await client
@@ -115,8 +115,10 @@ describe('HTTP client for secret-carrying URLs', () => {
       timeoutMs: 2000,
       maxBytes: 1024,
       retries: 2,
-      sleep: async (ms) => {
-        waits.push(ms);
+      backoff: {
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
       },
     });
     const response = await client.request({

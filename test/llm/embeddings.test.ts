@@ -40,7 +40,7 @@ describe('embedder', () => {
       llm: llmSchema.parse({ embed: MODEL, maxRetries: 0 }),
       store: store(),
       env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake!.baseURL },
-      meter,
+      budget: { meter },
     }).embed([...texts, texts[0]!]);
     expect(vectors).toHaveLength(texts.length + 1);
     expect(vectors[0]!.length).toBe(FAKE_EMBEDDING_DIMENSIONS);
@@ -85,8 +85,7 @@ describe('embedder', () => {
         llm: llmSchema.parse({ embed: MODEL, maxRetries: 0 }),
         store: store(),
         env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake!.baseURL },
-        meter,
-        maxCostUsd,
+        budget: { meter, maxCostUsd },
       });
     await limited(1).embed(['Under the limit']);
     expect(fake.embeddings).toHaveLength(1);

@@ -158,7 +158,7 @@ describe('a one-slot server over HTTP', () => {
       llm: { write: model, timeoutMs: 500 },
       store,
       // The test before cached answers for these items: ask the server.
-      refresh: true,
+      run: { refresh: true },
       log: silentLogger,
       env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseURL },
     });

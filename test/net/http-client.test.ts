@@ -25,11 +25,14 @@ function recordingClient(overrides: Partial<HttpClientOptions> = {}) {
     maxBytes: 1024 * 1024,
     retries: 3,
     log,
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-    random: () => 0.5,
     ...overrides,
+    backoff: {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      random: () => 0.5,
+      ...overrides.backoff,
+    },
   });
   return { client, waits, lines };
 }
@@ -102,7 +105,7 @@ describe('createHttpClient', () => {
       if (s.requests.length === 1) response.writeHead(503, { 'retry-after': '3600' }).end();
       else response.writeHead(200).end('ok');
     });
-    const { client, waits } = recordingClient({ retryDelayCapMs: 5000 });
+    const { client, waits } = recordingClient({ backoff: { capMs: 5000 } });
     await client.request({ url: s.url('/api'), trusted: true });
     expect(waits).toEqual([5000]);
   });

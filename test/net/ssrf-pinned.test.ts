@@ -44,7 +44,13 @@ async function startCounting(
 }
 
 const client = (options: Partial<HttpClientOptions> = {}) =>
-  createHttpClient({ timeoutMs: 2000, maxBytes: 1024 * 1024, retries: 2, sleep: async () => {}, ...options });
+  createHttpClient({
+    timeoutMs: 2000,
+    maxBytes: 1024 * 1024,
+    retries: 2,
+    backoff: { sleep: async () => {} },
+    ...options,
+  });
 
 let home: CountingServer;
 beforeAll(async () => {

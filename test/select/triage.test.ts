@@ -74,7 +74,7 @@ function roadOver(
     store,
     log: silentLogger,
     env: { OPENAI_API_KEY: 'test-key' },
-    languageModel: () => model,
+    engine: { languageModel: () => model },
   });
 }
 

@@ -26,8 +26,10 @@ async function fetchHf(
     timeoutMs: options.timeoutMs ?? 3000,
     maxBytes: 2 * 1024 * 1024,
     retries: options.retries ?? 2,
-    sleep: async (ms) => {
-      options.waits?.push(ms);
+    backoff: {
+      sleep: async (ms) => {
+        options.waits?.push(ms);
+      },
     },
   });
   const source = createSource({

@@ -2,12 +2,13 @@
 // limits, deadline — runs for real; only the provider underneath is the mock.
 import type { LlmConfigInput } from '../../src/config/llm-schema.js';
 import { silentLogger } from '../../src/core/ports.js';
-import { createModelRoad, type ModelRoadOptions } from '../../src/llm/model-road.js';
+import { createModelRoad, type ModelRoadOptions, type RoadRun } from '../../src/llm/model-road.js';
 import type { Store } from '../../src/store/types.js';
 import { type MockCall, scriptedModel } from '../write/mock-model.js';
 import type { FakeBehaviour } from './fake-llm-answers.js';
 
-export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 'store'>> {
+/** The road's options with this run's flags (`refresh`, `maxCostUsd`…) given flat. */
+export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 'store' | 'run'>>, RoadRun {
   llm?: LlmConfigInput;
   /** The writing (and checking, triage) model id; `openai:` ids get a fake OPENAI_API_KEY. */
   modelId: string;
@@ -16,16 +17,17 @@ export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 
 export function mockRoad(
   store: Pick<Store, 'cacheGet' | 'cachePut'>,
   script: ((call: MockCall, index: number) => FakeBehaviour | Error) | undefined,
-  { llm, modelId, ...options }: MockRoadOptions,
+  { llm, modelId, log, env, signal, engine, ...run }: MockRoadOptions,
 ) {
   const mock = scriptedModel(modelId, script);
   const road = createModelRoad({
     llm: { write: modelId, ...llm },
     store,
-    log: silentLogger,
-    env: { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' },
-    languageModel: () => mock.model,
-    ...options,
+    log: log ?? silentLogger,
+    env: env ?? { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' },
+    engine: { languageModel: () => mock.model, ...engine },
+    run,
+    ...(signal ? { signal } : {}),
   });
   return { road, calls: mock.calls, model: mock.model };
 }

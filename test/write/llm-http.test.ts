@@ -151,7 +151,7 @@ describe('rebuild', () => {
     expect(rewritten).toEqual(written);
     expect(second.usage()).toMatchObject({ calls: 0, cacheHits: 7 });
 
-    await writerFor(server, model, { refresh: true }).writer.writeItems(items.slice(0, 1), context);
+    await writerFor(server, model, { run: { refresh: true } }).writer.writeItems(items.slice(0, 1), context);
     expect(server.count()).toBe(requests + 2);
   });
 });
@@ -226,11 +226,11 @@ describe('createWriter without a usable model', () => {
       store,
       log: silentLogger,
       env: {},
-      offline: true,
+      run: { offline: true },
     });
     expect(offline.writer.name).toBe('extractive');
     expect(() =>
-      createWriter({ llm: {}, modelOverride: 'gpt-4', store, log: silentLogger, env: {} }),
+      createWriter({ llm: {}, run: { modelOverride: 'gpt-4' }, store, log: silentLogger, env: {} }),
     ).toThrow(/provider:model/);
   });
 });

@@ -264,7 +264,11 @@ describe('fail loudly: a configured model without its key', () => {
     );
     // A command without --offline (eval) says what it can do instead.
     expect(() =>
-      createModelRoad({ ...options, llm: {}, modelOverride: MODEL, withoutKey: 'leave it out of --models' }),
+      createModelRoad({
+        ...options,
+        llm: {},
+        run: { modelOverride: MODEL, withoutKey: 'leave it out of --models' },
+      }),
     ).toThrow(/Set OPENAI_API_KEY, or leave it out of --models\.$/);
     expect(() =>
       createModelRoad({ ...options, llm: { write: 'anthropic:claude-haiku-4-5', check: MODEL } }),
@@ -277,7 +281,7 @@ describe('fail loudly: a configured model without its key', () => {
       }),
     ).toThrow(/OPENAI_API_KEY/);
 
-    const offline = createWriter({ ...options, llm: { write: MODEL }, offline: true });
+    const offline = createWriter({ ...options, llm: { write: MODEL }, run: { offline: true } });
     expect(offline.writer.name).toBe('extractive');
     const lenient = createWriter({ ...options, llm: { write: MODEL, fallback: 'extractive' } });
     expect(lenient.writer.name).toBe('extractive');
