@@ -53,14 +53,14 @@ export async function fetchItemImages(
   const images = new Map<string, LocalImage>();
   const files = new Map<string, Uint8Array>();
   const warnings: string[] = [];
+  const failures: string[] = [];
   const queue = [...urls];
   const worker = async () => {
     for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
       const result = await fetchImage(url, options);
       if (typeof result === 'string') {
-        const warning = `image ${shortUrl(url)} not published: ${result}`;
-        warnings.push(warning);
-        options.log?.warn(warning);
+        warnings.push(`image ${shortUrl(url)} not published: ${result}`);
+        failures.push(result);
         continue;
       }
       images.set(url, result.image);
@@ -69,12 +69,38 @@ export async function fetchItemImages(
   };
   const concurrency = Math.max(1, options.concurrency ?? IMAGE_DEFAULTS.concurrency);
   await Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
+  if (options.log) reportFailures(options.log, warnings.sort(), failures);
   // Workers finish in any order; sorted maps keep the output the same from run to run.
   return {
     images: new Map([...images].sort(([a], [b]) => a.localeCompare(b))),
     files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))),
     warnings: warnings.sort(),
   };
+}
+
+/**
+ * One line for a site's worth of failed images (a machine without network would otherwise print one per item): the
+ * count by reason, each image's own line at --verbose. A single failure keeps its own line.
+ */
+function reportFailures(log: Logger, warnings: readonly string[], reasons: readonly string[]): void {
+  if (warnings.length === 0) return;
+  if (warnings.length === 1) {
+    log.warn(warnings[0]!);
+    return;
+  }
+  const counts = new Map<string, number>();
+  for (const reason of reasons) {
+    // The same failure at other addresses is one reason: each address is in its own --verbose line.
+    const general = reason.replace(/https?:\/\/\S+?(?=:\s|\s|$)/g, '…');
+    counts.set(general, (counts.get(general) ?? 0) + 1);
+  }
+  const byReason = [...counts]
+    .map(([reason, count]) => (count > 1 ? `${reason} ×${count}` : reason))
+    .join(' · ');
+  log.warn(
+    `${warnings.length} item images not published (${byReason}): those items show no image; --verbose lists each.`,
+  );
+  for (const warning of warnings) log.debug(warning);
 }
 
 /** The published image, or why there is none. */

@@ -27,6 +27,8 @@ export interface InitAnswers {
 
 export interface InitCheck {
   ok: boolean;
+  /** Worth knowing, not a problem now (an http base URL is fine for trying the service on this machine). */
+  note?: boolean;
   text: string;
 }
 
@@ -71,6 +73,7 @@ export async function initProject(input: {
   if (!input.answers.baseUrl.startsWith('https://'))
     checks.push({
       ok: false,
+      note: true,
       text: `${input.answers.baseUrl} is fine for trying; mail to readers needs an https base URL`,
     });
   return { configFile, envFile, checks };

@@ -128,6 +128,9 @@ describe('digest init, asked', () => {
       expect(config.publish.email.smtp).toBeUndefined();
       expect(parseDotEnv(readFileSync(join(dir, '.env'), 'utf8')).OPENAI_API_KEY).toBe('sk-test');
       expect(stdout).toContain('✓ OPENAI_API_KEY is set');
+      // The default http base URL is a note (fine on this machine), not a problem; no SMTP server is one.
+      expect(stdout).toContain('! http://127.0.0.1:8080/ is fine for trying');
+      expect(stdout).toContain('✗ no SMTP server');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

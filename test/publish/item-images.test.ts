@@ -96,6 +96,29 @@ describe('item images', () => {
     expect(document.querySelector('img')?.getAttribute('src')).toMatch(/^\.\.\/img\/[0-9a-f]{24}\.png$/);
   });
 
+  it('many failed images make one warning with the count by reason; each image is a --verbose line', async () => {
+    const edition = withImages(weeklyEditions(1)[0]!, server, ['/missing.png', '/page.png', '/vector.svg']);
+    edition.items.forEach((item, index) => {
+      item.image = server.url(index % 2 ? `/missing.png?n=${index}` : `/page.png?n=${index}`);
+    });
+    const warned: string[] = [];
+    const debug: string[] = [];
+    const log = {
+      info() {},
+      debug: (line: string) => debug.push(line),
+      warn: (line: string) => warned.push(line),
+    };
+    const { warnings } = await fetchItemImages([edition], { http: imageClient(), log });
+    expect(warnings).toHaveLength(edition.items.length);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(new RegExp(`^${edition.items.length} item images not published \\(`));
+    expect(warned[0]).toMatch(/404 from …: [^·]*×6/);
+    expect(warned[0]).not.toContain(server.origin);
+    expect(warned[0]).toMatch(/not a PNG, JPEG[^·]*×6/);
+    expect(warned[0]).toContain('--verbose');
+    expect(debug.sort()).toEqual([...warnings].sort());
+  });
+
   it('refuses an image URL that is not http(s) without a request, and a loopback host to the real guard', async () => {
     const edition = weeklyEditions(1)[0]!;
     edition.items = edition.items.slice(0, 2);

@@ -59,7 +59,9 @@ export function register(program: Command, context: CliContext): void {
         answers,
         force: !!options.force,
       });
-      for (const check of result.checks) context.stdout.write(`${check.ok ? '✓' : '✗'} ${check.text}\n`);
+      for (const check of result.checks) {
+        context.stdout.write(`${check.ok ? '✓' : check.note ? '!' : '✗'} ${check.text}\n`);
+      }
       context.stdout.write(nextSteps(context.cwd));
     });
 }
