@@ -1,0 +1,46 @@
+// The size rules of `npm run lint` (scripts/check-shape.mjs) catch what they promise: a long function without a
+// written reason, and an options type over 8 fields; a `// long:` reason and a short function pass.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const SCRIPT = resolve(import.meta.dirname, '../../scripts/check-shape.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'digest-shape-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function check(files: Record<string, string>) {
+  const root = mkdtempSync(join(dir, 'case-'));
+  mkdirSync(join(root, 'src'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'src', name), text);
+  const run = spawnSync(process.execPath, [SCRIPT], { cwd: root, encoding: 'utf8' });
+  return { status: run.status, out: run.stdout };
+}
+
+const body = (lines: number) => Array.from({ length: lines }, (_, i) => `  total += ${i};`).join('\n');
+
+describe('scripts/check-shape.mjs', () => {
+  it('names a function over 80 lines and an options type over 8 fields, and exits 1', () => {
+    const fields = Array.from({ length: 9 }, (_, i) => `  field${i}: string;`).join('\n');
+    const { status, out } = check({
+      'long.ts': `export function tooLong(): number {\n  let total = 0;\n${body(85)}\n  return total;\n}\n`,
+      'wide.ts': `export interface WideOptions {\n${fields}\n}\n`,
+    });
+    expect(status).toBe(1);
+    expect(out).toMatch(/src\/long\.ts:1 function tooLong is 89 lines/);
+    expect(out).toMatch(/src\/wide\.ts:1 WideOptions has 9 fields/);
+  });
+
+  it('passes a short function, a narrow type, and a long one with its reason written above', () => {
+    const { status, out } = check({
+      'fine.ts':
+        `export interface NarrowOptions { a: string; b: number }\n` +
+        `export const short = () => 1;\n` +
+        `// long: one table of cases reads best whole\n` +
+        `export function table(): number {\n  let total = 0;\n${body(90)}\n  return total;\n}\n`,
+    });
+    expect(status, out).toBe(0);
+    expect(out).toContain('no function over 80 lines');
+  });
+});
