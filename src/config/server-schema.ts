@@ -11,7 +11,7 @@ export const portSchema = z
   .min(0, 'must be a whole number from 0 to 65535')
   .max(65_535, 'must be a whole number from 0 to 65535');
 
-/** How `digest serve` delivers the mails requests cause (confirmations, welcomes): see app/outbox-worker.ts. */
+/** How `digest serve` delivers the mails requests cause (confirmations, welcomes): see subscribers/outbox-worker.ts. */
 export const outboxSchema = z
   .object({
     /** Wait before the first retry of a mail that failed for now (4xx, no connection); doubled each time after. */

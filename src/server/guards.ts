@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 
-/** The shape of subscribers/rate-limiter's limiter that the guard uses. */
+/** The shape of core/rate-limiter's limiter that the guard uses. */
 export interface KeyedLimiter {
   take(key: string): { allowed: true } | { allowed: false; retryAfterMs: number };
 }

@@ -1,4 +1,4 @@
-// The one factory the pipeline calls: the LLM writer on the model road when a model is configured, else the
+// The one factory the build (editions/build.ts) calls: the LLM writer on the model road when a model is configured, else the
 // extractive one. A configured model without its key throws ConfigError here, before any work (see the road).
 import { createModelRoad, type ModelRoad, type ModelRoadOptions } from '../llm/model-road.js';
 import type { UsageReport } from '../llm/usage.js';
