@@ -3,10 +3,10 @@
 
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import type { MailProblem } from '../store/outbox.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
+import type { ListReadersDeps, ReadersDeps } from './ports.js';
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = [
   'pending',
@@ -33,7 +33,7 @@ export interface ImportReport {
 
 /** Every subscriber (of one status), a page at a time, so a long list never sits in memory at once. */
 export async function* eachSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   status?: SubscriberStatus,
 ): AsyncGenerator<Subscriber> {
   let afterId = 0;
@@ -50,7 +50,7 @@ export type ListedSubscriber = Subscriber & { mail?: Omit<MailProblem, 'subscrib
 
 /** Every subscriber (of one status) with the confirmation or welcome mail that failed, waits or is uncertain. */
 export async function* listSubscribersWithMail(
-  deps: DigestDeps,
+  deps: ListReadersDeps,
   status?: SubscriberStatus,
 ): AsyncGenerator<ListedSubscriber> {
   let page: Subscriber[] = [];
@@ -86,7 +86,7 @@ export function describeMail(mail: ListedSubscriber['mail']): string {
 }
 
 export async function addSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   input: { email: string; confirmed: boolean },
 ): Promise<PutResult> {
   const checked = normaliseAddress(input.email);
@@ -101,7 +101,7 @@ export async function addSubscriber(
 
 /** Adds the reader, or confirms a pending one; someone who left or bounced stays so. */
 export async function putSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   address: string,
   mailbox: string,
   confirmed: boolean,
@@ -123,7 +123,7 @@ export async function putSubscriber(
 }
 
 /** Deletes the person's row and their send-log rows. */
-export async function removeSubscriber(deps: DigestDeps, input: { email: string }): Promise<string> {
+export async function removeSubscriber(deps: ReadersDeps, input: { email: string }): Promise<string> {
   const checked = normaliseAddress(input.email);
   const address = checked.ok ? checked.address : input.email.trim();
   if (!(await deps.store.removeSubscriber(address))) {
@@ -134,7 +134,7 @@ export async function removeSubscriber(deps: DigestDeps, input: { email: string 
 
 /** CSV lines of the list: `email,status,created_at,confirmed_at` (import reads the email column back). */
 export async function* exportSubscribers(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   input: { status?: SubscriberStatus },
 ): AsyncGenerator<string> {
   yield 'email,status,created_at,confirmed_at\n';

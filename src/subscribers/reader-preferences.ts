@@ -8,6 +8,7 @@ import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import { TOPIC_CHOICES, TOPIC_NAMES, type TopicChoice } from '../select/topic-match.js';
 import type { SubscriberExport } from '../store/preferences.js';
+import type { PreferencesDeps, ReadersDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
 
 export interface PreferenceOptions {
@@ -37,7 +38,7 @@ export interface ReaderPreferencesUseCases {
 
 const MAX_TOKEN_LENGTH = 300;
 
-export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseCases {
+export function createReaderPreferences(deps: PreferencesDeps): ReaderPreferencesUseCases {
   const tokens = digestTokens(deps);
   const options = preferenceOptions(deps.config);
   const lookup = async (id: string) => {
@@ -73,7 +74,7 @@ export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseC
 }
 
 /** `digest subscribers export <email>`: everything stored about one reader. */
-export async function exportReader(deps: DigestDeps, input: { email: string }): Promise<SubscriberExport> {
+export async function exportReader(deps: ReadersDeps, input: { email: string }): Promise<SubscriberExport> {
   const checked = normaliseAddress(input.email);
   if (!checked.ok) {
     throw new ConfigError(
