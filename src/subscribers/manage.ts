@@ -85,18 +85,23 @@ export function describeMail(mail: ListedSubscriber['mail']): string {
   return `${mail.kind} mail waiting`;
 }
 
+/** An address the operator typed, in normal form; a ConfigError naming the email field when it is not one. */
+export function operatorAddress(email: string): { address: string; mailbox: string } {
+  const checked = normaliseAddress(email);
+  if (!checked.ok) {
+    throw new ConfigError(`email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(email)}).`, [
+      { path: 'email', message: ADDRESS_PROBLEMS[checked.problem] },
+    ]);
+  }
+  return { address: checked.address, mailbox: checked.mailbox };
+}
+
 export async function addSubscriber(
   deps: ReadersDeps,
   input: { email: string; confirmed: boolean },
 ): Promise<PutResult> {
-  const checked = normaliseAddress(input.email);
-  if (!checked.ok) {
-    throw new ConfigError(
-      `email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(input.email)}).`,
-      [{ path: 'email', message: ADDRESS_PROBLEMS[checked.problem] }],
-    );
-  }
-  return putSubscriber(deps, checked.address, checked.mailbox, input.confirmed);
+  const { address, mailbox } = operatorAddress(input.email);
+  return putSubscriber(deps, address, mailbox, input.confirmed);
 }
 
 /** Adds the reader, or confirms a pending one; someone who left or bounced stays so. */
