@@ -13,8 +13,8 @@ import {
   pushDraft,
 } from '../deliver/index.js';
 import type { PushResult } from '../deliver/push.js';
-import type { DigestDeps } from '../deps.js';
 import { loadEdition } from '../publish/load-edition.js';
+import type { ChannelDeps } from './ports.js';
 
 export interface ChatInput {
   week: string;
@@ -32,7 +32,7 @@ export interface ChatOutcome {
   failed: number;
 }
 
-export async function chat(deps: DigestDeps, input: ChatInput): Promise<ChatOutcome> {
+export async function chat(deps: ChannelDeps, input: ChatInput): Promise<ChatOutcome> {
   const { config, log } = deps;
   const channels = selectChannels(config.chat, input.channel);
   const edition = await loadEdition(deps.store, input.week);
@@ -62,7 +62,7 @@ export async function chat(deps: DigestDeps, input: ChatInput): Promise<ChatOutc
   return { results, failed };
 }
 
-function selectChannels(channels: DigestDeps['config']['chat'], only: string | undefined) {
+function selectChannels(channels: ChannelDeps['config']['chat'], only: string | undefined) {
   if (channels.length === 0) {
     throw new ConfigError(
       'No chat channels are configured: add a "chat" list to the config (slack, discord or telegram).',
@@ -93,7 +93,7 @@ export type ChatStep = ChatOutcome | { failed: number; error: string };
 
 /** The chat step of `publish`: reported, never thrown, so a chat failure cannot undo a publish. */
 export async function chatAfterPublish(
-  deps: DigestDeps,
+  deps: ChannelDeps,
   input: { week: string; baseUrl: string },
 ): Promise<ChatStep> {
   try {
@@ -119,7 +119,7 @@ export interface PushOutcome extends PushResult {
   service: PushService;
 }
 
-export async function push(deps: DigestDeps, input: PushInput): Promise<PushOutcome> {
+export async function push(deps: ChannelDeps, input: PushInput): Promise<PushOutcome> {
   const { config, log } = deps;
   const service = createDraftService(config.push, input.to, deps.env);
   if (!service) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import type { DigestDeps } from '../deps.js';
 import type { Subscriber } from '../store/subscribers.js';
+import type { SubscribersPort } from '../store/types.js';
 
 const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
@@ -29,7 +30,9 @@ export interface DeliveryEvents {
 }
 
 export function createDeliveryEvents(
-  deps: Pick<DigestDeps, 'config' | 'store' | 'log' | 'env'>,
+  deps: Pick<DigestDeps, 'config' | 'log' | 'env'> & {
+    store: Pick<SubscribersPort, 'getSubscriber' | 'setSubscriberStatus' | 'recordBounce'>;
+  },
   /** The reader's status changed: the intake must not answer from memory. */
   forget: (address: string) => void,
 ): DeliveryEvents {

@@ -2,14 +2,14 @@
 // import never re-subscribes someone who unsubscribed or bounced (putSubscriber), and reports every line it skipped.
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import { type ImportReport, putSubscriber } from './manage.js';
+import type { ReadersDeps } from './ports.js';
 
 type CsvRow = { line: number; cells: string[] };
 
 /** A CSV with an `email` column (other columns ignored); each line added as pending, or confirmed. */
 export async function importSubscribers(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   input: { csv: string; confirmed: boolean },
 ): Promise<ImportReport> {
   const { rows, column } = emailColumn(input.csv);

@@ -4,7 +4,7 @@
 import type { Logger } from '../core/ports.js';
 import type { ReaderPreferences } from '../core/types.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { Store } from '../store/types.js';
+import type { OutboxPort, SubscribersPort } from '../store/types.js';
 
 /** One confirmation mail per inbox (address without +tag) in this window. */
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
@@ -19,7 +19,7 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface IntakeDeps {
-  store: Pick<Store, 'requestSubscriptionsWithMail' | 'setPreferences'>;
+  store: Pick<OutboxPort, 'requestSubscriptionsWithMail'> & Pick<SubscribersPort, 'setPreferences'>;
   log: Logger;
   /** Milliseconds since the epoch, from the clock port. */
   now: () => number;

@@ -3,10 +3,10 @@
 
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import type { MailProblem } from '../store/outbox.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
+import type { ListReadersDeps, ReadersDeps } from './ports.js';
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = [
   'pending',
@@ -33,7 +33,7 @@ export interface ImportReport {
 
 /** Every subscriber (of one status), a page at a time, so a long list never sits in memory at once. */
 export async function* eachSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   status?: SubscriberStatus,
 ): AsyncGenerator<Subscriber> {
   let afterId = 0;
@@ -50,7 +50,7 @@ export type ListedSubscriber = Subscriber & { mail?: Omit<MailProblem, 'subscrib
 
 /** Every subscriber (of one status) with the confirmation or welcome mail that failed, waits or is uncertain. */
 export async function* listSubscribersWithMail(
-  deps: DigestDeps,
+  deps: ListReadersDeps,
   status?: SubscriberStatus,
 ): AsyncGenerator<ListedSubscriber> {
   let page: Subscriber[] = [];
@@ -85,23 +85,28 @@ export function describeMail(mail: ListedSubscriber['mail']): string {
   return `${mail.kind} mail waiting`;
 }
 
+/** An address the operator typed, in normal form; a ConfigError naming the email field when it is not one. */
+export function operatorAddress(email: string): { address: string; mailbox: string } {
+  const checked = normaliseAddress(email);
+  if (!checked.ok) {
+    throw new ConfigError(`email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(email)}).`, [
+      { path: 'email', message: ADDRESS_PROBLEMS[checked.problem] },
+    ]);
+  }
+  return { address: checked.address, mailbox: checked.mailbox };
+}
+
 export async function addSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   input: { email: string; confirmed: boolean },
 ): Promise<PutResult> {
-  const checked = normaliseAddress(input.email);
-  if (!checked.ok) {
-    throw new ConfigError(
-      `email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(input.email)}).`,
-      [{ path: 'email', message: ADDRESS_PROBLEMS[checked.problem] }],
-    );
-  }
-  return putSubscriber(deps, checked.address, checked.mailbox, input.confirmed);
+  const { address, mailbox } = operatorAddress(input.email);
+  return putSubscriber(deps, address, mailbox, input.confirmed);
 }
 
 /** Adds the reader, or confirms a pending one; someone who left or bounced stays so. */
 export async function putSubscriber(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   address: string,
   mailbox: string,
   confirmed: boolean,
@@ -123,7 +128,7 @@ export async function putSubscriber(
 }
 
 /** Deletes the person's row and their send-log rows. */
-export async function removeSubscriber(deps: DigestDeps, input: { email: string }): Promise<string> {
+export async function removeSubscriber(deps: ReadersDeps, input: { email: string }): Promise<string> {
   const checked = normaliseAddress(input.email);
   const address = checked.ok ? checked.address : input.email.trim();
   if (!(await deps.store.removeSubscriber(address))) {
@@ -134,7 +139,7 @@ export async function removeSubscriber(deps: DigestDeps, input: { email: string 
 
 /** CSV lines of the list: `email,status,created_at,confirmed_at` (import reads the email column back). */
 export async function* exportSubscribers(
-  deps: DigestDeps,
+  deps: ReadersDeps,
   input: { status?: SubscriberStatus },
 ): AsyncGenerator<string> {
   yield 'email,status,created_at,confirmed_at\n';

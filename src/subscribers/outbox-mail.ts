@@ -10,11 +10,13 @@ import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
 import type { OutboxMail } from '../store/outbox.js';
 import type { Subscriber } from '../store/subscribers.js';
+import type { SubscribersPort } from '../store/types.js';
 import type { Composed } from './outbox-worker.js';
 import type { SubscriptionSettings } from './subscription-settings.js';
 import { type SubscriberTokens, TOKEN_LIFETIME_MS } from './tokens.js';
 
-export interface OutboxMailDeps extends Pick<DigestDeps, 'config' | 'store' | 'clock'> {
+export interface OutboxMailDeps extends Pick<DigestDeps, 'config' | 'clock'> {
+  store: Pick<SubscribersPort, 'getSubscriber'>;
   tokens: SubscriberTokens;
   /** The site's name and base URL; throws when subscribing is not configured. */
   site: () => SubscriptionSettings;

@@ -1,13 +1,14 @@
 // A reader's own edition: the preferences page behind the signed link of every mail (no account: the token is the
 // key), what the subscribe form may carry, and the reader's data for export. The choices offered are the configured
 // languages, the ranking's topics and the levels.
-import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
-import { ConfigError, NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { NO_PREFERENCES, type PreferencesCheck, parsePreferences } from '../core/reader-choices.js';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import { TOPIC_CHOICES, TOPIC_NAMES, type TopicChoice } from '../select/topic-match.js';
 import type { SubscriberExport } from '../store/preferences.js';
+import { operatorAddress } from './manage.js';
+import type { PreferencesDeps, ReadersDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
 
 export interface PreferenceOptions {
@@ -37,7 +38,7 @@ export interface ReaderPreferencesUseCases {
 
 const MAX_TOKEN_LENGTH = 300;
 
-export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseCases {
+export function createReaderPreferences(deps: PreferencesDeps): ReaderPreferencesUseCases {
   const tokens = digestTokens(deps);
   const options = preferenceOptions(deps.config);
   const lookup = async (id: string) => {
@@ -73,15 +74,9 @@ export function createReaderPreferences(deps: DigestDeps): ReaderPreferencesUseC
 }
 
 /** `digest subscribers export <email>`: everything stored about one reader. */
-export async function exportReader(deps: DigestDeps, input: { email: string }): Promise<SubscriberExport> {
-  const checked = normaliseAddress(input.email);
-  if (!checked.ok) {
-    throw new ConfigError(
-      `email: ${ADDRESS_PROBLEMS[checked.problem]} (got ${JSON.stringify(input.email)}).`,
-      [{ path: 'email', message: ADDRESS_PROBLEMS[checked.problem] }],
-    );
-  }
-  const data = await deps.store.exportSubscriber(checked.address);
-  if (!data) throw new NotFoundError(`No subscriber ${JSON.stringify(checked.address)}: nothing to export.`);
+export async function exportReader(deps: ReadersDeps, input: { email: string }): Promise<SubscriberExport> {
+  const { address } = operatorAddress(input.email);
+  const data = await deps.store.exportSubscriber(address);
+  if (!data) throw new NotFoundError(`No subscriber ${JSON.stringify(address)}: nothing to export.`);
   return data;
 }

@@ -3,14 +3,14 @@
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
-import type { DigestDeps } from '../deps.js';
 import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
 import type { SendReaders } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
+import type { SendDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
 
 export async function prepareSendMail(
-  deps: DigestDeps,
+  deps: Pick<SendDeps, 'config' | 'clock' | 'http' | 'log' | 'store'>,
   edition: Edition,
   settings: SendSettings,
 ): Promise<PersonalMails> {
@@ -26,7 +26,10 @@ export async function prepareSendMail(
 }
 
 /** Each reader's links, signed as their mail is composed; a permanent failure counts toward their bounces. */
-export function sendReaders(deps: DigestDeps, bounceLimit: number): SendReaders {
+export function sendReaders(
+  deps: Pick<SendDeps, 'env' | 'clock' | 'store'>,
+  bounceLimit: number,
+): SendReaders {
   const tokens = digestTokens(deps);
   return {
     tokensFor: ({ subscriberId, address }) => ({
@@ -42,7 +45,7 @@ export function sendReaders(deps: DigestDeps, bounceLimit: number): SendReaders 
  * is left out: its readers get the written language.
  */
 async function editionLanguages(
-  deps: DigestDeps,
+  deps: Pick<SendDeps, 'config' | 'store'>,
   edition: Edition,
   baseUrl: string,
 ): Promise<Map<string, LanguageEdition>> {
@@ -62,7 +65,11 @@ async function editionLanguages(
 }
 
 /** As `digest email`: images from the published site when enrichment is on, else none. */
-async function emailImages(deps: DigestDeps, edition: Edition, baseUrl: string) {
+async function emailImages(
+  deps: Pick<SendDeps, 'config' | 'http' | 'log'>,
+  edition: Edition,
+  baseUrl: string,
+) {
   if (!deps.config.enrich.enabled) return {};
   const { fetchItemImages } = await import('../publish/item-images.js');
   const { images } = await fetchItemImages([edition], { http: deps.http, log: deps.log });

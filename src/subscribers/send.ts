@@ -6,12 +6,13 @@
 import { refuseFlagged } from '../core/edition-flags.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import { deadClaimers, newClaimerId } from '../mail/claimer.js';
 import { runSendWorker, type SendEvent } from '../mail/send-run.js';
 import { sendSettings } from '../mail/settings.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendCounts } from '../store/send-log.js';
+import type { SendLogPort } from '../store/types.js';
+import type { SendDeps } from './ports.js';
 import { prepareSendMail, sendReaders } from './send-mail.js';
 import {
   emptyOutcome,
@@ -36,7 +37,7 @@ export interface SendInput extends ProgressHooks {
   baseUrl?: string;
 }
 
-export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutcome> {
+export async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
   const { store, log, config } = deps;
   const edition = await sendableEdition(deps, input);
   const settings = sendSettings(config, deps.env, input.baseUrl);
@@ -73,7 +74,7 @@ export async function send(deps: DigestDeps, input: SendInput): Promise<SendOutc
 }
 
 /** The week's edition, built and published (the mail links to its page), and not flagged unless allowed. */
-async function sendableEdition(deps: DigestDeps, input: SendInput): Promise<Edition> {
+async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: SendInput): Promise<Edition> {
   const edition = await deps.store.getEdition(input.week);
   if (!edition) {
     throw new NotFoundError(
@@ -95,7 +96,7 @@ async function sendableEdition(deps: DigestDeps, input: SendInput): Promise<Edit
  * queued again on --resend-uncertain, readers confirmed since added. Says what it found; `total` is this run's work.
  */
 async function queueRows(
-  deps: DigestDeps,
+  deps: Pick<SendDeps, 'store' | 'log'>,
   input: SendInput,
   edition: Edition,
   claim: { deadClaimers: readonly string[]; leaseSeconds: number },
@@ -124,7 +125,10 @@ async function queueRows(
   return { added, foundUncertain, requeued, total: before.queued + before.retrying };
 }
 
-async function previewAll(deps: DigestDeps, week: string): Promise<string[]> {
+async function previewAll(
+  deps: { store: Pick<SendLogPort, 'previewRecipients'> },
+  week: string,
+): Promise<string[]> {
   const addresses: string[] = [];
   let afterId = 0;
   for (;;) {
@@ -136,6 +140,8 @@ async function previewAll(deps: DigestDeps, week: string): Promise<string[]> {
 }
 
 /** The send log over every edition, for /metrics (mails sent, failed; bounced readers come from countSubscribers). */
-export async function sendLogCounts(deps: DigestDeps): Promise<SendCounts> {
+export async function sendLogCounts(deps: {
+  store: Pick<SendLogPort, 'sendLogCounts'>;
+}): Promise<SendCounts> {
   return deps.store.sendLogCounts();
 }

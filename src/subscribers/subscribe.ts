@@ -13,6 +13,7 @@ import { createDeliveryEvents, type DeliveryEvents } from './delivery-events.js'
 import { createIntake, type Intake } from './intake.js';
 import { outboxComposer, outboxSender } from './outbox-mail.js';
 import { createOutboxWorker, type MailHealth, type OutboxEvent } from './outbox-worker.js';
+import type { SubscriptionDeps } from './ports.js';
 import { createSubscriberLinks, type SubscriberLinks } from './subscriber-links.js';
 import { type SubscriptionSettings, subscriptionSettings } from './subscription-settings.js';
 import { digestTokens } from './tokens.js';
@@ -59,7 +60,10 @@ export function honeypotFilled(value: unknown): boolean {
   return typeof value !== 'string' || value.trim() !== '';
 }
 
-export function createSubscriptions(deps: DigestDeps, options: { sender?: MailSender } = {}): Subscriptions {
+export function createSubscriptions(
+  deps: SubscriptionDeps,
+  options: { sender?: MailSender } = {},
+): Subscriptions {
   const { config, store, log } = deps;
   const site = subscriptionSite(deps.config);
   const tokens = digestTokens(deps);

@@ -3,6 +3,7 @@
 // one-click) unsubscribes. Tokens are signed, expiring and bound to their purpose (tokens.ts).
 import type { DigestDeps } from '../deps.js';
 import type { Subscriber } from '../store/subscribers.js';
+import type { OutboxPort, SubscribersPort } from '../store/types.js';
 import type { SubscriberTokens, TokenCheck } from './tokens.js';
 
 export type LinkOutcome = { ok: true } | { ok: false; reason: string };
@@ -20,7 +21,9 @@ export interface SubscriberLinks {
   unsubscribe(token: string): Promise<LinkOutcome>;
 }
 
-export interface LinkDeps extends Pick<DigestDeps, 'config' | 'store' | 'log'> {
+export interface LinkDeps extends Pick<DigestDeps, 'config' | 'log'> {
+  store: Pick<SubscribersPort, 'getSubscriber' | 'setSubscriberStatus'> &
+    Pick<OutboxPort, 'confirmSubscription'>;
   tokens: SubscriberTokens;
   /** A confirmation queued a welcome mail. */
   welcomeQueued: () => void;

@@ -1,0 +1,38 @@
+// The narrow ports of the subscribers room: each use case names the parts of the store it reads and writes, so its
+// signature says what it touches. The composition root passes the full DigestDeps, which fits each of them.
+import type { DigestDeps } from '../deps.js';
+import type {
+  EditionsPort,
+  OutboxPort,
+  SendLogPort,
+  SubscribersPort,
+  TranslationsPort,
+} from '../store/types.js';
+
+/** The operator's list (add, import, remove, export) and one reader's data: the subscribers table only. */
+export interface ReadersDeps {
+  store: SubscribersPort;
+}
+
+/** `digest subscribers list`: the list, with each reader's latest mail from the outbox. */
+export interface ListReadersDeps {
+  store: SubscribersPort & Pick<OutboxPort, 'mailProblems'>;
+}
+
+/** What a reader's signed links need besides the store: the secret (env) and the time. */
+type LinkPorts = Pick<DigestDeps, 'config' | 'log' | 'env' | 'clock'>;
+
+/** A reader's preferences page behind the link of every mail. */
+export type PreferencesDeps = LinkPorts & ReadersDeps;
+
+/** Subscribe, confirm, unsubscribe, the provider's webhook, and the outbox of confirmation and welcome mails. */
+export type SubscriptionDeps = LinkPorts & { store: SubscribersPort & OutboxPort };
+
+/** `digest send`: the published edition and its translations, the send log, and readers' bounces. */
+export type SendDeps = LinkPorts &
+  Pick<DigestDeps, 'http' | 'signal'> & {
+    store: Pick<EditionsPort, 'getEdition'> &
+      Pick<TranslationsPort, 'getTranslations'> &
+      Pick<SubscribersPort, 'recordBounce'> &
+      SendLogPort;
+  };
