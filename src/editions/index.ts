@@ -29,18 +29,6 @@ export type { BuildInput, BuildOutcome } from './build.js';
 export type { AddInput, DecideInput } from './decide.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
-export type {
-  AddDeps,
-  BuildDeps,
-  DecideDeps,
-  EmailDeps,
-  EvalDeps,
-  ListDeps,
-  PaperDeps,
-  PublishDeps,
-  ScheduleDeps,
-  TasteDeps,
-} from './ports.js';
 export type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler, SchedulerOptions } from './scheduler.js';
