@@ -5,7 +5,6 @@ import type { Config } from '../config/schema.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import type { ModelRoadOptions } from '../llm/model-road.js';
 import { siteOptions } from '../publish/site-options.js';
 import { writeEditionFiles } from '../publish/write-site.js';
@@ -21,6 +20,7 @@ import {
 import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
+import type { BuildDeps, RoadDeps, SourceStageDeps, TriageDeps } from './ports.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { translateLanguages } from './translate.js';
 import { createTriage, type TriageReport } from './triage.js';
@@ -53,7 +53,7 @@ export interface BuildOutcome {
 }
 
 /** The build use case: the ports assembled once from the deps, the one orchestrator run over them, the page written. */
-export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildOutcome> {
+export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
   const { config, store, http, log, clock } = deps;
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
@@ -90,7 +90,7 @@ interface AssembledBuild {
 }
 
 /** Every port and stage of one build, from the deps: one model road for every LLM call, triage, taste, sources. */
-async function assembleBuild(deps: DigestDeps, input: BuildInput): Promise<AssembledBuild> {
+async function assembleBuild(deps: BuildDeps, input: BuildInput): Promise<AssembledBuild> {
   const { config, log } = deps;
   // One road for every LLM call of the build (triage, writing, checks, title/intro, translation); throws
   // ConfigError before any work when a configured model has no key.
@@ -124,7 +124,7 @@ async function assembleBuild(deps: DigestDeps, input: BuildInput): Promise<Assem
   return { ports, stages, progress, usage: writerSetup.usage, enrich };
 }
 
-function roadOptions(deps: DigestDeps, input: BuildInput): ModelRoadOptions {
+function roadOptions(deps: RoadDeps, input: BuildInput): ModelRoadOptions {
   const { model, retryFailed = false, maxCost } = input.llm ?? {};
   return {
     llm: deps.config.llm,
@@ -144,7 +144,7 @@ function roadOptions(deps: DigestDeps, input: BuildInput): ModelRoadOptions {
 }
 
 /** Ingest (unless --no-ingest) and network enrichment (unless off): the stages that ask the network. */
-function sourceStages(deps: DigestDeps, input: BuildInput, enrich: boolean): BuildStages {
+function sourceStages(deps: SourceStageDeps, input: BuildInput, enrich: boolean): BuildStages {
   const { config, store, http, log } = deps;
   const signal = deps.signal ? { signal: deps.signal } : {};
   return {
@@ -185,7 +185,7 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
  * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
  * stands in, as it did.
  */
-function chooseTriage(deps: DigestDeps, input: BuildInput, road: ModelRoad) {
+function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
   if (!input.offline) return createTriage(deps, input.week, road);
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;

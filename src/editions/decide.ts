@@ -3,9 +3,9 @@ import { NotFoundError } from '../core/errors.js';
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
 import type { SourceItem, StoredItem } from '../core/types.js';
 import { isHttpUrl } from '../core/urls.js';
-import type { DigestDeps } from '../deps.js';
 import { fetchManualItem } from '../sources/manual.js';
-import type { EditorDecision, Store } from '../store/types.js';
+import type { EditorDecision, ItemsPort } from '../store/types.js';
+import type { AddDeps, DecideDeps } from './ports.js';
 
 export interface DecideInput {
   week: string;
@@ -15,7 +15,7 @@ export interface DecideInput {
   undo: boolean;
 }
 
-export async function decide(deps: DigestDeps, input: DecideInput): Promise<{ key: string }> {
+export async function decide(deps: DecideDeps, input: DecideInput): Promise<{ key: string }> {
   const key = await resolveItemKey(deps.store, input.item);
   await deps.store.setDecision(input.week, key, input.undo ? null : input.decision);
   return { key };
@@ -31,7 +31,7 @@ export interface AddInput {
 }
 
 /** Adds (pins) an item for the week: a stored one as it is, with no request; else fetched. */
-export async function add(deps: DigestDeps, input: AddInput): Promise<StoredItem> {
+export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
   const stored = await findStoredItem(deps.store, input.input);
   if (stored) return deps.store.addManualItem(asManualItem(stored), input.week, input.note);
   if (input.offline) {
@@ -49,7 +49,7 @@ export async function add(deps: DigestDeps, input: AddInput): Promise<StoredItem
 }
 
 /** The stored item an item key, arXiv id or URL names, or null. */
-async function findStoredItem(store: Pick<Store, 'getItem'>, input: string): Promise<StoredItem | null> {
+async function findStoredItem(store: Pick<ItemsPort, 'getItem'>, input: string): Promise<StoredItem | null> {
   const value = input.trim();
   const candidates = [value];
   const arxivId = normaliseArxivId(value) ?? arxivIdFromUrl(value);
@@ -68,7 +68,7 @@ function asManualItem(item: StoredItem): SourceItem {
   return { sourceId: 'manual', url, title, text, authors, arxivId, image, publishedAt, upvotes: null };
 }
 
-async function resolveItemKey(store: Pick<Store, 'getItem'>, input: string): Promise<string> {
+async function resolveItemKey(store: Pick<ItemsPort, 'getItem'>, input: string): Promise<string> {
   const found = await findStoredItem(store, input);
   if (found) return found.key;
   throw new NotFoundError(

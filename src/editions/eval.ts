@@ -2,7 +2,6 @@
 // the same audit for each — calls, tokens, cost, time, flagged claims, sentences the source does not support,
 // superlatives the source does not use, summary length, levels. With one model it audits an edition before publishing.
 import type { Level } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import { createModelRoad } from '../llm/model-road.js';
 import { auditItem, type ItemAudit } from '../write/audit.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting } from '../write/index.js';
@@ -10,6 +9,7 @@ import { paperForWriting } from '../write/paper-input.js';
 import { toWritingInput } from './edition-items.js';
 import { list } from './list.js';
 import { paperReader, readPapers } from './paper-reader.js';
+import type { EvalDeps, PaperDeps, RoadDeps } from './ports.js';
 
 export interface EvalInput {
   week: string;
@@ -44,7 +44,7 @@ export interface ModelEvaluation {
   audits: ItemAudit[];
 }
 
-export async function evaluate(deps: DigestDeps, input: EvalInput): Promise<ModelEvaluation[]> {
+export async function evaluate(deps: EvalDeps, input: EvalInput): Promise<ModelEvaluation[]> {
   const { plan } = await list(deps, { week: input.week });
   if (plan.picks.length === 0) return [];
   const abstracts = plan.picks.map(toWritingInput);
@@ -71,7 +71,7 @@ export async function evaluate(deps: DigestDeps, input: EvalInput): Promise<Mode
 
 /** The picks with the full text earlier builds stored (eval fetches nothing); null when none was read in full. */
 async function withStoredFullText(
-  deps: DigestDeps,
+  deps: PaperDeps,
   inputs: ItemForWriting[],
 ): Promise<ItemForWriting[] | null> {
   if (!deps.config.llm.fullText) return null;
@@ -86,7 +86,7 @@ async function withStoredFullText(
 }
 
 async function evaluateModel(
-  deps: DigestDeps,
+  deps: RoadDeps & Pick<EvalDeps, 'clock'>,
   input: EvalInput,
   model: string,
   inputs: ItemForWriting[],

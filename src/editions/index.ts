@@ -4,11 +4,22 @@
 // over them (selection.ts and edition-items.ts are what it ranks with and what it writes from).
 // This file is the room's one face: other rooms, the composition root and the entry points import only it. Each use
 // case loads its module when first called, so a command loads only what it runs.
-import type { DigestDeps } from '../deps.js';
 import type { BuildInput, BuildOutcome } from './build.js';
 import type { AddInput, DecideInput } from './decide.js';
 import type { EvalInput, ModelEvaluation } from './eval.js';
 import type { ListInput, ListResult } from './list.js';
+import type {
+  AddDeps,
+  BuildDeps,
+  DecideDeps,
+  EmailDeps,
+  EvalDeps,
+  ListDeps,
+  PaperDeps,
+  PublishDeps,
+  ScheduleDeps,
+  TasteDeps,
+} from './ports.js';
 import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
 import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 import type { Scheduler, SchedulerOptions } from './scheduler.js';
@@ -24,40 +35,40 @@ export type { Scheduler, SchedulerOptions } from './scheduler.js';
 export { fillTheStore, storeStatus } from './store-hints.js';
 export type { TasteInput, TasteOutcome, TasteReport } from './taste.js';
 
-export async function build(deps: DigestDeps, input: BuildInput): Promise<BuildOutcome> {
+export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
   return (await import('./build.js')).build(deps, input);
 }
 
-export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
+export async function list(deps: ListDeps, input: ListInput): Promise<ListResult> {
   return (await import('./list.js')).list(deps, input);
 }
 
-export async function taste(deps: DigestDeps, input: TasteInput): Promise<TasteOutcome> {
+export async function taste(deps: TasteDeps, input: TasteInput): Promise<TasteOutcome> {
   return (await import('./taste.js')).taste(deps, input);
 }
 
-export async function decide(deps: DigestDeps, input: DecideInput) {
+export async function decide(deps: DecideDeps, input: DecideInput) {
   return (await import('./decide.js')).decide(deps, input);
 }
 
-export async function add(deps: DigestDeps, input: AddInput) {
+export async function add(deps: AddDeps, input: AddInput) {
   return (await import('./decide.js')).add(deps, input);
 }
 
-export async function publish(deps: DigestDeps, input: PublishInput): Promise<PublishOutcome> {
+export async function publish(deps: PublishDeps, input: PublishInput): Promise<PublishOutcome> {
   return (await import('./publish.js')).publish(deps, input);
 }
 
-export async function email(deps: DigestDeps, input: EmailInput): Promise<EmailOutcome> {
+export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOutcome> {
   return (await import('./publish.js')).email(deps, input);
 }
 
-export async function evaluate(deps: DigestDeps, input: EvalInput): Promise<ModelEvaluation[]> {
+export async function evaluate(deps: EvalDeps, input: EvalInput): Promise<ModelEvaluation[]> {
   return (await import('./eval.js')).evaluate(deps, input);
 }
 
 export async function runScheduledEdition(
-  deps: DigestDeps,
+  deps: ScheduleDeps,
   input: ScheduledEditionInput,
 ): Promise<ScheduledEditionOutcome> {
   return (await import('./schedule.js')).runScheduledEdition(deps, input);
@@ -68,7 +79,7 @@ export async function createScheduler(options: SchedulerOptions): Promise<Schedu
 }
 
 /** The full text an earlier build stored for a paper (read offline: nothing is fetched). */
-export async function readStoredPaper(deps: DigestDeps, arxivId: string) {
+export async function readStoredPaper(deps: PaperDeps, arxivId: string) {
   const { paperReader, readPapers } = await import('./paper-reader.js');
   return readPapers(await paperReader(deps, { offline: true, enrich: false })([arxivId])).get(arxivId);
 }

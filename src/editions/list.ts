@@ -1,9 +1,9 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
 // (a cache-only road: `list` never calls a model, as an --offline build), or without it (`--no-triage`).
 import { editionWindow } from '../core/dates.js';
-import type { DigestDeps } from '../deps.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
+import type { ListDeps } from './ports.js';
 import { selectionPolicy, weekCandidates } from './selection.js';
 import { tasteEmbedder } from './taste-embedder.js';
 
@@ -29,7 +29,7 @@ export interface ListResult {
   savedDiffers: number | null;
 }
 
-export async function list(deps: DigestDeps, input: ListInput): Promise<ListResult> {
+export async function list(deps: ListDeps, input: ListInput): Promise<ListResult> {
   const { config, store } = deps;
   const candidates = await weekCandidates(store, editionWindow(input.week));
   // Learned taste from stored embeddings only: like triage here, `list` never calls a model.

@@ -1,12 +1,12 @@
 // Papers read in full for a build or an eval (enrich/full-text.ts). Fetching is part of network enrichment: with
 // --offline, --no-enrich or `enrich.enabled: false` only the texts stored by earlier builds are read.
 import type { PaperText } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import type { FullTextResult } from '../enrich/full-text.js';
+import type { PaperDeps } from './ports.js';
 
 export type PaperReader = (arxivIds: string[]) => Promise<FullTextResult>;
 
-export function paperReader(deps: DigestDeps, input: { offline: boolean; enrich: boolean }): PaperReader {
+export function paperReader(deps: PaperDeps, input: { offline: boolean; enrich: boolean }): PaperReader {
   const { config, http, store, log, clock } = deps;
   const offline = input.offline || !input.enrich || !config.enrich.enabled;
   return async (arxivIds) => {

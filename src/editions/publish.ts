@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { ConfigError } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
@@ -11,6 +10,7 @@ import { PublishError } from '../publish/errors.js';
 import { fetchItemImages } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { type ChatStep, chatAfterPublish } from '../reach/index.js';
+import type { EmailDeps, PublishDeps } from './ports.js';
 import { type PublishEditionResult, publishEdition } from './publish-edition.js';
 
 export interface PublishInput {
@@ -32,7 +32,7 @@ export interface PublishOutcome extends PublishEditionResult {
   needsALook: boolean;
 }
 
-export async function publish(deps: DigestDeps, input: PublishInput): Promise<PublishOutcome> {
+export async function publish(deps: PublishDeps, input: PublishInput): Promise<PublishOutcome> {
   const { config } = deps;
   const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
   // A first publication needs a clean edition (or --allow-flagged); rewriting a published one does not.
@@ -94,7 +94,7 @@ export interface EmailOutcome {
   sent: { accepted: number; recipients: number } | null;
 }
 
-export async function email(deps: DigestDeps, input: EmailInput): Promise<EmailOutcome> {
+export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOutcome> {
   const { config, log } = deps;
   const smtp = config.publish.email.smtp;
   if (input.send && !smtp) {

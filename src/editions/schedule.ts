@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import { build } from './build.js';
+import type { ScheduleDeps } from './ports.js';
 import { publish } from './publish.js';
 
 export interface ScheduledEditionInput {
@@ -27,7 +27,7 @@ export type ScheduledEditionOutcome =
 
 /** Builds the week's edition and publishes/sends it or leaves it a draft. Callers keep it to one instance (scheduler.ts). */
 export async function runScheduledEdition(
-  deps: DigestDeps,
+  deps: ScheduleDeps,
   input: ScheduledEditionInput,
 ): Promise<ScheduledEditionOutcome> {
   const { log, config } = deps;

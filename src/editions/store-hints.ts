@@ -1,5 +1,5 @@
 // What a command says when the store holds nothing for it: which command fills it, with flags that work offline.
-import type { Store } from '../store/types.js';
+import type { StatusStore } from './ports.js';
 
 /** The two ways to fill a store: the sample week needs no network, a real week fetches the sources. */
 export function fillTheStore(week = '<date>'): string {
@@ -13,9 +13,7 @@ export interface StoreStatus {
   latestEdition: string | null;
 }
 
-export async function storeStatus(
-  store: Pick<Store, 'lastIngestRun' | 'listEditions'>,
-): Promise<StoreStatus> {
+export async function storeStatus(store: StatusStore): Promise<StoreStatus> {
   const [run, editions] = await Promise.all([store.lastIngestRun(), store.listEditions({ limit: 1 })]);
   const latestEdition = editions[0]?.date ?? null;
   return { empty: run === null && latestEdition === null, latestEdition };

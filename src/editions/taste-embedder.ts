@@ -1,11 +1,11 @@
 // The embeddings model learned taste reads items with (`llm.embed`), for build, list and taste alike; none when it
 // is unset or taste is off. Creating it loads no SDK: that happens only when a text is not embedded yet.
 
-import type { DigestDeps } from '../deps.js';
 import type { Embedder, EmbedderOptions } from '../llm/embeddings.js';
+import type { EmbedderDeps } from './ports.js';
 
 export async function tasteEmbedder(
-  deps: DigestDeps,
+  deps: EmbedderDeps,
   options: Pick<EmbedderOptions, 'cacheOnly' | 'budget'> = {},
 ): Promise<Embedder | undefined> {
   const modelId = deps.config.llm.embed;

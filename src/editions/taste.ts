@@ -1,7 +1,7 @@
 // The taste use case: what the ranking learned from the editor's history, and forgetting it.
 
-import type { DigestDeps } from '../deps.js';
 import { resetTasteNow, type TasteReport, tasteReport } from '../select/taste-report.js';
+import type { TasteDeps } from './ports.js';
 import { tasteEmbedder } from './taste-embedder.js';
 
 export type { TasteReport };
@@ -14,7 +14,7 @@ export interface TasteInput {
 
 export type TasteOutcome = { reset: string } | { report: TasteReport };
 
-export async function taste(deps: DigestDeps, input: TasteInput): Promise<TasteOutcome> {
+export async function taste(deps: TasteDeps, input: TasteInput): Promise<TasteOutcome> {
   if (input.reset) return { reset: await resetTasteNow(deps.store, deps.clock.now()) };
   const embedder = await tasteEmbedder(deps);
   return {

@@ -1,12 +1,12 @@
 // After an edition is written and checked: its text in every other configured language (`languages`), stored
 // beside it. Offline or without a model only the first language is published, and the build says so.
 import type { Edition } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import type { ModelRoad } from '../llm/model-road.js';
 import { translateEdition } from '../write/translate.js';
+import type { TranslateDeps } from './ports.js';
 
 export async function translateLanguages(
-  deps: DigestDeps,
+  deps: TranslateDeps,
   edition: Edition,
   road: ModelRoad,
 ): Promise<string[]> {

@@ -1,11 +1,11 @@
 // LLM triage as build and list share it: the same shortlist, batches and prompts, so `list` (cache-only road) reads
 // the very answers the build got and shows the ranking the build used.
 import type { StoredItem } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import type { ModelRoad } from '../llm/model-road.js';
 import { triageCandidates } from '../select/triage.js';
 import { triageShortlist } from '../select/triage-shortlist.js';
 import type { SelectionPolicy } from '../select/types.js';
+import type { TriageDeps } from './ports.js';
 
 /** What LLM triage used this build; edition.json carries it beside the writer's usage. */
 export interface TriageReport {
@@ -18,7 +18,7 @@ export interface TriageReport {
 
 /** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
 export function createTriage(
-  deps: DigestDeps,
+  deps: TriageDeps,
   week: string,
   road: ModelRoad,
   options: { quiet?: boolean } = {},
