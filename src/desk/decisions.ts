@@ -13,12 +13,17 @@ import type { DigestDeps } from '../deps.js';
 import { add, build } from '../editions/index.js';
 import type { AuditEntry } from '../store/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { AuditDeps, WeekStoreDeps } from './ports.js';
 
 const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
 
 type AuditNote = Pick<AuditEntry, 'action' | 'itemKey' | 'detail'>;
 
-/** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
+/**
+ * Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused).
+ * This and every decision that rebuilds (or adds, through `add`) take the full deps: the editions room's `build`
+ * and `add` do.
+ */
 export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext): Promise<DeskOutcome> {
   try {
     const outcome = await build(deps, {
@@ -44,7 +49,7 @@ export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext)
   }
 }
 
-function audit(deps: DigestDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
+function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
   return deps.store.recordAudit({ editor: context.editor, week: context.week, ...note });
 }
 
@@ -129,7 +134,7 @@ function newOrder(
 }
 
 async function reorder(
-  deps: DigestDeps,
+  deps: WeekStoreDeps,
   context: DeskActionContext,
   action: 'up' | 'down' | 'order',
   input: { key: string; order: string },

@@ -8,12 +8,13 @@ import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
+import type { ApprovalDeps, PreviewDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
 
 export type Preview = { contentType: string; body: string } | null;
 
 export async function previewOnDesk(
-  deps: DigestDeps,
+  deps: PreviewDeps,
   week: string,
   kind: 'page' | 'email' | 'text',
 ): Promise<Preview> {
@@ -32,7 +33,7 @@ export async function previewOnDesk(
     : { contentType: 'text/plain; charset=utf-8', body: email.text };
 }
 
-export async function approveView(deps: DigestDeps, week: string): Promise<ApproveView | null> {
+export async function approveView(deps: ApprovalDeps, week: string): Promise<ApproveView | null> {
   const edition = await deps.store.getEdition(week);
   if (!edition) return null;
   const [counts, approval] = await Promise.all([deps.store.countSubscribers(), deps.store.approval(week)]);
@@ -54,7 +55,10 @@ export async function approveView(deps: DigestDeps, week: string): Promise<Appro
   };
 }
 
-/** Records the approval (the schedule reads it), then publishes the site into the folder `digest serve` serves. */
+/**
+ * Records the approval (the schedule reads it), then publishes the site into the folder `digest serve` serves.
+ * The full deps: it runs the editions room's `publish` (and the subscribers room's `send`) with them.
+ */
 export async function approveOnDesk(
   deps: DigestDeps,
   context: DeskActionContext & { siteDir: string },

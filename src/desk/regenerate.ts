@@ -7,11 +7,13 @@ import type { DigestDeps } from '../deps.js';
 import { readStoredPaper } from '../editions/index.js';
 import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
 import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
+import type { CandidatesPort } from '../store/types.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting, type Writer } from '../write/index.js';
 import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
 import type { WriterContext } from '../write/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { RoadDeps, TargetDeps } from './ports.js';
 
 type Spent = { costUsd: number; calls: number; cacheHits: number; before: number; after: number };
 
@@ -25,6 +27,7 @@ export interface RegenerateOutcome {
 /** What is rewritten: the edition's own header (the empty key, as on the edit page), or one of its items. */
 type Target = { edition: Edition; item: StoredItem | null };
 
+/** The full deps: the item is rewritten from the paper text the editions room stored (`readStoredPaper` takes them). */
 export async function regenerateOnDesk(
   deps: DigestDeps,
   context: DeskActionContext,
@@ -73,7 +76,7 @@ export async function regenerateOnDesk(
   return { ok: true, done: 'regenerated', spent };
 }
 
-async function findTarget(deps: DigestDeps, week: string, key: string): Promise<Target | null> {
+async function findTarget(deps: TargetDeps, week: string, key: string): Promise<Target | null> {
   const edition = await deps.store.getEdition(week);
   if (!edition) return null;
   if (key === HEADER_KEY) return { edition, item: null };
@@ -86,7 +89,7 @@ async function findTarget(deps: DigestDeps, week: string, key: string): Promise<
  * A fresh road of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
  * cached answer the build already used.
  */
-function regenerationRoad(deps: DigestDeps): ModelRoad {
+function regenerationRoad(deps: RoadDeps): ModelRoad {
   return createModelRoad({
     llm: deps.config.llm,
     store: deps.store,
@@ -111,7 +114,7 @@ async function rewrite(deps: DigestDeps, writer: Writer, target: Target): Promis
 
 /** Title and intro from the items as written now (their generated text): one edition call on the road. */
 async function rewriteHeader(
-  deps: DigestDeps,
+  deps: { store: CandidatesPort },
   writer: Writer,
   writing: WriterContext,
   generated: Edition,
