@@ -1,8 +1,10 @@
 // The narrow ports of the desk's use cases: the parts of DigestDeps (src/deps.ts) and the store's port groups
-// (src/store/types.ts) each one reads, so a signature says what it can reach. The full deps stay where they are
-// handed on whole: the desk's own assembly (desk.ts, room.ts) and the use cases that run another room's use case
-// (build, add, list, publish, send, the stored-paper reader), whose faces take DigestDeps.
+// (src/store/types.ts) each one reads, so a signature says what it can reach. Another room's use case (build, add,
+// publish, send, the stored-paper reader) is reached through `runs`, which room.ts binds to the full deps once:
+// only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
+import type { PaperText } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
+import type { AddInput, BuildInput, BuildOutcome, PublishInput, PublishOutcome } from '../editions/index.js';
 import type {
   CachePort,
   CandidatesPort,
@@ -12,6 +14,21 @@ import type {
   SubscribersPort,
   TranslationsPort,
 } from '../store/types.js';
+import type { SendInput, SendOutcome } from '../subscribers/index.js';
+
+/** The other rooms' use cases a desk action runs, bound to the full deps by room.ts. */
+export interface DeskRuns {
+  build(input: BuildInput): Promise<BuildOutcome>;
+  /** The key of the item added (or found stored) for the week. */
+  add(input: AddInput): Promise<{ key: string }>;
+  publish(input: PublishInput): Promise<PublishOutcome>;
+  send(input: SendInput): Promise<SendOutcome>;
+  /** The full text an earlier build stored for a paper (nothing is fetched). */
+  readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
+}
+
+/** The use cases of other rooms an action runs, by name. */
+export type RunsDeps<Name extends keyof DeskRuns> = { runs: Pick<DeskRuns, Name> };
 
 /** Who may sign in (`digest editors add|list|remove`). */
 export type EditorsDeps = { store: EditorsPort };
@@ -47,3 +64,10 @@ export type TargetDeps = { store: EditionsPort & CandidatesPort };
 
 /** A model road of its own for one regeneration: the LLM config, its answer cache, secrets, logging, abort. */
 export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: CachePort };
+
+/** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
+export type RegenerateDeps = RoadDeps &
+  RunsDeps<'readStoredPaper'> & { store: EditionsPort & DeskPort & CandidatesPort };
+
+/** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
+export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;

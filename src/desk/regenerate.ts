@@ -3,8 +3,6 @@
 // editor's version stays in place.
 
 import type { Edition, StoredItem } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
-import { readStoredPaper } from '../editions/index.js';
 import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
 import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
 import type { CandidatesPort } from '../store/types.js';
@@ -13,7 +11,7 @@ import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
 import type { WriterContext } from '../write/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
-import type { RoadDeps, TargetDeps } from './ports.js';
+import type { RegenerateDeps, RoadDeps, TargetDeps } from './ports.js';
 
 type Spent = { costUsd: number; calls: number; cacheHits: number; before: number; after: number };
 
@@ -27,9 +25,8 @@ export interface RegenerateOutcome {
 /** What is rewritten: the edition's own header (the empty key, as on the edit page), or one of its items. */
 type Target = { edition: Edition; item: StoredItem | null };
 
-/** The full deps: the item is rewritten from the paper text the editions room stored (`readStoredPaper` takes them). */
 export async function regenerateOnDesk(
-  deps: DigestDeps,
+  deps: RegenerateDeps,
   context: DeskActionContext,
   input: { key: string; writer: string },
 ): Promise<DeskOutcome | RegenerateOutcome> {
@@ -101,7 +98,7 @@ function regenerationRoad(deps: RoadDeps): ModelRoad {
 }
 
 /** Writes the target anew over the generated texts and saves the draft (an editor's version stays); the writer's name. */
-async function rewrite(deps: DigestDeps, writer: Writer, target: Target): Promise<string> {
+async function rewrite(deps: RegenerateDeps, writer: Writer, target: Target): Promise<string> {
   const { store, config } = deps;
   const writing: WriterContext = { name: config.name, audience: config.audience, log: deps.log };
   const generated = withGenerated(target.edition, await store.deskEdits(target.edition.date));
@@ -138,7 +135,7 @@ async function rewriteHeader(
 }
 
 async function rewriteItem(
-  deps: DigestDeps,
+  deps: Pick<RegenerateDeps, 'config' | 'runs'>,
   writer: Writer,
   writing: WriterContext,
   generated: Edition,
@@ -164,9 +161,12 @@ async function rewriteItem(
 }
 
 /** The item as a build writes it: a paper with the full text an earlier build stored (regeneration fetches nothing). */
-async function withStoredPaper(deps: DigestDeps, item: StoredItem): Promise<ItemForWriting> {
+async function withStoredPaper(
+  deps: Pick<RegenerateDeps, 'config' | 'runs'>,
+  item: StoredItem,
+): Promise<ItemForWriting> {
   const input = itemForWriting(item);
   if (!item.arxivId || !deps.config.llm.fullText) return input;
-  const paper = await readStoredPaper(deps, item.arxivId);
+  const paper = await deps.runs.readStoredPaper(item.arxivId);
   return paper ? { ...input, paper: paperForWriting(paper, deps.config.llm.maxInputTokens) } : input;
 }
