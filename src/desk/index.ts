@@ -8,8 +8,10 @@ import type { EditorsDeps } from './ports.js';
 export type { Desk, DeskOptions, DeskReply, DeskSession } from './desk.js';
 export { MIN_PASSWORD_LENGTH } from './passwords.js';
 
-/** Build once per server: the desk holds the sign-in rate limits. It takes the full deps: its actions run other
- * rooms' use cases (build, add, list, publish, send) with them. */
+/**
+ * Build once per server: the desk holds the sign-in rate limits. It takes the full deps, the one place in the room
+ * that does: its actions run other rooms' use cases (build, add, list, publish, send) with them (see ports.ts).
+ */
 export async function createDesk(deps: DigestDeps, options: DeskOptions): Promise<Desk> {
   return (await import('./desk.js')).createDesk(deps, options);
 }
