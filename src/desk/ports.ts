@@ -71,3 +71,12 @@ export type RegenerateDeps = RoadDeps &
 
 /** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
 export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
+
+/**
+ * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (six of the store's
+ * port groups, not the sign-in's EditorsPort) and every run.
+ */
+export type DeskDeps = ApprovalDeps &
+  TranslationDeps &
+  RegenerateDeps &
+  Pick<DigestDeps, 'clock'> & { runs: DeskRuns };

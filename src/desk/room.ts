@@ -7,7 +7,7 @@ import type { DigestDeps } from '../deps.js';
 import { add, build, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
 import type { DeskActionContext } from './outcome.js';
-import type { DeskRuns } from './ports.js';
+import type { DeskDeps, DeskRuns } from './ports.js';
 import type { DeskPageContext } from './views/view-model.js';
 
 export interface DeskOptions {
@@ -19,8 +19,8 @@ export interface DeskOptions {
 }
 
 export interface DeskRoom {
-  /** The desk's one holder of the full deps: each use case takes its own ports out of them. */
-  deps: DigestDeps & { runs: DeskRuns };
+  /** The ports the pages and actions use, with the other rooms' use cases bound to the full deps. */
+  deps: DeskDeps;
   siteDir: string;
   /** A signed-in page's context: the editor and the session's CSRF token. */
   context(session: DeskSession): DeskPageContext;
