@@ -6,8 +6,8 @@
 // scrypt and written to the audit log (see SECURITY.md).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
-import type { DigestDeps } from '../deps.js';
 import { verifyPassword } from './passwords.js';
+import type { AuditDeps, AuthDeps } from './ports.js';
 
 const SESSION_HOURS = 12;
 
@@ -63,7 +63,7 @@ interface SignInLimiters {
   byPair: RateLimiter;
 }
 
-export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
+export function createDeskAuth(deps: AuthDeps, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
   const now = () => deps.clock.now().getTime();
   const limiters: SignInLimiters = {
     byIp: createRateLimiter({ capacity: limits.perIp, refillMs: limits.perIpRefillMs, now }),
@@ -98,7 +98,7 @@ export function createDeskAuth(deps: DigestDeps, limits: SignInLimits = DEFAULT_
 
 type SignInInput = { email: string; password: string; clientAddress: string };
 
-async function signIn(deps: DigestDeps, limiters: SignInLimiters, input: SignInInput): Promise<SignInResult> {
+async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInput): Promise<SignInResult> {
   const { byIp, byPair } = limiters;
   const email = normaliseEmail(input.email);
   const ipKey = `ip:${input.clientAddress}`;
@@ -135,6 +135,6 @@ async function signIn(deps: DigestDeps, limiters: SignInLimiters, input: SignInI
   return { ok: true, token, maxAgeSeconds: SESSION_HOURS * 3600 };
 }
 
-function auditSession(deps: DigestDeps, editor: string, action: string, detail: Record<string, unknown>) {
+function auditSession(deps: AuditDeps, editor: string, action: string, detail: Record<string, unknown>) {
   return deps.store.recordAudit({ editor, action, week: null, itemKey: null, detail });
 }

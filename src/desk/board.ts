@@ -1,10 +1,10 @@
 // The week's board as data: the stored draft beside the ranked candidates (the `list` use case's plan, so the board
 // ranks exactly as a build does), the week's decisions with who and when, filtered and searched on the server.
 import type { Edition, EditionItem } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
-import { type ListResult, list } from '../editions/index.js';
+import type { ListResult } from '../editions/index.js';
 import type { PlannedItem } from '../select/types.js';
 import { HEADER_KEY } from '../store/desk-apply.js';
+import type { WeekDeps } from './ports.js';
 import type { BoardCandidate, BoardFilter, BoardView } from './views/view-model.js';
 
 const BOARD_PAGE_SIZE = 100;
@@ -26,12 +26,13 @@ export function isFlagged(item: Pick<EditionItem, 'checks'>): boolean {
   return (item.checks as { flagged?: boolean } | undefined)?.flagged === true;
 }
 
+/** `listWeek` ranks the week: the `list` use case (room.ts reuses its plan between requests). */
 export async function boardView(
-  deps: DigestDeps,
+  deps: WeekDeps,
   week: string,
   filter: BoardFilter,
   notice: string | null,
-  listWeek: (week: string) => Promise<ListResult> = (date) => list(deps, { week: date }),
+  listWeek: (week: string) => Promise<ListResult>,
 ): Promise<BoardView> {
   const { store, config } = deps;
   const [listed, edition, decisions, deskWeek, edits, approval] = await Promise.all([

@@ -9,19 +9,23 @@ import {
   SourceError,
   WriterError,
 } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
-import { add, build } from '../editions/index.js';
-import type { AuditEntry } from '../store/types.js';
+import type { AuditEntry, CandidatesPort } from '../store/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { AuditDeps, RunsDeps, WeekStoreDeps } from './ports.js';
 
 const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
 
 type AuditNote = Pick<AuditEntry, 'action' | 'itemKey' | 'detail'>;
+/** A change to the week, audited, after which the draft is rebuilt. */
+type ChangeDeps = WeekStoreDeps & RunsDeps<'build'>;
 
 /** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
-export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext): Promise<DeskOutcome> {
+export async function rebuildDraft(
+  deps: AuditDeps & RunsDeps<'build'>,
+  context: DeskActionContext,
+): Promise<DeskOutcome> {
   try {
-    const outcome = await build(deps, {
+    const outcome = await deps.runs.build({
       week: context.week,
       outDir: context.draftDir,
       ingest: false,
@@ -44,13 +48,13 @@ export async function rebuildDraft(deps: DigestDeps, context: DeskActionContext)
   }
 }
 
-function audit(deps: DigestDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
+function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
   return deps.store.recordAudit({ editor: context.editor, week: context.week, ...note });
 }
 
 /** A decision is stored: log it, then rebuild the draft from the week's decisions. */
 async function auditAndRebuild(
-  deps: DigestDeps,
+  deps: AuditDeps & RunsDeps<'build'>,
   context: DeskActionContext,
   note: AuditNote,
   done: string,
@@ -61,7 +65,7 @@ async function auditAndRebuild(
 }
 
 export async function decideOnDesk(
-  deps: DigestDeps,
+  deps: ChangeDeps & { store: CandidatesPort },
   context: DeskActionContext,
   input: { action: string; key: string; with: string; order: string },
 ): Promise<DeskOutcome> {
@@ -129,7 +133,7 @@ function newOrder(
 }
 
 async function reorder(
-  deps: DigestDeps,
+  deps: WeekStoreDeps,
   context: DeskActionContext,
   action: 'up' | 'down' | 'order',
   input: { key: string; order: string },
@@ -167,7 +171,7 @@ const NOTHING_TO_ADD = refused(
 );
 
 export async function setCountOnDesk(
-  deps: DigestDeps,
+  deps: ChangeDeps,
   context: DeskActionContext,
   value: string,
 ): Promise<DeskOutcome> {
@@ -183,7 +187,7 @@ const ADD_REFUSALS = [SourceError, FetchError, ConfigError, NotFoundError];
 
 /** Adds an item by URL or arXiv id through the `add` use case: the guarded client refuses private addresses. */
 export async function addOnDesk(
-  deps: DigestDeps,
+  deps: ChangeDeps & RunsDeps<'add'>,
   context: DeskActionContext,
   input: { input: string; note: string },
 ): Promise<DeskOutcome> {
@@ -195,7 +199,7 @@ export async function addOnDesk(
   let key: string;
   try {
     const note = input.note.trim().slice(0, 500) || null;
-    key = (await add(deps, { week: context.week, input: value, note })).key;
+    key = (await deps.runs.add({ week: context.week, input: value, note })).key;
   } catch (error) {
     if (!ADD_REFUSALS.some((kind) => error instanceof kind)) throw error;
     const reason = (error as Error).message;

@@ -2,11 +2,11 @@
 // shows it, a rebuild keeps it. Each form carries the version it was opened at; a save against a newer version is
 // refused and both versions are shown, so nothing is silently lost.
 import { type Edition, LEVELS, type Level, type PractitionerFact } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
 import { applyEdits, fieldValue, HEADER_KEY } from '../store/desk-apply.js';
 import type { DeskEdit, DeskField } from '../store/types.js';
 import { factsFromText, factsText } from '../write/facts.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { WeekDeps } from './ports.js';
 import type { FieldView, ItemEditView } from './views/view-model.js';
 
 const ITEM_FIELDS: DeskField[] = ['summary', 'takeaways', 'level', 'facts'];
@@ -48,7 +48,7 @@ function itemVersion(rows: readonly DeskEdit[], key: string): number {
 
 /** The edit page's data; null when the week has no draft or the item is not in it. */
 export async function itemEditView(
-  deps: DigestDeps,
+  deps: WeekDeps,
   week: string,
   key: string,
   extra: { notice?: string | null; conflict?: ItemEditView['conflict'] } = {},
@@ -142,7 +142,7 @@ type EditRequest = { key: string; version: number; form: EditForm };
 
 /** Saves the editor's version of an item's texts (`save`), or puts one field back to its generated text (`revert`). */
 export async function editOnDesk(
-  deps: DigestDeps,
+  deps: WeekDeps,
   context: DeskActionContext,
   form: EditForm,
   mode: 'save' | 'revert',
@@ -152,7 +152,7 @@ export async function editOnDesk(
 }
 
 async function saveEdit(
-  deps: DigestDeps,
+  deps: WeekDeps,
   context: DeskActionContext,
   request: EditRequest,
 ): Promise<EditOutcome> {
@@ -199,7 +199,7 @@ function changedFields(
 }
 
 async function revertEdit(
-  deps: DigestDeps,
+  deps: WeekDeps,
   context: DeskActionContext,
   request: EditRequest,
 ): Promise<EditOutcome> {
@@ -223,7 +223,7 @@ async function revertEdit(
 const KEPT_FIELDS = ['title', 'intro', 'summary', 'takeaway1', 'takeaway2', 'takeaway3', 'level', 'field'];
 
 async function commit(
-  deps: DigestDeps,
+  deps: WeekDeps,
   context: DeskActionContext,
   target: { edition: Edition; request: EditRequest },
   changes: Change[],
@@ -248,7 +248,7 @@ async function commit(
 
 /** Someone saved first: the page again, with their newer version beside what this editor sent (nothing is lost). */
 async function conflict(
-  deps: DigestDeps,
+  deps: WeekDeps,
   context: DeskActionContext,
   request: EditRequest,
   current: readonly DeskEdit[],

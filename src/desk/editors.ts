@@ -1,9 +1,9 @@
 // `digest editors add|list|remove`: who may sign in to the desk.
 import { ConfigError } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
 import type { Editor } from '../store/types.js';
 import { normaliseEmail } from './auth.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
+import type { EditorsDeps } from './ports.js';
 
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[^\s@<>"]{2,63}$/;
 
@@ -21,7 +21,7 @@ function checkEmail(email: string): string {
 /** Who may sign in: an e-mail address and a password (stored as a scrypt hash only). */
 type NewEditor = { email: string; password: string };
 
-export async function addEditor(deps: DigestDeps, input: NewEditor): Promise<Editor> {
+export async function addEditor(deps: EditorsDeps, input: NewEditor): Promise<Editor> {
   const email = checkEmail(input.email);
   checkNewPassword(input.password);
   const editor = await deps.store.addEditor(email, await hashPassword(input.password));
@@ -30,10 +30,10 @@ export async function addEditor(deps: DigestDeps, input: NewEditor): Promise<Edi
   return editor;
 }
 
-export function listEditors(deps: DigestDeps): Promise<Editor[]> {
+export function listEditors(deps: EditorsDeps): Promise<Editor[]> {
   return deps.store.listEditors();
 }
 
-export async function removeEditor(deps: DigestDeps, input: { email: string }): Promise<boolean> {
+export async function removeEditor(deps: EditorsDeps, input: { email: string }): Promise<boolean> {
   return deps.store.removeEditor(normaliseEmail(input.email));
 }

@@ -1,5 +1,5 @@
 // What a desk action returns, and the refusals every change to a week shares.
-import type { DigestDeps } from '../deps.js';
+import type { DraftDeps } from './ports.js';
 
 /** Done (a word the next page shows as its notice), or refused (a status and why, shown on a page). */
 export type DeskOutcome =
@@ -25,7 +25,7 @@ export const refused = (status: number, title: string, message: string): DeskOut
  * caller) comes first, then an edition already published (a change now would not reach its readers).
  */
 export async function refuseChange(
-  deps: DigestDeps,
+  deps: DraftDeps,
   week: string,
   invalid: DeskOutcome | null = null,
 ): Promise<DeskOutcome | null> {

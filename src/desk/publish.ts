@@ -1,19 +1,18 @@
 // Preview exactly what goes out (the same renderers as publishing), and approve → publish with one confirmation.
 
 import { errorMessage } from '../core/errors.js';
-import type { DigestDeps } from '../deps.js';
-import { publish } from '../editions/index.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
+import type { ApprovalDeps, PreviewDeps, RunsDeps, SendDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
 
 export type Preview = { contentType: string; body: string } | null;
 
 export async function previewOnDesk(
-  deps: DigestDeps,
+  deps: PreviewDeps,
   week: string,
   kind: 'page' | 'email' | 'text',
 ): Promise<Preview> {
@@ -32,7 +31,7 @@ export async function previewOnDesk(
     : { contentType: 'text/plain; charset=utf-8', body: email.text };
 }
 
-export async function approveView(deps: DigestDeps, week: string): Promise<ApproveView | null> {
+export async function approveView(deps: ApprovalDeps, week: string): Promise<ApproveView | null> {
   const edition = await deps.store.getEdition(week);
   if (!edition) return null;
   const [counts, approval] = await Promise.all([deps.store.countSubscribers(), deps.store.approval(week)]);
@@ -56,7 +55,7 @@ export async function approveView(deps: DigestDeps, week: string): Promise<Appro
 
 /** Records the approval (the schedule reads it), then publishes the site into the folder `digest serve` serves. */
 export async function approveOnDesk(
-  deps: DigestDeps,
+  deps: ApprovalDeps & SendDeps & RunsDeps<'publish'>,
   context: DeskActionContext & { siteDir: string },
 ): Promise<DeskOutcome> {
   const view = await approveView(deps, context.week);
@@ -71,7 +70,11 @@ export async function approveOnDesk(
     detail: { confirmedSubscribers: view.confirmedSubscribers, openFlags: view.flagged.length },
   });
   // The editor saw the open flags on the confirmation page and approved: that is the --allow-flagged of the desk.
-  const outcome = await publish(deps, { week: context.week, outDir: context.siteDir, allowFlagged: true });
+  const outcome = await deps.runs.publish({
+    week: context.week,
+    outDir: context.siteDir,
+    allowFlagged: true,
+  });
   await deps.store.recordAudit({
     editor: context.editor,
     action: 'publish',
@@ -88,7 +91,7 @@ export async function approveOnDesk(
  * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
  * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
  */
-function startSend(deps: DigestDeps, context: DeskActionContext): void {
+function startSend(deps: SendDeps, context: DeskActionContext): void {
   const audit = (action: string, detail: Record<string, unknown>) =>
     deps.store
       .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
@@ -96,8 +99,7 @@ function startSend(deps: DigestDeps, context: DeskActionContext): void {
   void (async () => {
     await audit('send-started', {});
     try {
-      const { send } = await import('../subscribers/index.js');
-      const result = await send(deps, { week: context.week, allowFlagged: true });
+      const result = await deps.runs.send({ week: context.week, allowFlagged: true });
       await audit('sent', { ...result.counts });
     } catch (error) {
       deps.log.warn(

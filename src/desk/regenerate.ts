@@ -3,15 +3,15 @@
 // editor's version stays in place.
 
 import type { Edition, StoredItem } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
-import { readStoredPaper } from '../editions/index.js';
 import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
 import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
+import type { CandidatesPort } from '../store/types.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting, type Writer } from '../write/index.js';
 import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
 import type { WriterContext } from '../write/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { RegenerateDeps, RoadDeps, TargetDeps } from './ports.js';
 
 type Spent = { costUsd: number; calls: number; cacheHits: number; before: number; after: number };
 
@@ -26,7 +26,7 @@ export interface RegenerateOutcome {
 type Target = { edition: Edition; item: StoredItem | null };
 
 export async function regenerateOnDesk(
-  deps: DigestDeps,
+  deps: RegenerateDeps,
   context: DeskActionContext,
   input: { key: string; writer: string },
 ): Promise<DeskOutcome | RegenerateOutcome> {
@@ -73,7 +73,7 @@ export async function regenerateOnDesk(
   return { ok: true, done: 'regenerated', spent };
 }
 
-async function findTarget(deps: DigestDeps, week: string, key: string): Promise<Target | null> {
+async function findTarget(deps: TargetDeps, week: string, key: string): Promise<Target | null> {
   const edition = await deps.store.getEdition(week);
   if (!edition) return null;
   if (key === HEADER_KEY) return { edition, item: null };
@@ -86,7 +86,7 @@ async function findTarget(deps: DigestDeps, week: string, key: string): Promise<
  * A fresh road of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
  * cached answer the build already used.
  */
-function regenerationRoad(deps: DigestDeps): ModelRoad {
+function regenerationRoad(deps: RoadDeps): ModelRoad {
   return createModelRoad({
     llm: deps.config.llm,
     store: deps.store,
@@ -98,7 +98,7 @@ function regenerationRoad(deps: DigestDeps): ModelRoad {
 }
 
 /** Writes the target anew over the generated texts and saves the draft (an editor's version stays); the writer's name. */
-async function rewrite(deps: DigestDeps, writer: Writer, target: Target): Promise<string> {
+async function rewrite(deps: RegenerateDeps, writer: Writer, target: Target): Promise<string> {
   const { store, config } = deps;
   const writing: WriterContext = { name: config.name, audience: config.audience, log: deps.log };
   const generated = withGenerated(target.edition, await store.deskEdits(target.edition.date));
@@ -111,7 +111,7 @@ async function rewrite(deps: DigestDeps, writer: Writer, target: Target): Promis
 
 /** Title and intro from the items as written now (their generated text): one edition call on the road. */
 async function rewriteHeader(
-  deps: DigestDeps,
+  deps: { store: CandidatesPort },
   writer: Writer,
   writing: WriterContext,
   generated: Edition,
@@ -135,7 +135,7 @@ async function rewriteHeader(
 }
 
 async function rewriteItem(
-  deps: DigestDeps,
+  deps: Pick<RegenerateDeps, 'config' | 'runs'>,
   writer: Writer,
   writing: WriterContext,
   generated: Edition,
@@ -161,9 +161,12 @@ async function rewriteItem(
 }
 
 /** The item as a build writes it: a paper with the full text an earlier build stored (regeneration fetches nothing). */
-async function withStoredPaper(deps: DigestDeps, item: StoredItem): Promise<ItemForWriting> {
+async function withStoredPaper(
+  deps: Pick<RegenerateDeps, 'config' | 'runs'>,
+  item: StoredItem,
+): Promise<ItemForWriting> {
   const input = itemForWriting(item);
   if (!item.arxivId || !deps.config.llm.fullText) return input;
-  const paper = await readStoredPaper(deps, item.arxivId);
+  const paper = await deps.runs.readStoredPaper(item.arxivId);
   return paper ? { ...input, paper: paperForWriting(paper, deps.config.llm.maxInputTokens) } : input;
 }

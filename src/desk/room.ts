@@ -1,12 +1,13 @@
-// What every answer of one desk shares: its ports, the page context of a session, the week's ranking (cached for
-// the board) and the private folder rebuilt drafts are written to.
+// What every answer of one desk shares: its ports (with the other rooms' use cases bound to them), the page context
+// of a session, the week's ranking (cached for the board) and the private folder rebuilt drafts are written to.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DigestDeps } from '../deps.js';
-import { type ListResult, list } from '../editions/index.js';
+import { add, build, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
 import type { DeskActionContext } from './outcome.js';
+import type { DeskDeps, DeskRuns } from './ports.js';
 import type { DeskPageContext } from './views/view-model.js';
 
 export interface DeskOptions {
@@ -18,7 +19,8 @@ export interface DeskOptions {
 }
 
 export interface DeskRoom {
-  deps: DigestDeps;
+  /** The ports the pages and actions use, with the other rooms' use cases bound to the full deps. */
+  deps: DeskDeps;
   siteDir: string;
   /** A signed-in page's context: the editor and the session's CSRF token. */
   context(session: DeskSession): DeskPageContext;
@@ -45,7 +47,7 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
   // the week, or for PLAN_TTL_MS (a CLI ingest or decision shows up by then; "Rebuild the draft" refreshes at once).
   const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
   return {
-    deps,
+    deps: { ...deps, runs: deskRuns(deps) },
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
     loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),
@@ -62,5 +64,17 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
       plans.delete(week);
       return { editor: session.editor.email, week, draftDir: await drafts() };
     },
+  };
+}
+
+/** The other rooms' use cases the desk's actions run, with the full deps. */
+function deskRuns(deps: DigestDeps): DeskRuns {
+  return {
+    build: (input) => build(deps, input),
+    add: (input) => add(deps, input),
+    publish: (input) => publish(deps, input),
+    // Loaded when first sent: the mail stack is not carried by an idle `digest serve`.
+    send: async (input) => (await import('../subscribers/index.js')).send(deps, input),
+    readStoredPaper: (arxivId) => readStoredPaper(deps, arxivId),
   };
 }

@@ -1,14 +1,14 @@
 // The desk's translations: each configured language's text of a week's edition, and the editor's corrections,
 // stored as the editor's version of that language (a new translation keeps it) and written to the audit log.
 import type { EditionTranslation, TranslatedItem } from '../core/types.js';
-import type { DigestDeps } from '../deps.js';
+import type { TranslationDeps } from './ports.js';
 import type { TranslationsView } from './views/translations.js';
 
 /** The longest text a field may hold: a summary is a paragraph. */
 const MAX_FIELD = 4000;
 
 export async function translationsView(
-  deps: DigestDeps,
+  deps: TranslationDeps,
   week: string,
   notice: string | null,
 ): Promise<TranslationsView | null> {
@@ -35,7 +35,7 @@ export type TranslationEditOutcome = { ok: true } | { ok: false; message: string
 
 /** The editor's version of one language from the desk's form; every field must be filled. */
 export async function saveTranslationEdit(
-  deps: DigestDeps,
+  deps: TranslationDeps,
   editor: string,
   week: string,
   form: Record<string, string>,

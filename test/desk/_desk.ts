@@ -60,6 +60,8 @@ export async function createDeskHarness(
     llm?: Record<string, unknown>;
     env?: NodeJS.ProcessEnv;
     languages?: string[];
+    /** publish.email (an SMTP server: approving then sends to confirmed readers). */
+    email?: Record<string, unknown>;
   } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
@@ -67,7 +69,7 @@ export async function createDeskHarness(
   const config = parseConfig({
     name: 'Test Digest',
     itemsPerEdition: 4,
-    publish: { baseUrl: 'https://digest.example/' },
+    publish: { baseUrl: 'https://digest.example/', ...(options.email ? { email: options.email } : {}) },
     enrich: { enabled: false },
     ...(options.llm ? { llm: options.llm } : {}),
     ...(options.languages ? { languages: options.languages } : {}),

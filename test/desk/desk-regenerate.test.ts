@@ -63,6 +63,35 @@ describe('regenerate one item', () => {
     expect(row?.edited).toBe('The editor wrote this.');
   });
 
+  it('writes a paper from the full text an earlier build stored, fetching nothing', async () => {
+    const client = await signIn(harness.app);
+    const [first] = (await store().getEdition(WEEK))!.items;
+    const { arxivId } = (await store().getItem(first!.key))!;
+    const marker = 'The stored results section says the retry policy cut failures by 47 percent.';
+    await store().savePaperText({
+      arxivId: arxivId!,
+      version: 1,
+      status: 'read',
+      url: `https://arxiv.org/html/${arxivId}v1`,
+      note: null,
+      paper: {
+        arxivId: arxivId!,
+        version: 1,
+        url: `https://arxiv.org/html/${arxivId}v1`,
+        title: first!.title,
+        sections: [{ id: 'S4', number: '4', title: 'Results', kind: 'section', text: marker, captions: [] }],
+        links: [],
+      },
+      fetchedAt: '2026-05-04T10:00:00.000Z',
+    });
+    const response = await client.post(`/admin/week/${WEEK}/regenerate`, { key: first!.key, writer: 'llm' });
+    expect(response.status).toBe(303);
+    const itemCalls = fake.requests.filter((request) => request.kind === 'item');
+    // The writer's first call quotes the stored section as the source text (a repair after the check may follow).
+    expect(itemCalls[0]!.user).toContain(`<section id="S4">`);
+    expect(itemCalls[0]!.user).toContain(marker);
+  });
+
   it('regenerates with the extractive writer without any model call', async () => {
     const client = await signIn(harness.app);
     const [first] = (await store().getEdition(WEEK))!.items;

@@ -1,0 +1,82 @@
+// The narrow ports of the desk's use cases: the parts of DigestDeps (src/deps.ts) and the store's port groups
+// (src/store/types.ts) each one reads, so a signature says what it can reach. Another room's use case (build, add,
+// publish, send, the stored-paper reader) is reached through `runs`, which room.ts binds to the full deps once:
+// only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
+import type { PaperText } from '../core/types.js';
+import type { DigestDeps } from '../deps.js';
+import type { AddInput, BuildInput, BuildOutcome, PublishInput, PublishOutcome } from '../editions/index.js';
+import type {
+  CachePort,
+  CandidatesPort,
+  DeskPort,
+  EditionsPort,
+  EditorsPort,
+  SubscribersPort,
+  TranslationsPort,
+} from '../store/types.js';
+import type { SendInput, SendOutcome } from '../subscribers/index.js';
+
+/** The other rooms' use cases a desk action runs, bound to the full deps by room.ts. */
+export interface DeskRuns {
+  build(input: BuildInput): Promise<BuildOutcome>;
+  /** The key of the item added (or found stored) for the week. */
+  add(input: AddInput): Promise<{ key: string }>;
+  publish(input: PublishInput): Promise<PublishOutcome>;
+  send(input: SendInput): Promise<SendOutcome>;
+  /** The full text an earlier build stored for a paper (nothing is fetched). */
+  readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
+}
+
+/** The use cases of other rooms an action runs, by name. */
+export type RunsDeps<Name extends keyof DeskRuns> = { runs: Pick<DeskRuns, Name> };
+
+/** Who may sign in (`digest editors add|list|remove`). */
+export type EditorsDeps = { store: EditorsPort };
+
+/** Writing to the audit log (it lives with the desk's per-week state). */
+export type AuditDeps = { store: DeskPort };
+
+/** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
+export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: EditorsPort & DeskPort };
+
+/** The week's stored draft (is it there, is it published). */
+export type DraftDeps = { store: EditionsPort };
+
+/** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
+export type WeekStoreDeps = { store: EditionsPort & DeskPort };
+
+/** The same, with the config (items per edition, whether an LLM writes). */
+export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
+
+/** Previewing the draft as it will go out (the site's and the email's renderers read the config). */
+export type PreviewDeps = Pick<DigestDeps, 'config'> & DraftDeps;
+
+/** The approval page: the week's state and how many confirmed readers a send would reach. */
+export type ApprovalDeps = Pick<DigestDeps, 'config'> & { store: EditionsPort & DeskPort & SubscribersPort };
+
+/** The week's translations beside the original, and the editor's corrections (audited). */
+export type TranslationDeps = Pick<DigestDeps, 'config'> & {
+  store: EditionsPort & TranslationsPort & DeskPort;
+};
+
+/** What a regeneration rewrites: the draft and the stored items it was written from. */
+export type TargetDeps = { store: EditionsPort & CandidatesPort };
+
+/** A model road of its own for one regeneration: the LLM config, its answer cache, secrets, logging, abort. */
+export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: CachePort };
+
+/** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
+export type RegenerateDeps = RoadDeps &
+  RunsDeps<'readStoredPaper'> & { store: EditionsPort & DeskPort & CandidatesPort };
+
+/** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
+export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
+
+/**
+ * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (six of the store's
+ * port groups, not the sign-in's EditorsPort) and every run.
+ */
+export type DeskDeps = ApprovalDeps &
+  TranslationDeps &
+  RegenerateDeps &
+  Pick<DigestDeps, 'clock'> & { runs: DeskRuns };
