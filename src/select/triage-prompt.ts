@@ -3,9 +3,9 @@
 import { z } from 'zod';
 
 /** Bump when the prompt or the snippet changes, so cached scores are not reused across versions. */
-export const TRIAGE_PROMPT_VERSION = 'triage-v2';
-/** Characters of an item's text sent with its title (about two lines). */
-export const SNIPPET_CHARS = 240;
+export const TRIAGE_PROMPT_VERSION = 'triage-v3';
+/** Characters of an item's text sent with its title (about two lines: the title carries most of the signal, and triage is the cheap call). */
+export const SNIPPET_CHARS = 200;
 
 export interface TriageOutput {
   /** One score per candidate id. */
