@@ -89,4 +89,6 @@ if (breaches.length) {
   );
   process.exit(1);
 }
-console.log(`size rules: ${files.length} files, no function over ${MAX_FUNCTION_LINES} lines, no options type over ${MAX_OPTION_FIELDS} fields`);
+console.log(
+  `size rules: ${files.length} files, no function over ${MAX_FUNCTION_LINES} lines, no options type over ${MAX_OPTION_FIELDS} fields`,
+);

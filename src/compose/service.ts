@@ -138,6 +138,8 @@ async function serverUseCases(
             useCases: { subscriptions: digest.subscriptions, preferences: digest.readerPreferences },
             settings,
             languages: deps.config.languages,
+            // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
+            now: () => deps.clock.now().getTime(),
           },
         }
       : {}),

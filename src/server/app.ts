@@ -41,7 +41,13 @@ export interface ServerHealth {
 /** The use cases behind the routes that take input; each one left out leaves its routes out. */
 export interface ServerUseCases {
   /** Subscribe, confirm, unsubscribe, preferences, the bounce webhook (only with a public base URL). */
-  subscribers?: { useCases: SubscriberUseCases; settings: SubscriptionSettings; languages: string[] };
+  subscribers?: {
+    useCases: SubscriberUseCases;
+    settings: SubscriptionSettings;
+    languages: string[];
+    /** The digest's clock in ms, for the rate limits (default: the wall clock). */
+    now?: () => number;
+  };
   /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
   archive?: { archive: Archive; publicUrl?: string | undefined };
   /** The editor's desk use cases; when given, /admin serves the desk. */
