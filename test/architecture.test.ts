@@ -101,6 +101,23 @@ describe('ARCHITECTURE.md matches the tree', () => {
     expect(missing, 'paths named in ARCHITECTURE.md that are not in the tree').toEqual([]);
   });
 
+  it('names functions that are in the files it names them with (`editions/build.ts` `build()`)', () => {
+    const pairs = [
+      ...DOCUMENT.matchAll(/`((?:src\/)?[\w.-]+(?:\/[\w.-]+)+\.ts)` `([A-Za-z_$][\w$]*)(?:\([^`]*\))?`/g),
+    ];
+    expect(pairs.length).toBeGreaterThan(20);
+    const absent = pairs
+      .map(([, path, name]) => ({ path: path!, name: name! }))
+      .filter(({ path, name }) => {
+        const file = path.startsWith('src/') ? join(ROOT, path) : join(SRC, path);
+        return (
+          !existsSync(file) || !new RegExp(`\\b${escapeRegExp(name)}\\b`).test(readFileSync(file, 'utf8'))
+        );
+      })
+      .map(({ path, name }) => `${path} ${name}`);
+    expect(absent, 'functions ARCHITECTURE.md places in a file that does not have them').toEqual([]);
+  });
+
   it('names every folder under src/, and src/deps.ts', () => {
     const unnamed = SRC_FOLDERS.filter(
       (folder) => !new RegExp(`(?<![\\w./-])(src/)?${escapeRegExp(folder)}/(?![\\w.*-])`).test(DOCUMENT),
