@@ -118,6 +118,22 @@ describe('ARCHITECTURE.md matches the tree', () => {
     expect(absent, 'functions ARCHITECTURE.md places in a file that does not have them').toEqual([]);
   });
 
+  it("names in the rooms' table only files and functions of that room (`build.ts` `build` in the editions row)", () => {
+    const rows = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|(.*)$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    const absent = rows.flatMap(([, room, row]) => {
+      const files = [...row!.matchAll(/`([\w.-]+\.ts)`(?: `([A-Za-z_$][\w$]*)`)?/g)];
+      return files
+        .filter(([, file, name]) => {
+          const path = join(SRC, room!, file!);
+          if (!existsSync(path)) return true;
+          return name !== undefined && !new RegExp(`\\b${name}\\b`).test(readFileSync(path, 'utf8'));
+        })
+        .map(([, file, name]) => `${room}/${file}${name ? ` ${name}` : ''}`);
+    });
+    expect(absent, "the rooms' table names what the room does not have").toEqual([]);
+  });
+
   it('names every folder under src/, and src/deps.ts', () => {
     const unnamed = SRC_FOLDERS.filter(
       (folder) => !new RegExp(`(?<![\\w./-])(src/)?${escapeRegExp(folder)}/(?![\\w.*-])`).test(DOCUMENT),
