@@ -1,0 +1,144 @@
+// ARCHITECTURE.md cannot drift from the tree: every path it names (`editions/build.ts`, `src/desk/views/`,
+// `test/sources/contract.ts`, `write/prompts/*.md`…) exists, and every folder under src/ is named in it as a folder.
+// Reads files only: no build, no store.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = join(ROOT, 'src');
+const DOCUMENT = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+
+/** Every folder under src/, relative to it ('desk', 'desk/views', 'store/migrations', …). */
+function foldersUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      return [relative(SRC, path), ...foldersUnder(path)];
+    });
+}
+
+const SRC_FOLDERS = foldersUnder(SRC);
+const TOP_FOLDERS = new Set(SRC_FOLDERS.filter((folder) => !folder.includes('/')));
+// Folders of the repository a path may start with besides src/'s own (`test/sources/contract.ts`, `lint/…`).
+const REPO_FOLDERS = new Set(
+  readdirSync(ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+    .map((entry) => entry.name),
+);
+
+// What the program writes (the site in out/, the build in dist/, the data folder): named by the document, ignored by
+// git, so not in the tree.
+const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((line) => /^\/([\w.-]+)\/$/.exec(line.trim())?.[1])
+  .filter((folder): folder is string => folder !== undefined);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const FILE_NAME = /\.(ts|js|mjs|cjs|md|json|grit|yaml)$/;
+
+/**
+ * Path-like words: `name/…` (letters, digits, `.`, `_`, `-`, `*` for a glob) not inside a longer path or a URL.
+ * Paths of ours: those whose first folder is one of src/ or of the repository, any `a/b.ts`-like file name (so a
+ * folder that is gone, `pipeline/ingest.ts`, is caught), and a code span that is one folder (`app/`); `text/html`
+ * and `de/…` are not.
+ */
+function namedPaths(text: string): string[] {
+  const words = (text.match(/(?<![\w./:@<-])[A-Za-z_][\w.-]*\/[\w./*-]*/g) ?? []).map((word) =>
+    word.replace(/[.,]+$/, ''),
+  );
+  const folderSpans = [...text.matchAll(/`([A-Za-z_][\w.-]*\/)`/g)].map((match) => match[1]!);
+  return [
+    ...new Set([
+      ...words.filter((word) => {
+        const first = word.split('/')[0]!;
+        return first === 'src' || TOP_FOLDERS.has(first) || REPO_FOLDERS.has(first) || FILE_NAME.test(word);
+      }),
+      ...folderSpans,
+    ]),
+  ];
+}
+
+/** Whether a path (relative to `base`) exists; a `*` in its last part matches any characters. */
+function existsUnder(base: string, path: string): boolean {
+  const full = join(base, path);
+  if (!path.includes('*')) return existsSync(full);
+  const folder = dirname(full);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) return false;
+  const pattern = new RegExp(`^${escapeRegExp(basename(full)).replace(/\\\*/g, '.*')}$`);
+  return readdirSync(folder).some((name) => pattern.test(name));
+}
+
+/** `src/x/…` from the repository root; `x/…` under src/ (the document's short form) or else the root. */
+function pathExists(path: string): boolean {
+  if (GENERATED.includes(path.split('/')[0]!)) return true;
+  if (path.startsWith('src/')) return existsUnder(ROOT, path);
+  return existsUnder(SRC, path) || existsUnder(ROOT, path);
+}
+
+describe('ARCHITECTURE.md matches the tree', () => {
+  it('finds the paths it names (a sanity check of the reader itself)', () => {
+    expect(namedPaths('see `editions/build.ts` `build()`, `text/html`, https://a.example/core/x')).toEqual([
+      'editions/build.ts',
+    ]);
+    expect(
+      namedPaths('`src/app/build.ts`, `write/prompts/*.md`. `pipeline/ingest.ts` in `app/` and `de/…`'),
+    ).toEqual(['src/app/build.ts', 'write/prompts/*.md', 'pipeline/ingest.ts', 'app/']);
+    expect(pathExists('src/app/build.ts')).toBe(false);
+    expect(pathExists('pipeline/ingest.ts')).toBe(false);
+    expect(pathExists('app/')).toBe(false);
+    expect(pathExists('dist/empty-db.tar.gz')).toBe(true);
+    expect(pathExists('write/prompts/*.md')).toBe(true);
+    expect(pathExists('sources/_feed-*.ts')).toBe(true);
+    expect(pathExists('sources/_nothing-*.ts')).toBe(false);
+  });
+
+  it('names only paths that exist', () => {
+    const missing = namedPaths(DOCUMENT).filter((path) => !pathExists(path));
+    expect(missing, 'paths named in ARCHITECTURE.md that are not in the tree').toEqual([]);
+  });
+
+  it('names functions that are in the files it names them with (`editions/build.ts` `build()`)', () => {
+    const pairs = [
+      ...DOCUMENT.matchAll(/`((?:src\/)?[\w.-]+(?:\/[\w.-]+)+\.ts)` `([A-Za-z_$][\w$]*)(?:\([^`]*\))?`/g),
+    ];
+    expect(pairs.length).toBeGreaterThan(20);
+    const absent = pairs
+      .map(([, path, name]) => ({ path: path!, name: name! }))
+      .filter(({ path, name }) => {
+        const file = path.startsWith('src/') ? join(ROOT, path) : join(SRC, path);
+        return (
+          !existsSync(file) || !new RegExp(`\\b${escapeRegExp(name)}\\b`).test(readFileSync(file, 'utf8'))
+        );
+      })
+      .map(({ path, name }) => `${path} ${name}`);
+    expect(absent, 'functions ARCHITECTURE.md places in a file that does not have them').toEqual([]);
+  });
+
+  it("names in the rooms' table only files and functions of that room (`build.ts` `build` in the editions row)", () => {
+    const rows = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|(.*)$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    const absent = rows.flatMap(([, room, row]) => {
+      const files = [...row!.matchAll(/`([\w.-]+\.ts)`(?: `([A-Za-z_$][\w$]*)`)?/g)];
+      return files
+        .filter(([, file, name]) => {
+          const path = join(SRC, room!, file!);
+          if (!existsSync(path)) return true;
+          return name !== undefined && !new RegExp(`\\b${name}\\b`).test(readFileSync(path, 'utf8'));
+        })
+        .map(([, file, name]) => `${room}/${file}${name ? ` ${name}` : ''}`);
+    });
+    expect(absent, "the rooms' table names what the room does not have").toEqual([]);
+  });
+
+  it('names every folder under src/, and src/deps.ts', () => {
+    const unnamed = SRC_FOLDERS.filter(
+      (folder) => !new RegExp(`(?<![\\w./-])(src/)?${escapeRegExp(folder)}/(?![\\w.*-])`).test(DOCUMENT),
+    );
+    expect(unnamed, 'folders under src/ that ARCHITECTURE.md does not name').toEqual([]);
+    expect(DOCUMENT).toMatch(/`(src\/)?deps\.ts`/);
+  });
+});
