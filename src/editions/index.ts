@@ -4,79 +4,38 @@
 // over them (selection.ts and edition-items.ts are what it ranks with and what it writes from).
 // This file is the room's one face: other rooms, the composition root and the entry points import only it. Each use
 // case loads its module when first called, so a command loads only what it runs.
-import type { BuildInput, BuildOutcome } from './build.js';
-import type { AddInput, DecideInput } from './decide.js';
-import type { EvalInput, ModelEvaluation } from './eval.js';
-import type { ListInput, ListResult } from './list.js';
-import type {
-  AddDeps,
-  BuildDeps,
-  DecideDeps,
-  EmailDeps,
-  EvalDeps,
-  ListDeps,
-  PaperDeps,
-  PublishDeps,
-  ScheduleDeps,
-  TasteDeps,
-} from './ports.js';
-import type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
-import type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
-import type { Scheduler, SchedulerOptions } from './scheduler.js';
-import type { TasteInput, TasteOutcome } from './taste.js';
+import { lazy } from '../core/lazy.js';
+import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
 export type { AddInput, DecideInput } from './decide.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
-export type { EmailInput, EmailOutcome, PublishInput, PublishOutcome } from './publish.js';
+export type { EmailInput, PublishInput, PublishOutcome } from './publish.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
-export type { Scheduler, SchedulerOptions } from './scheduler.js';
+export type { Scheduler } from './scheduler.js';
 export { fillTheStore, storeStatus } from './store-hints.js';
-export type { TasteInput, TasteOutcome, TasteReport } from './taste.js';
+export type { TasteInput, TasteReport } from './taste.js';
 
-export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
-  return (await import('./build.js')).build(deps, input);
-}
+export const build = lazy(async () => (await import('./build.js')).build);
 
-export async function list(deps: ListDeps, input: ListInput): Promise<ListResult> {
-  return (await import('./list.js')).list(deps, input);
-}
+export const list = lazy(async () => (await import('./list.js')).list);
 
-export async function taste(deps: TasteDeps, input: TasteInput): Promise<TasteOutcome> {
-  return (await import('./taste.js')).taste(deps, input);
-}
+export const taste = lazy(async () => (await import('./taste.js')).taste);
 
-export async function decide(deps: DecideDeps, input: DecideInput) {
-  return (await import('./decide.js')).decide(deps, input);
-}
+export const decide = lazy(async () => (await import('./decide.js')).decide);
 
-export async function add(deps: AddDeps, input: AddInput) {
-  return (await import('./decide.js')).add(deps, input);
-}
+export const add = lazy(async () => (await import('./decide.js')).add);
 
-export async function publish(deps: PublishDeps, input: PublishInput): Promise<PublishOutcome> {
-  return (await import('./publish.js')).publish(deps, input);
-}
+export const publish = lazy(async () => (await import('./publish.js')).publish);
 
-export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOutcome> {
-  return (await import('./publish.js')).email(deps, input);
-}
+export const email = lazy(async () => (await import('./publish.js')).email);
 
-export async function evaluate(deps: EvalDeps, input: EvalInput): Promise<ModelEvaluation[]> {
-  return (await import('./eval.js')).evaluate(deps, input);
-}
+export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
 
-export async function runScheduledEdition(
-  deps: ScheduleDeps,
-  input: ScheduledEditionInput,
-): Promise<ScheduledEditionOutcome> {
-  return (await import('./schedule.js')).runScheduledEdition(deps, input);
-}
+export const runScheduledEdition = lazy(async () => (await import('./schedule.js')).runScheduledEdition);
 
-export async function createScheduler(options: SchedulerOptions): Promise<Scheduler> {
-  return (await import('./scheduler.js')).createScheduler(options);
-}
+export const createScheduler = lazy(async () => (await import('./scheduler.js')).createScheduler);
 
 /** The full text an earlier build stored for a paper (read offline: nothing is fetched). */
 export async function readStoredPaper(deps: PaperDeps, arxivId: string) {

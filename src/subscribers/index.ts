@@ -3,6 +3,8 @@
 // This file is the room's one face: other rooms, the composition root and the entry points import only it. Use cases
 // load their modules when first called (`lazy`); the settings and small rules below are light.
 
+import { lazy } from '../core/lazy.js';
+
 export { describeMail, SUBSCRIBER_STATUSES } from './manage.js';
 export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';
@@ -14,13 +16,6 @@ export {
   type SubscriberPage,
   subscriptionSettings,
 } from './subscription-settings.js';
-
-/** A use case whose module is imported on its first call, so a command loads only what it uses. */
-function lazy<A extends unknown[], R>(
-  load: () => Promise<(...args: A) => R | PromiseLike<R>>,
-): (...args: A) => Promise<R> {
-  return async (...args) => (await load())(...args);
-}
 
 /** The request intake and the outbox worker of confirmation and welcome mails: one per digest. */
 export const createSubscriptions = lazy(async () => (await import('./subscribe.js')).createSubscriptions);
