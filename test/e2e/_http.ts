@@ -1,7 +1,6 @@
 // A plain node:http client for the security suite: any header (Origin, Host) and any local address on loopback
 // (127.0.0.2 is "another address" to the server, which sees the socket's address), bodies as given.
 import { type Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 
 export interface Answer {
   status: number;
@@ -50,14 +49,6 @@ export function httpRequest(url: string | URL, options: RequestOptions = {}): Pr
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes (then throws `what`). */

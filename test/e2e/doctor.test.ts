@@ -3,7 +3,6 @@
 // (smtp-server, with a login) and a real local engine (llama.cpp through node-llama-cpp) all is well: exit 0.
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -14,19 +13,10 @@ import { runDigest } from '../support/cli.js';
 import { announceSkip } from '../support/environment.js';
 import { startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';
-import { type LoopbackServer, startLoopback } from '../support/loopback.js';
+import { freePort, type LoopbackServer, startLoopback } from '../support/loopback.js';
 import { engineProblem, startRealEngine } from '../support/real-engine.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
-
-/** A loopback port nothing listens on (taken, then given back). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function project(config: Record<string, unknown>): string {
   const cwd = mkdtempSync(join(tmpdir(), 'digest-doctor-'));
@@ -53,7 +43,7 @@ afterAll(async () => {
 describe('digest doctor names what is wrong, with the fix', () => {
   it('a rejected key, an unreachable source, fallback model and SMTP server: exit 2, each with its fix', async () => {
     const fake = await startFakeLlm({ script: () => ({ status: 401 }) });
-    const [deadFeed, deadSmtp, deadOllama] = [await closedPort(), await closedPort(), await closedPort()];
+    const [deadFeed, deadSmtp, deadOllama] = [await freePort(), await freePort(), await freePort()];
     const cwd = project({
       http: { allowLoopback: true },
       sources: [

@@ -14,8 +14,9 @@ import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { weeklyEditions } from '../publish/_editions.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { runDigest } from '../support/cli.js';
+import { freePort } from '../support/loopback.js';
 import { type Served, startServe } from '../support/serve.js';
-import { type Answer, eventually, freePort, httpRequest, percentile } from './_http.js';
+import { type Answer, eventually, httpRequest, percentile } from './_http.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BASE = 'https://digest.example.org/';

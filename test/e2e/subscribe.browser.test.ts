@@ -3,7 +3,6 @@
 // unsubscribed; axe-core on every page of the flow. Needs `npm run build` (bin/digest.js runs dist/).
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,20 +16,13 @@ import { weeklyEditions } from '../publish/_editions.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
+import { freePort } from '../support/loopback.js';
 import { type Served, startServe } from '../support/serve.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 const hasChromium = chromiumPath() !== null;
 if (!hasChromium) announceSkip('subscribe.browser', 'Chromium is not installed');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium against digest serve', () => {
   let cwd: string;

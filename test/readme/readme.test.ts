@@ -13,7 +13,6 @@
 //   clock: it only serves); `npm install` is skipped (this checkout is installed).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -24,7 +23,7 @@ import { type SampleServer, sampleConfig, startSampleServer } from '../../src/sa
 import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';
-import { type LoopbackServer, startLoopback } from '../support/loopback.js';
+import { freePort, type LoopbackServer, startLoopback } from '../support/loopback.js';
 import { type ReadmeBlock, type ReadmeCommand, readmeBlocks } from '../support/readme.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -65,14 +64,6 @@ interface Served {
   url: string;
   stderr: Capture;
   stop(): Promise<number>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('README', () => {

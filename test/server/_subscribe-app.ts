@@ -90,7 +90,11 @@ export function freshIp(): string {
   return `198.51.100.${nextIp % 250}`;
 }
 
-export function formPost(fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
+/** A urlencoded form POST from the site's origin; fields as pairs when one repeats (checkboxes). */
+export function formPost(
+  fields: Record<string, string> | [string, string][],
+  headers: Record<string, string> = {},
+): RequestInit {
   return {
     method: 'POST',
     headers: {

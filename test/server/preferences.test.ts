@@ -5,21 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
 import { type LoopbackSmtp, startSmtp } from './_smtp.js';
-import { freshIp, jsonPost, ORIGIN, type SubscribeApp, subscribeApp } from './_subscribe-app.js';
-
-/** A urlencoded form with repeated fields (checkboxes). */
-function form(fields: [string, string][], headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      'x-forwarded-for': freshIp(),
-      ...headers,
-    },
-    body: new URLSearchParams(fields).toString(),
-  };
-}
+import { formPost as form, freshIp, jsonPost, type SubscribeApp, subscribeApp } from './_subscribe-app.js';
 
 describe('reader preferences (app.request)', () => {
   const store = useTestStore('pglite');

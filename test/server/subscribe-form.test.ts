@@ -3,7 +3,6 @@
 // at start, in one block, what is missing and the config to add — which, added as printed, makes subscribing work.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,20 +12,13 @@ import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { subscribeReadiness } from '../../src/subscribers/subscribe-readiness.js';
 import { weeklyEditions } from '../publish/_editions.js';
+import { freePort } from '../support/loopback.js';
 import { type Served, startServe } from '../support/serve.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from './_smtp.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FORM = /<form class="search-form" method="post" action="([^"]*)subscribe">/;
 const PAGES = ['', '2026-05-04/', 'search/index.html', 'no-such-page'];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Resolves once the server's stderr matches (the start-up block is written before the address, not awaited). */
 function stderrMatching(served: Served, pattern: RegExp): Promise<string> {

@@ -79,3 +79,17 @@ export function staticRoutes(
       .end(route.body);
   };
 }
+
+/** A loopback port free a moment ago (taken, then given back): for a process that must be told its port, or one
+ * nothing listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

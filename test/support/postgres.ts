@@ -3,12 +3,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { announceSkip } from './environment.js';
+import { freePort } from './loopback.js';
 
 const run = promisify(execFile);
 
@@ -143,18 +143,6 @@ async function chownToPostgres(dir: string): Promise<void> {
     run('id', ['-g', 'postgres']),
   ]);
   await chown(dir, Number(uid.trim()), Number(gid.trim()));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Clusters left by a test run that was killed before its teardown: their owner process is gone. */
