@@ -151,6 +151,8 @@ const BENCHMARKS: Benchmark[] = [
     exportName: 'benchMcpAbuse',
     targets: {
       'MCP abuse serve peak RSS MB': ['<=', 300],
+      'RSS peak during the nested MCP flood MB': ['<=', 300],
+      'healthz p99 ms during the nested MCP flood': ['<=', 100],
       'healthz p99 ms during MCP abuse': ['<=', 100],
     },
   },

@@ -5,7 +5,12 @@
 // answer was recorded (the server may have the mail: it is not sent twice).
 import { type Kysely, sql } from 'kysely';
 import type { Database, OutboxKind } from './schema.js';
-import { requestSubscriptions, type Subscriber, setSubscriberStatus } from './subscribers.js';
+import {
+  type RequestedSubscriber,
+  requestSubscriptions,
+  type Subscriber,
+  setSubscriberStatus,
+} from './subscribers.js';
 
 export interface OutboxMail {
   id: number;
@@ -37,13 +42,15 @@ export interface MailProblem {
 
 /**
  * Stores a batch of subscribe requests and, in the same transaction, queues one confirmation mail per inbox for
- * each pending reader that has had none within `windowSeconds` (a reader who left and came back starts anew).
+ * each pending reader that has had none within `windowSeconds` (a reader who left and came back starts anew). The
+ * claiming statement runs whether or not a reader is pending, so a request for a subscribed address takes the same
+ * path (and about the same time) as one for a new address.
  */
 export async function requestSubscriptionsWithMail(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
   windowSeconds: number,
-): Promise<{ subscribers: Subscriber[]; queued: number }> {
+): Promise<{ subscribers: RequestedSubscriber[]; queued: number }> {
   if (requests.length === 0) return { subscribers: [], queued: 0 };
   return db.transaction().execute(async (tx) => {
     const subscribers = await requestSubscriptions(tx, requests);
@@ -54,7 +61,6 @@ export async function requestSubscriptionsWithMail(
         byMailbox.set(subscriber.mailbox, subscriber.id);
       }
     }
-    if (byMailbox.size === 0) return { subscribers, queued: 0 };
     const result = await sql<{ subscriber_id: number }>`
       WITH claimed AS (
         UPDATE subscribers AS s SET confirmation_sent_at = now()

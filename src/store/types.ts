@@ -17,7 +17,7 @@ import type { MailProblem, OutboxHealth, OutboxMail, OutboxOutcome } from './out
 import type { SubscriberExport } from './preferences.js';
 import type { DeskFieldName, SendState, SubscriberStatus } from './schema.js';
 import type { SendCounts, SendFailure, SendLogEntry, SendRecipient, SentMailRecord } from './send-log.js';
-import type { Subscriber } from './subscribers.js';
+import type { RequestedSubscriber, Subscriber } from './subscribers.js';
 import type { StoredTranslation } from './translations.js';
 
 export interface EditionSummary {
@@ -126,10 +126,12 @@ export interface IngestRunsPort {
 
 /** Readers and their status (subscribe, confirm, unsubscribe, bounces); see subscribers.ts. */
 export interface SubscribersPort {
-  requestSubscription(address: string, mailbox: string): Promise<Subscriber>;
-  requestSubscriptions(requests: readonly { address: string; mailbox: string }[]): Promise<Subscriber[]>;
+  requestSubscription(address: string, mailbox: string): Promise<RequestedSubscriber>;
+  requestSubscriptions(
+    requests: readonly { address: string; mailbox: string }[],
+  ): Promise<RequestedSubscriber[]>;
   putSubscriber(address: string, mailbox: string, status: SubscriberStatus): Promise<Subscriber>;
-  getSubscriber(by: { id: number } | { address: string }): Promise<Subscriber | null>;
+  getSubscriber(by: { id: number } | { address: string } | { mailbox: string }): Promise<Subscriber | null>;
   claimConfirmationMail(id: number, withinSeconds: number): Promise<boolean>;
   setSubscriberStatus(
     id: number,
@@ -163,7 +165,7 @@ export interface OutboxPort {
   requestSubscriptionsWithMail(
     requests: readonly { address: string; mailbox: string }[],
     windowSeconds: number,
-  ): Promise<{ subscribers: Subscriber[]; queued: number }>;
+  ): Promise<{ subscribers: RequestedSubscriber[]; queued: number }>;
   confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
   claimOutbox(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
   outboxHandOver(id: number, worker: string): Promise<boolean>;

@@ -34,7 +34,7 @@ export function createDeliveryEvents(
     store: Pick<SubscribersPort, 'getSubscriber' | 'setSubscriberStatus' | 'recordBounce'>;
   },
   /** The reader's status changed: the intake must not answer from memory. */
-  forget: (address: string) => void,
+  forget: (mailbox: string) => void,
 ): DeliveryEvents {
   const { config, store, log } = deps;
   return {
@@ -59,7 +59,7 @@ export function createDeliveryEvents(
             subscriber)
           : await store.recordBounce(subscriber.id, permanent ? 1 : config.server.softBounceLimit);
       const now = after ?? subscriber;
-      forget(subscriber.address);
+      forget(subscriber.mailbox);
       log.info(
         `subscriber ${subscriber.id}: ${permanent ? 'permanent ' : ''}${type} reported; now ${now.status}`,
       );

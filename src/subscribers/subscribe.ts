@@ -77,7 +77,7 @@ export function createSubscriptions(
     now,
   });
   const intake = createIntake({ store, log, now, mailsQueued: () => outbox.wake() });
-  const forget = (address: string) => intake.forget(address);
+  const forget = (mailbox: string) => intake.forget(mailbox);
   return {
     request: (input) => request({ deps, site, intake }, input),
     ...createSubscriberLinks({ config, store, log, tokens, forget, welcomeQueued: () => outbox.wake() }),

@@ -27,8 +27,8 @@ export interface LinkDeps extends Pick<DigestDeps, 'config' | 'log'> {
   tokens: SubscriberTokens;
   /** A confirmation queued a welcome mail. */
   welcomeQueued: () => void;
-  /** The reader left: the intake must not answer from memory. */
-  forget: (address: string) => void;
+  /** The reader of this mailbox left: the intake must not answer from memory. */
+  forget: (mailbox: string) => void;
 }
 
 type TokenSubscriber = Omit<Subscriber, 'id'> & { rowId: number; id: string; instance?: string };
@@ -70,7 +70,7 @@ export function createSubscriberLinks(deps: LinkDeps): SubscriberLinks {
       const { rowId } = checked.subscriber;
       const changed = await store.setSubscriberStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
       if (changed) log.info(`subscriber ${rowId} unsubscribed`);
-      deps.forget(checked.subscriber.address);
+      deps.forget(checked.subscriber.mailbox);
       // Already unsubscribed (or bounced): the reader's wish holds either way.
       return { ok: true };
     },
