@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeMail } from '../../src/subscribers/manage.js';
-import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { useTestStore } from '../support/database.js';
 import { publishTempSite, type TempSite } from './_site.js';
 import { type LoopbackSmtp, linkIn, type ReceivedMail, startSmtp } from './_smtp.js';
@@ -14,7 +13,7 @@ import {
   freshIp,
   jsonPost,
   ORIGIN,
-  SECRET,
+  releaseOneToken,
   type SubscribeApp,
   subscribeApp,
 } from './_subscribe-app.js';
@@ -399,18 +398,13 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
 
   it('a confirm link of the release before generations still confirms the first subscription, and only it', async () => {
     const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
-    const unbound = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
-      id: String(ada.id),
-      address: ada.address,
-    });
+    const day = t.clock.time + 24 * 3600_000;
+    const unbound = releaseOneToken('c', { id: String(ada.id), address: ada.address }, day);
     await t.store.setSubscriberStatus(ada.id, 'unsubscribed', ['pending']);
     await t.store.requestSubscription('ada@example.com', 'ada@example.com');
     expect((await confirmPost(unbound)).status).toBe(400);
     const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
-    const old = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
-      id: String(bob.id),
-      address: bob.address,
-    });
+    const old = releaseOneToken('c', { id: String(bob.id), address: bob.address }, day);
     expect((await confirmPost(old)).status).toBe(200);
     expect((await row('bob@example.com'))?.status).toBe('confirmed');
     expect((await row('ada@example.com'))?.status).toBe('pending');

@@ -49,8 +49,8 @@ describe('subscriber tokens', () => {
   it('refuses a token moved to another subscriber, or whose address changed', async () => {
     const tokens = createSubscriberTokens(SECRET, clock().now);
     const adaToken = tokens.issue('unsubscribe', ADA);
-    const [code, , expiry, signature] = adaToken.split('.');
-    const onEve = [code, Buffer.from(EVE.id).toString('base64url'), expiry, signature].join('.');
+    const [code, , ...rest] = adaToken.split('.');
+    const onEve = [code, Buffer.from(EVE.id).toString('base64url'), ...rest].join('.');
     expect(await tokens.verify(onEve, 'unsubscribe', lookup)).toEqual({ ok: false, reason: 'bad-signature' });
     // The same id now belonging to another address (a reset database reusing ids).
     const reused = () => ({ id: ADA.id, address: 'mallory@example.net' });
