@@ -142,3 +142,32 @@ describe('ARCHITECTURE.md matches the tree', () => {
     expect(DOCUMENT).toMatch(/`(src\/)?deps\.ts`/);
   });
 });
+
+// test/ mirrors src/: a test folder is named after a folder of src/ (the room, stage or edge whose modules it tests),
+// or is one of the few that test no single folder.
+const TEST = join(ROOT, 'test');
+const TEST_ONLY_FOLDERS = ['e2e', 'support', 'fixtures', 'lint', 'readme'];
+const ROOMS = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|/gm)].map((match) => match[1]!);
+
+describe('test/ mirrors src/', () => {
+  const testFolders = readdirSync(TEST, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+  it('names every test folder after a folder of src/ (or e2e, support, fixtures, lint, readme)', () => {
+    const strays = testFolders.filter(
+      (folder) => !TOP_FOLDERS.has(folder) && !TEST_ONLY_FOLDERS.includes(folder),
+    );
+    expect(strays, 'test folders named after no folder of src/').toEqual([]);
+  });
+
+  it('gives every room a test folder with tests in it', () => {
+    expect(ROOMS).toEqual(expect.arrayContaining(['editions', 'desk', 'subscribers', 'reach', 'setup']));
+    const untested = ROOMS.filter(
+      (room) =>
+        !existsSync(join(TEST, room)) ||
+        !readdirSync(join(TEST, room)).some((name) => name.endsWith('.test.ts')),
+    );
+    expect(untested, 'rooms without a test folder').toEqual([]);
+  });
+});

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { PublishError } from '../../src/publish/errors.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { weeklyEditions } from './_editions.js';
-import { memoryFileSystem } from './_memory-fs.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 
 const BASE = 'https://digest.example.org/';
 
