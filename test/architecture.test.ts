@@ -171,3 +171,28 @@ describe('test/ mirrors src/', () => {
     expect(untested, 'rooms without a test folder').toEqual([]);
   });
 });
+
+// A file's name says its subject and role on its own (`desk/views/board-page.ts`, `cli/commands/publish-command.ts`):
+// no two modules under src/ share one, but for the three names every folder may have for the same role.
+const FOLDER_ROLE_FILES = new Set(['index.ts', 'ports.ts', 'types.ts']);
+
+/** Every file under `dir`, as a path relative to src/. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [relative(SRC, path)];
+  });
+}
+
+describe('src/ file names', () => {
+  it('are unique across the tree (index.ts, ports.ts and types.ts being a folder role)', () => {
+    const byName = new Map<string, string[]>();
+    for (const path of filesUnder(SRC)) {
+      const name = basename(path);
+      if (name.endsWith('.ts') && !FOLDER_ROLE_FILES.has(name))
+        byName.set(name, [...(byName.get(name) ?? []), path]);
+    }
+    const shared = [...byName.values()].filter((paths) => paths.length > 1);
+    expect(shared, 'src/ files sharing a name').toEqual([]);
+  });
+});

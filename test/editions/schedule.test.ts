@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDigest } from '../../src/compose/create-digest.js';
-import { type ConfigInput, configSchema } from '../../src/config/schema.js';
+import { type ConfigInput, configSchema } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/core/ports.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';

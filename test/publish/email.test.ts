@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { parseHTML } from 'linkedom';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendEditionEml } from '../../src/editions/publish.js';
+import { sendEditionEml } from '../../src/editions/publish-and-email.js';
 import { createSmtpSender } from '../../src/mail/smtp-sender.js';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { referenceEdition } from '../support/reference-edition.js';

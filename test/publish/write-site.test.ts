@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
-import { PublishError } from '../../src/publish/errors.js';
+import { PublishError } from '../../src/publish/publish-errors.js';
 import { nodeFileSystem, writeEditionFiles } from '../../src/publish/write-site.js';
 import type { EditionSummary } from '../../src/store/types.js';
 import { memoryFileSystem } from '../support/memory-fs.js';

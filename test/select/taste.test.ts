@@ -10,7 +10,7 @@ import {
 } from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
 import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
-import { readableTerms } from '../../src/select/tokens.js';
+import { readableTerms } from '../../src/select/text-tokens.js';
 import { useTestStore } from '../support/database.js';
 import { paperItem } from '../support/source-items.js';
 import { policy, storedItem } from '../support/stored-items.js';

@@ -3,7 +3,7 @@
 import type { Edition, EditionTranslation } from '../../core/types.js';
 import { languageName } from '../../publish/preference-fields.js';
 import { type Fragment, html, join } from '../../publish/template.js';
-import { weekPath } from './board.js';
+import { weekPath } from './board-page.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { DeskPageContext } from './view-model.js';
 

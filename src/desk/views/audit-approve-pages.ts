@@ -1,6 +1,6 @@
 // The desk's audit log and the approval confirmation.
 import { html, join } from '../../publish/template.js';
-import { weekPath } from './board.js';
+import { weekPath } from './board-page.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { ApproveView, AuditView, DeskPageContext } from './view-model.js';
 

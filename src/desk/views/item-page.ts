@@ -3,7 +3,7 @@
 // someone else saved first (both versions on the page: nothing is lost).
 import { LEVELS } from '../../core/types.js';
 import { type Fragment, html, join } from '../../publish/template.js';
-import { weekPath } from './board.js';
+import { weekPath } from './board-page.js';
 import { renderDiff } from './diff.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { DeskPageContext, FieldView, ItemEditView } from './view-model.js';

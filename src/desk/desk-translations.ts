@@ -2,7 +2,7 @@
 // stored as the editor's version of that language (a new translation keeps it) and written to the audit log.
 import type { EditionTranslation, TranslatedItem } from '../core/types.js';
 import type { TranslationDeps } from './ports.js';
-import type { TranslationsView } from './views/translations.js';
+import type { TranslationsView } from './views/translations-page.js';
 
 /** The longest text a field may hold: a summary is a paragraph. */
 const MAX_FIELD = 4000;
