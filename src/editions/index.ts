@@ -2,8 +2,6 @@
 // (decide, add, taste), publish the site and its email files, evaluate models, and the weekly schedule.
 // A build has one orchestrator: build.ts assembles the ports from the deps once, build-edition.ts runs the stages
 // over them (selection.ts and edition-items.ts are what it ranks with and what it writes from).
-// This file is the room's one face: other rooms, the composition root and the entry points import only it. Each use
-// case loads its module when first called, so a command loads only what it runs.
 import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
