@@ -5,7 +5,7 @@
 import { FetchError } from '../core/errors.js';
 import type { HttpClient, Logger, StageStore } from '../core/ports.js';
 import { redact } from './_text.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError } from './delivery-errors.js';
 import type { Draft, DraftService } from './types.js';
 
 export const PUSH_STATE_NAMESPACE = 'push-draft';
