@@ -96,7 +96,12 @@ export async function composeService(
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
       metricsToken: deps.env[config.server.metricsTokenEnv],
     },
-    limits: { apiPerMinute: config.server.apiPerMinute, mcpPerMinute: config.server.mcpPerMinute },
+    limits: {
+      apiPerMinute: config.server.apiPerMinute,
+      mcpPerMinute: config.server.mcpPerMinute,
+      // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
+      now: () => deps.clock.now().getTime(),
+    },
     metrics,
     log: requestLines.log,
   });
@@ -138,8 +143,6 @@ async function serverUseCases(
             useCases: { subscriptions: digest.subscriptions, preferences: digest.readerPreferences },
             settings,
             languages: deps.config.languages,
-            // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-            now: () => deps.clock.now().getTime(),
           },
         }
       : {}),
