@@ -51,8 +51,8 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
   const store = await openStore({ dataDir: join(dir, 'data') });
   const editions = weeklyEditions(EDITIONS);
   for (const edition of editions) {
-    await store.saveEdition(edition);
-    await store.markPublished(edition.date, `${edition.date}T09:00:00.000Z`);
+    await store.editions.save(edition);
+    await store.editions.markPublished(edition.date, `${edition.date}T09:00:00.000Z`);
   }
   await store.close();
   await writeFile(

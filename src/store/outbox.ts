@@ -4,6 +4,7 @@
 // left or subscribed anew), or `uncertain` when a worker died after the terminating dot was released but before the
 // answer was recorded (the server may have the mail: it is not sent twice).
 import { type Kysely, sql } from 'kysely';
+import { bindQueries } from './_bind.js';
 import type { Database, OutboxKind } from './schema.js';
 import {
   type RequestedSubscriber,
@@ -11,6 +12,33 @@ import {
   type Subscriber,
   setSubscriberStatus,
 } from './subscribers.js';
+
+/** The outbox of mails requests cause (confirmation, welcome). */
+export interface OutboxPort {
+  /** Stores subscribe requests and queues their confirmation mails in one transaction (see the function below). */
+  requestSubscriptions(
+    requests: readonly { address: string; mailbox: string }[],
+    windowSeconds: number,
+  ): Promise<{ subscribers: RequestedSubscriber[]; queued: number }>;
+  confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
+  claim(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
+  handOver(id: number, worker: string): Promise<boolean>;
+  settle(id: number, worker: string, outcome: OutboxOutcome): Promise<void>;
+  health(): Promise<OutboxHealth>;
+  mailProblems(subscriberIds: readonly number[]): Promise<MailProblem[]>;
+}
+
+export function outboxStore(db: Kysely<Database>): OutboxPort {
+  return bindQueries(db, {
+    requestSubscriptions: requestSubscriptionsWithMail,
+    confirmSubscription,
+    claim: claimOutbox,
+    handOver: outboxHandOver,
+    settle: settleOutbox,
+    health: outboxHealth,
+    mailProblems,
+  });
+}
 
 export interface OutboxMail {
   id: number;
@@ -46,7 +74,7 @@ export interface MailProblem {
  * claiming statement runs whether or not a reader is pending, so a request for a subscribed address takes the same
  * path (and about the same time) as one for a new address.
  */
-export async function requestSubscriptionsWithMail(
+async function requestSubscriptionsWithMail(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
   windowSeconds: number,
@@ -81,7 +109,7 @@ export async function requestSubscriptionsWithMail(
  * Confirms the subscription `generation` of a pending reader, queuing the welcome mail in the same transaction when
  * asked. Null when the reader is not pending in that subscription (already confirmed, left, or subscribed anew).
  */
-export async function confirmSubscription(
+async function confirmSubscription(
   db: Kysely<Database>,
   id: number,
   generation: number,
@@ -107,7 +135,7 @@ export async function confirmSubscription(
  * Claims due mails for `worker`: queued ones whose time has come, and ones a dead worker left `sending` before
  * releasing the dot (after `leaseSeconds`). One left `sending` after its dot becomes `uncertain` instead.
  */
-export async function claimOutbox(
+async function claimOutbox(
   db: Kysely<Database>,
   worker: string,
   limit: number,
@@ -149,7 +177,7 @@ export async function claimOutbox(
 }
 
 /** Right before the terminating dot: true when the row is still this worker's to send. */
-export async function outboxHandOver(db: Kysely<Database>, id: number, worker: string): Promise<boolean> {
+async function outboxHandOver(db: Kysely<Database>, id: number, worker: string): Promise<boolean> {
   const result = await db
     .updateTable('outbox')
     .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
@@ -168,7 +196,7 @@ export type OutboxOutcome =
   | { state: 'queued'; error: string; retryInMs: number };
 
 /** Records what became of a claimed mail (only while the row is still this worker's). */
-export async function settleOutbox(
+async function settleOutbox(
   db: Kysely<Database>,
   id: number,
   worker: string,
@@ -205,7 +233,7 @@ export async function settleOutbox(
 }
 
 /** The waiting mails, from the partial index only: cheap enough for every /healthz. */
-export async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> {
+async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> {
   const result = await sql<{ waiting: number; retrying: number; oldest: number | null }>`
     SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE failure IS NOT NULL))::int AS retrying,
       extract(epoch FROM now() - min(created_at))::float8 AS oldest
@@ -219,10 +247,7 @@ export async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> 
 }
 
 /** For each subscriber given, their latest mail when it has not gone out (waiting, failed or uncertain). */
-export async function mailProblems(
-  db: Kysely<Database>,
-  subscriberIds: readonly number[],
-): Promise<MailProblem[]> {
+async function mailProblems(db: Kysely<Database>, subscriberIds: readonly number[]): Promise<MailProblem[]> {
   if (subscriberIds.length === 0) return [];
   const result = await sql<{
     subscriber_id: number;
