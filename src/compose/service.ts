@@ -72,7 +72,7 @@ export async function composeService(
   const settings = subscribers.subscriptionSettings(config);
   const mailStatus = settings?.canMail ? () => digest.subscriptions.mailStatus() : undefined;
   const metrics = createDigestMetrics({
-    subscribersByStatus: () => deps.store.countSubscribers(),
+    subscribersByStatus: () => deps.store.subscribers.count(),
     sendLog: () => digest.sendLogCounts(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
@@ -86,7 +86,7 @@ export async function composeService(
     health: {
       // The cheapest query the store has; reaching the database is what counts.
       checkDatabase: async () => {
-        await deps.store.lastIngestRun();
+        await deps.store.ingestRuns.last();
       },
       ...(mailStatus ? { mailStatus } : {}),
     },
