@@ -15,6 +15,7 @@ import { register as list } from './list.js';
 import { register as mcp } from './mcp.js';
 import { register as publish } from './publish.js';
 import { register as push } from './push.js';
+import { register as scheduledBuild } from './scheduled-build.js';
 import { register as send } from './send.js';
 import { register as serve } from './serve.js';
 import { register as subscribers } from './subscribers.js';
@@ -38,6 +39,7 @@ export const COMMANDS: RegisterCommand[] = [
   send,
   subscribers,
   serve,
+  scheduledBuild,
   mcp,
   editors,
   doctor,
