@@ -103,6 +103,16 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'scheduled-build',
+    file: 'scheduled-build.ts',
+    exportName: 'benchScheduledBuild',
+    targets: {
+      '/healthz p99 ms during the build': ['<=', 100],
+      '/healthz non-200 during the build': ['<=', 0],
+      '/healthz answers during the build': ['>=', 10],
+    },
+  },
+  {
     name: 'llm-road',
     file: 'llm-road.ts',
     exportName: 'benchLlmRoad',
