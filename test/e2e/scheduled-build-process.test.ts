@@ -56,7 +56,7 @@ describe('the scheduled build inside digest serve runs in its own process', () =
     await served.exited;
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      expect(await store.getEdition(week)).toBeNull();
+      expect(await store.editions.get(week)).toBeNull();
     } finally {
       await store.close();
     }

@@ -76,12 +76,16 @@ export async function hostileWeekFolder(
   await writeFile(join(cwd, 'digest.config.json'), JSON.stringify(config));
   const store = await openStore({ dataDir: join(cwd, 'data') });
   try {
-    await store.upsertItems(Object.keys(PAPERS).map((id) => paper(id, week)));
-    await store.cachePut(SCHEDULE_NAMESPACE, 'last-run', {
-      scheduledAt: '2020-01-06T07:00:00.000Z',
-      week: '2020-01-06',
-      status: 'draft',
-      finishedAt: '2020-01-06T07:01:00.000Z',
+    await store.items.upsert(Object.keys(PAPERS).map((id) => paper(id, week)));
+    await store.cache.put({
+      namespace: SCHEDULE_NAMESPACE,
+      key: 'last-run',
+      value: {
+        scheduledAt: '2020-01-06T07:00:00.000Z',
+        week: '2020-01-06',
+        status: 'draft',
+        finishedAt: '2020-01-06T07:01:00.000Z',
+      },
     });
   } finally {
     await store.close();
