@@ -35,6 +35,8 @@ export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
 
 export const runScheduledEdition = lazy(async () => (await import('./schedule.js')).runScheduledEdition);
 
+export const sendPublished = lazy(async () => (await import('./schedule.js')).sendPublished);
+
 export const createScheduler = lazy(async () => (await import('./scheduler.js')).createScheduler);
 
 /** The full text an earlier build stored for a paper (read offline: nothing is fetched). */

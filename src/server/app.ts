@@ -40,6 +40,8 @@ export interface ServerHealth {
   mailStatus?: () => Promise<MailStatus>;
   /** How long a /healthz result is reused (default 1 s; 0: every request probes). */
   freshMs?: number;
+  /** Whether the last scheduled build failed or was stopped: "degraded" (still 200) until one works. */
+  scheduleFailed?: () => boolean;
 }
 
 /** The use cases behind the routes that take input; each one left out leaves its routes out. */
@@ -167,12 +169,15 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
       // The reason stays in the log: a public health endpoint does not describe the database.
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
-    if (!result.mail) return c.json({ status: 'ok', database: 'ok' }, 200);
+    // A failed build, like failing mail, is "degraded", not down: the site, the API and subscribing still work.
+    const buildFailed = options.scheduleFailed?.() ?? false;
+    if (!result.mail) return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok' }, 200);
     // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored and
     // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way. No counts:
     // one subscribe of an unknown address queues one mail, so a count would tell a stranger who is subscribed.
-    const { status } = result.mail;
-    return c.json({ status, database: 'ok', mail: { status } }, 200);
+    const mailStatus = result.mail.status;
+    const status = buildFailed ? 'degraded' : mailStatus;
+    return c.json({ status, database: 'ok', mail: { status: mailStatus } }, 200);
   });
 }
 
