@@ -2,7 +2,13 @@
 // 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
 import { withDotEnv } from '../config/dotenv.js';
-import { BuildError, ConfigError, NotFoundError, errorMessage as rawMessage } from '../core/errors.js';
+import {
+  BuildError,
+  ConfigError,
+  NotFoundError,
+  NotReadyError,
+  errorMessage as rawMessage,
+} from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
@@ -69,7 +75,7 @@ function reportError(error: unknown, context: CliContext): number {
     context.stderr.write(`error: ${errorMessage(error)}\n`);
     return EXIT.badInput;
   }
-  if (error instanceof BuildError) {
+  if (error instanceof BuildError || error instanceof NotReadyError) {
     context.stderr.write(`error: ${errorMessage(error)}\n`);
     return EXIT.nothingBuilt;
   }

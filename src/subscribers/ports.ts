@@ -31,7 +31,7 @@ export type SubscriptionDeps = LinkPorts & { store: SubscribersPort & OutboxPort
 /** `digest send`: the published edition and its translations, the send log, and readers' bounces. */
 export type SendDeps = LinkPorts &
   Pick<DigestDeps, 'http' | 'signal'> & {
-    store: Pick<EditionsPort, 'getEdition'> &
+    store: Pick<EditionsPort, 'getEdition' | 'listEditions'> &
       Pick<TranslationsPort, 'getTranslations'> &
       Pick<SubscribersPort, 'recordBounce'> &
       SendLogPort;
