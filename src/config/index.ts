@@ -1,3 +1,10 @@
+export {
+  type Config,
+  type ConfigInput,
+  configSchema,
+  DEFAULT_SOURCES,
+  type SourceConfig,
+} from './config-schema.js';
 export { defineConfig } from './define-config.js';
 export {
   CONFIG_FILES,
@@ -6,4 +13,3 @@ export {
   loadConfig,
   parseConfig,
 } from './load-config.js';
-export { type Config, type ConfigInput, configSchema, DEFAULT_SOURCES, type SourceConfig } from './schema.js';

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackSmtp, startSmtp } from '../server/_smtp.js';
 import { runDigest } from '../support/cli.js';
+import { type LoopbackSmtp, startSmtp } from '../support/smtp-inbox.js';
 
 describe('plain digest send after the service path (init, demo, publish)', () => {
   let cwd: string;
