@@ -59,6 +59,13 @@ describe('after npm start (digest demo), the next commands with no flag', () => 
   }, 180_000);
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
+  it('the demo edition names "the authors" at most once per item (docs/writing.md)', () => {
+    for (const item of edition(cwd).items) {
+      const text = [item.summary, ...item.takeaways].join(' ');
+      expect((text.match(/\bthe authors\b/gi) ?? []).length, item.key).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('list --week 2026-05-04 stars the demo edition’s 12', async () => {
     expect(demo).toHaveLength(12);
     expect((await listed(cwd)).sort()).toEqual([...demo].sort());
