@@ -82,7 +82,8 @@ export async function send(deps: SendDeps, request: SendInput): Promise<SendOutc
   } finally {
     sender.close();
   }
-  if (mail.variants() > 1) log.info(`${mail.variants()} personal variant(s) of the edition rendered.`);
+  if (mail.variants() > 1)
+    log.info(`Readers got ${mail.variants()} versions of the edition (by their language and topics).`);
   const { added, foundUncertain, requeued } = rows;
   return { ...base, added, foundUncertain, requeued, run, ...(await sendLogState(store, input.week)) };
 }

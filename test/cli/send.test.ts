@@ -44,6 +44,8 @@ describe('plain digest send after the service path (init, demo, publish)', () =>
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stderr).toMatch(/Sending 2026-05-04, the newest published edition\./);
     expect(sent.stdout).toMatch(/^Edition 2026-05-04:\n\s+elsewhere.*\n\s+sent\s+1\s+1 in this run/m);
+    // One reader, one version of the edition: no count of versions is printed.
+    expect(sent.stderr).not.toMatch(/versions of the edition|variant/);
     const mail = await smtp.next(1);
     expect(mail.to).toEqual(['ada@example.org']);
 

@@ -224,7 +224,10 @@ describe('edition title and intro', () => {
     expect(header.writer).toBe('extractive');
     expect(header.title).toMatch(/^[^,]+, [^,]+$/);
     expect(header.intro).toMatch(/^This week's edition centres on /);
-    expect(header.intro).toMatch(/Twelve papers, each summarised from its own text\.$/);
+    expect(header.intro).toMatch(/Twelve papers, each with a short summary and three takeaways\.$/);
+    // The intro claims no reading (the cards say full text or abstract), and two themes never read ", and … and".
+    expect(header.intro).not.toMatch(/own text|read in full/);
+    expect(header.intro).not.toMatch(/centres on [^,.]+, and [^.]+ and /);
     // Plain prose: no "(5 items)" counts, no template words.
     expect(header.intro).not.toMatch(/\(\d+(?: items?)?\)|Themes carried|items number/i);
     const present = new Set(chosen.flatMap(themesOf));
@@ -241,10 +244,10 @@ describe('edition title and intro', () => {
     const paper = papers[0]!;
     const single = editionIntro(rankThemes([paper]), [paper]);
     expect(single).toMatch(/^This week's edition centres on /);
-    expect(single).toMatch(/One paper, each summarised from its own text\.$/);
+    expect(single).toMatch(/One paper, with a short summary and three takeaways\.$/);
     const plain = { title: 'A note', text: 'Nothing to see.', arxivId: null };
     expect(editionIntro([], [plain])).toBe(
-      "This week's edition brings together a mix of topics. One post, each summarised from its own text.",
+      "This week's edition brings together a mix of topics. One post, with a short summary and three takeaways.",
     );
     expect(editionIntro([], [plain, paper])).toMatch(/a mix of topics\. One paper and one post, each /);
   });
