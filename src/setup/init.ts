@@ -164,7 +164,7 @@ function keyCheck(keyEnv: string, apiKey: string | undefined, env: NodeJS.Proces
  */
 function smtpNextStep(host: string, port: number): string {
   const start = LOOPBACK_HOSTS.has(host)
-    ? `start a mail catcher on port ${port} (Mailpit, one binary: mailpit --smtp 127.0.0.1:${port}; its inbox on http://127.0.0.1:8025/)`
+    ? `start a mail catcher on port ${port} (in a clone: npm run catch-mail; or Mailpit: mailpit --smtp 127.0.0.1:${port})`
     : 'check publish.email.smtp.host and .port in digest.config.json (and the firewall)';
   return `.\n  Until it answers, readers cannot subscribe (build, demo and publish need no mail). Next: ${start}, then run digest doctor.`;
 }
