@@ -137,3 +137,23 @@ function asciiDomain(raw: string): string | null {
 export function isHeaderSafe(value: string): boolean {
   return !/[\u0000-\u001f\u007f\u2028\u2029]/.test(value);
 }
+
+/** Hosts that are this machine: a mail catcher there never hands a mail to anyone else. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Domains reserved for documentation, tests and this machine (RFC 2606, RFC 6761): a sender there cannot be
+ * verified by any receiving server, so it is only for a local mail catcher.
+ */
+export function isReservedMailDomain(domain: string): boolean {
+  const name = domain.toLowerCase().replace(/\.$/, '');
+  if (
+    ['example.com', 'example.org', 'example.net'].some(
+      (reserved) => name === reserved || name.endsWith(`.${reserved}`),
+    )
+  )
+    return true;
+  return (
+    /(^|\.)(example|test|invalid|localhost|local)$/.test(name) || /^[\d.]+$/.test(name) || name.includes(':')
+  );
+}

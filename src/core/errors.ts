@@ -70,7 +70,13 @@ export class StoreError extends namedError('StoreError') {}
 /** Nothing to build: every source failed, or the week has no candidates. */
 export class BuildError extends namedError('BuildError') {}
 
-/** The thing asked for does not exist (an item, an edition): bad input, not a crash. */
+/**
+ * An earlier step has not been done: no edition for the week yet, or not published. Exit 1 like BuildError (nothing
+ * was done; the message names the step), not 2: the input was fine.
+ */
+export class NotReadyError extends namedError('NotReadyError') {}
+
+/** The thing asked for does not exist (an item, a subscriber): bad input, not a crash. */
 export class NotFoundError extends namedError('NotFoundError') {}
 
 export function errorMessage(error: unknown): string {
