@@ -136,7 +136,16 @@ async function sizeEngineWindow(
   }
   const local = isLocalModel(modelId, options.resolve);
   const endpoint = endpointOf(modelId, options.resolve);
-  const slots = await engineSlots(endpoint, { fetch: options.fetch, signal: options.state.signal });
+  let failure: unknown;
+  const slots = await engineSlots(endpoint, {
+    fetch: options.fetch,
+    signal: options.state.signal,
+    onError: (error) => {
+      failure = error;
+    },
+  });
+  // Nothing listens there: the breaker is open before the first call, which then costs no connection at all.
+  if (failure !== undefined && options.state.unreachable(modelId, failure)) return;
   const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
   options.log.info(

@@ -6,7 +6,13 @@ import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from 
 import type { z } from 'zod';
 import { CredentialError } from '../core/errors.js';
 import { TAGS_NAMESPACE } from './cache-layer.js';
-import { BudgetExceededError, describeFailure, failureLabel, findCause } from './call-errors.js';
+import {
+  BudgetExceededError,
+  describeFailure,
+  failureLabel,
+  findCause,
+  ProviderUnavailableError,
+} from './call-errors.js';
 import type { ModelRoad, RoadModel } from './model-road.js';
 
 export interface StructuredRequest<T> {
@@ -86,7 +92,9 @@ export async function callStructured<T>(
     if (request.signal?.aborted) throw request.signal.reason ?? error;
     const message = describeFailure(error);
     const budget = findCause(error, BudgetExceededError) !== undefined;
-    if (!budget) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
+    // A provider given up on was said once, when its breaker opened: the calls it turns away stay quiet.
+    const said = budget || findCause(error, ProviderUnavailableError) !== undefined;
+    if (!said) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
     return { kind: 'failed', error: message, label: failureLabel(error), budget };
   }
 }
