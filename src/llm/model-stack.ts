@@ -125,7 +125,7 @@ export function createModelStacks(options: StackOptions): ModelStacks {
 async function sizeEngineWindow(
   modelId: string,
   limiter: CallLimiter,
-  options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state'> & { fetch: typeof fetch },
+  options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state' | 'engine'> & { fetch: typeof fetch },
 ): Promise<void> {
   const provider = providerOf(modelId);
   if (provider !== 'ollama' && provider !== 'openai-compatible') return;
@@ -144,8 +144,10 @@ async function sizeEngineWindow(
       failure = error;
     },
   });
-  // Nothing listens there: the breaker is open before the first call, which then costs no connection at all.
-  if (failure !== undefined && options.state.unreachable(modelId, failure)) return;
+  // Nothing listens there: the breaker is open before the first call, which then costs no connection at all (unless
+  // the calls do not go there: a test's model in place of the provider's).
+  const callsGoThere = !options.engine?.languageModel;
+  if (failure !== undefined && callsGoThere && options.state.unreachable(modelId, failure)) return;
   const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
   options.log.info(
