@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 import { BIN, startChild, stop } from './_http.js';
 
 const EDITIONS = 52;

@@ -18,8 +18,8 @@ import { pgliteDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { openStore } from '../src/store/open-store.js';
 import { pgliteOptions } from '../src/store/pglite-options.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
-import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 import { autocannon, BIN, STATIC_SERVER, startChild, stop } from './_http.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

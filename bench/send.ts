@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
-import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'digest.js');

@@ -6,7 +6,7 @@ import { FetchError } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
 import type { CachePort } from '../store/types.js';
 import { redact } from './_text.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError } from './delivery-errors.js';
 import type { Draft, DraftService } from './types.js';
 
 export const PUSH_STATE_NAMESPACE = 'push-draft';

@@ -2,7 +2,7 @@
 // save → translate — each stage a function over the ports it is given. The build use case (build.ts) assembles
 // those ports from the deps once; tests and benchmarks hand in their own. Stages left out (`--no-ingest`,
 // `--no-enrich`, no model) are simply not given.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import { systemClock } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';

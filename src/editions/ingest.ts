@@ -1,7 +1,7 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
 // Each source has an overall deadline; while sources are slow, onWaiting says which and on what.
-import type { SourceConfig } from '../config/schema.js';
+import type { SourceConfig } from '../config/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';

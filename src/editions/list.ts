@@ -50,7 +50,7 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
       env: deps.env,
       run: { cacheOnly: true },
     });
-    const { createTriage } = await import('./triage.js');
+    const { createTriage } = await import('./shared-triage.js');
     const run = createTriage(deps, input.week, road, { quiet: true });
     if (run) {
       const result = await run.run(candidates, policy);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import { build } from './build.js';
 import type { ScheduleDeps } from './ports.js';
-import { publish } from './publish.js';
+import { publish } from './publish-and-email.js';
 
 export interface ScheduledEditionInput {
   /** The edition's date (a Monday). */

@@ -1,6 +1,6 @@
 // What every ranking of a week starts from — the build's, `list`'s and the desk's: the same candidates and the same
 // selection policy, so they rank the same inputs the same way.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../core/ports.js';
 import type { DateWindow, StoredItem } from '../core/types.js';
 import { withStoredLinks } from '../enrich/stored-links.js';

@@ -8,7 +8,7 @@ import type { CachePort, ItemsPort } from '../store/types.js';
 import { ttlSeconds } from './_cache.js';
 import { arxivMetadata } from './arxiv-metadata.js';
 import { citationCounts } from './citations.js';
-import { pageDetails } from './pages.js';
+import { pageDetails } from './page-details.js';
 import { type ItemPatch, patchFromArxiv, patchFromPage, patchThumbnail } from './patches.js';
 
 export interface EnrichConfig {

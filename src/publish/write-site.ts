@@ -8,8 +8,8 @@ import type { EditionSummary } from '../store/types.js';
 import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
-import { PublishError } from './errors.js';
 import { type FetchImagesOptions, fetchItemImages } from './item-images.js';
+import { PublishError } from './publish-errors.js';
 import type { SiteOptions } from './types.js';
 
 export const nodeFileSystem: FileSystem = {

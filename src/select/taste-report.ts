@@ -9,7 +9,7 @@ import {
   resetTaste,
   tasteResetAt,
 } from './taste-history.js';
-import { readableTerms } from './tokens.js';
+import { readableTerms } from './text-tokens.js';
 
 export interface TasteReport {
   week: string;

@@ -14,7 +14,7 @@ import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { createSiteFiles, type SiteFiles } from './site-files.js';
+import { createSiteFiles, type SiteFiles } from './site-file-cache.js';
 import { createSiteHandler } from './site-routes.js';
 import { type SubscriberUseCases, type SubscriptionSettings, subscriberRoutes } from './subscriber-routes.js';
 

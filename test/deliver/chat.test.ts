@@ -7,11 +7,11 @@ import type { Edition } from '../../src/core/types.js';
 import { CHAT_STATE_NAMESPACE, chatStateKey } from '../../src/deliver/chat.js';
 import { chatEdition, createChatChannel, deliverChat } from '../../src/deliver/index.js';
 import { createHttpClient } from '../../src/net/http-client.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
+import { type Platforms, secretValues, startPlatforms } from '../support/chat-platforms.js';
 import { useTestStore } from '../support/database.js';
+import { hostileEdition, longEdition, PAGE_URL, WEEK } from '../support/delivery-editions.js';
 import { readFixture } from '../support/fixtures.js';
-import { hostileEdition, longEdition, PAGE_URL, WEEK } from './_editions.js';
-import { type Platforms, secretValues, startPlatforms } from './_platforms.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 let platforms: Platforms;
 beforeAll(async () => {

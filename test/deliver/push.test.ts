@@ -8,11 +8,11 @@ import type { Logger } from '../../src/core/ports.js';
 import { PUSH_STATE_NAMESPACE } from '../../src/deliver/push.js';
 import type { DigestDeps } from '../../src/deps.js';
 import { createHttpClient } from '../../src/net/http-client.js';
-import { memoryFileSystem } from '../publish/_memory-fs.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
+import { type Platforms, SECRETS, secretValues, startPlatforms } from '../support/chat-platforms.js';
 import { useTestStore } from '../support/database.js';
-import { WEEK } from './_editions.js';
-import { type Platforms, SECRETS, secretValues, startPlatforms } from './_platforms.js';
+import { WEEK } from '../support/delivery-editions.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 let platforms: Platforms;
 beforeAll(async () => {

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
-import { SECRET, seedEdition, sendConfigFile, WEEK } from '../send/_send.js';
-import { startSmtpServer, type TestSmtpServer } from '../send/_smtp.js';
 import { runDigest } from '../support/cli.js';
 import { seedPgliteDataDir } from '../support/database.js';
+import { referenceEdition } from '../support/reference-edition.js';
+import { SECRET, seedEdition, sendConfigFile, WEEK } from '../support/send-digest.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 describe('digest subscribers and digest send (CLI)', () => {
   let cwd: string;

@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { SECRET, seedEdition, sendConfigFile, WEEK } from '../send/_send.js';
-import { startSmtpServer, type TestSmtpServer } from '../send/_smtp.js';
 import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
+import { SECRET, seedEdition, sendConfigFile, WEEK } from '../support/send-digest.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'digest.js');

@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createWriter } from '../../src/write/index.js';
 import { freePort } from '../support/loopback.js';
-import { hfItems } from '../write/real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = [];

@@ -20,11 +20,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { type SampleServer, sampleConfig, startSampleServer } from '../../src/sample/sample-week.js';
-import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';
 import { freePort, type LoopbackServer, startLoopback } from '../support/loopback.js';
 import { type ReadmeBlock, type ReadmeCommand, readmeBlocks } from '../support/readme.js';
+import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const SECTIONS = ['set-up', 'Using it every week', 'Running the service'] as const;

@@ -10,10 +10,10 @@ import {
 } from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
 import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
-import { readableTerms } from '../../src/select/tokens.js';
-import { paperItem } from '../store/_items.js';
+import { readableTerms } from '../../src/select/text-tokens.js';
 import { useTestStore } from '../support/database.js';
-import { policy, storedItem } from './_items.js';
+import { paperItem } from '../support/source-items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 import { edition, examples, liked, passed } from './_taste-history.js';
 
 describe('readableTerms', () => {

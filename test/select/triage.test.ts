@@ -6,7 +6,7 @@ import { createModelRoad } from '../../src/llm/model-road.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import { triageCandidates } from '../../src/select/triage.js';
 import { triageShortlist } from '../../src/select/triage-shortlist.js';
-import { policy, storedItem } from './_items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 
 const AUDIENCE = 'engineers building production AI systems';
 

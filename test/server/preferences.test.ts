@@ -3,8 +3,8 @@
 import { HtmlValidate } from 'html-validate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { publishTempSite, type TempSite } from './_site.js';
-import { type LoopbackSmtp, startSmtp } from './_smtp.js';
+import { type LoopbackSmtp, startSmtp } from '../support/smtp-inbox.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 import { formPost as form, freshIp, jsonPost, type SubscribeApp, subscribeApp } from './_subscribe-app.js';
 
 describe('reader preferences (app.request)', () => {

@@ -1,7 +1,7 @@
 // POST /webhooks/bounce: a shared Bearer secret; bounces and complaints mark addresses; nothing changes without it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { publishTempSite, type TempSite } from './_site.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 import { freshIp, type SubscribeApp, subscribeApp, WEBHOOK_SECRET } from './_subscribe-app.js';
 
 describe('POST /webhooks/bounce', () => {

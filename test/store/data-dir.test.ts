@@ -13,7 +13,7 @@ import { LOCK_FILE, lockDataDir, parseHolder } from '../../src/store/data-dir.js
 import { openStore } from '../../src/store/open-store.js';
 import { EMPTY_DATABASE, isPrepared, prepareDataDir, whyUnusable } from '../../src/store/prepare-data-dir.js';
 import { seedPgliteDataDir } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

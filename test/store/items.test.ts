@@ -4,7 +4,7 @@ import { editionWindow } from '../../src/core/dates.js';
 import { StoreError } from '../../src/core/errors.js';
 import { itemKey } from '../../src/core/ids.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
-import { paperItem, sourceItem } from './_items.js';
+import { paperItem, sourceItem } from '../support/source-items.js';
 
 const WEEK = '2026-05-04';
 

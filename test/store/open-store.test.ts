@@ -12,7 +12,7 @@ import { LOCK_FILE } from '../../src/store/data-dir.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
 import { createPostgresDatabase, freshPglite, storeDatabases } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 
 const POISON = `CREATE FUNCTION fail_on_poison() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN IF NEW.title = 'poison' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$;

@@ -11,7 +11,7 @@ import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 import { RELEASE_0_1_BOOKKEEPING, RELEASE_0_1_ROWS, RELEASE_0_1_SCHEMA } from './fixtures/release-0.1.js';
 
 const RELEASE_0_1 = `${RELEASE_0_1_SCHEMA}\n${RELEASE_0_1_BOOKKEEPING}\n${RELEASE_0_1_ROWS}`;

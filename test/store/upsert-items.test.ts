@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { itemKey } from '../../src/core/ids.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
-import { paperItem, sourceItem } from './_items.js';
+import { paperItem, sourceItem } from '../support/source-items.js';
 
 const WINDOW = editionWindow('2026-05-04');
 
