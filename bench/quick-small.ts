@@ -55,6 +55,14 @@ async function run(command: string[], cwd: string, env: NodeJS.ProcessEnv = {}):
   return { seconds, status, stderr, treeMb: treeSum(treeFile) };
 }
 
+function reports(file: string): number {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
 function treeSum(file: string): number {
   try {
     const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
@@ -83,7 +91,8 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
       cwd,
     );
     if (demo.status !== 0) throw new Error(`digest demo failed:\n${demo.stderr}`);
-    const offline = build('--out', join(cwd, 'out'));
+    // No enrichment: its lookups of arXiv and Semantic Scholar would time the network, not the build.
+    const offline = build('--no-enrich', '--out', join(cwd, 'out'));
     const noModel: number[] = [];
     for (let index = 0; index < 3; index++)
       noModel.push((await run([...offline, '--offline', '--data-dir', data], cwd)).seconds);
@@ -144,6 +153,8 @@ async function serveTree(command: string[], data: string, cwd: string): Promise<
       npm_config_offline: 'true',
     },
     stdio: ['ignore', 'pipe', 'ignore'],
+    // Its own process group: npx runs the CLI under a shell, and the stop must reach every process of the tree.
+    detached: true,
   });
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
@@ -156,10 +167,13 @@ async function serveTree(command: string[], data: string, cwd: string): Promise<
   });
   await autocannon(url, { seconds: 5, connections: 10 });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  process.kill(-child.pid!, 'SIGTERM');
   await exited;
-  // npx's process ends after its child: its report lands a moment later.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The CLI's graceful stop may end after npx's: wait for its report (one line per node process).
+  const processes = command[0] === 'npx' ? 2 : 1;
+  for (let waited = 0; waited < 10_000 && reports(treeFile) < processes; waited += 200) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   return treeSum(treeFile);
 }
 
@@ -178,7 +192,8 @@ async function deadModel(cwd: string, data: string): Promise<Record<string, numb
     .split('\n')
     .filter((line) => line.includes(`127.0.0.1:${port}`) && line.includes('Fix:'));
   return {
-    'dead local model: LLM calls made': edition.usage?.calls ?? -1,
+    // An edition without usage recorded no call at all.
+    'dead local model: LLM calls made': edition.usage?.calls ?? 0,
     'dead local model: lines naming the fix': lines.length,
     'dead local model: wall s': round(result.seconds),
   };
