@@ -121,7 +121,7 @@ async function benchEditionGet() {
   const editions = weeklyEditions(3);
   await publishSite({ fs: nodeFileSystem, outDir: site, editions, baseUrl: 'https://digest.example.org/' });
   const store = await openStore({ dataDir: join(dir, 'data') });
-  for (const edition of editions) await store.saveEdition(edition);
+  for (const edition of editions) await store.editions.save(edition);
   await store.close();
   // One client measuring throughput: the per-address limit (120 a minute by default) is lifted.
   await writeFile(join(dir, 'digest.config.json'), JSON.stringify({ server: { apiPerMinute: 1_000_000 } }));

@@ -16,7 +16,7 @@ export async function previewOnDesk(
   week: string,
   kind: 'page' | 'email' | 'text',
 ): Promise<Preview> {
-  const edition = await deps.store.getEdition(week);
+  const edition = await deps.store.editions.get(week);
   if (!edition) return null;
   const { config } = deps;
   if (kind === 'page') {
@@ -32,9 +32,12 @@ export async function previewOnDesk(
 }
 
 export async function approveView(deps: ApprovalDeps, week: string): Promise<ApproveView | null> {
-  const edition = await deps.store.getEdition(week);
+  const edition = await deps.store.editions.get(week);
   if (!edition) return null;
-  const [counts, approval] = await Promise.all([deps.store.countSubscribers(), deps.store.approval(week)]);
+  const [counts, approval] = await Promise.all([
+    deps.store.subscribers.count(),
+    deps.store.desk.approval(week),
+  ]);
   return {
     week,
     title: edition.title,
@@ -61,8 +64,8 @@ export async function approveOnDesk(
   const view = await approveView(deps, context.week);
   if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
   if (view.canPublish) return refused(422, 'Not published', view.canPublish);
-  await deps.store.recordApproval(context.week, context.editor);
-  await deps.store.recordAudit({
+  await deps.store.desk.recordApproval(context.week, context.editor);
+  await deps.store.desk.recordAudit({
     editor: context.editor,
     action: 'approve',
     week: context.week,
@@ -75,7 +78,7 @@ export async function approveOnDesk(
     outDir: context.siteDir,
     allowFlagged: true,
   });
-  await deps.store.recordAudit({
+  await deps.store.desk.recordAudit({
     editor: context.editor,
     action: 'publish',
     week: context.week,
@@ -93,7 +96,7 @@ export async function approveOnDesk(
  */
 function startSend(deps: SendDeps, context: DeskActionContext): void {
   const audit = (action: string, detail: Record<string, unknown>) =>
-    deps.store
+    deps.store.desk
       .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
       .catch((error: unknown) => deps.log.warn(`desk: audit of ${action} failed: ${errorMessage(error)}`));
   void (async () => {

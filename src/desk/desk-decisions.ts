@@ -9,7 +9,8 @@ import {
   SourceError,
   WriterError,
 } from '../core/errors.js';
-import type { AuditEntry, CandidatesPort } from '../store/types.js';
+import type { AuditEntry } from '../store/desk-edits.js';
+import type { Store } from '../store/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { AuditDeps, RunsDeps, WeekStoreDeps } from './ports.js';
 
@@ -49,7 +50,7 @@ export async function rebuildDraft(
 }
 
 function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Promise<void> {
-  return deps.store.recordAudit({ editor: context.editor, week: context.week, ...note });
+  return deps.store.desk.recordAudit({ editor: context.editor, week: context.week, ...note });
 }
 
 /** A decision is stored: log it, then rebuild the draft from the week's decisions. */
@@ -65,7 +66,7 @@ async function auditAndRebuild(
 }
 
 export async function decideOnDesk(
-  deps: ChangeDeps & { store: CandidatesPort },
+  deps: ChangeDeps & { store: Pick<Store, 'items'> },
   context: DeskActionContext,
   input: { action: string; key: string; with: string; order: string },
 ): Promise<DeskOutcome> {
@@ -79,23 +80,23 @@ export async function decideOnDesk(
   if (action === 'up' || action === 'down' || action === 'order')
     return reorder(deps, context, action, input);
 
-  if (!(await store.getItem(input.key)))
+  if (!(await store.items.get(input.key)))
     return refused(404, 'No such item', `No stored item has the key "${input.key}".`);
   let detail: Record<string, unknown> = {};
   if (action === 'pin' || action === 'skip') {
-    await store.setDeskDecision(week, input.key, action, editor);
+    await store.decisions.set({ week, itemKey: input.key, decision: action, by: editor });
   } else if (action === 'unpin' || action === 'undo') {
-    await store.setDeskDecision(week, input.key, null, editor);
+    await store.decisions.set({ week, itemKey: input.key, decision: null, by: editor });
   } else {
-    if (!input.with || !(await store.getItem(input.with))) {
+    if (!input.with || !(await store.items.get(input.with))) {
       return refused(400, 'Nothing to swap in', 'Choose a candidate to swap in (field "with").');
     }
-    await store.setDeskDecision(week, input.key, 'skip', editor);
-    await store.setDeskDecision(week, input.with, 'pin', editor);
+    await store.decisions.set({ week, itemKey: input.key, decision: 'skip', by: editor });
+    await store.decisions.set({ week, itemKey: input.with, decision: 'pin', by: editor });
     // The candidate takes the place of the item it replaces.
-    const edition = await store.getEdition(week);
+    const edition = await store.editions.get(week);
     const order = edition?.items.map((item) => (item.key === input.key ? input.with : item.key));
-    if (order) await store.setDeskWeek(week, { order }, editor);
+    if (order) await store.desk.setWeek(week, { order }, editor);
     detail = { with: input.with };
   }
   return auditAndRebuild(deps, context, { action, itemKey: input.key, detail }, action);
@@ -139,7 +140,7 @@ async function reorder(
   input: { key: string; order: string },
 ): Promise<DeskOutcome> {
   const { store } = deps;
-  const edition = await store.getEdition(context.week);
+  const edition = await store.editions.get(context.week);
   if (!edition) return refused(404, 'No draft', `There is no draft for ${context.week} yet: build it first.`);
   const order = newOrder(
     edition.items.map((item) => item.key),
@@ -147,10 +148,10 @@ async function reorder(
     input,
   );
   if (!Array.isArray(order)) return order;
-  await store.setDeskWeek(context.week, { order }, context.editor);
+  await store.desk.setWeek(context.week, { order }, context.editor);
   // Moving items needs no rewriting: the stored draft is put in the new order at once.
   const byKey = new Map(edition.items.map((item) => [item.key, item]));
-  await store.saveEdition({ ...edition, items: order.map((key) => byKey.get(key)!) });
+  await store.editions.save({ ...edition, items: order.map((key) => byKey.get(key)!) });
   await audit(deps, context, {
     action: action === 'order' ? 'reorder' : `move-${action}`,
     itemKey: action === 'order' ? null : input.key,
@@ -179,7 +180,7 @@ export async function setCountOnDesk(
   const invalid = count >= 1 && count <= 50 ? null : NOT_A_COUNT;
   const refusal = await refuseChange(deps, context.week, invalid);
   if (refusal) return refusal;
-  await deps.store.setDeskWeek(context.week, { itemCount: count }, context.editor);
+  await deps.store.desk.setWeek(context.week, { itemCount: count }, context.editor);
   return auditAndRebuild(deps, context, { action: 'count', itemKey: null, detail: { count } }, 'count');
 }
 

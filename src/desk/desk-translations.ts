@@ -12,9 +12,9 @@ export async function translationsView(
   week: string,
   notice: string | null,
 ): Promise<TranslationsView | null> {
-  const original = await deps.store.getEdition(week);
+  const original = await deps.store.editions.get(week);
   if (!original) return null;
-  const stored = await deps.store.getTranslations(week);
+  const stored = await deps.store.translations.list(week);
   return {
     week,
     original,
@@ -45,8 +45,8 @@ export async function saveTranslationEdit(
     return { ok: false, message: `"${language.slice(0, 20)}" is not one of the translated languages.` };
   }
   const [original, stored] = await Promise.all([
-    deps.store.getEdition(week),
-    deps.store.getTranslations(week),
+    deps.store.editions.get(week),
+    deps.store.translations.list(week),
   ]);
   const current = stored.find((entry) => entry.translation.language === language)?.translation;
   if (!original || !current)
@@ -75,8 +75,8 @@ export async function saveTranslationEdit(
   ];
   if (empty.some((value) => !value))
     return { ok: false, message: 'Every field needs a text; none was saved.' };
-  await deps.store.saveTranslationEdit(week, language, edited);
-  await deps.store.recordAudit({
+  await deps.store.translations.saveEdit(week, language, edited);
+  await deps.store.desk.recordAudit({
     editor,
     action: 'translation-edit',
     week,

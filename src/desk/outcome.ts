@@ -30,7 +30,7 @@ export async function refuseChange(
   invalid: DeskOutcome | null = null,
 ): Promise<DeskOutcome | null> {
   if (invalid) return invalid;
-  const edition = await deps.store.getEdition(week);
+  const edition = await deps.store.editions.get(week);
   if (!edition?.publishedAt) return null;
   return refused(
     409,

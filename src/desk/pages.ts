@@ -34,7 +34,7 @@ export function pages(room: DeskRoom) {
     },
 
     async home(): Promise<DeskReply> {
-      const [latest] = await deps.store.listEditions({ limit: 1 });
+      const [latest] = await deps.store.editions.list({ limit: 1 });
       return redirect(weekUrl(latest?.date ?? latestMonday(deps.clock.now())));
     },
 
@@ -103,7 +103,7 @@ async function previewFile(
 }
 
 async function auditPage(room: DeskRoom, session: DeskSession): Promise<DeskReply> {
-  const entries = await room.deps.store.listAudit({ limit: 300 });
+  const entries = await room.deps.store.desk.listAudit({ limit: 300 });
   return page(
     renderAudit(room.context(session), {
       entries: entries.map((entry) => ({

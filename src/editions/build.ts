@@ -68,7 +68,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.listEditions(), {
+  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.editions.list(), {
     ...siteOptions(config),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
     ...(assembled.enrich ? { fetchImages: { http, log } } : {}),

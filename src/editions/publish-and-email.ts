@@ -36,7 +36,7 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
   const { config } = deps;
   const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
   // A first publication needs a clean edition (or --allow-flagged); rewriting a published one does not.
-  const draft = await deps.store.getEdition(input.week);
+  const draft = await deps.store.editions.get(input.week);
   if (draft && !draft.publishedAt) refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
   const result = await publishEdition({
     store: deps.store,

@@ -8,10 +8,10 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
-import type { EditionsPort, TranslationsPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 export interface PublishEditionInput {
-  store: EditionsPort & Pick<TranslationsPort, 'getTranslations'>;
+  store: Pick<Store, 'editions' | 'translations'>;
   fs: FileSystem;
   outDir: string;
   date: string;
@@ -51,7 +51,7 @@ export interface PublishEditionResult {
 
 /** Each configured language's published editions, translation laid over; languages with none are left out. */
 export async function translatedEditions(
-  store: Pick<TranslationsPort, 'getTranslations'>,
+  store: Pick<Store, 'translations'>,
   editions: readonly Edition[],
   languages: readonly string[],
 ): Promise<Map<string, Edition[]>> {
@@ -59,7 +59,7 @@ export async function translatedEditions(
   const byLanguage = new Map<string, Edition[]>();
   if (wanted.size === 0) return byLanguage;
   for (const edition of editions) {
-    for (const { translation } of await store.getTranslations(edition.date)) {
+    for (const { translation } of await store.translations.list(edition.date)) {
       if (!wanted.has(translation.language)) continue;
       const list = byLanguage.get(translation.language) ?? [];
       list.push(applyTranslation(edition, translation));
@@ -77,10 +77,10 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   let edition = await loadEdition(input.store, input.date);
   const newlyPublished = !edition.publishedAt;
   if (newlyPublished) {
-    await input.store.markPublished(input.date, input.now.toISOString());
+    await input.store.editions.markPublished(input.date, input.now.toISOString());
     edition = await loadEdition(input.store, input.date);
   }
-  const summaries = (await input.store.listEditions()).filter((summary) => summary.publishedAt);
+  const summaries = (await input.store.editions.list()).filter((summary) => summary.publishedAt);
   const editions: Edition[] = [];
   for (const summary of summaries) {
     editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));

@@ -31,7 +31,7 @@ export async function translateLanguages(
         audience: deps.config.audience,
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
-      await deps.store.saveTranslation(edition.date, result.translation, result.warnings);
+      await deps.store.translations.save(edition.date, result.translation, result.warnings);
       warnings.push(...result.warnings);
     }),
   );

@@ -185,7 +185,7 @@ async function checkEmbeddings(modelId: string, llm: LlmConfig, options: Options
       modelId,
       llm,
       env: options.env,
-      store: { cacheGet: async () => null, cachePut: async () => {} },
+      store: { cache: { get: async () => null, put: async () => {} } },
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     const [vector] = await embedder.embed(['digest doctor checks the embeddings model']);

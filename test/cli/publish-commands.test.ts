@@ -48,14 +48,14 @@ describe('digest publish / digest email', () => {
     cwd = await mkdtemp(join(tmpdir(), 'digest-cli-publish-'));
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      await store.saveEdition({ ...referenceEdition(), date: '2026-04-27', title: 'The week before' });
-      await store.markPublished('2026-04-27', '2026-04-27T10:00:00.000Z');
-      await store.saveEdition({
+      await store.editions.save({ ...referenceEdition(), date: '2026-04-27', title: 'The week before' });
+      await store.editions.markPublished('2026-04-27', '2026-04-27T10:00:00.000Z');
+      await store.editions.save({
         ...referenceEdition(),
         date: '2026-04-20',
         title: 'A draft never published',
       });
-      await store.saveEdition(referenceEdition());
+      await store.editions.save(referenceEdition());
     } finally {
       await store.close();
     }
@@ -143,7 +143,7 @@ describe('digest publish / digest email', () => {
 
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      expect((await store.getEdition('2026-05-04'))?.publishedAt).toBe(edition.publishedAt);
+      expect((await store.editions.get('2026-05-04'))?.publishedAt).toBe(edition.publishedAt);
     } finally {
       await store.close();
     }

@@ -43,7 +43,7 @@ describe('the root service', () => {
   beforeAll(async () => {
     store = await createTestStore();
     await publishArchive(store);
-    await store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
+    await store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
     site = await publishTempSite();
     service = await createDigest(deps(store)).service({ siteDir: site.dir, requestLog: () => {} });
   });

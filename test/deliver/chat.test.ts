@@ -213,7 +213,7 @@ describe('chat delivery', () => {
     const results = await deliver(referenceEdition(), { telegramTimeoutMs: 300 });
     expect(results.map((result) => result.status)).toEqual(['posted', 'posted', 'failed']);
     expect(results[2]?.error).toMatch(/no answer from telegram channel "tg" within 300 ms/);
-    const record = await store().cacheGet<{ done: boolean; sent: number; error: string }>(
+    const record = await store().cache.get<{ done: boolean; sent: number; error: string }>(
       CHAT_STATE_NAMESPACE,
       chatStateKey(WEEK, 'tg'),
     );
@@ -271,7 +271,7 @@ describe('chat delivery', () => {
     expect(run.lines.some((line) => line.includes('retrying POST slack channel "team-slack"'))).toBe(true);
     const records = await Promise.all(
       ['team-slack', 'community', 'tg'].map((id) =>
-        store().cacheGet(CHAT_STATE_NAMESPACE, chatStateKey(WEEK, id)),
+        store().cache.get(CHAT_STATE_NAMESPACE, chatStateKey(WEEK, id)),
       ),
     );
     const everything = [

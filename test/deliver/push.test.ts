@@ -28,7 +28,7 @@ beforeEach(async () => {
   platforms.posts.listmonk.length = 0;
   platforms.posts.buttondown.length = 0;
   platforms.violations.length = 0;
-  await store().saveEdition(referenceEdition());
+  await store().editions.save(referenceEdition());
 });
 
 function deps(env: NodeJS.ProcessEnv = platforms.env): DigestDeps {
@@ -128,9 +128,9 @@ describe('push to a mail service', () => {
     /** What a push that died between announcing its create and recording the service's answer leaves. */
     async function interrupt() {
       const key = `${to}/${WEEK}`;
-      const state = await store().cacheGet<Record<string, unknown>>(PUSH_STATE_NAMESPACE, key);
+      const state = await store().cache.get<Record<string, unknown>>(PUSH_STATE_NAMESPACE, key);
       expect(state?.id).toBeTruthy();
-      await store().cachePut(PUSH_STATE_NAMESPACE, key, { ...state, id: null });
+      await store().cache.put({ namespace: PUSH_STATE_NAMESPACE, key, value: { ...state, id: null } });
     }
 
     it(`finds the ${to} draft an interrupted push made, instead of making a second one`, async () => {

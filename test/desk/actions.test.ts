@@ -18,7 +18,7 @@ describe('editor desk actions', () => {
   });
   afterEach(async () => harness.close());
 
-  const draftKeys = async () => (await store().getEdition(WEEK))!.items.map((item) => item.key);
+  const draftKeys = async () => (await store().editions.get(WEEK))!.items.map((item) => item.key);
   const rebuildWithCli = () =>
     harness.digest.build({
       week: WEEK,
@@ -57,7 +57,7 @@ describe('editor desk actions', () => {
   it('pins, skips, swaps, reorders and sets the count; each stored with who and when and kept by a rebuild', async () => {
     const client = await signIn(harness.app);
     const first = await draftKeys();
-    const outside = (await store().listCandidates({ start: '2026-04-28', end: WEEK }))
+    const outside = (await store().items.candidates({ start: '2026-04-28', end: WEEK }))
       .map((item) => item.key)
       .filter((key) => !first.includes(key));
 
@@ -87,7 +87,7 @@ describe('editor desk actions', () => {
     expect(await draftKeys()).toHaveLength(3);
     const beforeRebuild = await draftKeys();
 
-    const decisions = await store().deskDecisions(WEEK);
+    const decisions = await store().decisions.list(WEEK);
     expect(decisions.map((decision) => [decision.itemKey, decision.decision, decision.decidedBy])).toEqual(
       expect.arrayContaining([
         [outside[0], 'pin', EDITOR.email],
@@ -104,7 +104,7 @@ describe('editor desk actions', () => {
     await rebuildWithCli();
     expect(await draftKeys()).toEqual(beforeRebuild);
 
-    const actions = (await store().listAudit()).map((entry) => entry.action);
+    const actions = (await store().desk.listAudit()).map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['pin', 'skip', 'swap', 'move-down', 'count', 'rebuild']));
     const audit = await (await client.get('/admin/audit')).text();
     expect(audit).toContain('move-down');
@@ -112,7 +112,7 @@ describe('editor desk actions', () => {
 
   it('refuses a private-address URL and says why; nothing is added', async () => {
     const client = await signIn(harness.app);
-    const before = (await store().listCandidates({ start: '2026-04-28', end: WEEK })).length;
+    const before = (await store().items.candidates({ start: '2026-04-28', end: WEEK })).length;
     for (const input of [
       'http://127.0.0.1:8080/admin',
       'http://169.254.169.254/latest/meta-data/',
@@ -123,15 +123,15 @@ describe('editor desk actions', () => {
       const html = await response.text();
       expect(html, input).toMatch(/private|not public|loopback|refused|link-local/i);
     }
-    expect((await store().listCandidates({ start: '2026-04-28', end: WEEK })).length).toBe(before);
-    const refused = (await store().listAudit()).filter((entry) => entry.action === 'add-refused');
+    expect((await store().items.candidates({ start: '2026-04-28', end: WEEK })).length).toBe(before);
+    const refused = (await store().desk.listAudit()).filter((entry) => entry.action === 'add-refused');
     expect(refused).toHaveLength(3);
   });
 
   it("keeps the editor's version beside the generated one, across a rebuild, and reverts to generated", async () => {
     const client = await signIn(harness.app);
     const key = (await draftKeys())[1]!;
-    const generated = (await store().getEdition(WEEK))!.items[1]!;
+    const generated = (await store().editions.get(WEEK))!.items[1]!;
     const page = await (await client.get(`/admin/week/${WEEK}/item?key=${encodeURIComponent(key)}`)).text();
     expect(page).toContain('name="version" value="0"');
     const saved = await client.post(`/admin/week/${WEEK}/edit`, {
@@ -144,10 +144,10 @@ describe('editor desk actions', () => {
       level: 'Advanced',
     });
     expect(saved.status).toBe(303);
-    let item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    let item = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(item.summary).toBe('A tighter summary written by the editor.');
     expect(item.level).toBe('Advanced');
-    const rows = await store().deskEdits(WEEK);
+    const rows = await store().desk.edits(WEEK);
     expect(rows.find((row) => row.field === 'summary')?.generated).toBe(generated.summary);
     expect(rows.map((row) => row.field).sort()).toEqual(['level', 'summary', 'takeaways']);
 
@@ -157,15 +157,15 @@ describe('editor desk actions', () => {
     expect(shown).toContain('Revert summary to generated');
 
     await rebuildWithCli();
-    item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    item = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(item.summary).toBe('A tighter summary written by the editor.');
-    expect((await store().deskEdits(WEEK)).find((row) => row.field === 'summary')?.generated).toBe(
+    expect((await store().desk.edits(WEEK)).find((row) => row.field === 'summary')?.generated).toBe(
       generated.summary,
     );
 
     const reverted = await client.post(`/admin/week/${WEEK}/revert`, { key, field: 'summary', version: '1' });
     expect(reverted.status).toBe(303);
-    item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    item = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(item.summary).toBe(generated.summary);
     expect(item.level).toBe('Advanced');
   });
@@ -173,7 +173,7 @@ describe('editor desk actions', () => {
   it("corrects an item's practitioner facts: the editor's line is shown everywhere and kept by a rebuild", async () => {
     const client = await signIn(harness.app);
     const key = (await draftKeys())[0]!;
-    const generated = (await store().getEdition(WEEK))!.items[0]!;
+    const generated = (await store().editions.get(WEEK))!.items[0]!;
     const page = await (await client.get(`/admin/week/${WEEK}/item?key=${encodeURIComponent(key)}`)).text();
     expect(page).toContain('name="facts"');
     const form = {
@@ -187,13 +187,13 @@ describe('editor desk actions', () => {
     };
     // A form without the field leaves the facts alone.
     expect((await client.post(`/admin/week/${WEEK}/edit`, form)).status).toBe(303);
-    expect((await store().deskEdits(WEEK)).some((row) => row.field === 'facts')).toBe(false);
+    expect((await store().desk.edits(WEEK)).some((row) => row.field === 'facts')).toBe(false);
     const saved = await client.post(`/admin/week/${WEEK}/edit`, {
       ...form,
       facts: `Code https://github.com/example/repo · Apache-2.0 · 8×H100 · ${PAYLOAD}`,
     });
     expect(saved.status).toBe(303);
-    const item = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    const item = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(item.facts?.map((fact) => [fact.kind, fact.label, fact.url])).toEqual([
       ['code', 'Code', 'https://github.com/example/repo'],
       ['licence', 'Apache-2.0', null],
@@ -201,7 +201,7 @@ describe('editor desk actions', () => {
       ['benchmarks', PAYLOAD, null],
     ]);
     await rebuildWithCli();
-    const rebuilt = (await store().getEdition(WEEK))!.items.find((entry) => entry.key === key)!;
+    const rebuilt = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(rebuilt.facts).toEqual(item.facts);
     const html = await readFile(join(harness.siteDir, WEEK, 'index.html'), 'utf8');
     expect(html).toContain(
@@ -231,8 +231,8 @@ describe('editor desk actions', () => {
     expect(html).toContain('Title by the first');
     expect(html).toContain('Title by the second');
     expect(html).toContain('name="version" value="1"');
-    expect((await store().getEdition(WEEK))!.title).toBe('Title by the first');
-    expect((await store().listAudit()).some((entry) => entry.action === 'edit-refused')).toBe(true);
+    expect((await store().editions.get(WEEK))!.title).toBe('Title by the first');
+    expect((await store().desk.listAudit()).some((entry) => entry.action === 'edit-refused')).toBe(true);
   });
 
   it('refuses an edit with an empty or unknown field value, naming the field', async () => {
@@ -249,7 +249,7 @@ describe('editor desk actions', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('&quot;level&quot; must be one of');
-    expect(await store().deskEdits(WEEK)).toEqual([]);
+    expect(await store().desk.edits(WEEK)).toEqual([]);
   });
 
   it('renders script and markup in edited fields escaped on the board, the page, the email and the feeds', async () => {
@@ -317,16 +317,16 @@ describe('editor desk actions', () => {
   });
 
   it('approves with one confirmation: subscribers and open flags shown, approval recorded, the site published', async () => {
-    await store().putSubscriber('reader@example.org', 'reader@example.org', 'confirmed');
-    await store().putSubscriber('pending@example.org', 'pending@example.org', 'pending');
+    await store().subscribers.put('reader@example.org', 'reader@example.org', 'confirmed');
+    await store().subscribers.put('pending@example.org', 'pending@example.org', 'pending');
     const client = await signIn(harness.app);
     const page = await (await client.get(`/admin/week/${WEEK}/approve`)).text();
     expect(page).toContain('<strong>1</strong> confirmed subscriber(s)');
     expect(page).toContain('No open flags.');
     const response = await client.post(`/admin/week/${WEEK}/approve`, {});
     expect(response.status).toBe(303);
-    expect((await store().approval(WEEK))?.approvedBy).toBe(EDITOR.email);
-    expect((await store().getEdition(WEEK))?.publishedAt).toBeTruthy();
+    expect((await store().desk.approval(WEEK))?.approvedBy).toBe(EDITOR.email);
+    expect((await store().editions.get(WEEK))?.publishedAt).toBeTruthy();
     expect(await readFile(join(harness.siteDir, 'index.html'), 'utf8')).toContain('Test Digest');
     const board = await (await client.get(`/admin/week/${WEEK}`)).text();
     expect(board).toContain('Published edition: ');
@@ -334,7 +334,7 @@ describe('editor desk actions', () => {
     // A published week takes no more decisions.
     const late = await client.post(`/admin/week/${WEEK}/count`, { count: '2' });
     expect(late.status).toBe(409);
-    const actions = (await store().listAudit()).map((entry) => entry.action);
+    const actions = (await store().desk.listAudit()).map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['approve', 'publish']));
   });
 });

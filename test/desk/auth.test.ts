@@ -63,12 +63,12 @@ describe('editor desk routes', () => {
   async function snapshot() {
     const s = store();
     return JSON.stringify({
-      edition: await s.getEdition(WEEK),
-      decisions: await s.deskDecisions(WEEK),
-      edits: await s.deskEdits(WEEK),
-      week: await s.deskWeek(WEEK),
-      approval: await s.approval(WEEK),
-      actions: (await s.listAudit()).map((entry) => entry.action),
+      edition: await s.editions.get(WEEK),
+      decisions: await s.decisions.list(WEEK),
+      edits: await s.desk.edits(WEEK),
+      week: await s.desk.week(WEEK),
+      approval: await s.desk.approval(WEEK),
+      actions: (await s.desk.listAudit()).map((entry) => entry.action),
     });
   }
 
@@ -177,7 +177,7 @@ describe('editor desk routes', () => {
       signIn(harness.app, { email: 'other@example.com', password: 'another long passphrase' }),
     ).resolves.toBeTruthy();
     expect((await harness.desk.auth.signIn({ ...EDITOR, clientAddress: '198.51.100.77' })).ok).toBe(true);
-    const failures = (await store().listAudit()).filter((entry) => entry.action === 'sign-in-failed');
+    const failures = (await store().desk.listAudit()).filter((entry) => entry.action === 'sign-in-failed');
     expect(failures).toHaveLength(3);
   });
 
@@ -216,7 +216,7 @@ describe('editor desk routes', () => {
     for (let index = 0; index < 5; index++) {
       expect(await desk.auth.signIn(wrong)).toMatchObject({ reason: 'rate-limited' });
     }
-    const failures = (await store().listAudit()).filter((entry) => entry.action === 'sign-in-failed');
+    const failures = (await store().desk.listAudit()).filter((entry) => entry.action === 'sign-in-failed');
     expect(failures).toHaveLength(2);
   });
 
@@ -232,7 +232,7 @@ describe('editor desk routes', () => {
       headers: { ...sent.headers, ...headers },
     });
     expect(response.status).toBe(303);
-    expect((await store().deskWeek(WEEK))?.itemCount).toBe(3);
+    expect((await store().desk.week(WEEK))?.itemCount).toBe(3);
     const bad = await harness.app.request(`/admin/week/${WEEK}`, {
       headers: { authorization: 'Bearer nope' },
     });

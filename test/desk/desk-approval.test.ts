@@ -26,11 +26,12 @@ describe('approving on the desk sends the edition', () => {
     await smtp.close();
   });
 
-  const auditActions = async () => (await store().listAudit({ week: WEEK })).map((entry) => entry.action);
+  const auditActions = async () =>
+    (await store().desk.listAudit({ week: WEEK })).map((entry) => entry.action);
 
   it('mails each confirmed reader once after approval and records the send in the audit log', async () => {
-    await store().putSubscriber('reader@example.org', 'reader@example.org', 'confirmed');
-    await store().putSubscriber('pending@example.org', 'pending@example.org', 'pending');
+    await store().subscribers.put('reader@example.org', 'reader@example.org', 'confirmed');
+    await store().subscribers.put('pending@example.org', 'pending@example.org', 'pending');
     const client = await signIn(harness.app);
     const response = await client.post(`/admin/week/${WEEK}/approve`, {});
     expect(response.status).toBe(303);
@@ -44,7 +45,7 @@ describe('approving on the desk sends the edition', () => {
     );
     // Newest first.
     expect((await auditActions()).reverse()).toEqual(['approve', 'publish', 'send-started', 'sent']);
-    const sent = (await store().listAudit({ week: WEEK })).find((entry) => entry.action === 'sent');
+    const sent = (await store().desk.listAudit({ week: WEEK })).find((entry) => entry.action === 'sent');
     expect(sent?.detail).toMatchObject({ sent: 1, failed: 0 });
     expect(smtp.mails.map((mail) => mail.to)).toEqual([['reader@example.org']]);
   });

@@ -26,7 +26,7 @@ describe('regenerate one item', () => {
 
   it('makes exactly 1 item call + its check, shows the cost, and keeps the editor’s version', async () => {
     const client = await signIn(harness.app);
-    const [first, second] = (await store().getEdition(WEEK))!.items;
+    const [first, second] = (await store().editions.get(WEEK))!.items;
     await client.post(`/admin/week/${WEEK}/edit`, {
       key: second!.key,
       version: '0',
@@ -47,16 +47,16 @@ describe('regenerate one item', () => {
     const page = await (await client.get(location)).text();
     expect(page).toMatch(/Regenerated with 2 model call\(s\), \$\d+\.\d{4}/);
 
-    const edition = (await store().getEdition(WEEK))!;
+    const edition = (await store().editions.get(WEEK))!;
     expect(edition.items[0]!.writer).toBe('openai:gpt-4.1-mini');
     expect(edition.items[0]!.summary).not.toBe(first!.summary);
 
     fake.requests.length = 0;
     await client.post(`/admin/week/${WEEK}/regenerate`, { key: second!.key, writer: 'llm' });
     expect(fake.count('item')).toBe(1);
-    const after = (await store().getEdition(WEEK))!;
+    const after = (await store().editions.get(WEEK))!;
     expect(after.items[1]!.summary).toBe('The editor wrote this.');
-    const row = (await store().deskEdits(WEEK)).find(
+    const row = (await store().desk.edits(WEEK)).find(
       (entry) => entry.itemKey === second!.key && entry.field === 'summary',
     );
     expect(row?.generated).not.toBe(second!.summary);
@@ -65,10 +65,10 @@ describe('regenerate one item', () => {
 
   it('writes a paper from the full text an earlier build stored, fetching nothing', async () => {
     const client = await signIn(harness.app);
-    const [first] = (await store().getEdition(WEEK))!.items;
-    const { arxivId } = (await store().getItem(first!.key))!;
+    const [first] = (await store().editions.get(WEEK))!.items;
+    const { arxivId } = (await store().items.get(first!.key))!;
     const marker = 'The stored results section says the retry policy cut failures by 47 percent.';
-    await store().savePaperText({
+    await store().paperTexts.save({
       arxivId: arxivId!,
       version: 1,
       status: 'read',
@@ -94,19 +94,19 @@ describe('regenerate one item', () => {
 
   it('regenerates with the extractive writer without any model call', async () => {
     const client = await signIn(harness.app);
-    const [first] = (await store().getEdition(WEEK))!.items;
+    const [first] = (await store().editions.get(WEEK))!.items;
     const response = await client.post(`/admin/week/${WEEK}/regenerate`, {
       key: first!.key,
       writer: 'extractive',
     });
     expect(response.status).toBe(303);
     expect(fake.count()).toBe(0);
-    expect((await store().getEdition(WEEK))!.items[0]!.writer).toBe('extractive');
+    expect((await store().editions.get(WEEK))!.items[0]!.writer).toBe('extractive');
   });
 
   it("regenerates the title and intro with exactly 1 edition call; an editor's intro stays", async () => {
     const client = await signIn(harness.app);
-    const built = (await store().getEdition(WEEK))!;
+    const built = (await store().editions.get(WEEK))!;
     const edited = await client.post(`/admin/week/${WEEK}/edit`, {
       key: '',
       version: '0',
@@ -122,11 +122,11 @@ describe('regenerate one item', () => {
     expect(fake.count('edition')).toBe(1);
     expect(fake.count()).toBe(1);
     expect(response.headers.get('location')).toContain('calls=1');
-    const after = (await store().getEdition(WEEK))!;
+    const after = (await store().editions.get(WEEK))!;
     expect(after.writer).toBe('openai:gpt-4.1-mini');
     expect(after.title).not.toBe(built.title);
     expect(after.intro).toBe('The editor wrote this intro.');
-    const audit = await store().listAudit({ week: WEEK });
+    const audit = await store().desk.listAudit({ week: WEEK });
     expect(audit.some((entry) => entry.action === 'regenerate' && entry.itemKey === null)).toBe(true);
   });
 });

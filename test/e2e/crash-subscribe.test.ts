@@ -127,8 +127,8 @@ describe('SIGKILL during a burst of subscribes (real process, loopback)', () => 
     // And the store agrees once the server is gone.
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      expect((await store.outboxHealth()).waiting).toBe(0);
-      const pending = (await store.countSubscribers()).pending;
+      expect((await store.outbox.health()).waiting).toBe(0);
+      const pending = (await store.subscribers.count()).pending;
       expect(pending).toBe(stored.size);
     } finally {
       await store.close();

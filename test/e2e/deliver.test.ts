@@ -29,7 +29,7 @@ describe('digest chat / digest push', () => {
     await seedPgliteDataDir(join(cwd, 'data'));
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      await store.saveEdition(referenceEdition());
+      await store.editions.save(referenceEdition());
     } finally {
       await store.close();
     }

@@ -119,8 +119,8 @@ describe('an edition in two languages', () => {
     expect(carried).toContain(topics[0]);
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      const reader = (await store.getSubscriber({ address: 'leser@example.com' }))!;
-      await store.setPreferences(reader.id, { language: 'de', topics, levels: [], onlyMyTopics: false });
+      const reader = (await store.subscribers.get({ address: 'leser@example.com' }))!;
+      await store.preferences.set(reader.id, { language: 'de', topics, levels: [], onlyMyTopics: false });
     } finally {
       await store.close();
     }

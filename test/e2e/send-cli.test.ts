@@ -113,7 +113,7 @@ describe('digest subscribers and digest send (CLI)', () => {
     const store = await openStore({ dataDir: join(cwd, 'data') });
     const draft = { ...referenceEdition(), date: '2026-05-11' };
     draft.items[2]!.checks = { status: 'fallback', flagged: true, notes: [] };
-    await store.saveEdition(draft).finally(() => store.close());
+    await store.editions.save(draft).finally(() => store.close());
     const args = ['publish', '--week', '2026-05-11', '--base-url', 'https://digest.example.org/'];
     const refused = await digest(...args);
     expect(refused.code).toBe(3);

@@ -50,12 +50,12 @@ function addresses(count: number): string[] {
 
 async function seed(store: Store): Promise<void> {
   await seedEdition(store);
-  for (const address of addresses(READERS)) await store.putSubscriber(address, address, 'confirmed');
+  for (const address of addresses(READERS)) await store.subscribers.put(address, address, 'confirmed');
 }
 
 /** What the log says about each reader, and how many mails each got. */
 async function verdict(store: Store, smtp: TestSmtpServer) {
-  const rows = await store.listSendLog(WEEK, {
+  const rows = await store.sendLog.list(WEEK, {
     states: ['queued', 'sending', 'sent', 'failed', 'uncertain', 'skipped'],
     limit: 10_000,
   });

@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
     expect((await served.exited).code).toBe(0);
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      const reader = await store.getSubscriber({ address: 'reader+news@example.org' });
+      const reader = await store.subscribers.get({ address: 'reader+news@example.org' });
       expect(reader).toMatchObject({ status: 'unsubscribed', mailbox: 'reader@example.org' });
       expect(reader?.confirmedAt).not.toBeNull();
       expect(reader?.unsubscribedAt).not.toBeNull();

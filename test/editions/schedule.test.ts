@@ -90,7 +90,7 @@ for (const { kind, skip } of storeDatabases()) {
           });
           expect(outcome).toMatchObject({ week: SAMPLE_WEEK, status: 'sent', items: 4 });
           expect(sent).toEqual([SAMPLE_WEEK]);
-          expect((await store().getEdition(SAMPLE_WEEK))?.publishedAt).toBeTruthy();
+          expect((await store().editions.get(SAMPLE_WEEK))?.publishedAt).toBeTruthy();
           expect(existsSync(join(siteDir, SAMPLE_WEEK, 'index.html'))).toBe(true);
           expect(existsSync(join(siteDir, 'index.html'))).toBe(true);
         }),
@@ -104,7 +104,7 @@ for (const { kind, skip } of storeDatabases()) {
           const { digest, log } = digestFor(store(), {});
           const outcome = await digest.scheduledEdition({ week: SAMPLE_WEEK, siteDir, offline: true });
           expect(outcome).toEqual({ week: SAMPLE_WEEK, status: 'draft', items: 4, reason: 'approval' });
-          const edition = await store().getEdition(SAMPLE_WEEK);
+          const edition = await store().editions.get(SAMPLE_WEEK);
           expect(edition?.items).toHaveLength(4);
           expect(edition?.publishedAt ?? null).toBeNull();
           // The draft's preview page never lands where readers are served.
@@ -134,7 +134,7 @@ for (const { kind, skip } of storeDatabases()) {
           expect(outcome).toMatchObject({ status: 'draft', reason: 'degraded' });
           expect(fake.requests.length).toBeGreaterThan(0);
           expect(sent).toEqual([]);
-          expect((await store().getEdition(SAMPLE_WEEK))?.publishedAt ?? null).toBeNull();
+          expect((await store().editions.get(SAMPLE_WEEK))?.publishedAt ?? null).toBeNull();
           expect(existsSync(join(siteDir, 'index.html'))).toBe(false);
           expect(log.lines.join('\n')).toMatch(/built degraded .* not published or sent automatically/);
         });

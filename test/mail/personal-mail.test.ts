@@ -79,8 +79,8 @@ describe('digest send: personal mails', () => {
   });
 
   const choose = async (address: string, preferences: ReaderPreferences) => {
-    const row = (await store.getSubscriber({ address }))!;
-    expect(await store.setPreferences(row.id, preferences)).toBe(true);
+    const row = (await store.subscribers.get({ address }))!;
+    expect(await store.preferences.set(row.id, preferences)).toBe(true);
   };
   const mailTo = async (address: string) => {
     const received = smtp.mails.filter((mail) => mail.to[0] === address);
@@ -145,7 +145,7 @@ describe('digest send: personal mails', () => {
     const link = /Choose your topics and language: (https:\/\/\S+)/.exec(first.text ?? '')?.[1];
     expect(link).toMatch(new RegExp(`^${BASE_URL}preferences\\?token=`));
     const token = new URL(link!).searchParams.get('token')!;
-    const row = (await store.getSubscriber({ address: 'first@example.com' }))!;
+    const row = (await store.subscribers.get({ address: 'first@example.com' }))!;
     const check = await createSubscriberTokens(Buffer.from(SECRET), Date.now).verify(
       token,
       'preferences',

@@ -150,31 +150,45 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('queues again the mails never handed over; only handed-over ones are uncertain', async () => {
       const gone = 'host/1/gone';
-      await store.enqueueSend(WEEK);
-      const ids = await store.reserveSendBatch(WEEK, gone, 10, [], 60);
+      await store.sendLog.enqueue(WEEK);
+      const ids = await store.sendLog.reserveBatch({
+        edition: WEEK,
+        worker: gone,
+        limit: 10,
+        deadClaimers: [],
+        leaseSeconds: 60,
+      });
       expect(ids).toHaveLength(3);
       const [first, second] = ids;
-      await store.startSending(WEEK, first!, gone);
-      await store.startSending(WEEK, second!, gone);
-      expect(await store.handOver(WEEK, second!, gone)).toBe(true);
+      await store.sendLog.start({ edition: WEEK, subscriberId: first!, worker: gone });
+      await store.sendLog.start({ edition: WEEK, subscriberId: second!, worker: gone });
+      expect(await store.sendLog.handOver({ edition: WEEK, subscriberId: second!, worker: gone })).toBe(true);
 
-      expect(await store.recoverAbandoned(WEEK, [gone], 60)).toEqual({ requeued: 1, uncertain: 1 });
-      const counts = await store.sendCounts(WEEK);
+      expect(await store.sendLog.recoverAbandoned(WEEK, [gone], 60)).toEqual({ requeued: 1, uncertain: 1 });
+      const counts = await store.sendLog.counts(WEEK);
       // The third row was only reserved: the next run takes it over as it is.
       expect(counts).toMatchObject({ queued: 3 - 1, uncertain: 1, sending: 0, sent: 0 });
       // Over every edition (for /metrics): the same counts, with no retry wait.
       const { nextRetryInMs: _, ...perEdition } = counts;
-      expect(await store.sendLogCounts()).toEqual(perEdition);
-      const uncertain = await store.listSendLog(WEEK, { states: ['uncertain'] });
+      expect(await store.sendLog.totals()).toEqual(perEdition);
+      const uncertain = await store.sendLog.list(WEEK, { states: ['uncertain'] });
       expect(uncertain.map((row) => row.subscriberId)).toEqual([second]);
 
       // The process judged gone was only slow: its hand-over is refused, so it does not finish the mail.
-      expect(await store.handOver(WEEK, first!, gone)).toBe(false);
+      expect(await store.sendLog.handOver({ edition: WEEK, subscriberId: first!, worker: gone })).toBe(false);
       // A new attempt starts without the old hand-over.
       const next = 'host/2/next';
-      expect(await store.reserveSendBatch(WEEK, next, 10, [gone], 60)).toContain(first);
-      await store.startSending(WEEK, first!, next);
-      expect(await store.recoverAbandoned(WEEK, [next], 60)).toEqual({ requeued: 1, uncertain: 0 });
+      expect(
+        await store.sendLog.reserveBatch({
+          edition: WEEK,
+          worker: next,
+          limit: 10,
+          deadClaimers: [gone],
+          leaseSeconds: 60,
+        }),
+      ).toContain(first);
+      await store.sendLog.start({ edition: WEEK, subscriberId: first!, worker: next });
+      expect(await store.sendLog.recoverAbandoned(WEEK, [next], 60)).toEqual({ requeued: 1, uncertain: 0 });
     });
   });
 }

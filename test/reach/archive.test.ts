@@ -48,9 +48,9 @@ describe('JSON API in other languages', () => {
           : item,
       ),
     };
-    await store.saveEdition(latest);
+    await store.editions.save(latest);
     const first = latest.items[0]!;
-    await store.saveTranslation(
+    await store.translations.save(
       latest.date,
       {
         language: 'de',

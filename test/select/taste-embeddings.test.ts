@@ -63,9 +63,9 @@ async function publishHistory(store: Store): Promise<void> {
       publishedAt: '2026-05-02T00:00:00Z',
     }),
   );
-  await store.upsertItems(items);
-  await store.saveEdition(edition('2026-05-04', items.slice(0, 3)));
-  await store.markPublished('2026-05-04', '2026-05-04T12:00:00.000Z');
+  await store.items.upsert(items);
+  await store.editions.save(edition('2026-05-04', items.slice(0, 3)));
+  await store.editions.markPublished('2026-05-04', '2026-05-04T12:00:00.000Z');
 }
 
 describe('learned taste with an embeddings model', () => {

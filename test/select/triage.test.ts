@@ -54,11 +54,13 @@ function memoryCache() {
   const entries = new Map<string, unknown>();
   return {
     entries,
-    async cacheGet<T>(namespace: string, key: string) {
-      return (entries.get(`${namespace}/${key}`) as T | undefined) ?? null;
-    },
-    async cachePut(namespace: string, key: string, value: unknown) {
-      entries.set(`${namespace}/${key}`, value);
+    cache: {
+      async get<T>(namespace: string, key: string) {
+        return (entries.get(`${namespace}/${key}`) as T | undefined) ?? null;
+      },
+      async put({ namespace, key, value }: { namespace: string; key: string; value: unknown }) {
+        entries.set(`${namespace}/${key}`, value);
+      },
     },
   };
 }

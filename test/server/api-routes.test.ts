@@ -188,8 +188,8 @@ describe('JSON API /api/v1', () => {
     expect(response.status).toBe(200);
     expect((await body(response)).query).toBe(q.trim());
     expect((await body(await get('/api/v1/search?q=goblins'))).results).toHaveLength(3);
-    expect(await store.getItem('anything')).toBeNull();
-    expect((await store.listEditions()).length).toBe(4);
+    expect(await store.items.get('anything')).toBeNull();
+    expect((await store.editions.list()).length).toBe(4);
   });
 
   it('sends an ETag and Cache-Control, and 304 when If-None-Match matches', async () => {
@@ -303,7 +303,7 @@ describe('API answer cache', () => {
       const total = async () => ((await (await api.request('/editions')).json()) as { total: number }).total;
       expect(await total()).toBe(1);
       const [next] = weeklyEditions(1).map((edition) => ({ ...edition, date: '2026-05-18' }));
-      await store.saveEdition(next!);
+      await store.editions.save(next!);
       now += API_ANSWER_TTL_MS - 1;
       expect(await total()).toBe(1);
       now += 1;

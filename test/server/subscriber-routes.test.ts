@@ -45,11 +45,11 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   // Requests are stored after the answer: read the store once they have been.
   const row = async (address: string) => {
     await mailsSettled();
-    return t.store.getSubscriber({ address });
+    return t.store.subscribers.get({ address });
   };
   const stored = async () => {
     await mailsSettled();
-    return t.store.listSubscribers();
+    return t.store.subscribers.list();
   };
   /** The confirm page's button: a POST from this site with the link's token. */
   const confirmPost = (token: string, app = t.app) => app.request('/confirm', formPost({ token }));
@@ -106,7 +106,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       const response = await t.app.request('/subscribe', jsonPost({ email }));
       answers.push({ status: response.status, body: await response.text() });
     };
-    await t.store.putSubscriber('known@example.com', 'known@example.com', 'confirmed');
+    await t.store.subscribers.put('known@example.com', 'known@example.com', 'confirmed');
     await ask('new@example.com');
     await ask('new@example.com');
     await ask('known@example.com');
@@ -129,7 +129,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     await mailsSettled();
     expect(smtp.received).toHaveLength(1);
     // An hour later the tagged address may have its own confirmation mail (the clock of the database counts).
-    const claim = await t.store.claimConfirmationMail(rows[1]!.id, 0);
+    const claim = await t.store.subscribers.claimConfirmationMail(rows[1]!.id, 0);
     expect(claim).toBe(true);
   });
 
@@ -252,8 +252,8 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   });
 
   it('forged, expired, cross-subscriber and wrong-purpose confirm tokens are refused and change nothing', async () => {
-    const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
-    const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
+    const ada = await t.store.subscribers.request('ada@example.com', 'ada@example.com');
+    const bob = await t.store.subscribers.request('bob@example.com', 'bob@example.com');
     const good = t.token('confirm', ada);
     const [code, id, expiry, signature] = good.split('.') as [string, string, string, string];
     const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
@@ -293,7 +293,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   });
 
   it('GET /unsubscribe only shows a button; POST (form or RFC 8058 one-click, no Origin) unsubscribes', async () => {
-    const ada = await t.store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
+    const ada = await t.store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
     const token = t.token('unsubscribe', ada);
     for (let index = 0; index < 3; index += 1) {
       const shown = await t.app.request(`/unsubscribe?token=${token}`);
@@ -326,15 +326,15 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
     expect(await twice.json()).toEqual({ status: 'unsubscribed' });
 
     // The button of the GET page: the token in the form body.
-    const bob = await t.store.putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
+    const bob = await t.store.subscribers.put('bob@example.com', 'bob@example.com', 'confirmed');
     const button = await t.app.request('/unsubscribe', formPost({ token: t.token('unsubscribe', bob) }));
     expect(button.status).toBe(200);
     expect((await row('bob@example.com'))?.status).toBe('unsubscribed');
   });
 
   it('forged, cross-subscriber, wrong-purpose and expired unsubscribe tokens change nothing', async () => {
-    const ada = await t.store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
-    const bob = await t.store.putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
+    const ada = await t.store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+    const bob = await t.store.subscribers.put('bob@example.com', 'bob@example.com', 'confirmed');
     const good = t.token('unsubscribe', ada);
     const [code, , expiry, signature] = good.split('.') as [string, string, string, string];
     const refused = [
@@ -398,15 +398,15 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
   });
 
   it('a confirm link of the release before generations still confirms the first subscription, and only it', async () => {
-    const ada = await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    const ada = await t.store.subscribers.request('ada@example.com', 'ada@example.com');
     const unbound = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
       id: String(ada.id),
       address: ada.address,
     });
-    await t.store.setSubscriberStatus(ada.id, 'unsubscribed', ['pending']);
-    await t.store.requestSubscription('ada@example.com', 'ada@example.com');
+    await t.store.subscribers.setStatus(ada.id, 'unsubscribed', ['pending']);
+    await t.store.subscribers.request('ada@example.com', 'ada@example.com');
     expect((await confirmPost(unbound)).status).toBe(400);
-    const bob = await t.store.requestSubscription('bob@example.com', 'bob@example.com');
+    const bob = await t.store.subscribers.request('bob@example.com', 'bob@example.com');
     const old = createSubscriberTokens(Buffer.from(SECRET), () => t.clock.time).issue('confirm', {
       id: String(bob.id),
       address: bob.address,
@@ -466,7 +466,7 @@ describe('subscribe, confirm, unsubscribe (app.request)', () => {
       );
       // Given up: another pass of the worker tries nothing.
       await app.digest.subscriptions.idle();
-      expect((await app.store.mailProblems([listed[0]!.id]))[0]).toMatchObject({
+      expect((await app.store.outbox.mailProblems([listed[0]!.id]))[0]).toMatchObject({
         state: 'failed',
         attempts: 1,
       });

@@ -3,7 +3,7 @@
 // hostile search text is only ever words.
 import { describe, expect, it } from 'vitest';
 import { openStoreFromPglite } from '../../src/store/open-store.js';
-import type { SearchItemsQuery } from '../../src/store/types.js';
+import type { SearchItemsQuery } from '../../src/store/search.js';
 import { freshPglite, storeDatabases, useTestStore } from '../support/database.js';
 import { DRAFT_DATE, DRAFT_WORD, draftEdition, publishArchive } from '../support/published-archive.js';
 import { weeklyEditions } from '../support/weekly-editions.js';
@@ -21,10 +21,10 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('indexes an edition when it is published, never while it is a draft', async () => {
       const [edition] = weeklyEditions(1);
-      await store().saveEdition({ ...edition!, publishedAt: null });
-      expect(await store().searchItems(query('goblins'))).toEqual([]);
-      await store().markPublished(edition!.date, edition!.publishedAt!);
-      const hits = await store().searchItems(query('goblins'));
+      await store().editions.save({ ...edition!, publishedAt: null });
+      expect(await store().search.items(query('goblins'))).toEqual([]);
+      await store().editions.markPublished(edition!.date, edition!.publishedAt!);
+      const hits = await store().search.items(query('goblins'));
       expect(hits.map((hit) => [hit.editionDate, hit.key])).toEqual([
         [edition!.date, 'url:https://openai.com/index/where-the-goblins-came-from/'],
       ]);
@@ -38,25 +38,25 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('rebuilds the rows when a published edition is saved again', async () => {
       const [edition] = weeklyEditions(1);
-      await store().saveEdition(edition!);
-      expect(await store().searchItems(query('goblins'))).toHaveLength(1);
-      await store().saveEdition({ ...edition!, publishedAt: undefined, items: edition!.items.slice(0, 2) });
-      expect(await store().searchItems(query('goblins'))).toEqual([]);
-      expect((await store().publishedItem(edition!.items[0]!.key)).map((item) => item.editionDate)).toEqual([
-        edition!.date,
-      ]);
+      await store().editions.save(edition!);
+      expect(await store().search.items(query('goblins'))).toHaveLength(1);
+      await store().editions.save({ ...edition!, publishedAt: undefined, items: edition!.items.slice(0, 2) });
+      expect(await store().search.items(query('goblins'))).toEqual([]);
+      expect(
+        (await store().search.publishedItem(edition!.items[0]!.key)).map((item) => item.editionDate),
+      ).toEqual([edition!.date]);
     });
 
     it('lists published editions only, paged, with the total', async () => {
       await publishArchive(store());
-      const first = await store().listPublishedEditions({ limit: 2, offset: 0 });
+      const first = await store().search.publishedEditions({ limit: 2, offset: 0 });
       expect(first.total).toBe(3);
       expect(first.editions.map((edition) => edition.date)).toEqual(['2026-05-04', '2026-04-27']);
-      const second = await store().listPublishedEditions({ limit: 2, offset: 2 });
+      const second = await store().search.publishedEditions({ limit: 2, offset: 2 });
       expect(second.editions.map((edition) => edition.date)).toEqual(['2026-04-20']);
-      expect(await store().searchItems(query(DRAFT_WORD))).toEqual([]);
-      expect(await store().publishedItem(draftEdition().items[0]!.key)).toEqual([]);
-      expect((await store().listEditions()).map((edition) => edition.date)).toContain(DRAFT_DATE);
+      expect(await store().search.items(query(DRAFT_WORD))).toEqual([]);
+      expect(await store().search.publishedItem(draftEdition().items[0]!.key)).toEqual([]);
+      expect((await store().editions.list()).map((edition) => edition.date)).toContain(DRAFT_DATE);
     });
 
     it('ranks a title match above a takeaway match, then newer editions first', async () => {
@@ -77,14 +77,14 @@ for (const { kind, skip } of storeDatabases()) {
         takeaways,
       };
       for (const date of ['2026-04-27', '2026-05-04']) {
-        await store().saveEdition({
+        await store().editions.save({
           ...base!,
           date,
           items: [inTakeaways, inTitle],
           publishedAt: `${date}T09:00:00.000Z`,
         });
       }
-      const hits = await store().searchItems(query('lighthouse'));
+      const hits = await store().search.items(query('lighthouse'));
       expect(hits.map((hit) => [hit.key, hit.editionDate])).toEqual([
         ['k:title', '2026-05-04'],
         ['k:title', '2026-04-27'],
@@ -96,22 +96,22 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('filters by edition dates, level, source and any of a set of phrases', async () => {
       await publishArchive(store());
-      const all = await store().searchItems(query('agents'));
-      const dated = await store().searchItems(query('agents', { from: '2026-04-27', to: '2026-04-27' }));
+      const all = await store().search.items(query('agents'));
+      const dated = await store().search.items(query('agents', { from: '2026-04-27', to: '2026-04-27' }));
       expect(dated.length).toBe(all.length / 3);
       expect(new Set(dated.map((hit) => hit.editionDate))).toEqual(new Set(['2026-04-27']));
-      const accessible = await store().searchItems(query('agents', { level: 'Accessible' }));
+      const accessible = await store().search.items(query('agents', { level: 'Accessible' }));
       expect(accessible.length).toBeGreaterThan(0);
       expect(accessible.length).toBeLessThan(all.length);
       expect(accessible.every((hit) => hit.level === 'Accessible')).toBe(true);
       // websearch syntax: "or" between words.
-      const either = await store().searchItems(query('agents or goblins'));
-      const bySource = await store().searchItems(query('agents or goblins', { source: 'rss-openai' }));
+      const either = await store().search.items(query('agents or goblins'));
+      const bySource = await store().search.items(query('agents or goblins', { source: 'rss-openai' }));
       expect(bySource.length).toBe(3);
       expect(either.length).toBeGreaterThan(all.length);
       expect(bySource.every((hit) => hit.source === 'rss-openai')).toBe(true);
-      expect(await store().searchItems(query('agents', { source: 'no-such-source' }))).toEqual([]);
-      const phrased = await store().searchItems(
+      expect(await store().search.items(query('agents', { source: 'no-such-source' }))).toEqual([]);
+      const phrased = await store().search.items(
         query('agents', { anyOfPhrases: ['real capital', 'coworker'] }),
       );
       expect(new Set(phrased.map((hit) => hit.key))).toEqual(
@@ -121,9 +121,9 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('pages with limit and offset in a stable order', async () => {
       await publishArchive(store());
-      const all = await store().searchItems(query('agents'));
-      const first = await store().searchItems(query('agents', { limit: 3, offset: 0 }));
-      const second = await store().searchItems(query('agents', { limit: 3, offset: 3 }));
+      const all = await store().search.items(query('agents'));
+      const first = await store().search.items(query('agents', { limit: 3, offset: 0 }));
+      const second = await store().search.items(query('agents', { limit: 3, offset: 3 }));
       expect([...first, ...second]).toEqual(all.slice(0, 6));
     });
 
@@ -139,12 +139,12 @@ for (const { kind, skip } of storeDatabases()) {
         'x'.repeat(10_000),
         '\u0000 nul',
       ]) {
-        await expect(store().searchItems(query(text))).resolves.toBeInstanceOf(Array);
+        await expect(store().search.items(query(text))).resolves.toBeInstanceOf(Array);
       }
-      expect(await store().searchItems(query('a & | ! :*'))).toEqual([]);
+      expect(await store().search.items(query('a & | ! :*'))).toEqual([]);
       // The tables are all still there and still answer.
-      expect(await store().searchItems(query('goblins'))).toHaveLength(3);
-      expect(await store().getItem('anything')).toBeNull();
+      expect(await store().search.items(query('goblins'))).toHaveLength(3);
+      expect(await store().items.get('anything')).toBeNull();
     });
   });
 }
@@ -167,9 +167,9 @@ describe('migration 004-search', () => {
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );
       const after = await openStoreFromPglite(pglite, { closeDatabase: false });
-      const hits = await after.searchItems(query('goblins'));
+      const hits = await after.search.items(query('goblins'));
       expect(hits.map((hit) => hit.editionDate)).toEqual(['2026-05-04', '2026-04-27']);
-      expect(await after.searchItems(query(DRAFT_WORD))).toEqual([]);
+      expect(await after.search.items(query(DRAFT_WORD))).toEqual([]);
       await after.close();
     } finally {
       await pglite.close();

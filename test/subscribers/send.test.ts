@@ -38,7 +38,7 @@ for (const { kind, skip } of storeDatabases()) {
       for (const received of smtp.mails) {
         const mail = parseMail(received.raw);
         const address = received.to[0]!;
-        const subscriber = (await store.getSubscriber({ address }))!;
+        const subscriber = (await store.subscribers.get({ address }))!;
         const listUnsubscribe = mail.headers.get('list-unsubscribe')?.[0] ?? '';
         const match =
           /^<(https:\/\/digest\.example\.org\/unsubscribe\?token=([A-Za-z0-9._-]+))>, <mailto:unsubscribe@example\.org\?subject=unsubscribe%20([A-Za-z0-9._-]+)>$/.exec(
@@ -49,7 +49,7 @@ for (const { kind, skip } of storeDatabases()) {
         expect(mailtoToken).toBe(token);
         expect(mail.headers.get('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click']);
         const check = await tokens.verify(token!, 'unsubscribe', async (id) => {
-          const row = await store.getSubscriber({ id: Number(id) });
+          const row = await store.subscribers.get({ id: Number(id) });
           return row ? { id: String(row.id), address: row.address } : null;
         });
         expect(check).toMatchObject({ ok: true, subscriber: { id: String(subscriber.id), address } });
@@ -77,9 +77,9 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('a reader who left after the rows were written is skipped, and gets nothing', async () => {
       await addReaders(store, READERS);
-      expect(await store.enqueueSend(WEEK)).toEqual({ added: 3, skipped: 0, retried: 0 });
-      const grace = (await store.getSubscriber({ address: 'grace@example.org' }))!;
-      await store.setSubscriberStatus(grace.id, 'unsubscribed', ['confirmed']);
+      expect(await store.sendLog.enqueue(WEEK)).toEqual({ added: 3, skipped: 0, retried: 0 });
+      const grace = (await store.subscribers.get({ address: 'grace@example.org' }))!;
+      await store.subscribers.setStatus(grace.id, 'unsubscribed', ['confirmed']);
       const outcome = await testDigest(store, smtp.port).send({ week: WEEK });
       expect(outcome.counts).toMatchObject({ sent: 2, skipped: 1 });
       expect(smtp.mails.map((mail) => mail.to[0])).not.toContain('grace@example.org');
@@ -87,10 +87,10 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('a reader who unsubscribes mid-send gets nothing after that', async () => {
       await addReaders(store, READERS);
-      const last = (await store.getSubscriber({ address: READERS.at(-1)! }))!;
+      const last = (await store.subscribers.get({ address: READERS.at(-1)! }))!;
       // While the first mail is being accepted, the last reader clicks "unsubscribe".
       smtp.behaviour.onMail = async () => {
-        await store.setSubscriberStatus(last.id, 'unsubscribed', ['confirmed']);
+        await store.subscribers.setStatus(last.id, 'unsubscribed', ['confirmed']);
       };
       const outcome = await testDigest(store, smtp.port, { concurrency: 1 }).send({ week: WEEK });
       expect(smtp.mails.map((mail) => mail.to[0])).toEqual(READERS.slice(0, 2));
@@ -104,8 +104,8 @@ for (const { kind, skip } of storeDatabases()) {
       const outcome = await testDigest(store, smtp.port).send({ week: WEEK, dryRun: true });
       expect(outcome.wouldSend).toEqual(READERS);
       expect(smtp.mails).toHaveLength(0);
-      expect(await store.sendCounts(WEEK)).toMatchObject({ queued: 0, sent: 0 });
-      expect(await store.listSendLog(WEEK, { states: ['queued', 'sent'] })).toEqual([]);
+      expect(await store.sendLog.counts(WEEK)).toMatchObject({ queued: 0, sent: 0 });
+      expect(await store.sendLog.list(WEEK, { states: ['queued', 'sent'] })).toEqual([]);
     });
 
     it('a 4xx is retried with backoff and then delivered once', async () => {
@@ -117,7 +117,7 @@ for (const { kind, skip } of storeDatabases()) {
       const outcome = await testDigest(store, smtp.port).send({ week: WEEK });
       expect(outcome.complete).toBe(true);
       expect(smtp.counts.get('grace@example.org')).toBe(1);
-      const [grace] = await store.listSendLog(WEEK, { states: ['sent'], afterId: 1, limit: 1 });
+      const [grace] = await store.sendLog.list(WEEK, { states: ['sent'], afterId: 1, limit: 1 });
       expect(grace).toMatchObject({ address: 'grace@example.org', attempts: 3 });
       expect(grace!.smtpResponse).toMatch(/^250/);
     });
@@ -131,7 +131,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(outcome.run).toEqual({ sent: 2, failed: 1, skipped: 0, bounced: 1 });
       expect(outcome.failed).toMatchObject([{ address: 'ada@example.com', attempts: 1 }]);
       expect(outcome.failed[0]!.smtpResponse).toMatch(/550 5\.1\.1 No such user/);
-      expect(await store.getSubscriber({ address: 'ada@example.com' })).toMatchObject({
+      expect(await store.subscribers.get({ address: 'ada@example.com' })).toMatchObject({
         status: 'bounced',
         bounces: 1,
       });
@@ -150,7 +150,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(outcome.complete).toBe(false);
       expect(outcome.failed[0]!.smtpResponse).toMatch(/ECONNREFUSED|connect/i);
       expect(outcome.failed[0]!.attempts).toBe(2);
-      expect((await store.getSubscriber({ address: 'ada@example.com' }))!.bounces).toBe(0);
+      expect((await store.subscribers.get({ address: 'ada@example.com' }))!.bounces).toBe(0);
       const rerun = await testDigest(store, smtp.port).send({ week: WEEK });
       expect(rerun).toMatchObject({ complete: true, run: { sent: 3, failed: 0 } });
       expect([...smtp.counts.values()]).toEqual([1, 1, 1]);
@@ -165,7 +165,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(outcome.complete).toBe(true);
       expect(outcome.run.sent).toBe(3);
       expect(smtp.counts.get('ada@example.com')).toBe(1);
-      const [ada] = await store.listSendLog(WEEK, { states: ['sent'], limit: 1 });
+      const [ada] = await store.sendLog.list(WEEK, { states: ['sent'], limit: 1 });
       expect(ada).toMatchObject({ address: 'ada@example.com', attempts: 2 });
     });
 
@@ -173,7 +173,7 @@ for (const { kind, skip } of storeDatabases()) {
       await addReaders(store, READERS);
       // Stored by going around the checks (the subscribe form and the CLI refuse it).
       const forged = 'eve@example.org\r\nBcc: mallory@example.net';
-      await store.putSubscriber(forged, forged, 'confirmed');
+      await store.subscribers.put(forged, forged, 'confirmed');
       const outcome = await testDigest(store, smtp.port).send({ week: WEEK });
       expect(outcome.run).toMatchObject({ sent: 3, failed: 1 });
       expect(outcome.failed[0]!.smtpResponse).toMatch(/not a valid address/);
@@ -194,7 +194,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(refused).toBeInstanceOf(FlaggedEditionError);
       expect(refused.message).toMatch(/1 item\(s\) fell back/);
       expect(smtp.mails).toHaveLength(0);
-      expect(await store.sendCounts(WEEK)).toMatchObject({ queued: 0 });
+      expect(await store.sendLog.counts(WEEK)).toMatchObject({ queued: 0 });
       const allowed = await testDigest(store, smtp.port).send({ week: WEEK, allowFlagged: true });
       expect(allowed.run.sent).toBe(3);
     });

@@ -15,7 +15,7 @@ export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 
 }
 
 export function mockRoad(
-  store: Pick<Store, 'cacheGet' | 'cachePut'>,
+  store: Pick<Store, 'cache'>,
   script: ((call: MockCall, index: number) => FakeBehaviour | Error) | undefined,
   { llm, modelId, log, env, signal, engine, ...run }: MockRoadOptions,
 ) {

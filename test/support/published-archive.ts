@@ -23,16 +23,13 @@ export function draftEdition(): Edition {
   };
 }
 
-export async function publishArchive(
-  store: Pick<Store, 'saveEdition' | 'markPublished'>,
-  count = 3,
-): Promise<Edition[]> {
+export async function publishArchive(store: Pick<Store, 'editions'>, count = 3): Promise<Edition[]> {
   const editions = weeklyEditions(count);
   for (const edition of editions) {
-    await store.saveEdition({ ...edition, publishedAt: null });
-    await store.markPublished(edition.date, edition.publishedAt!);
+    await store.editions.save({ ...edition, publishedAt: null });
+    await store.editions.markPublished(edition.date, edition.publishedAt!);
   }
-  await store.saveEdition(draftEdition());
+  await store.editions.save(draftEdition());
   return editions;
 }
 

@@ -73,8 +73,8 @@ export async function seedEdition(
 ): Promise<Edition> {
   const edition = referenceEdition();
   edit(edition);
-  await store.saveEdition(edition);
-  await store.markPublished(edition.date, '2026-05-04T08:00:00.000Z');
+  await store.editions.save(edition);
+  await store.editions.markPublished(edition.date, '2026-05-04T08:00:00.000Z');
   return edition;
 }
 
@@ -83,5 +83,5 @@ export async function addReaders(
   addresses: string[],
   status: 'confirmed' | 'pending' | 'unsubscribed' = 'confirmed',
 ): Promise<void> {
-  for (const address of addresses) await store.putSubscriber(address, address, status);
+  for (const address of addresses) await store.subscribers.put(address, address, status);
 }

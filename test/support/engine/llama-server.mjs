@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// A small loopback server around node-llama-cpp (llama.cpp's Node binding, CPU build from the npm registry) that speaks
+// A small loopback server around node-llama-cpp (llama.cpp's Node binding, CPU build from this folder's package) that speaks
 // the part of llama.cpp's own server the digest uses: `POST /v1/chat/completions` (OpenAI chat completions, with
 // `response_format: { type: "json_schema" }` turned into the engine's JSON-schema grammar), `GET /props` (with
 // `total_slots`), `GET /v1/models` and `GET /health`. One slot: requests wait in line, as on a one-slot llama.cpp.
 // Usage numbers and timings are the engine's own (its token meter), not estimates.
 //
-//   node scripts/llama-server.mjs --model tiny.gguf [--port 0] [--ctx N] [--threads 1] [--api-key KEY] [--log f]
-//   node scripts/llama-server.mjs --probe      exits 0 when the engine's binary loads on this machine
+//   node test/support/engine/llama-server.mjs --model tiny.gguf [--port 0] [--ctx N] [--threads 1] [--api-key KEY] [--log f]
+//   node test/support/engine/llama-server.mjs --probe      exits 0 when the engine's binary loads on this machine
 //
 // Prints `listening http://127.0.0.1:PORT` on stdout once the model is loaded. `--log` appends one JSON line per
 // answered request (what the tests inspect: the grammar's schema, the answer, usage, time in line).
@@ -46,7 +46,7 @@ if (args.probe) {
   }
 }
 if (!args.model) {
-  process.stderr.write('usage: node scripts/llama-server.mjs --model <file.gguf> [--port 0]\n');
+  process.stderr.write('usage: node test/support/engine/llama-server.mjs --model <file.gguf> [--port 0]\n');
   process.exit(2);
 }
 
