@@ -32,7 +32,8 @@ interface Run {
 
 /** Runs a command line (`node bin/digest.js …` or `npx digest …`) in `cwd`, its tree's peak RSS reported. */
 async function run(command: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const treeFile = join(cwd, `.tree-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  // In the temp folder, not in `cwd` (the clone, for `npx digest`).
+  const treeFile = join(tmpdir(), `digest-tree-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
   const child = spawn(command[0]!, command.slice(1), {
     cwd,
@@ -52,7 +53,9 @@ async function run(command: string[], cwd: string, env: NodeJS.ProcessEnv = {}):
   });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, status, stderr, treeMb: treeSum(treeFile) };
+  const treeMb = treeSum(treeFile);
+  rmSync(treeFile, { force: true });
+  return { seconds, status, stderr, treeMb };
 }
 
 function reports(file: string): number {
