@@ -15,6 +15,7 @@ import { register as list } from './list-command.js';
 import { register as mcp } from './mcp-command.js';
 import { register as publish } from './publish-command.js';
 import { register as push } from './push-command.js';
+import { register as scheduledBuild } from './scheduled-build-command.js';
 import { register as send } from './send-command.js';
 import { register as serve } from './serve-command.js';
 import { register as subscribers } from './subscribers-command.js';
@@ -38,6 +39,7 @@ export const COMMANDS: RegisterCommand[] = [
   send,
   subscribers,
   serve,
+  scheduledBuild,
   mcp,
   editors,
   doctor,
