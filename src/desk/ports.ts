@@ -4,7 +4,14 @@
 // only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
 import type { PaperText } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
-import type { AddInput, BuildInput, BuildOutcome, PublishInput, PublishOutcome } from '../editions/index.js';
+import type {
+  AddInput,
+  BuildInput,
+  BuildOutcome,
+  GuardStore,
+  PublishInput,
+  PublishOutcome,
+} from '../editions/index.js';
 import type {
   CachePort,
   CandidatesPort,
@@ -39,11 +46,11 @@ export type AuditDeps = { store: DeskPort };
 /** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
 export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: EditorsPort & DeskPort };
 
-/** The week's stored draft (is it there, is it published). */
-export type DraftDeps = { store: EditionsPort };
+/** The week's stored draft (is it there, is it published or mailed: the editions room's guard reads both). */
+export type DraftDeps = { store: EditionsPort & GuardStore };
 
 /** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
-export type WeekStoreDeps = { store: EditionsPort & DeskPort };
+export type WeekStoreDeps = { store: EditionsPort & GuardStore & DeskPort };
 
 /** The same, with the config (items per edition, whether an LLM writes). */
 export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
@@ -52,22 +59,24 @@ export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
 export type PreviewDeps = Pick<DigestDeps, 'config'> & DraftDeps;
 
 /** The approval page: the week's state and how many confirmed readers a send would reach. */
-export type ApprovalDeps = Pick<DigestDeps, 'config'> & { store: EditionsPort & DeskPort & SubscribersPort };
+export type ApprovalDeps = Pick<DigestDeps, 'config'> & {
+  store: EditionsPort & GuardStore & DeskPort & SubscribersPort;
+};
 
 /** The week's translations beside the original, and the editor's corrections (audited). */
 export type TranslationDeps = Pick<DigestDeps, 'config'> & {
-  store: EditionsPort & TranslationsPort & DeskPort;
+  store: EditionsPort & GuardStore & TranslationsPort & DeskPort;
 };
 
 /** What a regeneration rewrites: the draft and the stored items it was written from. */
-export type TargetDeps = { store: EditionsPort & CandidatesPort };
+export type TargetDeps = { store: EditionsPort & GuardStore & CandidatesPort };
 
 /** A model road of its own for one regeneration: the LLM config, its answer cache, secrets, logging, abort. */
 export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: CachePort };
 
 /** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
 export type RegenerateDeps = RoadDeps &
-  RunsDeps<'readStoredPaper'> & { store: EditionsPort & DeskPort & CandidatesPort };
+  RunsDeps<'readStoredPaper'> & { store: EditionsPort & GuardStore & DeskPort & CandidatesPort };
 
 /** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
 export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;

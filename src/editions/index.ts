@@ -9,6 +9,11 @@ import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
 export type { AddInput, DecideInput } from './decide.js';
+export {
+  frozenEdition,
+  frozenMessage,
+  type GuardStore,
+} from './edition-guard.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish.js';

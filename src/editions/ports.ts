@@ -14,6 +14,7 @@ import type {
   TranslationsPort,
 } from '../store/types.js';
 import type { BuildStore } from './build-edition.js';
+import type { GuardStore } from './edition-guard.js';
 import type { PolicyStore } from './selection.js';
 
 /** The deps fields `K` (never the whole store) and a store narrowed to the port groups `S`. */
@@ -49,10 +50,16 @@ export type TasteDeps = Narrow<
 >;
 
 /** `decide`: an item looked up, a decision stored. */
-export type DecideDeps = Narrow<never, Pick<ItemsPort, 'getItem'> & Pick<DecisionsPort, 'setDecision'>>;
+export type DecideDeps = Narrow<
+  never,
+  Pick<ItemsPort, 'getItem'> & Pick<DecisionsPort, 'setDecision'> & GuardStore
+>;
 
 /** `add`: a stored item re-pinned, or one fetched (guarded HTTP) and stored. */
-export type AddDeps = Narrow<'config' | 'http' | 'clock', Pick<ItemsPort, 'getItem' | 'addManualItem'>>;
+export type AddDeps = Narrow<
+  'config' | 'http' | 'clock',
+  Pick<ItemsPort, 'getItem' | 'addManualItem'> & GuardStore
+>;
 
 /** `email`: a stored edition rendered to files (its item images fetched) and sent over SMTP. */
 export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', Pick<EditionsPort, 'getEdition'>>;
@@ -84,7 +91,7 @@ export type SourceStageDeps = Narrow<
  * `build`: every deps field and most of the store (candidates, editions, decisions, desk week, cache, items, source
  * state, paper texts, translations) — a build runs every stage. Still not subscribers, outbox, jobs, search, editors.
  */
-export type BuildDeps = Omit<DigestDeps, 'store'> & { store: BuildStore } & SourceStageDeps &
+export type BuildDeps = Omit<DigestDeps, 'store'> & { store: BuildStore & GuardStore } & SourceStageDeps &
   PaperDeps &
   TranslateDeps &
   EmbedderDeps &
