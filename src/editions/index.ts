@@ -8,6 +8,7 @@ import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
+export type { CorrectInput } from './correct.js';
 export type { AddInput, DecideInput } from './decide.js';
 export {
   frozenEdition,
@@ -31,6 +32,10 @@ export const taste = lazy(async () => (await import('./taste.js')).taste);
 export const decide = lazy(async () => (await import('./decide.js')).decide);
 
 export const add = lazy(async () => (await import('./decide.js')).add);
+
+export const correct = lazy(async () => (await import('./correct.js')).correct);
+
+export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
 
 export const publish = lazy(async () => (await import('./publish.js')).publish);
 

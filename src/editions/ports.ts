@@ -6,15 +6,18 @@ import type { chatAfterPublish } from '../reach/index.js';
 import type {
   CachePort,
   DecisionsPort,
+  DeskPort,
   EditionsPort,
   IngestRunsPort,
   ItemsPort,
   PaperTextsPort,
+  RevisionsPort,
   SourceStatePort,
   TranslationsPort,
 } from '../store/types.js';
 import type { BuildStore } from './build-edition.js';
 import type { GuardStore } from './edition-guard.js';
+import type { RevisionStore } from './publish-edition.js';
 import type { PolicyStore } from './selection.js';
 
 /** The deps fields `K` (never the whole store) and a store narrowed to the port groups `S`. */
@@ -71,9 +74,14 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', Pick<Ed
  */
 export type PublishDeps = Narrow<
   'config' | 'fs' | 'http' | 'log' | 'clock',
-  EditionsPort & Pick<TranslationsPort, 'getTranslations'>
+  EditionsPort & Pick<TranslationsPort, 'getTranslations'> & RevisionStore
 > &
   Parameters<typeof chatAfterPublish>[0];
+
+/** `correct`: the next revision stored with who and why, the audit log, then the site published again. */
+export type CorrectDeps = PublishDeps & {
+  store: { revisions: Pick<RevisionsPort, 'publishCorrection'> } & Pick<DeskPort, 'recordAudit'>;
+};
 
 /** The weekly job: a build, then a publish (its deps are the two together). */
 export type ScheduleDeps = BuildDeps & PublishDeps;

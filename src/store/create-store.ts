@@ -38,6 +38,7 @@ import {
 } from './outbox.js';
 import { paperTexts, savePaperText } from './paper-texts.js';
 import { exportSubscriber, getPreferences, setPreferences } from './preferences.js';
+import { revisionQueries } from './revisions.js';
 import type { Database } from './schema.js';
 import { listPublishedEditions, publishedItem, searchItems } from './search.js';
 import {
@@ -108,6 +109,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     ...subscriberPorts(db),
     ...deskPorts(db),
     ...sendLogPort(db),
+    revisions: revisionQueries(db),
     withJobLock: (name, fn) => withJobLock(db, options.jobLock ?? 'advisory', name, fn),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);

@@ -378,6 +378,33 @@ export interface SendLogPort {
   ): Promise<{ id: number; address: string }[]>;
 }
 
+/* The revisions of published editions (queries in store/revisions.ts). */
+export interface RevisionSummary {
+  revision: number;
+  publishedAt: string;
+  /** Who published it: null for revision 1 (published by `digest publish` or approval). */
+  editor: string | null;
+  reason: string | null;
+}
+
+export interface PublishCorrectionInput {
+  /** The corrected edition, with its `corrections` list already naming the new revision last. */
+  edition: Edition;
+  revision: number;
+  editor: string;
+  reason: string;
+  at: string;
+}
+
+/** The revisions of published editions: listed, read whole, and a correction published. */
+export interface RevisionsPort {
+  /** Oldest first; empty for an edition that was never published. */
+  listRevisions(date: string): Promise<RevisionSummary[]>;
+  /** Revision `revision` as readers had it, or null. */
+  getRevision(date: string, revision: number): Promise<Edition | null>;
+  publishCorrection(input: PublishCorrectionInput): Promise<void>;
+}
+
 export interface Store
   extends JobsPort,
     ItemsPort,
@@ -400,5 +427,7 @@ export interface Store
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).
    */
   shareDatabase(): Promise<SharedDatabase | null>;
+  /** Every published revision of an edition, and corrections (store/revisions.ts). */
+  revisions: RevisionsPort;
   close(): Promise<void>;
 }

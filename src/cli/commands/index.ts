@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { register as add } from './add.js';
 import { register as build } from './build.js';
 import { register as chat } from './chat.js';
+import { register as correct } from './correct.js';
 import { register as decide } from './decide.js';
 import { register as demo } from './demo.js';
 import { register as doctor } from './doctor.js';
@@ -32,6 +33,7 @@ export const COMMANDS: RegisterCommand[] = [
   taste,
   evaluate,
   publish,
+  correct,
   email,
   chat,
   push,
