@@ -58,6 +58,14 @@ module.exports = {
       to: { path: '^src/((editions|desk|subscribers|reach|setup|compose|cli|server)/|deps[.]ts$)' },
     },
     {
+      name: 'stages-use-ports-on-the-ground-floor',
+      comment:
+        'The stages (sources, enrich, select, write, publish) read and write stored things through the ports core/ports.ts declares (StageStore: items, editions, decisions, cache, paper texts), which store/ implements; a stage never imports store/.',
+      severity: 'error',
+      from: { path: '^src/(sources|enrich|select|write|publish)/' },
+      to: { path: '^src/store/' },
+    },
+    {
       name: 'core-imports-nothing-in-src',
       comment: 'core/ holds domain types, ports and rules: no IO, nothing else from src/.',
       severity: 'error',

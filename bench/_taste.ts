@@ -16,7 +16,7 @@ import { toItem } from '../src/sources/_feed-items.js';
 import { parseFeedBytes } from '../src/sources/_feed-parse.js';
 import { writeItemExtractively } from '../src/write/extractive-item.js';
 import { hasFirstPerson } from '../src/write/extractive-voice.js';
-import { storedFrom } from '../test/select/_items.js';
+import { storedFrom } from '../test/support/stored-items.js';
 
 /**
  * Taste scores where each day's items are scored by a model fitted on the other days only (the reference picks of

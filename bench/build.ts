@@ -15,7 +15,7 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
   const real = await seedWeekItems();
   const items = replicatedWeek(real, CANDIDATES, WEEK);
   return withPreparedStore(async (store) => {
-    await store.upsertItems(items);
+    await store.items.upsert(items);
     const config = parseConfig({});
     const started = performance.now();
     const { edition } = await buildEdition({
@@ -27,7 +27,7 @@ export async function benchBuild(): Promise<Record<string, number | string>> {
     const html = renderEditionHtml(edition);
     const seconds = (performance.now() - started) / 1000;
     return {
-      candidates: (await store.listCandidates(editionWindow(WEEK))).length,
+      candidates: (await store.items.candidates(editionWindow(WEEK))).length,
       'build wall s (2,000 candidates)': Math.round(seconds * 1000) / 1000,
       'edition items': edition.items.length,
       'page KB': Math.round(Buffer.byteLength(html) / 102.4) / 10,

@@ -23,7 +23,7 @@ export async function benchDesk(): Promise<Record<string, number | string>> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-desk-'));
   try {
     return await withPreparedStore(async (store) => {
-      await store.upsertItems(items);
+      await store.items.upsert(items);
       const digest = createDigest({
         config: parseConfig({ enrich: { enabled: false } }),
         store,
@@ -80,7 +80,7 @@ export async function benchDesk(): Promise<Record<string, number | string>> {
       }
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       return {
-        candidates: (await store.listCandidates(editionWindow(WEEK))).length,
+        candidates: (await store.items.candidates(editionWindow(WEEK))).length,
         'board render ms (2,000 candidates, median)': Math.round(median(board)),
         'board search ms (median)': Math.round(median(search)),
         'board first view ms (ranking computed)': Math.round(first.ms),

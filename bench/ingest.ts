@@ -67,7 +67,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
       started = performance.now();
       await run();
       const rerunSeconds = (performance.now() - started) / 1000;
-      const stored = (await store.listCandidates(window)).length;
+      const stored = (await store.items.candidates(window)).length;
       const parseRate = ITEMS / parseSeconds;
       const storeRate = ITEMS / storeSeconds;
       return {

@@ -11,8 +11,8 @@ import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/types.js';
 import { createModelRoad } from '../src/write/index.js';
 import { createLlmWriter } from '../src/write/llm-writer.js';
-import { storedFrom } from '../test/select/_items.js';
 import { type FakeLlm, type FakeLlmOptions, startFakeLlm } from '../test/support/fake-llm.js';
+import { storedFrom } from '../test/support/stored-items.js';
 import { seedWeekItems } from './_seed-week.js';
 
 const LATENCY_MS = 300;

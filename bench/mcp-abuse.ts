@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 import { BIN, startChild, stop } from './_http.js';
 
 const EDITIONS = 52;
@@ -35,8 +35,8 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
   const dir = await mkdtemp(join(tmpdir(), 'digest-bench-mcp-'));
   const store = await openStore({ dataDir: join(dir, 'data') });
   for (const edition of weeklyEditions(EDITIONS)) {
-    await store.saveEdition(edition);
-    await store.markPublished(edition.date, `${edition.date}T09:00:00.000Z`);
+    await store.editions.save(edition);
+    await store.editions.markPublished(edition.date, `${edition.date}T09:00:00.000Z`);
   }
   await store.close();
   await writeFile(

@@ -8,7 +8,7 @@ import type { Edition } from '../src/core/types.js';
 import { renderEmail } from '../src/publish/email-files.js';
 import { publishSite } from '../src/publish/publish-site.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
-import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
 
 const EDITIONS = 520;
 const BASE_URL = 'https://digest.example.org/';

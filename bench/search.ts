@@ -18,8 +18,8 @@ import { pgliteDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { openStore } from '../src/store/open-store.js';
 import { pgliteOptions } from '../src/store/pglite-options.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
-import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 import { autocannon, BIN, STATIC_SERVER, startChild, stop } from './_http.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -121,7 +121,7 @@ async function benchEditionGet() {
   const editions = weeklyEditions(3);
   await publishSite({ fs: nodeFileSystem, outDir: site, editions, baseUrl: 'https://digest.example.org/' });
   const store = await openStore({ dataDir: join(dir, 'data') });
-  for (const edition of editions) await store.saveEdition(edition);
+  for (const edition of editions) await store.editions.save(edition);
   await store.close();
   // One client measuring throughput: the per-address limit (120 a minute by default) is lifted.
   await writeFile(join(dir, 'digest.config.json'), JSON.stringify({ server: { apiPerMinute: 1_000_000 } }));

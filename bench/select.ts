@@ -15,9 +15,9 @@ import { triageShortlist } from '../src/select/triage-shortlist.js';
 import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
 import { createModelRoad, createWriter } from '../src/write/index.js';
-import { storedFrom } from '../test/select/_items.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
 import { seedWeekPicks } from '../test/support/fixtures.js';
+import { storedFrom } from '../test/support/stored-items.js';
 import { seedWeekItems } from './_seed-week.js';
 import { leaveOneDayOut, samplePostMix, voiceAndLevels } from './_taste.js';
 

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
-import { referenceEdition } from '../test/publish/_reference-edition.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'digest.js');
@@ -116,12 +116,12 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
       for (const date of ['2026-05-04', '2026-05-11', PERSONAL_EDITION]) {
-        await store.saveEdition({ ...referenceEdition(), date });
-        await store.markPublished(date, `${date}T08:00:00.000Z`);
+        await store.editions.save({ ...referenceEdition(), date });
+        await store.editions.markPublished(date, `${date}T08:00:00.000Z`);
       }
       // The personal edition has a German translation, so German readers' mails are their own renders.
       const edition = referenceEdition();
-      await store.saveTranslation(
+      await store.translations.save(
         PERSONAL_EDITION,
         {
           language: 'de',
@@ -142,7 +142,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
       );
       for (let index = 0; index < READERS; index++) {
         const address = `reader${String(index).padStart(5, '0')}@example.com`;
-        await store.putSubscriber(address, address, 'confirmed');
+        await store.subscribers.put(address, address, 'confirmed');
       }
     } finally {
       await store.close();
@@ -213,7 +213,7 @@ async function choosePreferences(dataDir: string): Promise<void> {
     for (let index = 0; index < READERS; index++) {
       if (next() < 1 / 3) continue;
       const topics = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(next())))];
-      await store.setPreferences(index + 1, {
+      await store.preferences.set(index + 1, {
         language: next() < 0.3 ? 'de' : null,
         topics,
         levels: next() < 0.2 ? ['Accessible', 'Intermediate'] : [],

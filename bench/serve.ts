@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishSite } from '../src/publish/publish-site.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 import { autocannon, BIN, STATIC_SERVER, startChild, stop } from './_http.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -31,7 +31,7 @@ export async function benchStore(): Promise<Record<string, number | string>> {
     const created = probe('create', join(dir, 'data'));
     const store = await openStore({ dataDir: join(dir, 'data') });
     try {
-      await store.upsertItems(await seedWeekItems());
+      await store.items.upsert(await seedWeekItems());
     } finally {
       await store.close();
     }

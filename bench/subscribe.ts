@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { publishSite } from '../src/publish/publish-site.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
-import { weeklyEditions } from '../test/publish/_editions.js';
+import { weeklyEditions } from '../test/support/weekly-editions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'bin', 'digest.js');

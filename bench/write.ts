@@ -6,7 +6,7 @@ import { openStore } from '../src/store/open-store.js';
 import { createWriter } from '../src/write/index.js';
 import type { ItemForWriting, WriterContext } from '../src/write/types.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
-import { hfItems } from '../test/write/real-items.js';
+import { hfItems } from '../test/support/real-items.js';
 
 const LATENCY_MS = 300;
 const CONCURRENCY = 4;

@@ -15,7 +15,8 @@ const entries = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
   .map((entry) => join(entry.parentPath, entry.name));
 const assets = readdirSync(src, { recursive: true, withFileTypes: true })
-  .filter((entry) => entry.isFile() && /\.(md|json|txt|css)$/.test(entry.name))
+  // The folders' README.md files are documentation for readers of the source, not assets the program reads.
+  .filter((entry) => entry.isFile() && /\.(md|json|txt|css)$/.test(entry.name) && entry.name !== 'README.md')
   .map((entry) => join(entry.parentPath, entry.name));
 
 rmSync(dist, { recursive: true, force: true });

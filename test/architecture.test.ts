@@ -1,5 +1,6 @@
-// ARCHITECTURE.md cannot drift from the tree: every path it names (`editions/build.ts`, `src/desk/views/`,
-// `test/sources/contract.ts`, `write/prompts/*.md`…) exists, and every folder under src/ is named in it as a folder.
+// ARCHITECTURE.md and the folders' READMEs (src/<folder>/README.md) cannot drift from the tree: every path they name
+// (`editions/build.ts`, `src/desk/views/`, `test/sources/contract.ts`, `write/prompts/*.md`…) exists, every folder
+// under src/ is named in ARCHITECTURE.md as a folder, and so is every folder's README.
 // Reads files only: no build, no store.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -21,6 +22,14 @@ function foldersUnder(dir: string): string[] {
 }
 
 const SRC_FOLDERS = foldersUnder(SRC);
+// The floor-by-floor detail beside the code, read like ARCHITECTURE.md (paths written from src/).
+const FOLDER_READMES = SRC_FOLDERS.filter((folder) => existsSync(join(SRC, folder, 'README.md'))).map(
+  (folder) => ({
+    name: `${folder}/README.md`,
+    text: readFileSync(join(SRC, folder, 'README.md'), 'utf8'),
+  }),
+);
+const DOCUMENTS = [{ name: 'ARCHITECTURE.md', text: DOCUMENT }, ...FOLDER_READMES];
 const TOP_FOLDERS = new Set(SRC_FOLDERS.filter((folder) => !folder.includes('/')));
 // Folders of the repository a path may start with besides src/'s own (`test/sources/contract.ts`, `lint/…`).
 const REPO_FOLDERS = new Set(
@@ -96,15 +105,29 @@ describe('ARCHITECTURE.md matches the tree', () => {
     expect(pathExists('sources/_nothing-*.ts')).toBe(false);
   });
 
-  it('names only paths that exist', () => {
-    const missing = namedPaths(DOCUMENT).filter((path) => !pathExists(path));
-    expect(missing, 'paths named in ARCHITECTURE.md that are not in the tree').toEqual([]);
+  it("names only paths that exist, in ARCHITECTURE.md and the folders' READMEs", () => {
+    const missing = DOCUMENTS.flatMap(({ name, text }) =>
+      namedPaths(text)
+        .filter((path) => !pathExists(path))
+        .map((path) => `${name}: ${path}`),
+    );
+    expect(missing, 'paths named in ARCHITECTURE.md or a README of src/ that are not in the tree').toEqual(
+      [],
+    );
+  });
+
+  it('names every folder README of src/, and there are some', () => {
+    expect(FOLDER_READMES.length).toBeGreaterThan(10);
+    const unnamed = FOLDER_READMES.map(({ name }) => name).filter(
+      (name) => !DOCUMENT.includes(`\`${name}\``),
+    );
+    expect(unnamed, 'READMEs under src/ that ARCHITECTURE.md does not point to').toEqual([]);
   });
 
   it('names functions that are in the files it names them with (`editions/build.ts` `build()`)', () => {
-    const pairs = [
-      ...DOCUMENT.matchAll(/`((?:src\/)?[\w.-]+(?:\/[\w.-]+)+\.ts)` `([A-Za-z_$][\w$]*)(?:\([^`]*\))?`/g),
-    ];
+    const pairs = DOCUMENTS.flatMap(({ text }) => [
+      ...text.matchAll(/`((?:src\/)?[\w.-]+(?:\/[\w.-]+)+\.ts)` `([A-Za-z_$][\w$]*)(?:\([^`]*\))?`/g),
+    ]);
     expect(pairs.length).toBeGreaterThan(20);
     const absent = pairs
       .map(([, path, name]) => ({ path: path!, name: name! }))
@@ -140,5 +163,59 @@ describe('ARCHITECTURE.md matches the tree', () => {
     );
     expect(unnamed, 'folders under src/ that ARCHITECTURE.md does not name').toEqual([]);
     expect(DOCUMENT).toMatch(/`(src\/)?deps\.ts`/);
+  });
+});
+
+// test/ mirrors src/: a test folder is named after a folder of src/ (the room, stage or edge whose modules it tests),
+// or is one of the few that test no single folder.
+const TEST = join(ROOT, 'test');
+const TEST_ONLY_FOLDERS = ['e2e', 'support', 'fixtures', 'lint', 'readme'];
+const ROOMS = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|/gm)].map((match) => match[1]!);
+
+describe('test/ mirrors src/', () => {
+  const testFolders = readdirSync(TEST, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+  it('names every test folder after a folder of src/ (or e2e, support, fixtures, lint, readme)', () => {
+    const strays = testFolders.filter(
+      (folder) => !TOP_FOLDERS.has(folder) && !TEST_ONLY_FOLDERS.includes(folder),
+    );
+    expect(strays, 'test folders named after no folder of src/').toEqual([]);
+  });
+
+  it('gives every room a test folder with tests in it', () => {
+    expect(ROOMS).toEqual(expect.arrayContaining(['editions', 'desk', 'subscribers', 'reach', 'setup']));
+    const untested = ROOMS.filter(
+      (room) =>
+        !existsSync(join(TEST, room)) ||
+        !readdirSync(join(TEST, room)).some((name) => name.endsWith('.test.ts')),
+    );
+    expect(untested, 'rooms without a test folder').toEqual([]);
+  });
+});
+
+// A file's name says its subject and role on its own (`desk/views/board-page.ts`, `cli/commands/publish-command.ts`):
+// no two modules under src/ share one, but for the three names every folder may have for the same role.
+const FOLDER_ROLE_FILES = new Set(['index.ts', 'ports.ts', 'types.ts']);
+
+/** Every file under `dir`, as a path relative to src/. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [relative(SRC, path)];
+  });
+}
+
+describe('src/ file names', () => {
+  it('are unique across the tree (index.ts, ports.ts and types.ts being a folder role)', () => {
+    const byName = new Map<string, string[]>();
+    for (const path of filesUnder(SRC)) {
+      const name = basename(path);
+      if (name.endsWith('.ts') && !FOLDER_ROLE_FILES.has(name))
+        byName.set(name, [...(byName.get(name) ?? []), path]);
+    }
+    const shared = [...byName.values()].filter((paths) => paths.length > 1);
+    expect(shared, 'src/ files sharing a name').toEqual([]);
   });
 });

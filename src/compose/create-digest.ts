@@ -1,7 +1,5 @@
-// The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them. Each
-// capability is reached through its face (editions/, desk/, subscribers/, reach/), whose use cases load their modules
-// when first called, so a command loads only what it uses (mjml for email, the AI SDK for an LLM build). The ports
-// (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
+// The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them. The
+// ports (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
 import type { DigestDeps } from '../deps.js';
 import * as desk from '../desk/index.js';

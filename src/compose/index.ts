@@ -1,6 +1,6 @@
 // compose/ — the one composition root: the real adapters (config, store, HTTP client, disk, clock) are wired here
 // once, and every entry point (the CLI's commands, `digest serve`, `digest mcp`, the tests) gets its use cases from
-// here. The entry points import this face, the rooms' faces, config/ and core/; nothing else.
+// here.
 export { type OpenDigest, type OpenDigestOptions, withDigest } from './open-digest.js';
 
 /** `digest demo`: the bundled sample week built offline into the data folder. */

@@ -72,7 +72,7 @@ export async function composeService(
   const settings = subscribers.subscriptionSettings(config);
   const mailStatus = settings?.canMail ? () => digest.subscriptions.mailStatus() : undefined;
   const metrics = createDigestMetrics({
-    subscribersByStatus: () => deps.store.countSubscribers(),
+    subscribersByStatus: () => deps.store.subscribers.count(),
     sendLog: () => digest.sendLogCounts(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
@@ -86,7 +86,7 @@ export async function composeService(
     health: {
       // The cheapest query the store has; reaching the database is what counts.
       checkDatabase: async () => {
-        await deps.store.lastIngestRun();
+        await deps.store.ingestRuns.last();
       },
       ...(mailStatus ? { mailStatus } : {}),
     },
@@ -96,7 +96,12 @@ export async function composeService(
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
       metricsToken: deps.env[config.server.metricsTokenEnv],
     },
-    limits: { apiPerMinute: config.server.apiPerMinute, mcpPerMinute: config.server.mcpPerMinute },
+    limits: {
+      apiPerMinute: config.server.apiPerMinute,
+      mcpPerMinute: config.server.mcpPerMinute,
+      // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
+      now: () => deps.clock.now().getTime(),
+    },
     metrics,
     log: requestLines.log,
   });
@@ -138,8 +143,6 @@ async function serverUseCases(
             useCases: { subscriptions: digest.subscriptions, preferences: digest.readerPreferences },
             settings,
             languages: deps.config.languages,
-            // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-            now: () => deps.clock.now().getTime(),
           },
         }
       : {}),

@@ -1,4 +1,4 @@
-import type { ConfigInput } from './schema.js';
+import type { ConfigInput } from './config-schema.js';
 
 /** Typed helper for digest.config.ts: `export default defineConfig({ ... })`. */
 export function defineConfig(config: ConfigInput): ConfigInput {

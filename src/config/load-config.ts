@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import { type Config, configSchema } from './schema.js';
+import { type Config, configSchema } from './config-schema.js';
 
 export const CONFIG_FILES = ['digest.config.ts', 'digest.config.js', 'digest.config.json'] as const;
 

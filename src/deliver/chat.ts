@@ -3,8 +3,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { errorMessage } from '../core/errors.js';
-import type { HttpClient } from '../core/ports.js';
-import type { CachePort } from '../store/types.js';
+import type { HttpClient, StageStore } from '../core/ports.js';
 import { redact } from './_text.js';
 import type { ChatEdition } from './chat-view.js';
 import type { ChatChannel } from './types.js';
@@ -44,7 +43,7 @@ export interface DeliverChatInput {
 
 /** Where delivery state is kept, how messages are sent, and time. */
 export interface ChatIo {
-  store: CachePort;
+  store: Pick<StageStore, 'cache'>;
   http: HttpClient;
   now: () => Date;
   /** Waits between two messages to one chat; tests pass one that records instead of waiting. */
@@ -69,7 +68,7 @@ async function deliverToChannel(config: ChatChannelConfig, input: DeliverChatInp
   const { store } = input.io;
   const key = chatStateKey(edition.date, config.id);
   const base = { id: config.id, type: config.type };
-  const previous = input.again ? null : await store.cacheGet<ChatDeliveryState>(CHAT_STATE_NAMESPACE, key);
+  const previous = input.again ? null : await store.cache.get<ChatDeliveryState>(CHAT_STATE_NAMESPACE, key);
   if (previous?.done) return { ...base, status: 'already', sent: 0, total: previous.total };
 
   let channel: ChatChannel;
@@ -108,7 +107,7 @@ async function deliverToChannel(config: ChatChannelConfig, input: DeliverChatInp
 
 async function record(input: DeliverChatInput, key: string, state: Omit<ChatDeliveryState, 'at'>) {
   const value: ChatDeliveryState = { ...state, at: input.io.now().toISOString() };
-  await input.io.store.cachePut(CHAT_STATE_NAMESPACE, key, value);
+  await input.io.store.cache.put({ namespace: CHAT_STATE_NAMESPACE, key, value });
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

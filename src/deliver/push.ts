@@ -3,10 +3,9 @@
 // announced before it is sent: a push that died between the service's answer and recording the id leaves the
 // announcement, and the next push looks the draft up there instead of making a second one.
 import { FetchError } from '../core/errors.js';
-import type { HttpClient, Logger } from '../core/ports.js';
-import type { CachePort } from '../store/types.js';
+import type { HttpClient, Logger, StageStore } from '../core/ports.js';
 import { redact } from './_text.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError } from './delivery-errors.js';
 import type { Draft, DraftService } from './types.js';
 
 export const PUSH_STATE_NAMESPACE = 'push-draft';
@@ -29,7 +28,7 @@ export interface PushDraftInput {
   service: DraftService;
   date: string;
   draft: Draft;
-  store: CachePort;
+  store: Pick<StageStore, 'cache'>;
   http: HttpClient;
   log: Logger;
   now: () => Date;
@@ -48,15 +47,19 @@ async function pushOrUpdate(input: PushDraftInput): Promise<PushResult> {
   const { service, store } = input;
   const key = `${service.service}/${input.date}`;
   const context = { http: input.http, ...(input.signal ? { signal: input.signal } : {}) };
-  const known = await store.cacheGet<PushState>(PUSH_STATE_NAMESPACE, key);
+  const known = await store.cache.get<PushState>(PUSH_STATE_NAMESPACE, key);
   // A draft made on another instance (the URL changed) is not this one's to update.
   const remembered = known && known.origin === service.origin ? known : null;
   const record = (id: string | null) =>
-    store.cachePut(PUSH_STATE_NAMESPACE, key, {
-      id,
-      origin: service.origin,
-      at: input.now().toISOString(),
-    } satisfies PushState);
+    store.cache.put({
+      namespace: PUSH_STATE_NAMESPACE,
+      key,
+      value: {
+        id,
+        origin: service.origin,
+        at: input.now().toISOString(),
+      } satisfies PushState,
+    });
   let action: PushResult['action'] = 'created';
   if (remembered?.id) {
     const updated = await service.update(remembered.id, input.draft, context);

@@ -6,15 +6,15 @@ import type { EditForm } from './editing.js';
 import type { DeskOutcome } from './outcome.js';
 import { costQuery, type DeskReply, messagePage, outcomeReply, page, redirect, weekUrl } from './replies.js';
 import type { DeskRoom } from './room.js';
-import { renderItemEdit } from './views/item.js';
+import { renderItemEdit } from './views/item-page.js';
 
 // The actions load on first use: they bring the build, the fetcher, the LLM road and the email renderer
 // (Readability, the AI SDK, mjml), which an idle `digest serve` should not carry.
-const decisions = () => import('./decisions.js');
+const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./editing.js');
-const publishing = () => import('./publish.js');
+const publishing = () => import('./desk-approval.js');
 const regenerating = () => import('./regenerate.js');
-const translating = () => import('./translations.js');
+const translating = () => import('./desk-translations.js');
 
 type Form = Record<string, string>;
 

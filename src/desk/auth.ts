@@ -80,13 +80,13 @@ export function createDeskAuth(deps: AuthDeps, limits: SignInLimits = DEFAULT_SI
     async authenticate(token: string | undefined): Promise<DeskSession | null> {
       if (!token || token.length > 200) return null;
       const tokenHash = hashToken(token);
-      const session = await deps.store.getSession(tokenHash, deps.clock.now());
+      const session = await deps.store.editors.getSession(tokenHash, deps.clock.now());
       if (!session) return null;
       return { editor: { id: session.editorId, email: session.email }, csrf: session.csrfSecret, tokenHash };
     },
 
     async signOut(session: DeskSession): Promise<void> {
-      await deps.store.revokeSession(session.tokenHash, deps.clock.now());
+      await deps.store.editors.revokeSession(session.tokenHash, deps.clock.now());
       await auditSession(deps, session.editor.email, 'sign-out', {});
     },
 
@@ -116,7 +116,7 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
     };
   }
   const from = { clientAddress: input.clientAddress };
-  const credentials = email ? await deps.store.editorCredentials(email) : null;
+  const credentials = email ? await deps.store.editors.credentials(email) : null;
   const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
   if (!valid || !credentials) {
     await auditSession(deps, email.slice(0, 200) || '(empty)', 'sign-in-failed', from);
@@ -125,7 +125,7 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
   byIp.refund(ipKey);
   byPair.refund(pairKey);
   const token = randomBytes(32).toString('base64url');
-  await deps.store.createSession({
+  await deps.store.editors.createSession({
     tokenHash: hashToken(token),
     editorId: credentials.id,
     csrfSecret: randomBytes(24).toString('base64url'),
@@ -136,5 +136,5 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
 }
 
 function auditSession(deps: AuditDeps, editor: string, action: string, detail: Record<string, unknown>) {
-  return deps.store.recordAudit({ editor, action, week: null, itemKey: null, detail });
+  return deps.store.desk.recordAudit({ editor, action, week: null, itemKey: null, detail });
 }

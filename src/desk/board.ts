@@ -37,11 +37,11 @@ export async function boardView(
   const { store, config } = deps;
   const [listed, edition, decisions, deskWeek, edits, approval] = await Promise.all([
     listWeek(week),
-    store.getEdition(week),
-    store.deskDecisions(week),
-    store.deskWeek(week),
-    store.deskEdits(week),
-    store.approval(week),
+    store.editions.get(week),
+    store.decisions.list(week),
+    store.desk.week(week),
+    store.desk.edits(week),
+    store.desk.approval(week),
   ]);
   const { plan } = listed;
   const chosenKeys = new Set(edition ? edition.items.map((item) => item.key) : listed.picked);

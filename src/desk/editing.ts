@@ -2,8 +2,8 @@
 // shows it, a rebuild keeps it. Each form carries the version it was opened at; a save against a newer version is
 // refused and both versions are shown, so nothing is silently lost.
 import { type Edition, LEVELS, type Level, type PractitionerFact } from '../core/types.js';
+import type { DeskEdit, DeskField } from '../store/desk-apply.js';
 import { applyEdits, fieldValue, HEADER_KEY } from '../store/desk-apply.js';
-import type { DeskEdit, DeskField } from '../store/types.js';
 import { factsFromText, factsText } from '../write/facts.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { WeekDeps } from './ports.js';
@@ -53,11 +53,11 @@ export async function itemEditView(
   key: string,
   extra: { notice?: string | null; conflict?: ItemEditView['conflict'] } = {},
 ): Promise<ItemEditView | null> {
-  const edition = await deps.store.getEdition(week);
+  const edition = await deps.store.editions.get(week);
   if (!edition) return null;
   const item = key === HEADER_KEY ? null : edition.items.find((entry) => entry.key === key);
   if (key !== HEADER_KEY && !item) return null;
-  const rows = (await deps.store.deskEdits(week)).filter((row) => row.itemKey === key);
+  const rows = (await deps.store.desk.edits(week)).filter((row) => row.itemKey === key);
   const fields = (key === HEADER_KEY ? HEADER_FIELDS : ITEM_FIELDS).map((field) =>
     fieldView(
       field,
@@ -163,14 +163,14 @@ async function saveEdit(
       : refused(400, 'Not saved', 'The form has no valid "version".');
   const refusal = await refuseChange(deps, context.week, invalid);
   if (refusal) return refusal;
-  const edition = await deps.store.getEdition(context.week);
+  const edition = await deps.store.editions.get(context.week);
   if (!edition || (key !== HEADER_KEY && !edition.items.some((item) => item.key === key))) {
     return refused(404, 'Not found', `No draft item "${key}" for ${context.week}.`);
   }
   const facts = edition.items.find((item) => item.key === key)?.facts ?? [];
   const parsed = parseForm(key, form, facts);
   if (!parsed.ok) return refused(400, 'Not saved', parsed.message);
-  const rows = (await deps.store.deskEdits(context.week)).filter((row) => row.itemKey === key);
+  const rows = (await deps.store.desk.edits(context.week)).filter((row) => row.itemKey === key);
   const changes = changedFields(edition, key, parsed.values, rows);
   if (!changes.length) return { ok: true, done: 'unchanged' };
   return commit(deps, context, { edition, request }, changes, 'edit');
@@ -210,8 +210,8 @@ async function revertEdit(
   }
   const published = await refuseChange(deps, context.week);
   if (published) return published;
-  const edition = await deps.store.getEdition(context.week);
-  const row = (await deps.store.deskEdits(context.week)).find(
+  const edition = await deps.store.editions.get(context.week);
+  const row = (await deps.store.desk.edits(context.week)).find(
     (entry) => entry.itemKey === key && entry.field === field,
   );
   if (!edition || !row) return refused(404, 'Nothing to revert', `No editor's version of ${field}.`);
@@ -231,12 +231,18 @@ async function commit(
 ): Promise<EditOutcome> {
   const { edition, request } = target;
   const { key, version } = request;
-  const saved = await deps.store.saveDeskEdits(context.week, key, version, changes, context.editor);
+  const saved = await deps.store.desk.saveEdits({
+    week: context.week,
+    itemKey: key,
+    expectedVersion: version,
+    changes,
+    by: context.editor,
+  });
   if (!saved.ok) return conflict(deps, context, request, saved.current, action);
   // The stored draft shows the editor's versions (and generated text where none): what preview and publish use.
-  const rows = await deps.store.deskEdits(context.week);
-  await deps.store.saveEdition(applyEdits(edition, rows));
-  await deps.store.recordAudit({
+  const rows = await deps.store.desk.edits(context.week);
+  await deps.store.editions.save(applyEdits(edition, rows));
+  await deps.store.desk.recordAudit({
     editor: context.editor,
     action,
     week: context.week,
@@ -264,7 +270,7 @@ async function conflict(
     .filter((row) => row.version > version)
     .map((row) => fieldView(row.field, row, undefined));
   const view = await itemEditView(deps, context.week, key, { conflict: { theirs, yours } });
-  await deps.store.recordAudit({
+  await deps.store.desk.recordAudit({
     editor: context.editor,
     action: `${action}-refused`,
     week: context.week,

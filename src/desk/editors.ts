@@ -1,6 +1,6 @@
 // `digest editors add|list|remove`: who may sign in to the desk.
 import { ConfigError } from '../core/errors.js';
-import type { Editor } from '../store/types.js';
+import type { Editor } from '../store/desk-editors.js';
 import { normaliseEmail } from './auth.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import type { EditorsDeps } from './ports.js';
@@ -24,16 +24,16 @@ type NewEditor = { email: string; password: string };
 export async function addEditor(deps: EditorsDeps, input: NewEditor): Promise<Editor> {
   const email = checkEmail(input.email);
   checkNewPassword(input.password);
-  const editor = await deps.store.addEditor(email, await hashPassword(input.password));
+  const editor = await deps.store.editors.add(email, await hashPassword(input.password));
   const taken = `${email} is already an editor (remove them first to set a new password).`;
   if (!editor) throw emailError(taken, 'already an editor');
   return editor;
 }
 
 export function listEditors(deps: EditorsDeps): Promise<Editor[]> {
-  return deps.store.listEditors();
+  return deps.store.editors.list();
 }
 
 export async function removeEditor(deps: EditorsDeps, input: { email: string }): Promise<boolean> {
-  return deps.store.removeEditor(normaliseEmail(input.email));
+  return deps.store.editors.remove(normaliseEmail(input.email));
 }

@@ -1,6 +1,5 @@
 // desk/ — the editor's desk (`digest serve` /admin): sign-in, the board of the week's ranking, decisions, edits,
 // regeneration, translations, publishing and sending from the browser; its views live in desk/views/.
-// This file is the room's one face: other rooms, the composition root and the entry points import only it.
 import { lazy } from '../core/lazy.js';
 
 export type { Desk, DeskOptions, DeskReply, DeskSession } from './desk.js';

@@ -14,15 +14,15 @@ import {
   weekUrl,
 } from './replies.js';
 import type { DeskRoom } from './room.js';
-import { renderBoard } from './views/board.js';
-import { renderItemEdit } from './views/item.js';
+import { renderApprove, renderAudit } from './views/audit-approve-pages.js';
+import { renderBoard } from './views/board-page.js';
+import { renderItemEdit } from './views/item-page.js';
 import { renderLoginPage } from './views/layout.js';
-import { renderApprove, renderAudit } from './views/pages.js';
 
 // These load on first use: the previews bring the email renderer (mjml), which an idle `digest serve` should not carry.
 const editing = () => import('./editing.js');
-const publishing = () => import('./publish.js');
-const translating = () => import('./translations.js');
+const publishing = () => import('./desk-approval.js');
+const translating = () => import('./desk-translations.js');
 
 type Query = Record<string, string | undefined>;
 
@@ -34,7 +34,7 @@ export function pages(room: DeskRoom) {
     },
 
     async home(): Promise<DeskReply> {
-      const [latest] = await deps.store.listEditions({ limit: 1 });
+      const [latest] = await deps.store.editions.list({ limit: 1 });
       return redirect(weekUrl(latest?.date ?? latestMonday(deps.clock.now())));
     },
 
@@ -48,7 +48,7 @@ export function pages(room: DeskRoom) {
 
     async translations(session: DeskSession, week: string, query: Query): Promise<DeskReply | null> {
       const [module, view] = await Promise.all([
-        import('./views/translations.js'),
+        import('./views/translations-page.js'),
         translating().then((use) => use.translationsView(deps, week, notice(query.done))),
       ]);
       return view ? page(module.renderTranslations(room.context(session), view)) : null;
@@ -103,7 +103,7 @@ async function previewFile(
 }
 
 async function auditPage(room: DeskRoom, session: DeskSession): Promise<DeskReply> {
-  const entries = await room.deps.store.listAudit({ limit: 300 });
+  const entries = await room.deps.store.desk.listAudit({ limit: 300 });
   return page(
     renderAudit(room.context(session), {
       entries: entries.map((entry) => ({

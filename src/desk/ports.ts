@@ -1,4 +1,4 @@
-// The narrow ports of the desk's use cases: the parts of DigestDeps (src/deps.ts) and the store's port groups
+// The narrow ports of the desk's use cases: the parts of DigestDeps (src/deps.ts) and the store's groups
 // (src/store/types.ts) each one reads, so a signature says what it can reach. Another room's use case (build, add,
 // publish, send, the stored-paper reader) is reached through `runs`, which room.ts binds to the full deps once:
 // only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
@@ -12,15 +12,7 @@ import type {
   PublishInput,
   PublishOutcome,
 } from '../editions/index.js';
-import type {
-  CachePort,
-  CandidatesPort,
-  DeskPort,
-  EditionsPort,
-  EditorsPort,
-  SubscribersPort,
-  TranslationsPort,
-} from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { SendInput, SendOutcome } from '../subscribers/index.js';
 
 /** The other rooms' use cases a desk action runs, bound to the full deps by room.ts. */
@@ -38,19 +30,19 @@ export interface DeskRuns {
 export type RunsDeps<Name extends keyof DeskRuns> = { runs: Pick<DeskRuns, Name> };
 
 /** Who may sign in (`digest editors add|list|remove`). */
-export type EditorsDeps = { store: EditorsPort };
+export type EditorsDeps = { store: Pick<Store, 'editors'> };
 
 /** Writing to the audit log (it lives with the desk's per-week state). */
-export type AuditDeps = { store: DeskPort };
+export type AuditDeps = { store: Pick<Store, 'desk'> };
 
 /** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
-export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: EditorsPort & DeskPort };
+export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors' | 'desk'> };
 
 /** The week's stored draft (is it there, is it published or mailed: the editions room's guard reads both). */
-export type DraftDeps = { store: EditionsPort & GuardStore };
+export type DraftDeps = { store: GuardStore };
 
 /** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
-export type WeekStoreDeps = { store: EditionsPort & GuardStore & DeskPort };
+export type WeekStoreDeps = { store: Pick<Store, 'editions' | 'desk' | 'decisions'> & GuardStore };
 
 /** The same, with the config (items per edition, whether an LLM writes). */
 export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
@@ -60,30 +52,32 @@ export type PreviewDeps = Pick<DigestDeps, 'config'> & DraftDeps;
 
 /** The approval page: the week's state and how many confirmed readers a send would reach. */
 export type ApprovalDeps = Pick<DigestDeps, 'config'> & {
-  store: EditionsPort & GuardStore & DeskPort & SubscribersPort;
+  store: Pick<Store, 'editions' | 'desk' | 'decisions' | 'subscribers'> & GuardStore;
 };
 
 /** The week's translations beside the original, and the editor's corrections (audited). */
 export type TranslationDeps = Pick<DigestDeps, 'config'> & {
-  store: EditionsPort & GuardStore & TranslationsPort & DeskPort;
+  store: Pick<Store, 'editions' | 'translations' | 'desk' | 'decisions'> & GuardStore;
 };
 
 /** What a regeneration rewrites: the draft and the stored items it was written from. */
-export type TargetDeps = { store: EditionsPort & GuardStore & CandidatesPort };
+export type TargetDeps = { store: Pick<Store, 'editions' | 'items'> & GuardStore };
 
 /** A model road of its own for one regeneration: the LLM config, its answer cache, secrets, logging, abort. */
-export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: CachePort };
+export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & {
+  store: Pick<Store, 'cache'>;
+};
 
 /** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
 export type RegenerateDeps = RoadDeps &
-  RunsDeps<'readStoredPaper'> & { store: EditionsPort & GuardStore & DeskPort & CandidatesPort };
+  RunsDeps<'readStoredPaper'> & { store: Pick<Store, 'editions' | 'desk' | 'items'> & GuardStore };
 
 /** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
 export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
 
 /**
- * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (six of the store's
- * port groups, not the sign-in's EditorsPort) and every run.
+ * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (seven of the store's
+ * groups, not the sign-in's editors) and every run.
  */
 export type DeskDeps = ApprovalDeps &
   TranslationDeps &

@@ -5,7 +5,7 @@
 import type { Edition, StoredItem } from '../core/types.js';
 import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
 import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
-import type { CandidatesPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting, type Writer } from '../write/index.js';
 import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
@@ -59,7 +59,7 @@ export async function regenerateOnDesk(
         after: before + usage.costUsd,
       }
     : null;
-  await deps.store.recordAudit({
+  await deps.store.desk.recordAudit({
     editor: context.editor,
     action: 'regenerate',
     week: context.week,
@@ -74,11 +74,11 @@ export async function regenerateOnDesk(
 }
 
 async function findTarget(deps: TargetDeps, week: string, key: string): Promise<Target | null> {
-  const edition = await deps.store.getEdition(week);
+  const edition = await deps.store.editions.get(week);
   if (!edition) return null;
   if (key === HEADER_KEY) return { edition, item: null };
   if (!edition.items.some((item) => item.key === key)) return null;
-  const item = await deps.store.getItem(key);
+  const item = await deps.store.items.get(key);
   return item ? { edition, item } : null;
 }
 
@@ -101,24 +101,24 @@ function regenerationRoad(deps: RoadDeps): ModelRoad {
 async function rewrite(deps: RegenerateDeps, writer: Writer, target: Target): Promise<string> {
   const { store, config } = deps;
   const writing: WriterContext = { name: config.name, audience: config.audience, log: deps.log };
-  const generated = withGenerated(target.edition, await store.deskEdits(target.edition.date));
+  const generated = withGenerated(target.edition, await store.desk.edits(target.edition.date));
   const rewritten = target.item
     ? await rewriteItem(deps, writer, writing, generated, target.item)
     : await rewriteHeader(deps, writer, writing, generated);
-  await store.saveEdition(await store.keepEditorEdits(rewritten.edition));
+  await store.editions.save(await store.desk.keepEditorEdits(rewritten.edition));
   return rewritten.writer;
 }
 
 /** Title and intro from the items as written now (their generated text): one edition call on the road. */
 async function rewriteHeader(
-  deps: { store: CandidatesPort },
+  deps: { store: Pick<Store, 'items'> },
   writer: Writer,
   writing: WriterContext,
   generated: Edition,
 ): Promise<{ edition: Edition; writer: string }> {
   const items = [];
   for (const item of generated.items) {
-    const source = await deps.store.getItem(item.key);
+    const source = await deps.store.items.get(item.key);
     if (!source) continue;
     items.push({
       ...itemForWriting(source),

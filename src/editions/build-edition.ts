@@ -2,7 +2,7 @@
 // save → translate — each stage a function over the ports it is given. The build use case (build.ts) assembles
 // those ports from the deps once; tests and benchmarks hand in their own. Stages left out (`--no-ingest`,
 // `--no-enrich`, no model) are simply not given.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import { systemClock } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { BuildError } from '../core/errors.js';
@@ -11,7 +11,6 @@ import type { DateWindow, Edition, SourceReport, StoredItem } from '../core/type
 import type { Embedder } from '../llm/embeddings.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, SelectionPolicy } from '../select/types.js';
-import type { CandidatesPort, DeskPort, EditionsPort } from '../store/types.js';
 import type { Writer } from '../write/types.js';
 import {
   editionItem,
@@ -23,13 +22,6 @@ import {
   writingInputs,
 } from './edition-items.js';
 import { editorOrder, type PolicyStore, selectionPolicy, weekCandidates } from './selection.js';
-
-/** What building an edition reads and writes. */
-// The desk's week settings (count, order) and editor's versions of texts are applied by every build.
-export type BuildStore = CandidatesPort &
-  EditionsPort &
-  PolicyStore &
-  Pick<DeskPort, 'deskWeek' | 'keepEditorEdits'>;
 
 /** What every build writes and reads with. */
 export interface BuildPorts {
@@ -66,7 +58,8 @@ export interface BuildEditionOptions {
   /** The edition's date (a Monday). */
   date: string;
   config: Config;
-  store: BuildStore;
+  /** The policy's groups; the desk's week settings (count, order) and editor's versions of texts apply to every build. */
+  store: PolicyStore;
   ports: BuildPorts;
   stages?: BuildStages;
   progress?: BuildProgress;
@@ -160,7 +153,7 @@ async function selectStage(run: Run, candidates: StoredItem[]): Promise<EditionP
   });
   if (run.stages.triage) policy.relevance = await run.stages.triage(candidates, policy);
   const plan = planEdition(candidates, policy, date);
-  const order = (await store.deskWeek(date))?.order;
+  const order = (await store.desk.week(date))?.order;
   if (order?.length) plan.picks = editorOrder(plan.picks, order);
   if (plan.picks.length === 0) {
     throw new BuildError(`Nothing left to pick for ${date}: every candidate was excluded or skipped.`);
@@ -213,7 +206,7 @@ async function saveStage(run: Run, written: WrittenPicks & { reports: SourceRepo
   run.signal?.throwIfAborted();
   run.progress?.onStage?.('save', date);
   // What was just written is the generated version: the editor's edits are laid over it before it is saved.
-  const kept = await run.store.keepEditorEdits(edition);
-  await run.store.saveEdition(kept);
+  const kept = await run.store.desk.keepEditorEdits(edition);
+  await run.store.editions.save(kept);
   return kept;
 }

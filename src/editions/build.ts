@@ -1,7 +1,7 @@
 // The build use case: every port of one build assembled once from the deps (one model road, triage, taste, the
 // sources), the one orchestrator (build-edition.ts) run over them, then the edition's page and the closing report.
 import { resolve } from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
@@ -22,9 +22,9 @@ import { guardEdition } from './edition-guard.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
 import type { BuildDeps, RoadDeps, SourceStageDeps, TriageDeps } from './ports.js';
+import { createTriage, type TriageReport } from './shared-triage.js';
 import { tasteEmbedder } from './taste-embedder.js';
-import { translateLanguages } from './translate.js';
-import { createTriage, type TriageReport } from './triage.js';
+import { translateLanguages } from './translate-edition.js';
 
 export interface BuildInput {
   week: string;
@@ -71,7 +71,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.listEditions(), {
+  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.editions.list(), {
     ...siteOptions(config),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
     ...(assembled.enrich ? { fetchImages: { http, log } } : {}),

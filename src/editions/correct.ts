@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { Edition, EditionItem } from '../core/types.js';
 import type { CorrectDeps } from './ports.js';
-import { publish } from './publish.js';
+import { publish } from './publish-and-email.js';
 
 export interface CorrectInput {
   week: string;
@@ -51,7 +51,7 @@ export async function correct(deps: CorrectDeps, input: CorrectInput): Promise<C
   const reason = input.reason.trim();
   if (!reason || reason.length > MAX_REASON)
     throw new ConfigError(`--reason: say why the edition is corrected, in 1 to ${MAX_REASON} characters.`);
-  const current = await deps.store.getEdition(input.week);
+  const current = await deps.store.editions.get(input.week);
   if (!current?.publishedAt) {
     throw new ConfigError(
       `The edition of ${input.week} is not published: change the draft (the desk or digest build), no correction needed.`,
@@ -65,7 +65,7 @@ export async function correct(deps: CorrectDeps, input: CorrectInput): Promise<C
   const corrections = [...(current.corrections ?? []), { revision, at, reason, editor: input.editor }];
   const next = { ...edition, corrections };
   await deps.store.revisions.publishCorrection({ edition: next, revision, editor: input.editor, reason, at });
-  await deps.store.recordAudit({
+  await deps.store.desk.recordAudit({
     editor: input.editor,
     week: input.week,
     action: 'correct',
@@ -87,7 +87,7 @@ export async function correctionDraft(
   deps: Pick<CorrectDeps, 'store'>,
   week: string,
 ): Promise<z.infer<typeof correctedSchema>> {
-  const current = await deps.store.getEdition(week);
+  const current = await deps.store.editions.get(week);
   if (!current?.publishedAt)
     throw new ConfigError(`The edition of ${week} is not published: nothing to correct.`);
   return {

@@ -1,10 +1,11 @@
 // Editor decisions and additions: pin or skip an item for a week, add one by hand.
 import { NotFoundError } from '../core/errors.js';
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
+import type { EditorDecision } from '../core/ports.js';
 import type { SourceItem, StoredItem } from '../core/types.js';
 import { isHttpUrl } from '../core/urls.js';
 import { fetchManualItem } from '../sources/manual.js';
-import type { EditorDecision, ItemsPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import { guardEdition } from './edition-guard.js';
 import type { AddDeps, DecideDeps } from './ports.js';
 
@@ -19,7 +20,11 @@ export interface DecideInput {
 export async function decide(deps: DecideDeps, input: DecideInput): Promise<{ key: string }> {
   await guardEdition(deps.store, input.week, `a ${input.undo ? 'decision undone' : input.decision}`);
   const key = await resolveItemKey(deps.store, input.item);
-  await deps.store.setDecision(input.week, key, input.undo ? null : input.decision);
+  await deps.store.decisions.set({
+    week: input.week,
+    itemKey: key,
+    decision: input.undo ? null : input.decision,
+  });
   return { key };
 }
 
@@ -36,7 +41,7 @@ export interface AddInput {
 export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
   await guardEdition(deps.store, input.week, 'adding an item');
   const stored = await findStoredItem(deps.store, input.input);
-  if (stored) return deps.store.addManualItem(asManualItem(stored), input.week, input.note);
+  if (stored) return deps.store.items.addManual(asManualItem(stored), input.week, input.note);
   if (input.offline) {
     throw new NotFoundError(
       `"${input.input}" is not stored, and --offline makes no network request. Run it without --offline to fetch it.`,
@@ -48,18 +53,18 @@ export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
     arxivApiUrl: deps.config.enrich.arxivApiUrl,
     now: deps.clock.now(),
   });
-  return deps.store.addManualItem(item, input.week, input.note);
+  return deps.store.items.addManual(item, input.week, input.note);
 }
 
 /** The stored item an item key, arXiv id or URL names, or null. */
-async function findStoredItem(store: Pick<ItemsPort, 'getItem'>, input: string): Promise<StoredItem | null> {
+async function findStoredItem(store: Pick<Store, 'items'>, input: string): Promise<StoredItem | null> {
   const value = input.trim();
   const candidates = [value];
   const arxivId = normaliseArxivId(value) ?? arxivIdFromUrl(value);
   if (arxivId) candidates.push(`arxiv:${arxivId}`);
   if (isHttpUrl(value)) candidates.push(`url:${canonicalUrl(value)}`);
   for (const key of candidates) {
-    const item = await store.getItem(key);
+    const item = await store.items.get(key);
     if (item) return item;
   }
   return null;
@@ -71,7 +76,7 @@ function asManualItem(item: StoredItem): SourceItem {
   return { sourceId: 'manual', url, title, text, authors, arxivId, image, publishedAt, upvotes: null };
 }
 
-async function resolveItemKey(store: Pick<ItemsPort, 'getItem'>, input: string): Promise<string> {
+async function resolveItemKey(store: Pick<Store, 'items'>, input: string): Promise<string> {
   const found = await findStoredItem(store, input);
   if (found) return found.key;
   throw new NotFoundError(

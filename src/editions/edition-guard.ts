@@ -4,10 +4,11 @@
 // what readers got is what the archive keeps. A change after that is a correction (`digest correct`), a new
 // revision with a reason, never a silent rewrite.
 import { PublishedEditionError } from '../core/errors.js';
-import type { EditionsPort, SendLogPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
-/** What the guard reads: the stored edition and the week's send log. */
-export type GuardStore = Pick<EditionsPort, 'getEdition'> & Pick<SendLogPort, 'sendCounts'>;
+/** The store groups the guard reads: the stored edition and the week's send log. */
+export type GuardGroups = 'editions' | 'sendLog';
+export type GuardStore = Pick<Store, GuardGroups>;
 
 export interface FrozenEdition {
   week: string;
@@ -18,7 +19,7 @@ export interface FrozenEdition {
 
 /** The week's edition when it is frozen (published or mailed), else null. */
 export async function frozenEdition(store: GuardStore, week: string): Promise<FrozenEdition | null> {
-  const [edition, counts] = await Promise.all([store.getEdition(week), store.sendCounts(week)]);
+  const [edition, counts] = await Promise.all([store.editions.get(week), store.sendLog.counts(week)]);
   const mailed = counts.sent + counts.sending + counts.uncertain;
   const publishedAt = edition?.publishedAt ?? null;
   return publishedAt || mailed > 0 ? { week, publishedAt, mailed } : null;

@@ -1,6 +1,6 @@
 // From picks to the edition's items: what the writer is given for each pick (its abstract, or its paper read in
 // full), and what the edition keeps of each written item (why it was picked, what it was written from, its facts).
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import { readerUrl } from '../core/ids.js';
 import { sourceName } from '../core/source-names.js';
 import type { EditionItem, PaperText, StoredItem, WrittenItem } from '../core/types.js';

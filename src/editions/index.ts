@@ -2,8 +2,6 @@
 // (decide, add, taste), publish the site and its email files, evaluate models, and the weekly schedule.
 // A build has one orchestrator: build.ts assembles the ports from the deps once, build-edition.ts runs the stages
 // over them (selection.ts and edition-items.ts are what it ranks with and what it writes from).
-// This file is the room's one face: other rooms, the composition root and the entry points import only it. Each use
-// case loads its module when first called, so a command loads only what it runs.
 import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
@@ -17,17 +15,17 @@ export {
 } from './edition-guard.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
-export type { EmailInput, PublishInput, PublishOutcome } from './publish.js';
+export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
+export type { TasteInput, TasteReport } from './steer-taste.js';
 export { fillTheStore, storeStatus } from './store-hints.js';
-export type { TasteInput, TasteReport } from './taste.js';
 
 export const build = lazy(async () => (await import('./build.js')).build);
 
 export const list = lazy(async () => (await import('./list.js')).list);
 
-export const taste = lazy(async () => (await import('./taste.js')).taste);
+export const taste = lazy(async () => (await import('./steer-taste.js')).taste);
 
 export const decide = lazy(async () => (await import('./decide.js')).decide);
 
@@ -37,9 +35,9 @@ export const correct = lazy(async () => (await import('./correct.js')).correct);
 
 export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
 
-export const publish = lazy(async () => (await import('./publish.js')).publish);
+export const publish = lazy(async () => (await import('./publish-and-email.js')).publish);
 
-export const email = lazy(async () => (await import('./publish.js')).email);
+export const email = lazy(async () => (await import('./publish-and-email.js')).email);
 
 export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
 

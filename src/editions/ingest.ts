@@ -1,12 +1,12 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
 // Each source has an overall deadline; while sources are slow, onWaiting says which and on what.
-import type { SourceConfig } from '../config/schema.js';
+import type { SourceConfig } from '../config/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';
 import { displayUrl, redactUrls } from '../core/urls.js';
-import type { ItemsPort, SourceStatePort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 /** A source that has not finished yet, with the requests it is waiting on (URLs shortened and redacted). */
 export interface WaitingSource {
@@ -26,7 +26,7 @@ export interface IngestOptions {
 
 /** What ingest stores into, fetches and logs with, and how it makes a source from its config. */
 interface IngestPorts {
-  store: Pick<ItemsPort, 'upsertItems'> & SourceStatePort;
+  store: Pick<Store, 'items' | 'sourceState'>;
   http: HttpClient;
   log: Logger;
   createSource: (config: SourceConfig) => Source;
@@ -140,7 +140,7 @@ async function fetchOne(
   let timer: NodeJS.Timeout | undefined;
   try {
     const source = options.ports.createSource(config);
-    const state = await options.ports.store.getSourceState(config.id);
+    const state = await options.ports.store.sourceState.get(config.id);
     const fetching = source.fetch({
       window: options.window,
       http: tracked(options.ports.http, entry.requests),
@@ -186,8 +186,8 @@ async function storeOne(
     if ('error' in fetched) throw fetched.error;
     const { result } = fetched;
     // Items first, validators after: a crash in between only costs a re-fetch, never a lost item.
-    if (result.items.length) await store.upsertItems(result.items);
-    if (result.state) await store.setSourceState(config.id, result.state);
+    if (result.items.length) await store.items.upsert(result.items);
+    if (result.state) await store.sourceState.set(config.id, result.state);
     const report: SourceReport = {
       id: config.id,
       status: result.error ? 'error' : 'ok',

@@ -50,7 +50,7 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
       env: deps.env,
       run: { cacheOnly: true },
     });
-    const { createTriage } = await import('./triage.js');
+    const { createTriage } = await import('./shared-triage.js');
     const run = createTriage(deps, input.week, road, { quiet: true });
     if (run) {
       const result = await run.run(candidates, policy);
@@ -60,7 +60,7 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
   }
   const plan = planEdition(candidates, policy, input.week);
   const picked = new Set(plan.picks.map((pick) => pick.item.key));
-  const saved = await store.getEdition(input.week);
+  const saved = await store.editions.get(input.week);
   const savedDiffers = saved ? saved.items.filter((item) => !picked.has(item.key)).length : null;
   return { week: input.week, plan, picked, triage, savedDiffers };
 }

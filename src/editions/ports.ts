@@ -3,69 +3,47 @@
 // fits each of these structurally; a test may hand in less.
 import type { DigestDeps } from '../deps.js';
 import type { chatAfterPublish } from '../reach/index.js';
-import type {
-  CachePort,
-  DecisionsPort,
-  DeskPort,
-  EditionsPort,
-  IngestRunsPort,
-  ItemsPort,
-  PaperTextsPort,
-  RevisionsPort,
-  SourceStatePort,
-  TranslationsPort,
-} from '../store/types.js';
-import type { BuildStore } from './build-edition.js';
-import type { GuardStore } from './edition-guard.js';
-import type { RevisionStore } from './publish-edition.js';
+import type { Store } from '../store/types.js';
+import type { GuardGroups, GuardStore } from './edition-guard.js';
 import type { PolicyStore } from './selection.js';
 
-/** The deps fields `K` (never the whole store) and a store narrowed to the port groups `S`. */
-type Narrow<K extends Exclude<keyof DigestDeps, 'store'>, S> = Pick<DigestDeps, K> & { store: S };
+/** The deps fields `K` (never the whole store) and a store narrowed to the groups `S`. */
+type Narrow<K extends Exclude<keyof DigestDeps, 'store'>, S extends keyof Store> = Pick<DigestDeps, K> & {
+  store: Pick<Store, S>;
+};
 
 /** The embeddings model learned taste reads items with: vectors are cached in the store. */
-export type EmbedderDeps = Narrow<'config' | 'env' | 'signal', CachePort>;
+export type EmbedderDeps = Narrow<'config' | 'env' | 'signal', 'cache'>;
 
 /** A model road (live or cache-only) for triage, writing, checks and eval: every answer is cached in the store. */
-export type RoadDeps = Narrow<'config' | 'log' | 'env' | 'signal', CachePort>;
+export type RoadDeps = Narrow<'config' | 'log' | 'env' | 'signal', 'cache'>;
 
 /** LLM triage over a road it is handed: no store. */
 export type TriageDeps = Pick<DigestDeps, 'config' | 'log' | 'signal'>;
 
 /** Papers read in full: the stored texts, fetched ones (guarded HTTP), and the arXiv versions cached. */
-export type PaperDeps = Narrow<
-  'config' | 'http' | 'log' | 'clock' | 'signal',
-  PaperTextsPort & Pick<CachePort, 'cacheGet'>
->;
+export type PaperDeps = Narrow<'config' | 'http' | 'log' | 'clock' | 'signal', 'paperTexts' | 'cache'>;
 
 /** An edition's other languages, stored beside it. */
-export type TranslateDeps = Narrow<'config' | 'log' | 'signal', Pick<TranslationsPort, 'saveTranslation'>>;
+export type TranslateDeps = Narrow<'config' | 'log' | 'signal', 'translations'>;
 
 /** `list`: the week ranked as a build ranks it (policy, cached triage, stored taste vectors) beside the saved edition. */
-export type ListDeps = Narrow<'config' | 'log' | 'env' | 'signal', PolicyStore>;
+export type ListDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: PolicyStore };
 
 /** `taste`: the editor's history (editions, decisions, candidates) and the reset mark in the cache. */
 export type TasteDeps = Narrow<
   'config' | 'log' | 'clock' | 'env' | 'signal',
-  Pick<EditionsPort, 'listEditions' | 'getEdition'> &
-    Pick<PolicyStore, 'listCandidates' | 'decisions'> &
-    CachePort
+  'editions' | 'items' | 'decisions' | 'cache'
 >;
 
 /** `decide`: an item looked up, a decision stored. */
-export type DecideDeps = Narrow<
-  never,
-  Pick<ItemsPort, 'getItem'> & Pick<DecisionsPort, 'setDecision'> & GuardStore
->;
+export type DecideDeps = Narrow<never, 'items' | 'decisions' | GuardGroups>;
 
 /** `add`: a stored item re-pinned, or one fetched (guarded HTTP) and stored. */
-export type AddDeps = Narrow<
-  'config' | 'http' | 'clock',
-  Pick<ItemsPort, 'getItem' | 'addManualItem'> & GuardStore
->;
+export type AddDeps = Narrow<'config' | 'http' | 'clock', 'items' | GuardGroups>;
 
 /** `email`: a stored edition rendered to files (its item images fetched) and sent over SMTP. */
-export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', Pick<EditionsPort, 'getEdition'>>;
+export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editions'>;
 
 /**
  * `publish`: the edition marked published, the site rendered from the stored editions and translations (item images
@@ -74,14 +52,12 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', Pick<Ed
  */
 export type PublishDeps = Narrow<
   'config' | 'fs' | 'http' | 'log' | 'clock',
-  EditionsPort & Pick<TranslationsPort, 'getTranslations'> & RevisionStore
+  'editions' | 'translations' | 'revisions'
 > &
   Parameters<typeof chatAfterPublish>[0];
 
 /** `correct`: the next revision stored with who and why, the audit log, then the site published again. */
-export type CorrectDeps = PublishDeps & {
-  store: { revisions: Pick<RevisionsPort, 'publishCorrection'> } & Pick<DeskPort, 'recordAudit'>;
-};
+export type CorrectDeps = PublishDeps & { store: Pick<Store, 'revisions' | 'desk'> };
 
 /** The weekly job: a build, then a publish (its deps are the two together). */
 export type ScheduleDeps = BuildDeps & PublishDeps;
@@ -92,18 +68,18 @@ export type EvalDeps = ListDeps & PaperDeps & RoadDeps;
 /** The stages that ask the network: ingest stores items and source state, enrichment patches items and caches. */
 export type SourceStageDeps = Narrow<
   'config' | 'http' | 'log' | 'env' | 'signal',
-  Pick<ItemsPort, 'upsertItems' | 'updateItem'> & SourceStatePort & CachePort
+  'items' | 'sourceState' | 'cache'
 >;
 
 /**
  * `build`: every deps field and most of the store (candidates, editions, decisions, desk week, cache, items, source
  * state, paper texts, translations) — a build runs every stage. Still not subscribers, outbox, jobs, search, editors.
  */
-export type BuildDeps = Omit<DigestDeps, 'store'> & { store: BuildStore & GuardStore } & SourceStageDeps &
+export type BuildDeps = Omit<DigestDeps, 'store'> & { store: PolicyStore & GuardStore } & SourceStageDeps &
   PaperDeps &
   TranslateDeps &
   EmbedderDeps &
   RoadDeps;
 
 /** What tells whether the store holds anything yet (store-hints.ts). */
-export type StatusStore = Pick<IngestRunsPort, 'lastIngestRun'> & Pick<EditionsPort, 'listEditions'>;
+export type StatusStore = Pick<Store, 'ingestRuns' | 'editions'>;

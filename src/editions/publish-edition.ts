@@ -11,13 +11,10 @@ import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
 import { writeFiles } from '../publish/write-site.js';
-import type { EditionsPort, RevisionsPort, TranslationsPort } from '../store/types.js';
-
-/** Earlier revisions of corrected editions, each published at its own page. */
-export type RevisionStore = { revisions: Pick<RevisionsPort, 'getRevision'> };
+import type { Store } from '../store/types.js';
 
 export interface PublishEditionInput {
-  store: EditionsPort & Pick<TranslationsPort, 'getTranslations'> & RevisionStore;
+  store: Pick<Store, 'editions' | 'translations' | 'revisions'>;
   fs: FileSystem;
   outDir: string;
   date: string;
@@ -57,7 +54,7 @@ export interface PublishEditionResult {
 
 /** Each configured language's published editions, translation laid over; languages with none are left out. */
 export async function translatedEditions(
-  store: Pick<TranslationsPort, 'getTranslations'>,
+  store: Pick<Store, 'translations'>,
   editions: readonly Edition[],
   languages: readonly string[],
 ): Promise<Map<string, Edition[]>> {
@@ -65,7 +62,7 @@ export async function translatedEditions(
   const byLanguage = new Map<string, Edition[]>();
   if (wanted.size === 0) return byLanguage;
   for (const edition of editions) {
-    for (const { translation } of await store.getTranslations(edition.date)) {
+    for (const { translation } of await store.translations.list(edition.date)) {
       if (!wanted.has(translation.language)) continue;
       const list = byLanguage.get(translation.language) ?? [];
       list.push(applyTranslation(edition, translation));
@@ -83,10 +80,10 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   let edition = await loadEdition(input.store, input.date);
   const newlyPublished = !edition.publishedAt;
   if (newlyPublished) {
-    await input.store.markPublished(input.date, input.now.toISOString());
+    await input.store.editions.markPublished(input.date, input.now.toISOString());
     edition = await loadEdition(input.store, input.date);
   }
-  const summaries = (await input.store.listEditions()).filter((summary) => summary.publishedAt);
+  const summaries = (await input.store.editions.list()).filter((summary) => summary.publishedAt);
   const editions: Edition[] = [];
   for (const summary of summaries) {
     editions.push(summary.date === edition.date ? edition : await loadEdition(input.store, summary.date));
@@ -129,7 +126,7 @@ async function writeRevisionPages(input: PublishEditionInput, editions: Edition[
   };
   for (const edition of editions) {
     for (const correction of edition.corrections ?? []) {
-      const earlier = await input.store.revisions.getRevision(edition.date, correction.revision - 1);
+      const earlier = await input.store.revisions.get(edition.date, correction.revision - 1);
       if (!earlier) continue;
       pages.set(
         `${revisionPath(edition.date, correction.revision - 1)}index.html`,

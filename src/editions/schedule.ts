@@ -8,7 +8,7 @@ import { errorMessage } from '../core/errors.js';
 import { build } from './build.js';
 import { frozenEdition, frozenMessage } from './edition-guard.js';
 import type { ScheduleDeps } from './ports.js';
-import { publish } from './publish.js';
+import { publish } from './publish-and-email.js';
 
 export interface ScheduledEditionInput {
   /** The edition's date (a Monday). */

@@ -8,7 +8,7 @@ import { latestMonday } from '../core/dates.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { Clock } from '../deps.js';
-import type { CachePort, JobsPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { ScheduledEditionOutcome } from './schedule.js';
 
 export const SCHEDULE_NAMESPACE = 'schedule';
@@ -36,7 +36,7 @@ export type RunDueResult =
 
 export interface SchedulerOptions {
   schedule: Pick<ScheduleConfig, 'cron' | 'timeZone'>;
-  store: CachePort & JobsPort;
+  store: Pick<Store, 'cache' | 'jobs'>;
   clock: Clock;
   log: Logger;
   /** Stops a run in flight from being recorded (it was cut short: the next start runs it again). */
@@ -130,10 +130,11 @@ function scheduleTimes(cron: string, timeZone: string) {
 type RunRecords = ReturnType<typeof runRecords>;
 
 /** The last run, as the store remembers it. */
-function runRecords(store: CachePort) {
+function runRecords(store: Pick<Store, 'cache'>) {
   return {
-    last: () => store.cacheGet<RunRecord>(SCHEDULE_NAMESPACE, LAST_RUN_KEY),
-    record: (value: RunRecord) => store.cachePut(SCHEDULE_NAMESPACE, LAST_RUN_KEY, value),
+    last: () => store.cache.get<RunRecord>(SCHEDULE_NAMESPACE, LAST_RUN_KEY),
+    record: (value: RunRecord) =>
+      store.cache.put({ namespace: SCHEDULE_NAMESPACE, key: LAST_RUN_KEY, value }),
   };
 }
 
@@ -159,7 +160,7 @@ async function runOnce(
 ): Promise<RunDueResult> {
   const { store, log } = options;
   const run: ScheduledRun = { scheduledAt, week: editionWeek(scheduledAt, options.schedule.timeZone) };
-  const locked = await store.withJobLock(`digest:build:${run.week}`, async (): Promise<RunDueResult> => {
+  const locked = await store.jobs.withLock(`digest:build:${run.week}`, async (): Promise<RunDueResult> => {
     // Looked at again under the lock: another instance may have run it just now.
     if (isDone(await runs.last(), scheduledAt)) return { ran: false, reason: 'nothing due' };
     log.info(`schedule: running the ${scheduledAt.toISOString()} run (edition ${run.week})`);

@@ -1,30 +1,26 @@
 // What every ranking of a week starts from — the build's, `list`'s and the desk's: the same candidates and the same
 // selection policy, so they rank the same inputs the same way.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../core/ports.js';
 import type { DateWindow, StoredItem } from '../core/types.js';
 import { withStoredLinks } from '../enrich/stored-links.js';
 import type { Embedder } from '../llm/embeddings.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { PlannedItem, SelectionPolicy } from '../select/types.js';
-import type { CachePort, CandidatesPort, DecisionsPort, DeskPort, EditionsPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
-/** What a week's policy reads: decisions, earlier editions and their weeks (taste), the desk's item count. */
-export type PolicyStore = DecisionsPort &
-  EditionsPort &
-  Pick<CandidatesPort, 'listCandidates'> &
-  CachePort &
-  Pick<DeskPort, 'deskWeek'>;
+/** What a week's policy reads: decisions, earlier editions and their items (taste), the desk's item count. */
+export type PolicyStore = Pick<Store, 'decisions' | 'editions' | 'items' | 'cache' | 'desk'>;
 
 /**
  * The week's candidates as every ranking sees them: stored items plus what enrichment cached about them (a post's
  * paper), read without fetching — so build, `list` and the desk rank the same inputs.
  */
 export async function weekCandidates(
-  store: Pick<CandidatesPort, 'listCandidates'> & CachePort,
+  store: Pick<Store, 'items' | 'cache'>,
   window: DateWindow,
 ): Promise<StoredItem[]> {
-  return withStoredLinks(await store.listCandidates(window), store);
+  return withStoredLinks(await store.items.candidates(window), store.cache);
 }
 
 export interface PolicyOptions {
@@ -43,13 +39,13 @@ export async function selectionPolicy(
   date: string,
   { relevance, ...taste }: PolicyOptions = {},
 ): Promise<SelectionPolicy> {
-  const decisions = await store.decisions(date);
+  const decisions = await store.decisions.get(date);
   const policy: SelectionPolicy = {
     sourceWeights: Object.fromEntries(config.sources.map((source) => [source.id, source.weight])),
     audience: config.audience,
     topics: config.selection.topics ?? [],
-    excludeKeys: await store.featuredBefore(date),
-    itemsPerEdition: (await store.deskWeek(date))?.itemCount ?? config.itemsPerEdition,
+    excludeKeys: await store.editions.featuredBefore(date),
+    itemsPerEdition: (await store.desk.week(date))?.itemCount ?? config.itemsPerEdition,
     pinnedKeys: new Set([...decisions].filter(([, decision]) => decision === 'pin').map(([key]) => key)),
     skippedKeys: new Set([...decisions].filter(([, decision]) => decision === 'skip').map(([key]) => key)),
   };

@@ -14,7 +14,7 @@ export interface StoreStatus {
 }
 
 export async function storeStatus(store: StatusStore): Promise<StoreStatus> {
-  const [run, editions] = await Promise.all([store.lastIngestRun(), store.listEditions({ limit: 1 })]);
+  const [run, editions] = await Promise.all([store.ingestRuns.last(), store.editions.list({ limit: 1 })]);
   const latestEdition = editions[0]?.date ?? null;
   return { empty: run === null && latestEdition === null, latestEdition };
 }

@@ -1,5 +1,5 @@
 // Enrichment results live in the store's JSON cache; the refresh age is the entry's time to live.
-import type { CachePort } from '../store/types.js';
+import type { CachePort } from '../core/ports.js';
 
 export type EnrichCache = CachePort;
 
@@ -21,7 +21,7 @@ export async function cachedMany<T>(
   const found = new Map<string, T>();
   for (const key of keys) {
     try {
-      const value = await cache.cacheGet<T>(namespace, key);
+      const value = await cache.get<T>(namespace, key);
       if (value !== null && value !== undefined) found.set(key, value);
     } catch {
       // A cache that cannot be read means fetching again, never a failed edition.
@@ -38,7 +38,7 @@ export async function cachePutQuietly(
   ttl: number,
 ): Promise<void> {
   try {
-    await cache.cachePut(namespace, key, value, ttl);
+    await cache.put({ namespace, key, value, ttlSeconds: ttl });
   } catch {
     // Not cached this time: the next run fetches again.
   }

@@ -5,10 +5,9 @@
 // asked again only after the refresh age. A network failure stores nothing: that build writes from the abstract.
 // Offline, only what is stored is read.
 import { errorMessage, FetchError } from '../core/errors.js';
-import type { HttpClient, Logger } from '../core/ports.js';
+import type { HttpClient, Logger, PaperRecord, StageStore } from '../core/ports.js';
 import { createHostPacer, type HostPacer } from '../net/host-pacer.js';
 import type { ArxivEntry } from '../sources/arxiv-api.js';
-import type { CachePort, PaperRecord, PaperTextsPort } from '../store/types.js';
 import { DEFAULT_REFRESH_AGE_HOURS } from './_cache.js';
 import { ARXIV_CACHE_NAMESPACE } from './arxiv-metadata.js';
 import { parsePaperHtml } from './paper-html.js';
@@ -22,7 +21,7 @@ const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml)\b/i;
 
 export interface FullTextOptions {
   http: HttpClient;
-  store: PaperTextsPort & Pick<CachePort, 'cacheGet'>;
+  store: Pick<StageStore, 'paperTexts' | 'cache'>;
   /** Read only what is stored (`--offline`, `--no-enrich`). */
   offline: boolean;
   /** Where arXiv's HTML renderings are and how long an answer holds (config `enrich`); defaults without. */
@@ -53,7 +52,7 @@ export interface FullTextResult {
 
 export async function readFullTexts(arxivIds: string[], options: FullTextOptions): Promise<FullTextResult> {
   const ids = [...new Set(arxivIds)];
-  const stored = await options.store.paperTexts(ids).catch(() => new Map<string, PaperRecord>());
+  const stored = await options.store.paperTexts.latest(ids).catch(() => new Map<string, PaperRecord>());
   const result: FullTextResult = { papers: new Map(), missing: new Map(), fetched: 0, warnings: [] };
   const pacer = options.pacer ?? createHostPacer(ARXIV_INTERVAL_MS);
   const failures: string[] = [];
@@ -78,7 +77,7 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
       const fresh = await fetchPaper(id, latest, pacer, options);
       result.fetched += 1;
       result.papers.set(id, fresh);
-      await options.store.savePaperText(fresh).catch((error: unknown) => {
+      await options.store.paperTexts.save(fresh).catch((error: unknown) => {
         result.warnings.push(
           `full text: could not store ${id} (${errorMessage(error)}); used for this build only`,
         );
@@ -101,9 +100,9 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
 }
 
 /** The latest version the arXiv metadata names (cached by the metadata step), when known. */
-async function latestVersion(store: Pick<CachePort, 'cacheGet'>, id: string): Promise<number | null> {
+async function latestVersion(store: Pick<StageStore, 'cache'>, id: string): Promise<number | null> {
   try {
-    return (await store.cacheGet<ArxivEntry>(ARXIV_CACHE_NAMESPACE, id))?.version ?? null;
+    return (await store.cache.get<ArxivEntry>(ARXIV_CACHE_NAMESPACE, id))?.version ?? null;
   } catch {
     return null;
   }

@@ -2,13 +2,12 @@
 // thumbnails — and writes it back to the store. Every service is optional: a failure is a warning, never a
 // failed edition, and what was ingested stays as it was.
 import { errorMessage } from '../core/errors.js';
-import type { HttpClient, Logger } from '../core/ports.js';
+import type { HttpClient, Logger, StageStore } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
-import type { CachePort, ItemsPort } from '../store/types.js';
 import { ttlSeconds } from './_cache.js';
 import { arxivMetadata } from './arxiv-metadata.js';
 import { citationCounts } from './citations.js';
-import { pageDetails } from './pages.js';
+import { pageDetails } from './page-details.js';
 import { type ItemPatch, patchFromArxiv, patchFromPage, patchThumbnail } from './patches.js';
 
 export interface EnrichConfig {
@@ -24,7 +23,7 @@ export interface EnrichConfig {
 
 export interface EnrichContext {
   http: HttpClient;
-  store: CachePort & Pick<ItemsPort, 'updateItem'>;
+  store: Pick<StageStore, 'cache' | 'items'>;
   log: Logger;
   config: EnrichConfig;
   env: NodeJS.ProcessEnv;
@@ -43,7 +42,7 @@ export async function enrichItems(items: StoredItem[], context: EnrichContext): 
   const signal = context.signal ? { signal: context.signal } : {};
 
   // Pages first: a post may name the paper it covers, and that paper's metadata is wanted too.
-  const pages = await pageDetails(items, { http, cache: store, ttlSeconds: ttl, ...signal });
+  const pages = await pageDetails(items, { http, cache: store.cache, ttlSeconds: ttl, ...signal });
   // A paper id found on a post's page is used for this build (selection merges the post into the paper);
   // the store keeps the post under its own key.
   const linked = items.map((item) => item.arxivId ?? pages.pages.get(item.key)?.arxivId ?? null);
@@ -52,7 +51,7 @@ export async function enrichItems(items: StoredItem[], context: EnrichContext): 
   const [arxiv, citations] = await Promise.all([
     arxivMetadata(arxivIds, {
       http,
-      cache: store,
+      cache: store.cache,
       ttlSeconds: ttl,
       ...(config.arxivApiUrl ? { baseUrl: config.arxivApiUrl } : {}),
       ...(config.arxivPauseMs !== undefined ? { pauseMs: config.arxivPauseMs } : {}),
@@ -60,7 +59,7 @@ export async function enrichItems(items: StoredItem[], context: EnrichContext): 
     }),
     citationCounts(arxivIds, {
       http,
-      cache: store,
+      cache: store.cache,
       ttlSeconds: ttl,
       ...(config.semanticScholarUrl ? { baseUrl: config.semanticScholarUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
@@ -87,7 +86,7 @@ export async function enrichItems(items: StoredItem[], context: EnrichContext): 
   });
   for (const [key, patch] of patched) {
     try {
-      await store.updateItem(key, patch);
+      await store.items.update(key, patch);
       updated++;
     } catch (error) {
       warnings.push(`enrich: could not save ${key} (${errorMessage(error)}); used for this build only`);

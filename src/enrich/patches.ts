@@ -2,7 +2,7 @@
 // empty or too thin is filled from the paper's metadata, so a re-run never churns good data.
 import type { StoredItem } from '../core/types.js';
 import type { ArxivEntry } from '../sources/arxiv-api.js';
-import type { PageDetails } from './pages.js';
+import type { PageDetails } from './page-details.js';
 
 export type ItemPatch = Partial<Pick<StoredItem, 'citations' | 'authors' | 'text' | 'image' | 'title'>>;
 

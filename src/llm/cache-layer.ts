@@ -8,7 +8,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3Middleware,
 } from '@ai-sdk/provider';
-import type { CachePort } from '../store/types.js';
+import type { StageStore } from '../core/ports.js';
 import type { Purpose, UsageMeter } from './usage.js';
 
 export const LLM_CACHE_NAMESPACE = 'llm';
@@ -72,7 +72,7 @@ export function answerCacheKey(modelId: string, params: LanguageModelV3CallOptio
 export class AnswerLedger {
   private readonly answered = new Map<string, Answered>();
 
-  constructor(private readonly store: Pick<CachePort, 'cachePut'>) {}
+  constructor(private readonly store: Pick<StageStore, 'cache'>) {}
 
   remember(callId: string | undefined, answered: Answered): void {
     if (callId) this.answered.set(callId, answered);
@@ -94,10 +94,14 @@ export class AnswerLedger {
     if (!answered) return;
     const valid = errors.length === 0;
     if (answered.entry.valid === false && valid) {
-      await this.store.cachePut(LLM_CACHE_NAMESPACE, answered.key, { ...answered.entry, valid: true });
+      await this.store.cache.put({
+        namespace: LLM_CACHE_NAMESPACE,
+        key: answered.key,
+        value: { ...answered.entry, valid: true },
+      });
     } else if (!valid && answered.entry.valid !== false) {
       const entry: CachedAnswer = { ...answered.entry, valid: false, errors: errors.slice(0, 20) };
-      await this.store.cachePut(LLM_CACHE_NAMESPACE, answered.key, entry);
+      await this.store.cache.put({ namespace: LLM_CACHE_NAMESPACE, key: answered.key, value: entry });
     }
   }
 
@@ -109,7 +113,7 @@ export class AnswerLedger {
 export interface CacheLayerOptions {
   modelId: string;
   purpose: Purpose;
-  store: CachePort;
+  store: Pick<StageStore, 'cache'>;
   ledger: AnswerLedger;
   meter: UsageMeter;
   /** Ask again even when an answer is cached (the new one replaces it). */
@@ -135,7 +139,7 @@ export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middlewar
       const key = answerCacheKey(options.modelId, params);
       const { callId } = tagsOf(params);
       if (!options.refresh) {
-        const entry = await options.store.cacheGet<CachedAnswer>(LLM_CACHE_NAMESPACE, key);
+        const entry = await options.store.cache.get<CachedAnswer>(LLM_CACHE_NAMESPACE, key);
         if (entry?.format === 2 && !(options.retryFailed && entry.valid === false)) {
           options.meter.recordCacheHit(options.modelId, options.purpose);
           options.ledger.remember(callId, { key, entry, cached: true, modelId: options.modelId });
@@ -145,7 +149,7 @@ export function cacheLayer(options: CacheLayerOptions): LanguageModelV3Middlewar
       if (options.cacheOnly) throw new NotCachedError();
       const result = await doGenerate();
       const entry: CachedAnswer = { format: 2, result: storable(result), valid: null };
-      await options.store.cachePut(LLM_CACHE_NAMESPACE, key, entry);
+      await options.store.cache.put({ namespace: LLM_CACHE_NAMESPACE, key, value: entry });
       options.ledger.remember(callId, { key, entry, cached: false, modelId: options.modelId });
       return result;
     },

@@ -5,7 +5,7 @@
 // words; the caller falls back (taste is a ranking signal, not worth stopping a build for).
 import { createHash } from 'node:crypto';
 import type { LlmConfig } from '../config/llm-schema.js';
-import type { CachePort } from '../store/types.js';
+import type { StageStore } from '../core/ports.js';
 import type { UsageMeter } from './usage.js';
 
 export const EMBEDDING_CACHE_NAMESPACE = 'embedding';
@@ -28,7 +28,7 @@ export interface Embedder {
 export interface EmbedderOptions {
   modelId: string;
   llm: LlmConfig;
-  store: Pick<CachePort, 'cacheGet' | 'cachePut'>;
+  store: Pick<StageStore, 'cache'>;
   /** Where API keys are read from; without it no key is set (cached answers and local models still work). */
   env?: NodeJS.ProcessEnv;
   /** Vectors from the cache only (`digest list`, `--offline`): a text not embedded yet is an EmbeddingError. */
@@ -73,7 +73,12 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
         const shape: { dimensions: number | undefined } = { dimensions: undefined };
         const keep = async (key: string, vector: Float32Array) => {
           vectors.set(key, vector);
-          await store.cachePut(EMBEDDING_CACHE_NAMESPACE, key, encode(vector), EMBEDDING_TTL_SECONDS);
+          await store.cache.put({
+            namespace: EMBEDDING_CACHE_NAMESPACE,
+            key,
+            value: encode(vector),
+            ttlSeconds: EMBEDDING_TTL_SECONDS,
+          });
         };
         await embedMissing(options, missing, shape, keep);
         const stale = [...unique].filter(([key]) => vectors.get(key)!.length !== shape.dimensions);
@@ -96,7 +101,7 @@ async function cachedVectors(
   for (let start = 0; start < keys.length; start += EMBEDDING_BATCH_SIZE) {
     const batch = keys.slice(start, start + EMBEDDING_BATCH_SIZE);
     const values = await Promise.all(
-      batch.map((key) => store.cacheGet<CachedVector>(EMBEDDING_CACHE_NAMESPACE, key)),
+      batch.map((key) => store.cache.get<CachedVector>(EMBEDDING_CACHE_NAMESPACE, key)),
     );
     values.forEach((value, index) => {
       const vector = decode(value);

@@ -5,8 +5,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type LlmConfig, type LlmConfigInput, llmSchema, modelIdSchema } from '../config/llm-schema.js';
 import { ConfigError, CredentialError } from '../core/errors.js';
-import type { Logger } from '../core/ports.js';
-import type { CachePort } from '../store/types.js';
+import type { Logger, StageStore } from '../core/ports.js';
 import { createBreaker } from './breaker.js';
 import { AnswerLedger } from './cache-layer.js';
 import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
@@ -19,7 +18,7 @@ import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from '.
 export interface ModelRoadOptions {
   /** `config.llm` (defaults applied here, so a partial object is fine). */
   llm: LlmConfigInput;
-  store: CachePort;
+  store: Pick<StageStore, 'cache'>;
   log: Logger;
   env: NodeJS.ProcessEnv;
   /** What this run asks of the road (the command's flags). */

@@ -5,8 +5,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import { DEFAULT_CONCURRENCY, type LlmConfig, type ProviderName } from '../config/llm-schema.js';
-import type { Logger } from '../core/ports.js';
-import type { CachePort } from '../store/types.js';
+import type { Logger, StageStore } from '../core/ports.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { type AnswerLedger, cacheLayer } from './cache-layer.js';
 import { deadlineLayer, limitLayer, type RoadState, retryLayer, transportLayer } from './call-layers.js';
@@ -28,7 +27,7 @@ export interface StackOptions {
 
 /** The answer cache every stack's outer layer reads and fills, and how this run uses it. */
 export interface StackCache {
-  store: CachePort;
+  store: Pick<StageStore, 'cache'>;
   ledger: AnswerLedger;
   refresh: boolean;
   retryFailed: boolean;

@@ -3,7 +3,7 @@
 import PQueue from 'p-queue';
 import type { SendConfig } from '../config/publish-schema.js';
 import type { SendRecipient } from '../store/send-log.js';
-import type { SendLogPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import { InvalidRecipientError, type OutgoingMail } from './edition-mail.js';
 import type { PersonalMails } from './personal-mail.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from './smtp-sender.js';
@@ -32,7 +32,7 @@ export interface SendReaders {
 }
 
 export interface SendRunOptions {
-  store: SendLogPort;
+  store: Pick<Store, 'sendLog'>;
   /** Composes each reader's mail (their variant of the edition, their tokens). */
   mail: Pick<PersonalMails, 'edition' | 'compose'>;
   sender: MailSender;
@@ -82,13 +82,13 @@ async function reserveAndSend(run: Run): Promise<void> {
   const batch = limits.concurrency * 2;
   try {
     while (!stop.signal.aborted) {
-      const ids = await store.reserveSendBatch(
-        mail.edition,
-        claim.worker,
-        batch,
-        claim.deadClaimers,
-        limits.leaseSeconds,
-      );
+      const ids = await store.sendLog.reserveBatch({
+        edition: mail.edition,
+        worker: claim.worker,
+        limit: batch,
+        deadClaimers: claim.deadClaimers,
+        leaseSeconds: limits.leaseSeconds,
+      });
       if (ids.length) {
         for (const id of ids) {
           queue
@@ -104,7 +104,7 @@ async function reserveAndSend(run: Run): Promise<void> {
       }
       await Promise.race([queue.onIdle(), stopped]);
       if (stop.signal.aborted) break;
-      const counts = await store.sendCounts(mail.edition);
+      const counts = await store.sendLog.counts(mail.edition);
       if (counts.retrying === 0 || counts.nextRetryInMs === null) break;
       await delay(Math.min(Math.max(counts.nextRetryInMs, 10), MAX_RETRY_WAIT_MS), stop.signal);
     }
@@ -121,7 +121,7 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
   const { store, mail, claim, onEvent } = run.options;
   if (run.stop.signal.aborted) return;
   const row = { edition: mail.edition, subscriberId, worker: claim.worker };
-  const recipient = await store.startSending(row.edition, subscriberId, row.worker);
+  const recipient = await store.sendLog.start({ edition: row.edition, subscriberId, worker: row.worker });
   if (!recipient) {
     onEvent?.({ kind: 'skipped', subscriberId });
     return;
@@ -130,12 +130,15 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
   if (!outgoing) return;
   try {
     const sent = await run.options.sender.send(outgoing, () =>
-      store.handOver(row.edition, subscriberId, row.worker),
+      store.sendLog.handOver({ edition: row.edition, subscriberId, worker: row.worker }),
     );
-    await store.recordSent(row.edition, subscriberId, row.worker, {
-      smtpResponse: sent.response,
-      messageId: sent.messageId,
-    });
+    await store.sendLog.recordSent(
+      { edition: row.edition, subscriberId, worker: row.worker },
+      {
+        smtpResponse: sent.response,
+        messageId: sent.messageId,
+      },
+    );
     onEvent?.({ kind: 'sent', address: recipient.address });
   } catch (error) {
     await settleFailure(run, recipient, error);
@@ -154,11 +157,14 @@ async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingM
     });
   } catch (error) {
     if (!(error instanceof InvalidRecipientError)) throw error;
-    await store.recordFailed(mail.edition, recipient.subscriberId, claim.worker, {
-      smtpResponse: error.message,
-      retryInMs: null,
-      failure: 'permanent',
-    });
+    await store.sendLog.recordFailed(
+      { edition: mail.edition, subscriberId: recipient.subscriberId, worker: claim.worker },
+      {
+        smtpResponse: error.message,
+        retryInMs: null,
+        failure: 'permanent',
+      },
+    );
     onEvent?.({ kind: 'failed', address: recipient.address, response: error.message, bounced: false });
     return null;
   }
@@ -175,11 +181,14 @@ async function settleFailure(run: Run, recipient: SendRecipient, error: unknown)
   }
   const verdict = judgeFailure(error);
   const record = (retryInMs: number | null, failure: 'temporary' | 'permanent') =>
-    store.recordFailed(mail.edition, subscriberId, claim.worker, {
-      smtpResponse: verdict.response,
-      retryInMs,
-      failure,
-    });
+    store.sendLog.recordFailed(
+      { edition: mail.edition, subscriberId, worker: claim.worker },
+      {
+        smtpResponse: verdict.response,
+        retryInMs,
+        failure,
+      },
+    );
   if (verdict.kind === 'fatal') {
     // Not this reader's fault: the row waits for the next run, and the send stops.
     await record(0, 'temporary');

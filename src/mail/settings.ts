@@ -1,7 +1,8 @@
 // What `digest send` needs from the config and the environment, checked before any mail: SMTP, the public base
 // URL of the unsubscribe links (https), the DKIM key. Each problem names the setting or variable to fix.
+
+import type { Config } from '../config/config-schema.js';
 import type { SendConfig } from '../config/publish-schema.js';
-import type { Config } from '../config/schema.js';
 import { ConfigError } from '../core/errors.js';
 import { listUnsubscribeHeaders } from './list-unsubscribe.js';
 import type { DkimKey, SmtpServer } from './smtp-pool.js';

@@ -1,8 +1,8 @@
 // The site's front page: the latest edition in brief, then every edition, newest first.
 import { formatLongDate } from '../core/dates.js';
+import type { EditionSummary } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
-import type { EditionSummary } from '../store/types.js';
 import { plural } from './_html.js';
 import { renderPage } from './_layout.js';
 import { leadImage, toEditionView } from './item-view.js';

@@ -6,7 +6,7 @@ import { formatLongDate } from '../core/dates.js';
 import type { Edition } from '../core/types.js';
 import { safeUrl } from '../core/urls.js';
 import { DEFAULT_UNSUBSCRIBE_URL } from './email-html.js';
-import { PublishError } from './errors.js';
+import { PublishError } from './publish-errors.js';
 
 export interface MessageOptions {
   from: string;

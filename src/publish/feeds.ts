@@ -3,9 +3,9 @@ import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import { renderEditionFragment } from './edition-fragment.js';
-import { PublishError } from './errors.js';
 import type { ImageMap } from './item-images.js';
 import { leadImage, plainText } from './item-view.js';
+import { PublishError } from './publish-errors.js';
 import { html, jsonText } from './template.js';
 
 export interface FeedOptions {

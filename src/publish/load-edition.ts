@@ -1,10 +1,10 @@
 // The one way a use case reads an edition it must have: a missing one is a PublishError that says how to build it.
+import type { StageStore } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import type { EditionsPort } from '../store/types.js';
-import { PublishError } from './errors.js';
+import { PublishError } from './publish-errors.js';
 
-export async function loadEdition(store: Pick<EditionsPort, 'getEdition'>, date: string): Promise<Edition> {
-  const edition = await store.getEdition(date);
+export async function loadEdition(store: Pick<StageStore, 'editions'>, date: string): Promise<Edition> {
+  const edition = await store.editions.get(date);
   if (!edition)
     throw new PublishError(`There is no edition for ${date}. Build it first: digest build --week ${date}`);
   return edition;

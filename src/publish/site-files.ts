@@ -1,7 +1,7 @@
 // The small fixed files of a static site: sitemap.xml, robots.txt and the 404 page.
 
+import type { EditionSummary } from '../core/ports.js';
 import { absoluteUrl } from '../core/urls.js';
-import type { EditionSummary } from '../store/types.js';
 import { renderPage } from './_layout.js';
 import { html, join, xml } from './template.js';
 import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';

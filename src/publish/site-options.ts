@@ -1,5 +1,5 @@
 // The site's name and public address as every renderer takes them, from the config: one mapping for build and publish.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 
 export function siteOptions(config: Config) {
   return { siteName: config.name, ...(config.publish.baseUrl ? { baseUrl: config.publish.baseUrl } : {}) };

@@ -2,14 +2,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isIsoDay } from '../core/dates.js';
-import type { FileSystem } from '../core/ports.js';
+import type { EditionSummary, FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import type { EditionSummary } from '../store/types.js';
 import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
-import { PublishError } from './errors.js';
 import { type FetchImagesOptions, fetchItemImages } from './item-images.js';
+import { PublishError } from './publish-errors.js';
 import type { SiteOptions } from './types.js';
 
 export const nodeFileSystem: FileSystem = {

@@ -3,18 +3,14 @@
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 
 import { itemAnchor } from '../core/anchors.js';
+import type { EditionSummary } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition, EditionItem, EditionTranslation, TakeawaySource } from '../core/types.js';
 import { absoluteUrl, revisionPath, safeUrl } from '../core/urls.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { topicTerms } from '../select/topic-match.js';
-import type {
-  EditionSummary,
-  EditionsPort,
-  PublishedItem,
-  SearchPort,
-  TranslationsPort,
-} from '../store/types.js';
+import type { PublishedItem } from '../store/search.js';
+import type { Store } from '../store/types.js';
 import {
   API_LIMITS,
   type ApiItem,
@@ -34,7 +30,7 @@ export const API_BASE = '/api/v1';
 export const API_VERSION = '1.0.0';
 
 export interface ArchiveDeps {
-  store: Pick<EditionsPort, 'getEdition'> & SearchPort & Pick<TranslationsPort, 'getTranslations'>;
+  store: Pick<Store, 'editions' | 'search' | 'translations'>;
   /** The published site's address (publish.baseUrl): page links and permalinks are absolute under it. */
   baseUrl?: string | undefined;
   /** Configured languages, the written one first. */
@@ -154,12 +150,14 @@ async function publishedEdition(
   date: string,
   language?: string,
 ) {
-  const edition = await store.getEdition(date);
+  const edition = await store.editions.get(date);
   if (!edition?.publishedAt) return null;
   const published = { ...edition, publishedAt: edition.publishedAt };
   if (!language || language === sections.written) return published;
   if (!sections.section(language)) return null;
-  const stored = (await store.getTranslations(date)).find((entry) => entry.translation.language === language);
+  const stored = (await store.translations.list(date)).find(
+    (entry) => entry.translation.language === language,
+  );
   return stored
     ? { ...applyTranslation(published, stored.translation), publishedAt: edition.publishedAt }
     : null;
@@ -178,8 +176,8 @@ async function inLanguage<T extends PublishedItem>(
   const translated = (date: string) => {
     let found = byDate.get(date);
     if (!found) {
-      found = store
-        .getTranslations(date)
+      found = store.translations
+        .list(date)
         .then((all) => all.find((entry) => entry.translation.language === language)?.translation.items);
       byDate.set(date, found);
     }
@@ -201,7 +199,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
 
   return {
     async listEditions({ page, limit }) {
-      const { editions, total } = await store.listPublishedEditions({ limit, offset: (page - 1) * limit });
+      const { editions, total } = await store.search.publishedEditions({ limit, offset: (page - 1) * limit });
       return {
         editions: editions.flatMap((edition) =>
           edition.publishedAt ? [summary(sections, { ...edition, publishedAt: edition.publishedAt })] : [],
@@ -234,7 +232,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
     },
 
     async getItem(key) {
-      const versions = await store.publishedItem(key);
+      const versions = await store.search.publishedItem(key);
       const newest = versions[0];
       if (!newest) return null;
       return {
@@ -246,7 +244,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
     async searchItems(input) {
       const offset = input.cursor ? Number(input.cursor) : 0;
       // One more than asked tells whether a next page exists.
-      const hits = await store.searchItems({ ...searchFilters(input), limit: input.limit + 1, offset });
+      const hits = await store.search.items({ ...searchFilters(input), limit: input.limit + 1, offset });
       const shown = hits.slice(0, input.limit);
       const page = sections.section(input.lang) ? await inLanguage(store, shown, input.lang) : shown;
       const next = offset + input.limit;

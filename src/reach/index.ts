@@ -1,6 +1,5 @@
 // reach/ — how readers and tools reach the published archive beyond the site: the JSON API (its input schemas and
 // OpenAPI document), the MCP server (HTTP and stdio), chat posts and drafts pushed to e-mail services.
-// This file is the room's one face: other rooms, the composition root and the entry points import only it.
 import { lazy } from '../core/lazy.js';
 
 export {

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfigInput } from '../config/schema.js';
+import type { ConfigInput } from '../config/config-schema.js';
 import { addDays, isIsoDay } from '../core/dates.js';
 
 export const SAMPLE_WEEK = '2026-05-04';

@@ -1,7 +1,7 @@
 // One item per real-world thing: candidates sharing an arXiv id, a canonical URL or a near-identical title
 // become one, built on the paper (its metadata, its first source as primary) with the others as extra sources.
 import { arxivIdFromUrl, canonicalUrl } from '../core/ids.js';
-import { mergeItems } from '../core/item-merge.js';
+import { mergeItems } from '../core/item-merge-policy.js';
 import type { StoredItem } from '../core/types.js';
 
 /** Jaccard similarity of title shingles at or above which two titles name the same thing. */

@@ -2,7 +2,7 @@
 // Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
 
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
-import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './tokens.js';
+import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './text-tokens.js';
 
 /** Title words count this many times as often as body words (a BM25F-like field boost). */
 const TITLE_BOOST = 3;

@@ -4,10 +4,9 @@
 // cache; history published before it is ignored. With an embeddings model, taste is learned from the items'
 // embeddings instead of tf-idf, and the week's candidates are embedded up front so that scoring stays synchronous.
 import { editionWindow } from '../core/dates.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger, StageStore } from '../core/ports.js';
 import type { StoredItem } from '../core/types.js';
 import { type Embedder, EmbeddingError } from '../llm/embeddings.js';
-import type { CachePort, CandidatesPort, DecisionsPort, EditionsPort } from '../store/types.js';
 import { sigmoid } from './_logistic.js';
 import {
   boundedExamples,
@@ -25,10 +24,7 @@ const RESET_KEY = 'reset';
 /** Published editions read, newest first: half a year of weekly editions is plenty to learn from. */
 const MAX_EDITIONS = 26;
 
-type TasteStore = Pick<EditionsPort, 'listEditions' | 'getEdition'> &
-  Pick<CandidatesPort, 'listCandidates'> &
-  Pick<DecisionsPort, 'decisions'> &
-  CachePort;
+type TasteStore = Pick<StageStore, 'editions' | 'items' | 'decisions' | 'cache'>;
 
 export interface TasteHistory {
   examples: TasteExample[];
@@ -38,14 +34,14 @@ export interface TasteHistory {
   resetAt: string | null;
 }
 
-export async function tasteResetAt(store: Pick<CachePort, 'cacheGet'>): Promise<string | null> {
-  const value = await store.cacheGet<{ at?: unknown }>(TASTE_CACHE_NAMESPACE, RESET_KEY);
+export async function tasteResetAt(store: Pick<StageStore, 'cache'>): Promise<string | null> {
+  const value = await store.cache.get<{ at?: unknown }>(TASTE_CACHE_NAMESPACE, RESET_KEY);
   return typeof value?.at === 'string' ? value.at : null;
 }
 
 /** Forgets what was learned so far: history published before `at` no longer counts. */
-export async function resetTaste(store: Pick<CachePort, 'cachePut'>, at: string): Promise<void> {
-  await store.cachePut(TASTE_CACHE_NAMESPACE, RESET_KEY, { at });
+export async function resetTaste(store: Pick<StageStore, 'cache'>, at: string): Promise<void> {
+  await store.cache.put({ namespace: TASTE_CACHE_NAMESPACE, key: RESET_KEY, value: { at } });
 }
 
 const example = (item: StoredItem, positive: boolean): TasteExample => ({
@@ -56,18 +52,18 @@ const example = (item: StoredItem, positive: boolean): TasteExample => ({
 
 export async function readTasteHistory(store: TasteStore, date: string): Promise<TasteHistory> {
   const resetAt = await tasteResetAt(store);
-  const editions = (await store.listEditions())
+  const editions = (await store.editions.list())
     .filter((edition) => edition.publishedAt !== null && edition.date < date)
     .filter((edition) => resetAt === null || (edition.publishedAt ?? '') > resetAt)
     .slice(0, MAX_EDITIONS);
   const history: TasteHistory = { examples: [], editions: 0, pins: 0, skips: 0, resetAt };
   for (const summary of editions) {
-    const edition = await store.getEdition(summary.date);
+    const edition = await store.editions.get(summary.date);
     if (!edition) continue;
     history.editions++;
     const picked = new Set(edition.items.map((item) => item.key));
-    const candidates = await store.listCandidates(editionWindow(summary.date));
-    const decisions = await store.decisions(summary.date);
+    const candidates = await store.items.candidates(editionWindow(summary.date));
+    const decisions = await store.decisions.get(summary.date);
     const seen = new Set<string>();
     for (const item of candidates) {
       seen.add(item.key);
@@ -86,9 +82,9 @@ export async function readTasteHistory(store: TasteStore, date: string): Promise
   }
   // This week's own pins and skips teach the ranking of the rest of this week.
   if (resetAt === null || resetAt < date) {
-    const decisions = await store.decisions(date);
+    const decisions = await store.decisions.get(date);
     if (decisions.size > 0) {
-      for (const item of await store.listCandidates(editionWindow(date))) {
+      for (const item of await store.items.candidates(editionWindow(date))) {
         const decision = decisions.get(item.key);
         if (!decision) continue;
         if (decision === 'pin') history.pins++;

@@ -1,6 +1,6 @@
 // What `digest taste` prints: the history the model learned from, what it learned with, and what weighs most —
 // the terms for tf-idf; for embeddings, which have no terms, the history items it rates highest and lowest.
-import type { CachePort } from '../store/types.js';
+import type { StageStore } from '../core/ports.js';
 import { tasteShare, topTerms } from './taste.js';
 import {
   type LoadedTaste,
@@ -9,7 +9,7 @@ import {
   resetTaste,
   tasteResetAt,
 } from './taste-history.js';
-import { readableTerms } from './tokens.js';
+import { readableTerms } from './text-tokens.js';
 
 export interface TasteReport {
   week: string;
@@ -81,7 +81,7 @@ function extremeTitles(
   return { positive: ranked.slice(0, shown), negative: ranked.slice(ranked.length - shown).reverse() };
 }
 
-export async function resetTasteNow(store: CachePort, now: Date): Promise<string> {
+export async function resetTasteNow(store: Pick<StageStore, 'cache'>, now: Date): Promise<string> {
   const at = now.toISOString();
   await resetTaste(store, at);
   return (await tasteResetAt(store)) ?? at;

@@ -3,7 +3,7 @@
 // candidates passed over are negatives). Pure: the history is read by taste-history.ts. With no history there is
 // no model, and the audience profile alone ranks (see docs/selection.md, "Taste").
 import { arrayWeights, fitLogistic, type LinearSpace, sigmoid } from './_logistic.js';
-import { features, termCounts, tokenize } from './tokens.js';
+import { features, termCounts, tokenize } from './text-tokens.js';
 
 export interface TasteExample {
   title: string;

@@ -1,7 +1,7 @@
 // The read-only JSON API under /api/v1: parse the query with the archive's zod schemas (a bad value is a 400 naming
 // the field), call the use case, answer with an ETag (304 on If-None-Match), Cache-Control and open CORS for GET.
 import { createHash } from 'node:crypto';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { createRateLimiter } from '../core/rate-limiter.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../reach/index.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
 import { clientAddress } from './client-address.js';
+import { rateLimit } from './guards.js';
 
 export const API_CACHE_CONTROL = {
   /** Lists and searches change when an edition is published. */
@@ -37,6 +38,8 @@ export interface ApiRoutesOptions {
   /** Requests one client address may make per minute (a burst of as many, then one per 60/perMinute s). */
   perMinute?: number;
   trustProxy?: boolean;
+  /** The limiter's clock in ms: the digest's (default: the wall clock). */
+  now?: () => number;
 }
 
 function etagOf(body: Uint8Array): string {
@@ -103,7 +106,16 @@ type Cached = (c: Context, make: () => Promise<CachedAnswer | Response>) => Prom
 export function createApiRoutes({ archive, version, cache: given, ...options }: ApiRoutesOptions): Hono {
   const api = new Hono();
   // Per client address, before any work (answers from memory included: a flood still costs the event loop).
-  api.use('*', rateLimit(options.perMinute ?? 120, options.trustProxy ?? false));
+  const perMinute = options.perMinute ?? 120;
+  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now: options.now });
+  const trustProxy = options.trustProxy ?? false;
+  api.use(
+    '*',
+    rateLimit(limiter, (c) => clientAddress(c, trustProxy), {
+      ...CORS_HEADERS,
+      'Cache-Control': API_CACHE_CONTROL.none,
+    }),
+  );
   const cached = cachedBy(
     given ?? createAnswerCache({ ttlMs: API_ANSWER_TTL_MS, maxBytes: 16 * 1024 * 1024 }),
   );
@@ -122,23 +134,6 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
     return problem(c, 405, null, 'The API is read-only: GET only.');
   });
   return api;
-}
-
-function rateLimit(perMinute: number, trustProxy: boolean): MiddlewareHandler {
-  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
-  return async (c, next) => {
-    const decision = limiter.take(clientAddress(c, trustProxy));
-    if (decision.allowed) return next();
-    return c.json(
-      { error: { field: null, message: 'Too many requests from your address; try again later.' } },
-      429,
-      {
-        ...CORS_HEADERS,
-        'Cache-Control': API_CACHE_CONTROL.none,
-        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
-      },
-    );
-  };
 }
 
 /** The answer for this URL from memory, or made, cached and sent; a handler's error response is never cached. */

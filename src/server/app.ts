@@ -14,7 +14,7 @@ import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { createSiteFiles, type SiteFiles } from './site-files.js';
+import { createSiteFiles, type SiteFiles } from './site-file-cache.js';
 import { createSiteHandler } from './site-routes.js';
 import { type SubscriberUseCases, type SubscriptionSettings, subscriberRoutes } from './subscriber-routes.js';
 
@@ -45,8 +45,6 @@ export interface ServerUseCases {
     useCases: SubscriberUseCases;
     settings: SubscriptionSettings;
     languages: string[];
-    /** The digest's clock in ms, for the rate limits (default: the wall clock). */
-    now?: () => number;
   };
   /** The published archive's use cases: with them, the JSON API (/api/v1) and the MCP server (/mcp) are served. */
   archive?: { archive: Archive; publicUrl?: string | undefined };
@@ -69,8 +67,12 @@ export interface ServerDeps {
   health: ServerHealth;
   useCases?: ServerUseCases;
   security?: ServerSecurity;
-  /** Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60). */
-  limits?: { apiPerMinute?: number; mcpPerMinute?: number };
+  /**
+   * Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60); `now`
+   * is the clock of every rate limit, in ms: the digest's, so they follow the same time as the tokens they guard (a
+   * test's fixed one; default: the wall clock).
+   */
+  limits?: { apiPerMinute?: number; mcpPerMinute?: number; now?: () => number };
   metrics?: DigestMetrics;
   /** One JSON line per request and per server error (default: stdout). */
   log?: (line: string) => void;
@@ -179,12 +181,13 @@ function useCaseRoutes(
   options: {
     apiPerMinute?: number;
     mcpPerMinute?: number;
+    now?: () => number;
     trustProxy: boolean;
     secureCookies?: boolean | undefined;
   },
 ): void {
-  const { trustProxy } = options;
-  if (useCases.subscribers) app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy }));
+  const { trustProxy, now } = options;
+  if (useCases.subscribers) app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, now }));
   if (useCases.archive) {
     app.route(
       API_BASE,
@@ -193,6 +196,7 @@ function useCaseRoutes(
         version: API_VERSION,
         perMinute: options.apiPerMinute ?? 120,
         trustProxy,
+        now,
       }),
     );
     app.route(
@@ -202,6 +206,7 @@ function useCaseRoutes(
         version: API_VERSION,
         perMinute: options.mcpPerMinute ?? 60,
         trustProxy,
+        now,
       }),
     );
   }

@@ -45,15 +45,36 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
   });
 }
 
-/** 429 with Retry-After once `key(c)` (an IP, an inbox) has used its budget. */
-export function rateLimit(limiter: KeyedLimiter, key: (c: Context) => string): MiddlewareHandler {
+/** The Retry-After value for a wait: whole seconds, at least 1. */
+export function retryAfterSeconds(retryAfterMs: number): string {
+  return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/**
+ * The one 429 every route family answers with (the API, the subscriber routes, /mcp): one JSON shape, Retry-After,
+ * not stored by caches; `headers` adds the family's own (the API's CORS).
+ */
+export function tooManyRequests(
+  c: Context,
+  retryAfterMs: number,
+  headers: Record<string, string> = {},
+): Response {
+  return c.json({ error: 'too-many-requests', message: 'Too many requests; try again later.' }, 429, {
+    'Cache-Control': 'no-store',
+    ...headers,
+    'Retry-After': retryAfterSeconds(retryAfterMs),
+  });
+}
+
+/** The 429 above once `key(c)` (an IP, an inbox) has used its budget. */
+export function rateLimit(
+  limiter: KeyedLimiter,
+  key: (c: Context) => string,
+  headers: Record<string, string> = {},
+): MiddlewareHandler {
   return async (c, next) => {
     const decision = limiter.take(key(c));
-    if (!decision.allowed) {
-      return c.json({ error: 'too-many-requests', message: 'Too many requests; try again later.' }, 429, {
-        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
-      });
-    }
+    if (!decision.allowed) return tooManyRequests(c, decision.retryAfterMs, headers);
     await next();
   };
 }

@@ -10,6 +10,6 @@ export {
   createDigestMetrics,
   type DigestMetrics,
 } from './metrics.js';
-export { createSiteFiles } from './site-files.js';
+export { createSiteFiles } from './site-file-cache.js';
 export { type RunningServer, startServer } from './start-server.js';
 export type { SubscriberUseCases } from './subscriber-routes.js';

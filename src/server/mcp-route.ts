@@ -5,7 +5,7 @@
 // - the body is capped (413), counted while streaming when no Content-Length announces it;
 // - text must be text (no NUL, UTF-8 only: 400); a batch holds at most MCP_MAX_BATCH messages whose estimated work
 //   (results they may return) is at most MCP_MAX_WORK (413); each client address may send `perMinute` messages a
-//   minute (429 with Retry-After); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
+//   minute (the server's one 429, guards.ts); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
 //   MCP_MAX_ANSWER_BYTES is replaced by an error (mcp-answer.ts, which answers an admitted request). Together they
 //   bound the memory an abusive client can make us hold.
 import type { Context, MiddlewareHandler } from 'hono';
@@ -14,7 +14,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createRateLimiter } from '../core/rate-limiter.js';
 import type { Archive } from '../reach/index.js';
 import { clientAddress } from './client-address.js';
-import { hasBadText, textGuard } from './guards.js';
+import { hasBadText, textGuard, tooManyRequests } from './guards.js';
 import { createMcpAnswer } from './mcp-answer.js';
 
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -36,12 +36,14 @@ export interface McpRouteOptions {
   /** JSON-RPC messages one client address may send per minute. */
   perMinute?: number;
   trustProxy?: boolean;
+  /** The limiter's clock in ms: the digest's (default: the wall clock). */
+  now?: () => number;
 }
 
 /** JSON-RPC's own error shape, so an MCP client reads the refusal as one. */
 function refuse(
   c: Context,
-  status: 400 | 403 | 405 | 413 | 429 | 503,
+  status: 400 | 403 | 405 | 413 | 503,
   message: string,
   headers: Record<string, string> = {},
   code = -32600,
@@ -88,7 +90,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
       onError: (c) => refuse(c, 413, `The request body is larger than ${maxBytes} bytes.`),
     }),
   );
-  const admit = createAdmission(options.perMinute ?? 60, options.trustProxy ?? false);
+  const admit = createAdmission(options.perMinute ?? 60, options.trustProxy ?? false, options.now);
   const answer = createMcpAnswer({ archive: options.archive, version: options.version, maxBytes, refuse });
   // One request at a time: its tool calls share the database with every other route (PGlite is one session).
   const turns = createTurns(MCP_MAX_WAITING);
@@ -143,8 +145,8 @@ function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
  * The checks a parsed body passes before any work: valid JSON and text, the batch's size and estimated work, and
  * the client's rate. Returns the refusal, or null when the body is admitted.
  */
-function createAdmission(perMinute: number, trustProxy: boolean) {
-  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute });
+function createAdmission(perMinute: number, trustProxy: boolean, now: (() => number) | undefined) {
+  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now });
   return (c: Context, body: unknown): Response | null => {
     if (body === undefined) return refuse(c, 400, 'Parse error: the body is not valid JSON.', {}, -32700);
     if (hasBadText(body)) return refuse(c, 400, 'The request holds a NUL or text that is not UTF-8.');
@@ -157,12 +159,7 @@ function createAdmission(perMinute: number, trustProxy: boolean) {
       return refuse(c, 413, `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`);
     }
     const decision = limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
-    if (!decision.allowed) {
-      return refuse(c, 429, 'Too many requests from your address; try again later.', {
-        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
-      });
-    }
-    return null;
+    return decision.allowed ? null : tooManyRequests(c, decision.retryAfterMs);
   };
 }
 

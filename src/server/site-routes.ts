@@ -1,6 +1,6 @@
 // GET/HEAD for the published site: URL → file (never outside the root), conditional requests, encodings, caching.
 import type { Context } from 'hono';
-import type { Encoding, SiteFile, SiteFiles } from './site-files.js';
+import type { Encoding, SiteFile, SiteFiles } from './site-file-cache.js';
 
 /** `name.0123abcd.js`: a content hash in the name means the file never changes under that name. */
 const HASHED_ASSET = /\.[0-9a-f]{8,}\.[a-z0-9]+$/i;

@@ -12,7 +12,14 @@ import {
   type subscriptionSettings,
 } from '../subscribers/index.js';
 import { clientAddress } from './client-address.js';
-import { allowedOrigins, bodyLimit, originCheck, textGuard } from './guards.js';
+import {
+  allowedOrigins,
+  bodyLimit,
+  originCheck,
+  retryAfterSeconds,
+  textGuard,
+  tooManyRequests,
+} from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 type RoutesEnv = { Variables: RequestVariables };
@@ -49,7 +56,7 @@ export interface SubscriberRoutesOptions {
   /** The edition's languages, offered on the preferences page. */
   languages: string[];
   trustProxy: boolean;
-  /** The limiters' clock (tests). */
+  /** The limiters' clock in ms: the digest's (default: the wall clock). */
   now?: () => number;
 }
 
@@ -87,11 +94,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
   const { settings } = options;
   const ip = (c: Context) => clientAddress(c, options.trustProxy);
   const limiter = (perMinute: number) =>
-    createRateLimiter({
-      capacity: perMinute,
-      refillMs: 60_000 / perMinute,
-      ...(options.now ? { now: options.now } : {}),
-    });
+    createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now: options.now });
   const limits: Record<Limit, ReturnType<typeof limiter>> = {
     subscribe: limiter(settings.perMinute),
     links: limiter(LINK_REQUESTS_PER_MINUTE),
@@ -104,10 +107,10 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
   const limited = (c: Context, which: Limit, json: boolean): Response | null => {
     const decision = limits[which].take(ip(c));
     if (decision.allowed) return null;
-    c.header('Retry-After', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
-    return json
-      ? c.json({ error: 'too-many-requests', message: 'Too many requests; try again later.' }, 429, NO_STORE)
-      : page(c, 429, { kind: 'too-many-requests' });
+    if (json) return tooManyRequests(c, decision.retryAfterMs);
+    // A browser gets the same refusal as a page it can read.
+    c.header('Retry-After', retryAfterSeconds(decision.retryAfterMs));
+    return page(c, 429, { kind: 'too-many-requests' });
   };
   const limit =
     (which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv> =>

@@ -1,8 +1,8 @@
 // `digest doctor`'s mail checks: the SMTP server as a send meets it (connect and EHLO, STARTTLS, AUTH), the DKIM
 // key, and the DNS records the sending domain should publish (SPF, DKIM, DMARC), printed ready to paste.
 import { createPrivateKey, createPublicKey } from 'node:crypto';
+import type { Config } from '../config/config-schema.js';
 import type { SmtpConfig } from '../config/publish-schema.js';
-import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import { smtpServer } from '../mail/settings.js';
 import { probeSmtp, type SmtpStep } from '../mail/smtp-probe.js';

@@ -1,8 +1,9 @@
 // `digest doctor`'s model checks: the writing model (and the checking one when it differs) gets one small structured
 // call (exactly 3 items asked); its latency and tokens per second give a rough wall time and cost of this week's
 // build. The embeddings model, when set, embeds one short text.
+
+import type { Config } from '../config/config-schema.js';
 import { DEFAULT_CONCURRENCY, type LlmConfig } from '../config/llm-schema.js';
-import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import { createEmbedder } from '../llm/embeddings.js';
 import { engineSlots } from '../llm/engine-slots.js';
@@ -184,7 +185,7 @@ async function checkEmbeddings(modelId: string, llm: LlmConfig, options: Options
       modelId,
       llm,
       env: options.env,
-      store: { cacheGet: async () => null, cachePut: async () => {} },
+      store: { cache: { get: async () => null, put: async () => {} } },
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     const [vector] = await embedder.embed(['digest doctor checks the embeddings model']);

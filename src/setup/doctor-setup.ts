@@ -1,8 +1,8 @@
 // `digest doctor`'s checks of the set-up itself: the config, the data folder, each source, the base URL and the
 // secret. Sources are fetched once each, at the same time, with a short deadline.
 import { stat } from 'node:fs/promises';
+import type { Config } from '../config/config-schema.js';
 import { checkWritableFolder, resolveDataDir } from '../config/inputs.js';
-import type { Config } from '../config/schema.js';
 import { readSecret } from '../config/secret.js';
 import { latestMonday } from '../core/dates.js';
 import { errorMessage } from '../core/errors.js';

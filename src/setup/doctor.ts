@@ -1,8 +1,9 @@
 // `digest doctor`: checks a set-up in well under a minute and says how to fix each problem. Config first (nothing
 // else can be checked without it), then the data folder, the sources, the models, mail and publishing settings, all
 // at the same time, each with a short deadline. A use case of its own (it needs no store): `digest init` calls it.
+
+import type { Config } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
-import type { Config } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import { checkMail } from './doctor-mail.js';
 import { type BuildEstimate, checkModels } from './doctor-model.js';

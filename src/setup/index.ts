@@ -1,5 +1,5 @@
 // setup/ — getting a digest running: `digest init` (config, .env, first checks) and `digest doctor` (every part
-// checked with its fix). This file is the room's one face; each use case loads its module when called.
+// checked with its fix).
 import { lazy } from '../core/lazy.js';
 
 export type { DoctorCheck, DoctorReport } from './doctor.js';

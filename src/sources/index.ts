@@ -1,6 +1,6 @@
 // The source registry: one factory per configured kind. Every source returned here reports failures in its
 // result and never throws out of fetch(), so one dead feed cannot stop a run.
-import type { SourceConfig } from '../config/schema.js';
+import type { SourceConfig } from '../config/config-schema.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Source } from '../core/ports.js';
 import { feedSource } from './feed.js';

@@ -1,41 +1,53 @@
-// Editor decisions for one week's edition: pin an item in, or skip it.
+// Editor decisions for one week's edition: pin an item in, or skip it (the CLI's `digest decide` and the desk).
+// Its port, DecisionsPort, is declared in core/ports.ts: selection reads it.
 import { type Kysely, sql } from 'kysely';
+import type { DecisionsPort, EditorDecision } from '../core/ports.js';
+import { isoTimestamp } from './_values.js';
 import type { Database } from './schema.js';
-import type { EditorDecision } from './types.js';
 
-/**
- * Pins or skips an item for a week (null removes the decision). `by` names the editor (the desk); a decision
- * without one (the CLI) leaves the recorded editor as it was.
- */
-export async function setDecision(
-  db: Kysely<Database>,
-  week: string,
-  itemKey: string,
-  decision: EditorDecision | null,
-  by: string | null = null,
-): Promise<void> {
-  if (decision === null) {
-    await db.deleteFrom('decisions').where('week', '=', week).where('item_key', '=', itemKey).execute();
-    return;
-  }
-  const editor = by === null ? {} : { decided_by: by };
-  await db
-    .insertInto('decisions')
-    .values({ week, item_key: itemKey, decision, ...editor })
-    .onConflict((conflict) =>
-      conflict.columns(['week', 'item_key']).doUpdateSet({ decision, ...editor, decided_at: sql`now()` }),
-    )
-    .execute();
-}
+export function decisionsStore(db: Kysely<Database>): DecisionsPort {
+  return {
+    async set({ week, itemKey, decision, by }) {
+      if (decision === null) {
+        await db.deleteFrom('decisions').where('week', '=', week).where('item_key', '=', itemKey).execute();
+        return;
+      }
+      const editor = by === undefined ? {} : { decided_by: by };
+      await db
+        .insertInto('decisions')
+        .values({ week, item_key: itemKey, decision, ...editor })
+        .onConflict((conflict) =>
+          conflict.columns(['week', 'item_key']).doUpdateSet({ decision, ...editor, decided_at: sql`now()` }),
+        )
+        .execute();
+    },
 
-/** One week's decisions (a handful of rows: the read is bounded by the week). */
-export async function decisions(db: Kysely<Database>, week: string): Promise<Map<string, EditorDecision>> {
-  const rows = await db
-    .selectFrom('decisions')
-    .select(['item_key', 'decision'])
-    .where('week', '=', week)
-    .orderBy('decided_at')
-    .orderBy('item_key')
-    .execute();
-  return new Map(rows.map((row) => [row.item_key, row.decision]));
+    // One week's decisions: a handful of rows, the read is bounded by the week.
+    async get(week) {
+      const rows = await db
+        .selectFrom('decisions')
+        .select(['item_key', 'decision'])
+        .where('week', '=', week)
+        .orderBy('decided_at')
+        .orderBy('item_key')
+        .execute();
+      return new Map<string, EditorDecision>(rows.map((row) => [row.item_key, row.decision]));
+    },
+
+    async list(week) {
+      const rows = await db
+        .selectFrom('decisions')
+        .select(['item_key', 'decision', 'decided_by', 'decided_at'])
+        .where('week', '=', week)
+        .orderBy('decided_at')
+        .orderBy('item_key')
+        .execute();
+      return rows.map((row) => ({
+        itemKey: row.item_key,
+        decision: row.decision,
+        decidedBy: row.decided_by,
+        decidedAt: isoTimestamp(row.decided_at),
+      }));
+    },
+  };
 }

@@ -1,6 +1,21 @@
 // Where each desk field lives in an Edition, and putting the editor's versions into one. Pure functions.
 import type { Edition } from '../core/types.js';
-import type { DeskEdit, DeskField } from './types.js';
+import type { DeskFieldName } from './schema.js';
+
+export type DeskField = DeskFieldName;
+
+/** The editor's version of one field beside the generated one; item key '' is the edition's title and intro. */
+export interface DeskEdit {
+  week: string;
+  itemKey: string;
+  field: DeskField;
+  generated: unknown;
+  /** null: reverted to the generated text. */
+  edited: unknown;
+  version: number;
+  editedBy: string;
+  editedAt: string;
+}
 
 /** The item key of the edition's own texts (title and intro). */
 export const HEADER_KEY = '';

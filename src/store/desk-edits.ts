@@ -1,15 +1,80 @@
 // The desk's per-week state: the editor's versions of texts (with a version per item for optimistic concurrency),
-// the week's item count and order, who decided what, approvals and the audit log.
+// the week's item count and order, approvals and the audit log. (Who decided what: decisions.ts.)
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Edition } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { isoTimestamp, json, toJson } from './_values.js';
-import { applyEdits, fieldValue, sameValue } from './desk-apply.js';
+import { applyEdits, type DeskEdit, type DeskField, fieldValue, sameValue } from './desk-apply.js';
 import type { Database } from './schema.js';
-import type { AuditEntry, DeskDecision, DeskEdit, DeskField, DeskWeek, SaveEditsResult } from './types.js';
 
 type Db = Kysely<Database>;
 
-export async function deskEdits(db: Db, week: string): Promise<DeskEdit[]> {
+export interface DeskWeek {
+  week: string;
+  itemCount: number | null;
+  /** Item keys in the order the editor set; keys not listed follow in the plan's order. */
+  order: string[] | null;
+  updatedBy: string;
+  updatedAt: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  editor: string;
+  action: string;
+  week: string | null;
+  itemKey: string | null;
+  detail: Record<string, unknown>;
+}
+
+export type SaveEditsResult = { ok: true; version: number } | { ok: false; current: DeskEdit[] };
+
+/** One save of the desk: field changes of one item (or the header, key '') made on top of `expectedVersion`. */
+export interface DeskEditsSave {
+  week: string;
+  itemKey: string;
+  /** The item's version the editor started from (0: never edited). */
+  expectedVersion: number;
+  changes: { field: DeskField; generated: unknown; edited: unknown }[];
+  by: string;
+}
+
+/** The desk's per-week state: edits, count and order, approvals, the audit log. */
+export interface DeskPort {
+  edits(week: string): Promise<DeskEdit[]>;
+  /** Saves when the item's version is still the expected one; otherwise nothing is written and the current rows come back. */
+  saveEdits(save: DeskEditsSave): Promise<SaveEditsResult>;
+  /** Records `edition`'s texts as the generated ones and returns it with every editor's version applied. */
+  keepEditorEdits(edition: Edition): Promise<Edition>;
+  week(week: string): Promise<DeskWeek | null>;
+  setWeek(
+    week: string,
+    patch: { itemCount?: number | null; order?: string[] | null },
+    by: string,
+  ): Promise<void>;
+  recordApproval(week: string, by: string): Promise<void>;
+  approval(week: string): Promise<{ approvedBy: string; approvedAt: string } | null>;
+  recordAudit(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void>;
+  /** Newest first. */
+  listAudit(options?: { week?: string; limit?: number }): Promise<AuditEntry[]>;
+}
+
+export function deskStore(db: Db): DeskPort {
+  return bindQueries(db, {
+    edits: deskEdits,
+    saveEdits: saveDeskEdits,
+    keepEditorEdits,
+    week: deskWeek,
+    setWeek: setDeskWeek,
+    recordApproval,
+    approval,
+    recordAudit,
+    listAudit,
+  });
+}
+
+async function deskEdits(db: Db, week: string): Promise<DeskEdit[]> {
   const rows = await db
     .selectFrom('desk_edits')
     .selectAll()
@@ -33,13 +98,9 @@ function toDeskEdit(row: Selectable<Database['desk_edits']>): DeskEdit {
   };
 }
 
-export async function saveDeskEdits(
+async function saveDeskEdits(
   db: Db,
-  week: string,
-  itemKey: string,
-  expectedVersion: number,
-  changes: { field: DeskField; generated: unknown; edited: unknown }[],
-  by: string,
+  { week, itemKey, expectedVersion, changes, by }: DeskEditsSave,
 ): Promise<SaveEditsResult> {
   return db.transaction().execute(async (tx) => {
     // Two saves of one item (two editors, two servers on PostgreSQL) take turns: the later one sees the new version.
@@ -75,7 +136,7 @@ export async function saveDeskEdits(
 }
 
 /** Records the edition's texts as the generated ones (a rebuild, a regeneration) and applies the editor's versions. */
-export async function keepEditorEdits(db: Db, edition: Edition): Promise<Edition> {
+async function keepEditorEdits(db: Db, edition: Edition): Promise<Edition> {
   const rows = await deskEdits(db, edition.date);
   const kept: DeskEdit[] = [];
   for (const row of rows) {
@@ -95,7 +156,7 @@ export async function keepEditorEdits(db: Db, edition: Edition): Promise<Edition
   return applyEdits(edition, kept);
 }
 
-export async function deskWeek(db: Db, week: string): Promise<DeskWeek | null> {
+async function deskWeek(db: Db, week: string): Promise<DeskWeek | null> {
   const row = await db.selectFrom('desk_weeks').selectAll().where('week', '=', week).executeTakeFirst();
   if (!row) return null;
   return {
@@ -107,7 +168,7 @@ export async function deskWeek(db: Db, week: string): Promise<DeskWeek | null> {
   };
 }
 
-export async function setDeskWeek(
+async function setDeskWeek(
   db: Db,
   week: string,
   patch: { itemCount?: number | null; order?: string[] | null },
@@ -126,23 +187,7 @@ export async function setDeskWeek(
     .execute();
 }
 
-export async function deskDecisions(db: Db, week: string): Promise<DeskDecision[]> {
-  const rows = await db
-    .selectFrom('decisions')
-    .select(['item_key', 'decision', 'decided_by', 'decided_at'])
-    .where('week', '=', week)
-    .orderBy('decided_at')
-    .orderBy('item_key')
-    .execute();
-  return rows.map((row) => ({
-    itemKey: row.item_key,
-    decision: row.decision,
-    decidedBy: row.decided_by,
-    decidedAt: isoTimestamp(row.decided_at),
-  }));
-}
-
-export async function recordApproval(db: Db, week: string, by: string): Promise<void> {
+async function recordApproval(db: Db, week: string, by: string): Promise<void> {
   await db
     .insertInto('approvals')
     .values({ week, approved_by: by })
@@ -152,12 +197,12 @@ export async function recordApproval(db: Db, week: string, by: string): Promise<
     .execute();
 }
 
-export async function approval(db: Db, week: string) {
+async function approval(db: Db, week: string) {
   const row = await db.selectFrom('approvals').selectAll().where('week', '=', week).executeTakeFirst();
   return row ? { approvedBy: row.approved_by, approvedAt: isoTimestamp(row.approved_at) } : null;
 }
 
-export async function recordAudit(db: Db, entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
+async function recordAudit(db: Db, entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
   await db
     .insertInto('desk_audit')
     .values({
@@ -170,10 +215,7 @@ export async function recordAudit(db: Db, entry: Omit<AuditEntry, 'id' | 'at'>):
     .execute();
 }
 
-export async function listAudit(
-  db: Db,
-  options: { week?: string; limit?: number } = {},
-): Promise<AuditEntry[]> {
+async function listAudit(db: Db, options: { week?: string; limit?: number } = {}): Promise<AuditEntry[]> {
   let query = db
     .selectFrom('desk_audit')
     .selectAll()

@@ -1,16 +1,28 @@
 // Editions: the saved JSON body, plus which items each one featured (for "not featured before").
+// Its port, EditionsPort, is declared in core/ports.ts: the stages read editions.
 import { type Kysely, sql } from 'kysely';
 import { StoreError } from '../core/errors.js';
+import type { EditionSummary, EditionsPort } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { isoTimestamp, json } from './_values.js';
 import type { Database } from './schema.js';
 import { reindexEdition } from './search.js';
-import type { EditionSummary } from './types.js';
 
 type Db = Kysely<Database>;
 
+export function editionsStore(db: Db): EditionsPort {
+  return bindQueries(db, {
+    save: saveEdition,
+    get: getEdition,
+    list: listEditions,
+    markPublished,
+    featuredBefore,
+  });
+}
+
 /** Replaces the edition of `edition.date` and its item list together. `publishedAt` left undefined keeps the stored one. */
-export async function saveEdition(db: Db, edition: Edition): Promise<void> {
+async function saveEdition(db: Db, edition: Edition): Promise<void> {
   await db.transaction().execute((tx) => saveEditionIn(tx, edition));
 }
 
@@ -50,7 +62,7 @@ export async function saveEditionIn(tx: Db, edition: Edition): Promise<void> {
   await reindexEdition(tx, edition.date);
 }
 
-export async function getEdition(db: Db, date: string): Promise<Edition | null> {
+async function getEdition(db: Db, date: string): Promise<Edition | null> {
   const row = await db
     .selectFrom('editions')
     .select(['body', 'published_at'])
@@ -64,7 +76,7 @@ export async function getEdition(db: Db, date: string): Promise<Edition | null> 
 }
 
 /** Summaries only (never the bodies), newest first. */
-export async function listEditions(db: Db, options: { limit?: number } = {}): Promise<EditionSummary[]> {
+async function listEditions(db: Db, options: { limit?: number } = {}): Promise<EditionSummary[]> {
   let query = db
     .selectFrom('editions')
     .select(['date', 'name', 'title', 'item_count', 'published_at'])
@@ -80,7 +92,7 @@ export async function listEditions(db: Db, options: { limit?: number } = {}): Pr
   }));
 }
 
-export async function markPublished(db: Db, date: string, at: string): Promise<void> {
+async function markPublished(db: Db, date: string, at: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const result = await tx
       .updateTable('editions')
@@ -93,7 +105,7 @@ export async function markPublished(db: Db, date: string, at: string): Promise<v
   });
 }
 
-export async function featuredBefore(db: Db, date: string): Promise<Set<string>> {
+async function featuredBefore(db: Db, date: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('edition_items as ei')
     .innerJoin('editions as e', 'e.date', 'ei.date')

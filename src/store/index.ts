@@ -1,16 +1,2 @@
 export { type OpenStoreOptions, openStore, openStoreFromPglite } from './open-store.js';
-export type {
-  CachePort,
-  CandidatesPort,
-  DecisionsPort,
-  EditionSummary,
-  EditionsPort,
-  EditorDecision,
-  IngestRun,
-  IngestRunsPort,
-  ItemPatch,
-  ItemsPort,
-  SourceStatePort,
-  Store,
-  UpsertResult,
-} from './types.js';
+export type { Store } from './types.js';

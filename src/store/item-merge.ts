@@ -1,4 +1,4 @@
-// A source item as a row, and whether a merge changed a row. The merge itself is core/item-merge.ts (shared with
+// A source item as a row, and whether a merge changed a row. The merge itself is core/item-merge-policy.ts (shared with
 // selection's dedup).
 import type { SourceItem, StoredItem } from '../core/types.js';
 import { githubRepoUrl } from '../core/urls.js';

@@ -1,17 +1,37 @@
-// Reading and editing stored items.
+// Storing, reading and editing items. Its port, ItemsPort, is declared in core/ports.ts: the stages use it.
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { addDays } from '../core/dates.js';
 import { StoreError } from '../core/errors.js';
+import type { ItemPatch, ItemsPort, Logger } from '../core/ports.js';
 import type { DateWindow, SourceItem, StoredItem } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { json, storableText } from './_values.js';
 import { toStoredItem } from './item-rows.js';
 import type { Database } from './schema.js';
-import type { ItemPatch } from './types.js';
 import { upsertItemsIn } from './upsert-items.js';
 
 type Db = Kysely<Database>;
 
-export async function listCandidates(db: Db, window: DateWindow): Promise<StoredItem[]> {
+/** `log` hears about items an upsert skips. */
+export function itemsStore(db: Db, log?: Logger): ItemsPort {
+  return {
+    ...bindQueries(db, {
+      get: getItem,
+      candidates: listCandidates,
+      addManual: addManualItem,
+      update: updateItem,
+    }),
+    async upsert(items) {
+      if (!items.length) return { inserted: 0, merged: 0, skipped: 0 };
+      const { inserted, merged, skipped } = await db
+        .transaction()
+        .execute((tx) => upsertItemsIn(tx, items, log));
+      return { inserted, merged, skipped };
+    },
+  };
+}
+
+async function listCandidates(db: Db, window: DateWindow): Promise<StoredItem[]> {
   const rows = await db
     .selectFrom('items')
     .selectAll()
@@ -43,7 +63,7 @@ function namedBy(key: string) {
     ]);
 }
 
-export async function getItem(db: Db, key: string): Promise<StoredItem | null> {
+async function getItem(db: Db, key: string): Promise<StoredItem | null> {
   const row = await db
     .selectFrom('items')
     .selectAll()
@@ -54,7 +74,7 @@ export async function getItem(db: Db, key: string): Promise<StoredItem | null> {
   return row ? toStoredItem(row) : null;
 }
 
-export async function addManualItem(
+async function addManualItem(
   db: Db,
   item: SourceItem,
   week: string,
@@ -80,7 +100,7 @@ export async function addManualItem(
   });
 }
 
-export async function updateItem(db: Db, key: string, patch: ItemPatch): Promise<void> {
+async function updateItem(db: Db, key: string, patch: ItemPatch): Promise<void> {
   const set = {
     ...(patch.title !== undefined && { title: storableText(patch.title) }),
     ...(patch.text !== undefined && { text: storableText(patch.text) }),

@@ -4,8 +4,36 @@
 // left or subscribed anew), or `uncertain` when a worker died after the terminating dot was released but before the
 // answer was recorded (the server may have the mail: it is not sent twice).
 import { type Kysely, sql } from 'kysely';
+import { bindQueries } from './_bind.js';
 import type { Database, OutboxKind } from './schema.js';
 import { requestSubscriptions, type Subscriber, setSubscriberStatus } from './subscribers.js';
+
+/** The outbox of mails requests cause (confirmation, welcome). */
+export interface OutboxPort {
+  /** Stores subscribe requests and queues their confirmation mails in one transaction (see the function below). */
+  requestSubscriptions(
+    requests: readonly { address: string; mailbox: string }[],
+    windowSeconds: number,
+  ): Promise<{ subscribers: Subscriber[]; queued: number }>;
+  confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
+  claim(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
+  handOver(id: number, worker: string): Promise<boolean>;
+  settle(id: number, worker: string, outcome: OutboxOutcome): Promise<void>;
+  health(): Promise<OutboxHealth>;
+  mailProblems(subscriberIds: readonly number[]): Promise<MailProblem[]>;
+}
+
+export function outboxStore(db: Kysely<Database>): OutboxPort {
+  return bindQueries(db, {
+    requestSubscriptions: requestSubscriptionsWithMail,
+    confirmSubscription,
+    claim: claimOutbox,
+    handOver: outboxHandOver,
+    settle: settleOutbox,
+    health: outboxHealth,
+    mailProblems,
+  });
+}
 
 export interface OutboxMail {
   id: number;
@@ -39,7 +67,7 @@ export interface MailProblem {
  * Stores a batch of subscribe requests and, in the same transaction, queues one confirmation mail per inbox for
  * each pending reader that has had none within `windowSeconds` (a reader who left and came back starts anew).
  */
-export async function requestSubscriptionsWithMail(
+async function requestSubscriptionsWithMail(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
   windowSeconds: number,
@@ -75,7 +103,7 @@ export async function requestSubscriptionsWithMail(
  * Confirms the subscription `generation` of a pending reader, queuing the welcome mail in the same transaction when
  * asked. Null when the reader is not pending in that subscription (already confirmed, left, or subscribed anew).
  */
-export async function confirmSubscription(
+async function confirmSubscription(
   db: Kysely<Database>,
   id: number,
   generation: number,
@@ -101,7 +129,7 @@ export async function confirmSubscription(
  * Claims due mails for `worker`: queued ones whose time has come, and ones a dead worker left `sending` before
  * releasing the dot (after `leaseSeconds`). One left `sending` after its dot becomes `uncertain` instead.
  */
-export async function claimOutbox(
+async function claimOutbox(
   db: Kysely<Database>,
   worker: string,
   limit: number,
@@ -143,7 +171,7 @@ export async function claimOutbox(
 }
 
 /** Right before the terminating dot: true when the row is still this worker's to send. */
-export async function outboxHandOver(db: Kysely<Database>, id: number, worker: string): Promise<boolean> {
+async function outboxHandOver(db: Kysely<Database>, id: number, worker: string): Promise<boolean> {
   const result = await db
     .updateTable('outbox')
     .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
@@ -162,7 +190,7 @@ export type OutboxOutcome =
   | { state: 'queued'; error: string; retryInMs: number };
 
 /** Records what became of a claimed mail (only while the row is still this worker's). */
-export async function settleOutbox(
+async function settleOutbox(
   db: Kysely<Database>,
   id: number,
   worker: string,
@@ -199,7 +227,7 @@ export async function settleOutbox(
 }
 
 /** The waiting mails, from the partial index only: cheap enough for every /healthz. */
-export async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> {
+async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> {
   const result = await sql<{ waiting: number; retrying: number; oldest: number | null }>`
     SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE failure IS NOT NULL))::int AS retrying,
       extract(epoch FROM now() - min(created_at))::float8 AS oldest
@@ -213,10 +241,7 @@ export async function outboxHealth(db: Kysely<Database>): Promise<OutboxHealth> 
 }
 
 /** For each subscriber given, their latest mail when it has not gone out (waiting, failed or uncertain). */
-export async function mailProblems(
-  db: Kysely<Database>,
-  subscriberIds: readonly number[],
-): Promise<MailProblem[]> {
+async function mailProblems(db: Kysely<Database>, subscriberIds: readonly number[]): Promise<MailProblem[]> {
   if (subscriberIds.length === 0) return [];
   const result = await sql<{
     subscriber_id: number;

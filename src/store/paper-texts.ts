@@ -1,12 +1,18 @@
 // Papers read in full, one row per arXiv id and version (migration 008). See enrich/full-text.ts for when a row is
 // reused and when a paper is read again.
+// Its port, PaperTextsPort, is declared in core/ports.ts: enrichment uses it.
 import type { Kysely } from 'kysely';
+import type { PaperRecord, PaperTextsPort } from '../core/ports.js';
 import type { PaperText } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { isoTimestamp, json, storableText } from './_values.js';
 import type { Database } from './schema.js';
-import type { PaperRecord } from './types.js';
 
-export async function paperTexts(
+export function paperTextsStore(db: Kysely<Database>): PaperTextsPort {
+  return bindQueries(db, { latest: paperTexts, save: savePaperText });
+}
+
+async function paperTexts(
   db: Kysely<Database>,
   arxivIds: readonly string[],
 ): Promise<Map<string, PaperRecord>> {
@@ -36,7 +42,7 @@ export async function paperTexts(
   return found;
 }
 
-export async function savePaperText(db: Kysely<Database>, record: PaperRecord): Promise<void> {
+async function savePaperText(db: Kysely<Database>, record: PaperRecord): Promise<void> {
   const values = {
     arxiv_id: storableText(record.arxivId),
     version: record.version ?? 0,

@@ -3,9 +3,23 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { json } from './_values.js';
 import type { Database, OutboxKind, OutboxState, SendState } from './schema.js';
 import { getSubscriber, type Subscriber } from './subscribers.js';
+
+/** Readers' preferences, and everything stored about one reader. */
+export interface PreferencesPort {
+  get(subscriberId: number): Promise<ReaderPreferences | null>;
+  /** False when the subscriber is gone. */
+  set(subscriberId: number, preferences: ReaderPreferences): Promise<boolean>;
+  /** Everything stored about one reader (row, preferences, send log, outbox), or null. */
+  exportSubscriber(address: string): Promise<SubscriberExport | null>;
+}
+
+export function preferencesStore(db: Kysely<Database>): PreferencesPort {
+  return bindQueries(db, { get: getPreferences, set: setPreferences, exportSubscriber });
+}
 
 type Row = { language: string | null; topics: unknown; levels: unknown; only_my_topics: boolean };
 
@@ -22,10 +36,7 @@ export function toPreferences(row: Row): ReaderPreferences {
   };
 }
 
-export async function getPreferences(
-  db: Kysely<Database>,
-  subscriberId: number,
-): Promise<ReaderPreferences | null> {
+async function getPreferences(db: Kysely<Database>, subscriberId: number): Promise<ReaderPreferences | null> {
   const row = await db
     .selectFrom('subscriber_preferences')
     .select(['language', 'topics', 'levels', 'only_my_topics'])
@@ -35,7 +46,7 @@ export async function getPreferences(
 }
 
 /** Stores a reader's choices (replacing earlier ones); false when the subscriber row is gone. */
-export async function setPreferences(
+async function setPreferences(
   db: Kysely<Database>,
   subscriberId: number,
   preferences: ReaderPreferences,
@@ -93,10 +104,7 @@ export interface SubscriberExport {
 }
 
 /** Everything stored about one reader, or null when the address is unknown. */
-export async function exportSubscriber(
-  db: Kysely<Database>,
-  address: string,
-): Promise<SubscriberExport | null> {
+async function exportSubscriber(db: Kysely<Database>, address: string): Promise<SubscriberExport | null> {
   const subscriber = await getSubscriber(db, { address });
   if (!subscriber) return null;
   const [preferences, rows, mails] = await Promise.all([

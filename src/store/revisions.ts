@@ -4,19 +4,41 @@
 import { type Kysely, sql } from 'kysely';
 import { StoreError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { isoTimestamp, json } from './_values.js';
 import { saveEditionIn } from './editions.js';
 import type { Database } from './schema.js';
-import type { PublishCorrectionInput, RevisionSummary, RevisionsPort } from './types.js';
 
 type Db = Kysely<Database>;
 
-export function revisionQueries(db: Db): RevisionsPort {
-  return {
-    listRevisions: (date) => listRevisions(db, date),
-    getRevision: (date, revision) => getRevision(db, date, revision),
-    publishCorrection: (input) => db.transaction().execute((tx) => publishCorrectionIn(tx, input)),
-  };
+export interface RevisionSummary {
+  revision: number;
+  publishedAt: string;
+  /** Who published it: null for revision 1 (published by `digest publish` or approval). */
+  editor: string | null;
+  reason: string | null;
+}
+
+export interface PublishCorrectionInput {
+  /** The corrected edition, with its `corrections` list already naming the new revision last. */
+  edition: Edition;
+  revision: number;
+  editor: string;
+  reason: string;
+  at: string;
+}
+
+/** The revisions of published editions: listed, read whole, and a correction published. */
+export interface RevisionsPort {
+  /** Oldest first; empty for an edition that was never published. */
+  list(date: string): Promise<RevisionSummary[]>;
+  /** Revision `revision` as readers had it, or null. */
+  get(date: string, revision: number): Promise<Edition | null>;
+  publishCorrection(input: PublishCorrectionInput): Promise<void>;
+}
+
+export function revisionsStore(db: Db): RevisionsPort {
+  return bindQueries(db, { list: listRevisions, get: getRevision, publishCorrection });
 }
 
 async function listRevisions(db: Db, date: string): Promise<RevisionSummary[]> {
@@ -43,6 +65,10 @@ async function getRevision(db: Db, date: string, revision: number): Promise<Edit
     .executeTakeFirst();
   if (!row) return null;
   return { ...(row.body as Omit<Edition, 'publishedAt'>), publishedAt: isoTimestamp(row.published_at) };
+}
+
+function publishCorrection(db: Db, input: PublishCorrectionInput): Promise<void> {
+  return db.transaction().execute((tx) => publishCorrectionIn(tx, input));
 }
 
 async function publishCorrectionIn(tx: Db, input: PublishCorrectionInput): Promise<void> {

@@ -3,11 +3,64 @@
 // each published edition's items, rebuilt by reindexEdition() whenever the edition is saved or published, so a
 // draft never shows and a re-saved edition never leaves stale rows.
 import { type Kysely, type Selectable, sql } from 'kysely';
+import type { EditionSummary } from '../core/ports.js';
+import { bindQueries } from './_bind.js';
 import { isoTimestamp, storableText } from './_values.js';
 import type { Database } from './schema.js';
-import type { EditionSummary, PublishedItem, SearchHit, SearchItemsQuery } from './types.js';
 
 type Db = Kysely<Database>;
+
+export interface SearchItemsQuery {
+  /** The reader's words, parsed by websearch_to_tsquery ("quoted phrases", or, -not); never SQL. */
+  text: string;
+  /** Edition dates, inclusive (YYYY-MM-DD). */
+  from?: string;
+  to?: string;
+  level?: string;
+  /** The item's primary source or any source that carried it. */
+  source?: string;
+  /** At least one of these phrases must match (a topic's terms). */
+  anyOfPhrases?: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+/** One item as a published edition showed it, with where it was featured. */
+export interface PublishedItem {
+  editionDate: string;
+  /** 0-based position in the edition. */
+  position: number;
+  key: string;
+  title: string;
+  url: string;
+  level: string;
+  source: string;
+  sources: string[];
+  authors: string[];
+  summary: string;
+  takeaways: string[];
+  /** When the source published it (ISO 8601), as the edition recorded it. */
+  publishedAt: string;
+}
+
+export interface SearchHit extends PublishedItem {
+  rank: number;
+}
+
+/** The published archive for readers and agents (JSON API, MCP). Drafts are never in it. */
+export interface SearchPort {
+  items(query: SearchItemsQuery): Promise<SearchHit[]>;
+  /** Every published edition that featured the item, newest first. */
+  publishedItem(key: string): Promise<PublishedItem[]>;
+  publishedEditions(page: {
+    limit: number;
+    offset: number;
+  }): Promise<{ editions: EditionSummary[]; total: number }>;
+}
+
+export function searchStore(db: Db): SearchPort {
+  return bindQueries(db, { items: searchItems, publishedItem, publishedEditions: listPublishedEditions });
+}
 
 /** Rebuilds the search rows of the edition dated `date`: its items when it is published, none otherwise. */
 export async function reindexEdition(db: Db, date: string): Promise<void> {
@@ -62,7 +115,7 @@ function toPublishedItem(row: ItemRow): PublishedItem {
  * Ranked matches (best first, then newest edition). The text is a bound parameter of websearch_to_tsquery, which
  * accepts any input: operators and quotes are words to it, and text with no words matches nothing.
  */
-export async function searchItems(db: Db, query: SearchItemsQuery): Promise<SearchHit[]> {
+async function searchItems(db: Db, query: SearchItemsQuery): Promise<SearchHit[]> {
   // NUL is refused in any text parameter; it is no word anyway. The tsqueries are FROM items, so each is made
   // once per query rather than once per row.
   const phrases = (query.anyOfPhrases ?? []).map(
@@ -98,7 +151,7 @@ export async function searchItems(db: Db, query: SearchItemsQuery): Promise<Sear
 }
 
 /** Every published edition that featured the item, newest first. */
-export async function publishedItem(db: Db, key: string): Promise<PublishedItem[]> {
+async function publishedItem(db: Db, key: string): Promise<PublishedItem[]> {
   const rows = await db
     .selectFrom('search_items')
     .select(ITEM_COLUMNS)
@@ -110,7 +163,7 @@ export async function publishedItem(db: Db, key: string): Promise<PublishedItem[
 }
 
 /** Published editions only, newest first, one page of summaries and the total. */
-export async function listPublishedEditions(
+async function listPublishedEditions(
   db: Db,
   page: { limit: number; offset: number },
 ): Promise<{ editions: EditionSummary[]; total: number }> {

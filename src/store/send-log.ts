@@ -4,8 +4,75 @@
 // race changes nothing. Times are the database's (now()), so processes on different machines agree.
 import { type Kysely, sql, type UpdateObject } from 'kysely';
 import type { ReaderPreferences } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { toPreferences } from './preferences.js';
 import type { Database, SendState } from './schema.js';
+
+/** One reader's row of one edition, as the worker that reserved it holds it. */
+export interface HeldSendRow {
+  edition: string;
+  subscriberId: number;
+  worker: string;
+}
+
+/** What `worker` asks for when it reserves its next rows. */
+export interface SendBatchRequest {
+  edition: string;
+  worker: string;
+  limit: number;
+  /** Workers known to be gone: their reservations are taken over at once. */
+  deadClaimers: readonly string[];
+  /** After this long a reservation of a live-looking worker is taken over too. */
+  leaseSeconds: number;
+}
+
+/** The send log of `digest send`: rows written before sending, reserved, started, handed over, then settled. */
+export interface SendLogPort {
+  enqueue(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
+  /** The workers that hold rows of the edition now. */
+  claimers(edition: string): Promise<string[]>;
+  recoverAbandoned(
+    edition: string,
+    deadClaimers: readonly string[],
+    leaseSeconds: number,
+  ): Promise<{ requeued: number; uncertain: number }>;
+  requeueUncertain(edition: string): Promise<number>;
+  reserveBatch(request: SendBatchRequest): Promise<number[]>;
+  start(row: HeldSendRow): Promise<SendRecipient | null>;
+  handOver(row: HeldSendRow): Promise<boolean>;
+  recordSent(row: HeldSendRow, sent: SentMailRecord): Promise<void>;
+  recordFailed(row: HeldSendRow, failed: SendFailure): Promise<void>;
+  /** One edition's rows by state, and when its next retry is due. */
+  counts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
+  /** Rows by state over every edition (for /metrics). */
+  totals(): Promise<SendCounts>;
+  list(
+    edition: string,
+    options: { states: readonly SendState[]; afterId?: number; limit?: number },
+  ): Promise<SendLogEntry[]>;
+  previewRecipients(
+    edition: string,
+    options?: { afterId?: number; limit?: number },
+  ): Promise<{ id: number; address: string }[]>;
+}
+
+export function sendLogStore(db: Kysely<Database>): SendLogPort {
+  return bindQueries(db, {
+    enqueue: enqueueSend,
+    claimers: sendClaimers,
+    recoverAbandoned,
+    requeueUncertain,
+    reserveBatch: reserveSendBatch,
+    start: startSending,
+    handOver,
+    recordSent,
+    recordFailed,
+    counts: sendCounts,
+    totals: sendLogCounts,
+    list: listSendLog,
+    previewRecipients,
+  });
+}
 
 export type SendCounts = Record<SendState, number> & {
   /** Failed rows that will be tried again (a temporary failure with attempts left); included in `failed`. */
@@ -36,7 +103,7 @@ const STATES: SendState[] = ['queued', 'sending', 'sent', 'failed', 'uncertain',
  * only readers confirmed since), queues temporary failures of an earlier run again with fresh attempts, and marks
  * rows still waiting for a reader who is no longer confirmed skipped.
  */
-export async function enqueueSend(
+async function enqueueSend(
   db: Kysely<Database>,
   edition: string,
 ): Promise<{ added: number; skipped: number; retried: number }> {
@@ -67,7 +134,7 @@ export async function enqueueSend(
 }
 
 /** Who holds rows of this edition (queued reservations or mails in flight), for the caller to judge alive or not. */
-export async function sendClaimers(db: Kysely<Database>, edition: string): Promise<string[]> {
+async function sendClaimers(db: Kysely<Database>, edition: string): Promise<string[]> {
   const rows = await db
     .selectFrom('send_log')
     .select('claimed_by')
@@ -84,7 +151,7 @@ export async function sendClaimers(db: Kysely<Database>, edition: string): Promi
  * never released (no `handed_over_at`) did not reach the reader — a server delivers no mail without its final dot —
  * and is queued again. One released may have been accepted before the process died: it becomes "uncertain".
  */
-export async function recoverAbandoned(
+async function recoverAbandoned(
   db: Kysely<Database>,
   edition: string,
   deadClaimers: readonly string[],
@@ -106,7 +173,7 @@ export async function recoverAbandoned(
 }
 
 /** The update of one edition's row for one reader, only while `worker` holds it. */
-function heldRow(db: Kysely<Database>, edition: string, subscriberId: number, worker: string) {
+function heldRow(db: Kysely<Database>, { edition, subscriberId, worker }: HeldSendRow) {
   return db
     .updateTable('send_log')
     .where('edition_date', '=', edition)
@@ -119,13 +186,8 @@ function heldRow(db: Kysely<Database>, edition: string, subscriberId: number, wo
  * the row is no longer this worker's (another process judged it abandoned and queued it again): the mail must
  * then not be finished.
  */
-export async function handOver(
-  db: Kysely<Database>,
-  edition: string,
-  subscriberId: number,
-  worker: string,
-): Promise<boolean> {
-  const result = await heldRow(db, edition, subscriberId, worker)
+async function handOver(db: Kysely<Database>, row: HeldSendRow): Promise<boolean> {
+  const result = await heldRow(db, row)
     .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
     .where('state', '=', 'sending')
     .executeTakeFirst();
@@ -133,7 +195,7 @@ export async function handOver(
 }
 
 /** `--resend-uncertain`: uncertain rows are queued again (their readers may get the mail twice). */
-export async function requeueUncertain(db: Kysely<Database>, edition: string): Promise<number> {
+async function requeueUncertain(db: Kysely<Database>, edition: string): Promise<number> {
   const result = await db
     .updateTable('send_log')
     .set({ state: 'queued', claimed_by: null, next_attempt_at: null, updated_at: sql`now()` })
@@ -147,13 +209,9 @@ export async function requeueUncertain(db: Kysely<Database>, edition: string): P
  * Reserves up to `limit` rows for `worker`: queued ones, and failed ones whose retry is due, not reserved by a live
  * claimer. `FOR UPDATE SKIP LOCKED` lets several processes on PostgreSQL take disjoint batches at once.
  */
-export async function reserveSendBatch(
+async function reserveSendBatch(
   db: Kysely<Database>,
-  edition: string,
-  worker: string,
-  limit: number,
-  deadClaimers: readonly string[],
-  leaseSeconds: number,
+  { edition, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
 ): Promise<number[]> {
   const result = await sql<{ subscriber_id: number }>`
     UPDATE send_log SET claimed_by = ${worker}, claimed_at = now(), updated_at = now()
@@ -174,11 +232,9 @@ export async function reserveSendBatch(
  * Right before the SMTP transaction: the reserved row becomes "sending" only if its reader is still confirmed.
  * Returns the address to send to, or null (the reader left: the row is marked skipped).
  */
-export async function startSending(
+async function startSending(
   db: Kysely<Database>,
-  edition: string,
-  subscriberId: number,
-  worker: string,
+  { edition, subscriberId, worker }: HeldSendRow,
 ): Promise<SendRecipient | null> {
   const result = await sql<{
     address: string;
@@ -236,59 +292,39 @@ export interface SendFailure {
  */
 async function settleHeld(
   db: Kysely<Database>,
-  row: { edition: string; subscriberId: number; worker: string },
+  row: HeldSendRow,
   values: UpdateObject<Database, 'send_log'>,
 ): Promise<void> {
-  await heldRow(db, row.edition, row.subscriberId, row.worker)
+  await heldRow(db, row)
     .set({ ...values, updated_at: sql`now()` })
     .where('state', 'in', ['sending', 'uncertain'])
     .execute();
 }
 
-export async function recordSent(
-  db: Kysely<Database>,
-  edition: string,
-  subscriberId: number,
-  worker: string,
-  sent: SentMailRecord,
-): Promise<void> {
-  await settleHeld(
-    db,
-    { edition, subscriberId, worker },
-    {
-      state: 'sent',
-      smtp_response: sent.smtpResponse.slice(0, 1000),
-      message_id: sent.messageId.slice(0, 300),
-      next_attempt_at: null,
-    },
-  );
+async function recordSent(db: Kysely<Database>, row: HeldSendRow, sent: SentMailRecord): Promise<void> {
+  await settleHeld(db, row, {
+    state: 'sent',
+    smtp_response: sent.smtpResponse.slice(0, 1000),
+    message_id: sent.messageId.slice(0, 300),
+    next_attempt_at: null,
+  });
 }
 
 /** The mail failed (see SendFailure); the reservation is released. */
-export async function recordFailed(
-  db: Kysely<Database>,
-  edition: string,
-  subscriberId: number,
-  worker: string,
-  failed: SendFailure,
-): Promise<void> {
+async function recordFailed(db: Kysely<Database>, row: HeldSendRow, failed: SendFailure): Promise<void> {
   const { retryInMs } = failed;
-  await settleHeld(
-    db,
-    { edition, subscriberId, worker },
-    {
-      state: 'failed',
-      failure: failed.failure,
-      smtp_response: failed.smtpResponse.slice(0, 1000),
-      claimed_by: null,
-      next_attempt_at:
-        retryInMs === null ? null : sql`now() + make_interval(secs => ${retryInMs / 1000}::double precision)`,
-    },
-  );
+  await settleHeld(db, row, {
+    state: 'failed',
+    failure: failed.failure,
+    smtp_response: failed.smtpResponse.slice(0, 1000),
+    claimed_by: null,
+    next_attempt_at:
+      retryInMs === null ? null : sql`now() + make_interval(secs => ${retryInMs / 1000}::double precision)`,
+  });
 }
 
 /** Rows by state for one edition, and how long until the next retry is due (null: none waiting). */
-export async function sendCounts(
+async function sendCounts(
   db: Kysely<Database>,
   edition: string,
 ): Promise<SendCounts & { nextRetryInMs: number | null }> {
@@ -296,7 +332,7 @@ export async function sendCounts(
 }
 
 /** Rows by state over every edition (for /metrics). */
-export async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
+async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
   const { nextRetryInMs: _, ...counts } = await countByState(db, sql``);
   return counts;
 }
@@ -322,7 +358,7 @@ async function countByState(
 }
 
 /** Rows of one edition in the given states with their readers' addresses, in subscriber order (keyset paging). */
-export async function listSendLog(
+async function listSendLog(
   db: Kysely<Database>,
   edition: string,
   options: { states: readonly SendState[]; afterId?: number; limit?: number },
@@ -350,7 +386,7 @@ export async function listSendLog(
  * `--dry-run`: confirmed readers a send would mail now (no row yet, or one still queued or due for a retry), in id
  * order (keyset paging). Reads only.
  */
-export async function previewRecipients(
+async function previewRecipients(
   db: Kysely<Database>,
   edition: string,
   options: { afterId?: number; limit?: number } = {},

@@ -1,6 +1,7 @@
 // Readers: one row per address with its status. Statements are single and conditional, so two processes (the
 // server and a CLI command, or two servers on PostgreSQL) never step on each other's change.
 import { type Kysely, sql } from 'kysely';
+import { bindQueries } from './_bind.js';
 import type { Database, SubscriberStatus } from './schema.js';
 
 export interface Subscriber {
@@ -15,6 +16,41 @@ export interface Subscriber {
   confirmationSentAt: string | null;
   /** Which subscription of this address the row is in (1, then one more each time a reader who left comes back). */
   generation: number;
+}
+
+/** Readers and their status: subscribe, confirm, unsubscribe, bounces. */
+export interface SubscribersPort {
+  request(address: string, mailbox: string): Promise<Subscriber>;
+  requestMany(requests: readonly { address: string; mailbox: string }[]): Promise<Subscriber[]>;
+  /** The operator's add: the row as given, whatever it was. */
+  put(address: string, mailbox: string, status: SubscriberStatus): Promise<Subscriber>;
+  get(by: { id: number } | { address: string }): Promise<Subscriber | null>;
+  claimConfirmationMail(id: number, withinSeconds: number): Promise<boolean>;
+  /** Moves the reader to `status` when they are in one of `from` now; null otherwise. */
+  setStatus(
+    id: number,
+    status: SubscriberStatus,
+    from: readonly SubscriberStatus[],
+  ): Promise<Subscriber | null>;
+  recordBounce(id: number, limit: number): Promise<Subscriber | null>;
+  remove(address: string): Promise<boolean>;
+  list(options?: { status?: SubscriberStatus; afterId?: number; limit?: number }): Promise<Subscriber[]>;
+  count(): Promise<Record<SubscriberStatus, number>>;
+}
+
+export function subscribersStore(db: Kysely<Database>): SubscribersPort {
+  return bindQueries(db, {
+    request: requestSubscription,
+    requestMany: requestSubscriptions,
+    put: putSubscriber,
+    get: getSubscriber,
+    claimConfirmationMail,
+    setStatus: setSubscriberStatus,
+    recordBounce,
+    remove: removeSubscriber,
+    list: listSubscribers,
+    count: countSubscribers,
+  });
 }
 
 const COLUMNS = [
@@ -64,7 +100,7 @@ function toSubscriber(row: Row): Subscriber {
  * A subscribe request: a new address becomes `pending`; an `unsubscribed` or `bounced` one is `pending` again (it
  * must confirm anew); a `pending` or `confirmed` one is left as it is. Returns the row as it is now.
  */
-export async function requestSubscription(
+async function requestSubscription(
   db: Kysely<Database>,
   address: string,
   mailbox: string,
@@ -103,7 +139,7 @@ export async function requestSubscriptions(
 }
 
 /** Adds an address with a given status (CLI `subscribers add` / `import`); an existing row is updated to it. */
-export async function putSubscriber(
+async function putSubscriber(
   db: Kysely<Database>,
   address: string,
   mailbox: string,
@@ -137,7 +173,7 @@ export async function getSubscriber(
  * Claims the right to send one confirmation mail to this mailbox: true (and stamped) when none was sent to any
  * address of the mailbox within `withinSeconds`, so at most one confirmation mail per inbox per hour.
  */
-export async function claimConfirmationMail(
+async function claimConfirmationMail(
   db: Kysely<Database>,
   id: number,
   withinSeconds: number,
@@ -178,11 +214,7 @@ export async function setSubscriberStatus(
 }
 
 /** Counts a permanent delivery failure; at `limit` the address is marked bounced. Returns the row as it is now. */
-export async function recordBounce(
-  db: Kysely<Database>,
-  id: number,
-  limit: number,
-): Promise<Subscriber | null> {
+async function recordBounce(db: Kysely<Database>, id: number, limit: number): Promise<Subscriber | null> {
   const row = await db
     .updateTable('subscribers')
     .set({
@@ -197,13 +229,13 @@ export async function recordBounce(
 }
 
 /** Deletes the person's data: their row and (cascade) their send-log rows. True when there was one. */
-export async function removeSubscriber(db: Kysely<Database>, address: string): Promise<boolean> {
+async function removeSubscriber(db: Kysely<Database>, address: string): Promise<boolean> {
   const result = await db.deleteFrom('subscribers').where('address', '=', address).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /** A page of subscribers in id order (keyset paging: `afterId`), optionally of one status. */
-export async function listSubscribers(
+async function listSubscribers(
   db: Kysely<Database>,
   options: { status?: SubscriberStatus; afterId?: number; limit?: number } = {},
 ): Promise<Subscriber[]> {
@@ -218,7 +250,7 @@ export async function listSubscribers(
   return rows.map((row) => toSubscriber(row as Row));
 }
 
-export async function countSubscribers(db: Kysely<Database>): Promise<Record<SubscriberStatus, number>> {
+async function countSubscribers(db: Kysely<Database>): Promise<Record<SubscriberStatus, number>> {
   const rows = await db
     .selectFrom('subscribers')
     .select(['status', sql<number>`count(*)::int`.as('count')])

@@ -3,8 +3,21 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { EditionTranslation } from '../core/types.js';
+import { bindQueries } from './_bind.js';
 import { json } from './_values.js';
 import type { Database } from './schema.js';
+
+/** An edition's other languages. */
+export interface TranslationsPort {
+  save(date: string, translation: EditionTranslation, warnings: readonly string[]): Promise<void>;
+  /** False when the edition has no such language yet. */
+  saveEdit(date: string, language: string, edited: EditionTranslation): Promise<boolean>;
+  list(date: string): Promise<StoredTranslation[]>;
+}
+
+export function translationsStore(db: Kysely<Database>): TranslationsPort {
+  return bindQueries(db, { save: saveTranslation, saveEdit: saveTranslationEdit, list: getTranslations });
+}
 
 export interface StoredTranslation {
   translation: EditionTranslation;
@@ -14,7 +27,7 @@ export interface StoredTranslation {
   edited: boolean;
 }
 
-export async function saveTranslation(
+async function saveTranslation(
   db: Kysely<Database>,
   date: string,
   translation: EditionTranslation,
@@ -41,7 +54,7 @@ export async function saveTranslation(
 }
 
 /** An editor's version of a language (a whole translation: what the desk's form shows and sends back). */
-export async function saveTranslationEdit(
+async function saveTranslationEdit(
   db: Kysely<Database>,
   date: string,
   language: string,
@@ -57,7 +70,7 @@ export async function saveTranslationEdit(
 }
 
 /** Every language of an edition, in no particular order; the editor's version where there is one. */
-export async function getTranslations(db: Kysely<Database>, date: string): Promise<StoredTranslation[]> {
+async function getTranslations(db: Kysely<Database>, date: string): Promise<StoredTranslation[]> {
   const rows = await db
     .selectFrom('edition_translations')
     .select(['generated', 'edited', 'warnings'])

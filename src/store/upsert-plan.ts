@@ -2,7 +2,7 @@
 // Pure. Keys follow StoredItem.key: `arxiv:<id>` once an arXiv id is known (a URL-keyed row that learns its
 // id is re-keyed, and references to the old key move with it), otherwise `url:<canonical URL>`.
 
-import { mergeItems } from '../core/item-merge.js';
+import { mergeItems } from '../core/item-merge-policy.js';
 import type { StoredItem } from '../core/types.js';
 import type { ItemGroup } from './item-groups.js';
 import { sameStoredFields } from './item-merge.js';

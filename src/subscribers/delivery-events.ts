@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import type { DigestDeps } from '../deps.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { SubscribersPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
@@ -31,7 +31,7 @@ export interface DeliveryEvents {
 
 export function createDeliveryEvents(
   deps: Pick<DigestDeps, 'config' | 'log' | 'env'> & {
-    store: Pick<SubscribersPort, 'getSubscriber' | 'setSubscriberStatus' | 'recordBounce'>;
+    store: Pick<Store, 'subscribers'>;
   },
   /** The reader's status changed: the intake must not answer from memory. */
   forget: (address: string) => void,
@@ -50,14 +50,17 @@ export function createDeliveryEvents(
       }
       const checked = normaliseAddress(parsed.data.email);
       if (!checked.ok) return { ok: false, field: 'email', message: ADDRESS_PROBLEMS[checked.problem] };
-      const subscriber = await store.getSubscriber({ address: checked.address });
+      const subscriber = await store.subscribers.get({ address: checked.address });
       if (!subscriber) return { ok: true, matched: false };
       const { type, permanent } = parsed.data;
       const after =
         type === 'complaint'
-          ? ((await store.setSubscriberStatus(subscriber.id, 'unsubscribed', ['pending', 'confirmed'])) ??
+          ? ((await store.subscribers.setStatus(subscriber.id, 'unsubscribed', ['pending', 'confirmed'])) ??
             subscriber)
-          : await store.recordBounce(subscriber.id, permanent ? 1 : config.server.softBounceLimit);
+          : await store.subscribers.recordBounce(
+              subscriber.id,
+              permanent ? 1 : config.server.softBounceLimit,
+            );
       const now = after ?? subscriber;
       forget(subscriber.address);
       log.info(

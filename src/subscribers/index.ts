@@ -1,7 +1,6 @@
 // subscribers/ — the readers: subscribe and confirm (double opt-in, with an outbox for every mail), unsubscribe,
 // their own preferences, the operator's list (add, import, export, delete), and `digest send` of an edition.
-// This file is the room's one face: other rooms, the composition root and the entry points import only it. Use cases
-// load their modules when first called (`lazy`); the settings and small rules below are light.
+// Beside the use cases, the settings and small rules exported here are light to import.
 
 import { lazy } from '../core/lazy.js';
 

@@ -4,7 +4,7 @@
 import type { Logger } from '../core/ports.js';
 import type { ReaderPreferences } from '../core/types.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { OutboxPort, SubscribersPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 /** One confirmation mail per inbox (address without +tag) in this window. */
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
@@ -19,7 +19,7 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface IntakeDeps {
-  store: Pick<OutboxPort, 'requestSubscriptionsWithMail'> & Pick<SubscribersPort, 'setPreferences'>;
+  store: Pick<Store, 'outbox' | 'preferences'>;
   log: Logger;
   /** Milliseconds since the epoch, from the clock port. */
   now: () => number;
@@ -147,7 +147,7 @@ async function storeBatch(
   memory: { recent: RecentAddresses; choices: Map<string, ReaderPreferences> },
 ): Promise<{ ok: boolean; queued: number }> {
   try {
-    const { subscribers, queued } = await deps.store.requestSubscriptionsWithMail(
+    const { subscribers, queued } = await deps.store.outbox.requestSubscriptions(
       batch,
       CONFIRMATION_WINDOW_SECONDS,
     );
@@ -170,8 +170,8 @@ async function storeChoices(
     const chosen = choices.get(subscriber.address);
     choices.delete(subscriber.address);
     if (!chosen || subscriber.status !== 'pending') continue;
-    await deps.store
-      .setPreferences(subscriber.id, chosen)
+    await deps.store.preferences
+      .set(subscriber.id, chosen)
       .catch((error: unknown) =>
         deps.log.warn(
           `subscribe: storing the choices of subscriber ${subscriber.id} failed: ${errorText(error)}`,

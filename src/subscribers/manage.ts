@@ -38,7 +38,7 @@ export async function* eachSubscriber(
 ): AsyncGenerator<Subscriber> {
   let afterId = 0;
   for (;;) {
-    const page = await deps.store.listSubscribers({ afterId, limit: 1000, ...(status ? { status } : {}) });
+    const page = await deps.store.subscribers.list({ afterId, limit: 1000, ...(status ? { status } : {}) });
     yield* page;
     if (page.length < 1000) return;
     afterId = page.at(-1)!.id;
@@ -56,10 +56,9 @@ export async function* listSubscribersWithMail(
   let page: Subscriber[] = [];
   const flush = async function* () {
     const problems = new Map(
-      (await deps.store.mailProblems(page.map((entry) => entry.id))).map(({ subscriberId, ...mail }) => [
-        subscriberId,
-        mail,
-      ]),
+      (await deps.store.outbox.mailProblems(page.map((entry) => entry.id))).map(
+        ({ subscriberId, ...mail }) => [subscriberId, mail],
+      ),
     );
     for (const subscriber of page) {
       const mail = problems.get(subscriber.id);
@@ -112,16 +111,16 @@ export async function putSubscriber(
   confirmed: boolean,
 ): Promise<PutResult> {
   const { store } = deps;
-  const existing = await store.getSubscriber({ address });
+  const existing = await store.subscribers.get({ address });
   if (!existing) {
-    const subscriber = await store.putSubscriber(address, mailbox, confirmed ? 'confirmed' : 'pending');
+    const subscriber = await store.subscribers.put(address, mailbox, confirmed ? 'confirmed' : 'pending');
     return { outcome: 'added', subscriber };
   }
   if (existing.status === 'unsubscribed' || existing.status === 'bounced') {
     return { outcome: 'kept', subscriber: existing };
   }
   if (confirmed && existing.status === 'pending') {
-    const subscriber = await store.setSubscriberStatus(existing.id, 'confirmed', ['pending']);
+    const subscriber = await store.subscribers.setStatus(existing.id, 'confirmed', ['pending']);
     if (subscriber) return { outcome: 'confirmed', subscriber };
   }
   return { outcome: 'unchanged', subscriber: existing };
@@ -131,7 +130,7 @@ export async function putSubscriber(
 export async function removeSubscriber(deps: ReadersDeps, input: { email: string }): Promise<string> {
   const checked = normaliseAddress(input.email);
   const address = checked.ok ? checked.address : input.email.trim();
-  if (!(await deps.store.removeSubscriber(address))) {
+  if (!(await deps.store.subscribers.remove(address))) {
     throw new NotFoundError(`No subscriber ${JSON.stringify(address)}: nothing removed.`);
   }
   return address;

@@ -10,13 +10,13 @@ import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
 import type { OutboxMail } from '../store/outbox.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { SubscribersPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { Composed } from './outbox-worker.js';
 import type { SubscriptionSettings } from './subscription-settings.js';
 import { type SubscriberTokens, TOKEN_LIFETIME_MS } from './tokens.js';
 
 export interface OutboxMailDeps extends Pick<DigestDeps, 'config' | 'clock'> {
-  store: Pick<SubscribersPort, 'getSubscriber'>;
+  store: Pick<Store, 'subscribers'>;
   tokens: SubscriberTokens;
   /** The site's name and base URL; throws when subscribing is not configured. */
   site: () => SubscriptionSettings;
@@ -27,7 +27,7 @@ export function outboxComposer(deps: OutboxMailDeps): (mail: OutboxMail) => Prom
   const from = deps.config.publish.email.from;
   const envelopeFrom = /<([^>]+)>/.exec(from)?.[1] ?? from;
   return async (mail) => {
-    const subscriber = await deps.store.getSubscriber({ id: mail.subscriberId });
+    const subscriber = await deps.store.subscribers.get({ id: mail.subscriberId });
     const wanted = mail.kind === 'confirmation' ? 'pending' : 'confirmed';
     if (!subscriber || subscriber.status !== wanted || subscriber.generation !== mail.generation) {
       return { skip: `the reader is ${subscriber?.status ?? 'gone'} in another subscription or state` };

@@ -10,7 +10,7 @@ import type { Logger } from '../core/ports.js';
 import type { OutgoingMail } from '../mail/edition-mail.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from '../mail/smtp-sender.js';
 import type { OutboxMail, OutboxOutcome } from '../store/outbox.js';
-import type { OutboxPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import { createPollLoop } from './poll-loop.js';
 
 /** Mails claimed per statement, and sent at once at most. */
@@ -29,7 +29,7 @@ export type OutboxEvent = {
 export type Composed = { mail: OutgoingMail } | { skip: string };
 
 export interface OutboxWorkerDeps {
-  store: Pick<OutboxPort, 'claimOutbox' | 'outboxHandOver' | 'settleOutbox'>;
+  store: Pick<Store, 'outbox'>;
   /** Made on the first mail: a server nobody subscribes to opens no SMTP connection. */
   sender: () => MailSender;
   compose(mail: OutboxMail): Promise<Composed>;
@@ -80,14 +80,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       outcome = { state: 'queued', error: message, retryInMs: retryDelay(settings, mail.attempts) };
     }
     if (!outcome) return;
-    await store.settleOutbox(mail.id, worker, outcome);
+    await store.outbox.settle(mail.id, worker, outcome);
     health.note(outcome);
     onEvent(report(deps.log, mail, outcome));
   }
 
   /** One claim and its mails; the number of mails claimed. */
   async function pass(): Promise<number> {
-    const mails = await store.claimOutbox(worker, CLAIM_BATCH, settings.leaseSeconds);
+    const mails = await store.outbox.claim(worker, CLAIM_BATCH, settings.leaseSeconds);
     const queue = [...mails];
     const lanes = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let mail = queue.shift(); mail; mail = queue.shift()) await handle(mail);
@@ -132,7 +132,7 @@ async function deliver(
   if ('skip' in composed) return { state: 'skipped', reason: composed.skip };
   const sender = by.sender();
   try {
-    const handOver = () => deps.store.outboxHandOver(mail.id, by.worker);
+    const handOver = () => deps.store.outbox.handOver(mail.id, by.worker);
     const { response } = await sender.send(composed.mail, handOver);
     return { state: 'sent', response };
   } catch (error) {

@@ -1,22 +1,16 @@
 // The narrow ports of the subscribers room: each use case names the parts of the store it reads and writes, so its
 // signature says what it touches. The composition root passes the full DigestDeps, which fits each of them.
 import type { DigestDeps } from '../deps.js';
-import type {
-  EditionsPort,
-  OutboxPort,
-  SendLogPort,
-  SubscribersPort,
-  TranslationsPort,
-} from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 /** The operator's list (add, import, remove, export) and one reader's data: the subscribers table only. */
 export interface ReadersDeps {
-  store: SubscribersPort;
+  store: Pick<Store, 'subscribers' | 'preferences'>;
 }
 
 /** `digest subscribers list`: the list, with each reader's latest mail from the outbox. */
 export interface ListReadersDeps {
-  store: SubscribersPort & Pick<OutboxPort, 'mailProblems'>;
+  store: Pick<Store, 'subscribers' | 'preferences' | 'outbox'>;
 }
 
 /** What a reader's signed links need besides the store: the secret (env) and the time. */
@@ -26,13 +20,10 @@ type LinkPorts = Pick<DigestDeps, 'config' | 'log' | 'env' | 'clock'>;
 export type PreferencesDeps = LinkPorts & ReadersDeps;
 
 /** Subscribe, confirm, unsubscribe, the provider's webhook, and the outbox of confirmation and welcome mails. */
-export type SubscriptionDeps = LinkPorts & { store: SubscribersPort & OutboxPort };
+export type SubscriptionDeps = LinkPorts & { store: Pick<Store, 'subscribers' | 'preferences' | 'outbox'> };
 
 /** `digest send`: the published edition and its translations, the send log, and readers' bounces. */
 export type SendDeps = LinkPorts &
   Pick<DigestDeps, 'http' | 'signal'> & {
-    store: Pick<EditionsPort, 'getEdition'> &
-      Pick<TranslationsPort, 'getTranslations'> &
-      Pick<SubscribersPort, 'recordBounce'> &
-      SendLogPort;
+    store: Pick<Store, 'editions' | 'translations' | 'subscribers' | 'sendLog'>;
   };

@@ -43,7 +43,7 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
   const options = preferenceOptions(deps.config);
   const lookup = async (id: string) => {
     if (!/^[1-9]\d{0,14}$/.test(id)) return null;
-    const row = await deps.store.getSubscriber({ id: Number(id) });
+    const row = await deps.store.subscribers.get({ id: Number(id) });
     // Someone who left keeps no page: their link says "not valid" like any other.
     return row && (row.status === 'pending' || row.status === 'confirmed')
       ? { ...row, id: String(row.id), rowId: row.id }
@@ -57,7 +57,7 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
     async show(token) {
       const checked = await verify(token);
       if (!checked.ok) return checked;
-      const preferences = (await deps.store.getPreferences(checked.subscriber.rowId)) ?? NO_PREFERENCES;
+      const preferences = (await deps.store.preferences.get(checked.subscriber.rowId)) ?? NO_PREFERENCES;
       return { ok: true, address: checked.subscriber.address, preferences, options };
     },
     async save(token, fields) {
@@ -66,7 +66,8 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
       const parsed = parsePreferences(fields, { languages: options.languages, topics: TOPIC_NAMES });
       if (!parsed.ok) return parsed;
       const { rowId } = checked.subscriber;
-      if (!(await deps.store.setPreferences(rowId, parsed.preferences))) return { ok: false, reason: 'gone' };
+      if (!(await deps.store.preferences.set(rowId, parsed.preferences)))
+        return { ok: false, reason: 'gone' };
       deps.log.info(`subscriber ${rowId} chose their edition`);
       return { ok: true, preferences: parsed.preferences };
     },
@@ -76,7 +77,7 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
 /** `digest subscribers export <email>`: everything stored about one reader. */
 export async function exportReader(deps: ReadersDeps, input: { email: string }): Promise<SubscriberExport> {
   const { address } = operatorAddress(input.email);
-  const data = await deps.store.exportSubscriber(address);
+  const data = await deps.store.preferences.exportSubscriber(address);
   if (!data) throw new NotFoundError(`No subscriber ${JSON.stringify(address)}: nothing to export.`);
   return data;
 }

@@ -36,7 +36,8 @@ export function sendReaders(
       unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),
       preferences: tokens.issue('preferences', { id: String(subscriberId), address }),
     }),
-    recordBounce: async (id) => (await deps.store.recordBounce(id, bounceLimit))?.status === 'bounced',
+    recordBounce: async (id) =>
+      (await deps.store.subscribers.recordBounce(id, bounceLimit))?.status === 'bounced',
   };
 }
 
@@ -54,7 +55,7 @@ async function editionLanguages(
     [written ?? 'en', { edition, pageUrl: absoluteUrl(baseUrl, `${edition.date}/`) ?? baseUrl }],
   ]);
   if (others.length === 0) return editions;
-  for (const { translation } of await deps.store.getTranslations(edition.date)) {
+  for (const { translation } of await deps.store.translations.list(edition.date)) {
     if (!others.includes(translation.language)) continue;
     editions.set(translation.language, {
       edition: applyTranslation(edition, translation),

@@ -3,7 +3,7 @@
 import type { Logger } from '../core/ports.js';
 import type { SendEvent } from '../mail/send-run.js';
 import type { SendCounts, SendLogEntry } from '../store/send-log.js';
-import type { SendLogPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 
 export interface SendProgress {
   /** Rows settled in this run (sent, failed for good, skipped). */
@@ -87,18 +87,15 @@ export function trackProgress(
 }
 
 /** The edition's send log after this worker ran out of work. */
-export async function sendLogState(
-  store: Pick<SendLogPort, 'sendClaimers' | 'sendCounts' | 'listSendLog'>,
-  week: string,
-): Promise<SendLogState> {
+export async function sendLogState(store: Pick<Store, 'sendLog'>, week: string): Promise<SendLogState> {
   // Rows still held when this worker runs out of work belong to another process sharing the send (PostgreSQL).
   // Claimers first, then counts: rows only move towards settled, so a claimer seen first covers every row counted.
-  const claimers = await store.sendClaimers(week);
-  const counts = await store.sendCounts(week);
+  const claimers = await store.sendLog.claimers(week);
+  const counts = await store.sendLog.counts(week);
   const elsewhere = counts.queued + counts.sending > 0 && claimers.length > 0;
   const [uncertain, failed] = await Promise.all([
-    store.listSendLog(week, { states: ['uncertain', 'sending'], limit: 50 }),
-    store.listSendLog(week, { states: ['failed'], limit: 50 }),
+    store.sendLog.list(week, { states: ['uncertain', 'sending'], limit: 50 }),
+    store.sendLog.list(week, { states: ['failed'], limit: 50 }),
   ]);
   return {
     counts,

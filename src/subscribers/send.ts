@@ -11,7 +11,7 @@ import { runSendWorker, type SendEvent } from '../mail/send-run.js';
 import { sendSettings } from '../mail/settings.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendCounts } from '../store/send-log.js';
-import type { SendLogPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { SendDeps } from './ports.js';
 import { prepareSendMail, sendReaders } from './send-mail.js';
 import {
@@ -45,12 +45,12 @@ export async function send(deps: SendDeps, input: SendInput): Promise<SendOutcom
   if (input.dryRun) {
     const wouldSend = await previewAll(deps, input.week);
     log.info(`Dry run: ${wouldSend.length} reader(s) would get "${edition.title}"; nothing written or sent.`);
-    return { ...base, wouldSend, counts: await store.sendCounts(input.week) };
+    return { ...base, wouldSend, counts: await store.sendLog.counts(input.week) };
   }
   const readers = sendReaders(deps, settings.send.bounceLimit);
   const mail = await prepareSendMail(deps, edition, settings);
   const worker = newClaimerId();
-  const claim = { worker, deadClaimers: deadClaimers(await store.sendClaimers(input.week), worker) };
+  const claim = { worker, deadClaimers: deadClaimers(await store.sendLog.claimers(input.week), worker) };
   const rows = await queueRows(deps, input, edition, { ...claim, leaseSeconds: settings.send.leaseSeconds });
   const { run, onEvent } = trackProgress(log, rows.total, input);
   const sender = createSmtpSender({ ...settings.smtp, connections: settings.send.concurrency });
@@ -75,7 +75,7 @@ export async function send(deps: SendDeps, input: SendInput): Promise<SendOutcom
 
 /** The week's edition, built and published (the mail links to its page), and not flagged unless allowed. */
 async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: SendInput): Promise<Edition> {
-  const edition = await deps.store.getEdition(input.week);
+  const edition = await deps.store.editions.get(input.week);
   if (!edition) {
     throw new NotFoundError(
       `No edition for ${input.week}: build it first (digest build --week ${input.week}).`,
@@ -102,11 +102,11 @@ async function queueRows(
   claim: { deadClaimers: readonly string[]; leaseSeconds: number },
 ): Promise<{ added: number; foundUncertain: number; requeued: number; total: number }> {
   const { store, log } = deps;
-  const abandoned = await store.recoverAbandoned(input.week, claim.deadClaimers, claim.leaseSeconds);
+  const abandoned = await store.sendLog.recoverAbandoned(input.week, claim.deadClaimers, claim.leaseSeconds);
   const foundUncertain = abandoned.uncertain;
-  const requeued = input.resendUncertain ? await store.requeueUncertain(input.week) : 0;
-  const { added, skipped, retried } = await store.enqueueSend(input.week);
-  const before = await store.sendCounts(input.week);
+  const requeued = input.resendUncertain ? await store.sendLog.requeueUncertain(input.week) : 0;
+  const { added, skipped, retried } = await store.sendLog.enqueue(input.week);
+  const before = await store.sendLog.counts(input.week);
   if (abandoned.requeued) {
     log.info(
       `${abandoned.requeued} mail(s) an earlier run had started but not finished (the server never got their end): sending them again.`,
@@ -125,14 +125,11 @@ async function queueRows(
   return { added, foundUncertain, requeued, total: before.queued + before.retrying };
 }
 
-async function previewAll(
-  deps: { store: Pick<SendLogPort, 'previewRecipients'> },
-  week: string,
-): Promise<string[]> {
+async function previewAll(deps: { store: Pick<Store, 'sendLog'> }, week: string): Promise<string[]> {
   const addresses: string[] = [];
   let afterId = 0;
   for (;;) {
-    const page = await deps.store.previewRecipients(week, { afterId, limit: 5000 });
+    const page = await deps.store.sendLog.previewRecipients(week, { afterId, limit: 5000 });
     addresses.push(...page.map((row) => row.address));
     if (page.length < 5000) return addresses;
     afterId = page.at(-1)!.id;
@@ -140,8 +137,6 @@ async function previewAll(
 }
 
 /** The send log over every edition, for /metrics (mails sent, failed; bounced readers come from countSubscribers). */
-export async function sendLogCounts(deps: {
-  store: Pick<SendLogPort, 'sendLogCounts'>;
-}): Promise<SendCounts> {
-  return deps.store.sendLogCounts();
+export async function sendLogCounts(deps: { store: Pick<Store, 'sendLog'> }): Promise<SendCounts> {
+  return deps.store.sendLog.totals();
 }

@@ -1,6 +1,6 @@
 // Whether `digest serve` can take subscriptions, and what it tells the operator at start when it cannot: one block
 // naming what is missing and the config to add. Served pages carry the form only when a reader's request can work.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 import { fillSubscribeSlot } from '../publish/subscribe-slot.js';
 import { subscriptionSettings } from './subscription-settings.js';
 

@@ -89,7 +89,7 @@ export function createSubscriptions(
     startOutbox: (onEvent) => outbox.start(onEvent),
     stopOutbox: () => outbox.stop(),
     async mailStatus() {
-      const waitingMails = await store.outboxHealth();
+      const waitingMails = await store.outbox.health();
       return { ...outbox.health(waitingMails.retrying), ...waitingMails };
     },
   };

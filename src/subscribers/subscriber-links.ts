@@ -3,7 +3,7 @@
 // one-click) unsubscribes. Tokens are signed, expiring and bound to their purpose (tokens.ts).
 import type { DigestDeps } from '../deps.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { OutboxPort, SubscribersPort } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { SubscriberTokens, TokenCheck } from './tokens.js';
 
 export type LinkOutcome = { ok: true } | { ok: false; reason: string };
@@ -22,8 +22,7 @@ export interface SubscriberLinks {
 }
 
 export interface LinkDeps extends Pick<DigestDeps, 'config' | 'log'> {
-  store: Pick<SubscribersPort, 'getSubscriber' | 'setSubscriberStatus'> &
-    Pick<OutboxPort, 'confirmSubscription'>;
+  store: Pick<Store, 'subscribers' | 'outbox'>;
   tokens: SubscriberTokens;
   /** A confirmation queued a welcome mail. */
   welcomeQueued: () => void;
@@ -49,7 +48,7 @@ export function createSubscriberLinks(deps: LinkDeps): SubscriberLinks {
       const checked = await verify(token, 'confirm');
       if (!checked.ok) return { ok: false, reason: checked.reason };
       const { rowId, generation } = checked.subscriber;
-      const confirmed = await store.confirmSubscription(rowId, generation, config.server.welcomeMail);
+      const confirmed = await store.outbox.confirmSubscription(rowId, generation, config.server.welcomeMail);
       if (confirmed) {
         log.info(`subscriber ${rowId} confirmed`);
         if (config.server.welcomeMail) deps.welcomeQueued();
@@ -68,7 +67,7 @@ export function createSubscriberLinks(deps: LinkDeps): SubscriberLinks {
       const checked = await verify(token, 'unsubscribe');
       if (!checked.ok) return checked;
       const { rowId } = checked.subscriber;
-      const changed = await store.setSubscriberStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
+      const changed = await store.subscribers.setStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
       if (changed) log.info(`subscriber ${rowId} unsubscribed`);
       deps.forget(checked.subscriber.address);
       // Already unsubscribed (or bounced): the reader's wish holds either way.
@@ -82,7 +81,7 @@ function tokenVerifier(deps: Pick<LinkDeps, 'store' | 'tokens'>) {
     (bound: boolean) =>
     async (id: string): Promise<TokenSubscriber | null> => {
       if (!/^[1-9]\d{0,14}$/.test(id)) return null;
-      const row = await deps.store.getSubscriber({ id: Number(id) });
+      const row = await deps.store.subscribers.get({ id: Number(id) });
       if (!row) return null;
       // A confirm link names the subscription (generation) it was issued for.
       return {

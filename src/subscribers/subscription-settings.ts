@@ -1,6 +1,6 @@
 // What the subscribe routes need to know before any request: where the site lives (links in mails, the one Origin a
 // POST may carry) and the limits. Light on purpose: `digest serve` reads it at start, the use cases load later.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/config-schema.js';
 
 export interface SubscriptionSettings {
   /** The public base URL, ending in "/": links in mails and the root of the subscriber pages. */

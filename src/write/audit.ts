@@ -2,7 +2,7 @@
 // one) the same way. Lexical and deterministic: a sentence counts as supported when most of its content words occur
 // in the source; a superlative counts when the source itself never uses it.
 import type { Level, WrittenItem } from '../core/types.js';
-import { tokenize } from '../select/tokens.js';
+import { tokenize } from '../select/text-tokens.js';
 import { partsText } from './paper-input.js';
 import { splitSentences } from './sentences.js';
 import type { ItemForWriting } from './types.js';

@@ -24,7 +24,7 @@
 // "Details: …") — never an invented claim.
 
 import type { TakeawaySource, WrittenItem } from '../core/types.js';
-import { tokenize } from '../select/tokens.js';
+import { tokenize } from '../select/text-tokens.js';
 import { cleanSourceText, titleName } from './clean-text.js';
 import { standaloneForm } from './extractive-context.js';
 import { type ItemKind, readerVoice } from './extractive-voice.js';

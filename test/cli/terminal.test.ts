@@ -42,7 +42,7 @@ describe('terminal output of untrusted text', () => {
     const cwd = await mkdtemp(join(tmpdir(), 'digest-terminal-'));
     try {
       const store = await openStore({ dataDir: join(cwd, 'data') });
-      await store.upsertItems([
+      await store.items.upsert([
         {
           sourceId: 'rss-test',
           url: 'https://example.com/hostile',

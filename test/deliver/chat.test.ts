@@ -7,11 +7,11 @@ import type { Edition } from '../../src/core/types.js';
 import { CHAT_STATE_NAMESPACE, chatStateKey } from '../../src/deliver/chat.js';
 import { chatEdition, createChatChannel, deliverChat } from '../../src/deliver/index.js';
 import { createHttpClient } from '../../src/net/http-client.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
+import { type Platforms, secretValues, startPlatforms } from '../support/chat-platforms.js';
 import { useTestStore } from '../support/database.js';
+import { hostileEdition, longEdition, PAGE_URL, WEEK } from '../support/delivery-editions.js';
 import { readFixture } from '../support/fixtures.js';
-import { hostileEdition, longEdition, PAGE_URL, WEEK } from './_editions.js';
-import { type Platforms, secretValues, startPlatforms } from './_platforms.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 let platforms: Platforms;
 beforeAll(async () => {
@@ -213,7 +213,7 @@ describe('chat delivery', () => {
     const results = await deliver(referenceEdition(), { telegramTimeoutMs: 300 });
     expect(results.map((result) => result.status)).toEqual(['posted', 'posted', 'failed']);
     expect(results[2]?.error).toMatch(/no answer from telegram channel "tg" within 300 ms/);
-    const record = await store().cacheGet<{ done: boolean; sent: number; error: string }>(
+    const record = await store().cache.get<{ done: boolean; sent: number; error: string }>(
       CHAT_STATE_NAMESPACE,
       chatStateKey(WEEK, 'tg'),
     );
@@ -271,7 +271,7 @@ describe('chat delivery', () => {
     expect(run.lines.some((line) => line.includes('retrying POST slack channel "team-slack"'))).toBe(true);
     const records = await Promise.all(
       ['team-slack', 'community', 'tg'].map((id) =>
-        store().cacheGet(CHAT_STATE_NAMESPACE, chatStateKey(WEEK, id)),
+        store().cache.get(CHAT_STATE_NAMESPACE, chatStateKey(WEEK, id)),
       ),
     );
     const everything = [

@@ -8,11 +8,11 @@ import type { Logger } from '../../src/core/ports.js';
 import { PUSH_STATE_NAMESPACE } from '../../src/deliver/push.js';
 import type { DigestDeps } from '../../src/deps.js';
 import { createHttpClient } from '../../src/net/http-client.js';
-import { memoryFileSystem } from '../publish/_memory-fs.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
+import { type Platforms, SECRETS, secretValues, startPlatforms } from '../support/chat-platforms.js';
 import { useTestStore } from '../support/database.js';
-import { WEEK } from './_editions.js';
-import { type Platforms, SECRETS, secretValues, startPlatforms } from './_platforms.js';
+import { WEEK } from '../support/delivery-editions.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 let platforms: Platforms;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ beforeEach(async () => {
   platforms.posts.listmonk.length = 0;
   platforms.posts.buttondown.length = 0;
   platforms.violations.length = 0;
-  await store().saveEdition(referenceEdition());
+  await store().editions.save(referenceEdition());
 });
 
 function deps(env: NodeJS.ProcessEnv = platforms.env): DigestDeps {
@@ -128,9 +128,9 @@ describe('push to a mail service', () => {
     /** What a push that died between announcing its create and recording the service's answer leaves. */
     async function interrupt() {
       const key = `${to}/${WEEK}`;
-      const state = await store().cacheGet<Record<string, unknown>>(PUSH_STATE_NAMESPACE, key);
+      const state = await store().cache.get<Record<string, unknown>>(PUSH_STATE_NAMESPACE, key);
       expect(state?.id).toBeTruthy();
-      await store().cachePut(PUSH_STATE_NAMESPACE, key, { ...state, id: null });
+      await store().cache.put({ namespace: PUSH_STATE_NAMESPACE, key, value: { ...state, id: null } });
     }
 
     it(`finds the ${to} draft an interrupted push made, instead of making a second one`, async () => {

@@ -84,7 +84,7 @@ export async function createDeskHarness(
     fs: nodeFileSystem,
     env: options.env ?? {},
   });
-  await store.upsertItems(options.items ?? weekItems());
+  await store.items.upsert(options.items ?? weekItems());
   if (options.build !== false) {
     await digest.build({
       week: WEEK,

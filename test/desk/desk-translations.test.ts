@@ -15,7 +15,7 @@ describe('desk translations', () => {
   beforeAll(async () => {
     store = await createTestStore();
     harness = await createDeskHarness(store, { languages: ['en', 'de'] });
-    const edition = (await store.getEdition(WEEK))!;
+    const edition = (await store.editions.get(WEEK))!;
     generated = {
       language: 'de',
       title: `Agenten ${XSS}`,
@@ -31,7 +31,7 @@ describe('desk translations', () => {
       ),
       writer: 'openai:gpt-4.1-mini',
     };
-    await store.saveTranslation(WEEK, generated, [
+    await store.translations.save(WEEK, generated, [
       'de: "x" summary kept in en: the translation lost "GPT-4o"',
     ]);
     editor = await signIn(harness.app);
@@ -51,14 +51,14 @@ describe('desk translations', () => {
     expect(page).toContain('lost &quot;GPT-4o&quot;');
     expect(page).toContain('Diese Ausgabe bringt vier Beiträge.');
     expect(page).not.toContain('<script>window.__pwned');
-    const edition = (await store.getEdition(WEEK))!;
+    const edition = (await store.editions.get(WEEK))!;
     expect(page).toContain(
       `[de] ${edition.items[0]!.takeaways[0]}`.replace(/&/g, '&amp;').replace(/'/g, '&#39;').slice(0, 40),
     );
   });
 
   it("saves the editor's version (audited), keeps it over a new translation, refuses a POST without CSRF", async () => {
-    const edition = (await store.getEdition(WEEK))!;
+    const edition = (await store.editions.get(WEEK))!;
     const fields: Record<string, string> = {
       language: 'de',
       title: 'Agenten in der Praxis',
@@ -74,18 +74,18 @@ describe('desk translations', () => {
     const saved = await editor.post(`/admin/week/${WEEK}/translation`, fields);
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe(`/admin/week/${WEEK}/translations?done=translation`);
-    const [stored] = await store.getTranslations(WEEK);
+    const [stored] = await store.translations.list(WEEK);
     expect(stored).toMatchObject({
       edited: true,
       translation: { title: 'Agenten in der Praxis', intro: 'Vier Beiträge.' },
     });
     expect(stored!.translation.items[edition.items[0]!.key]!.summary).toBe('Von Hand übersetzt.');
-    expect((await store.listAudit({ week: WEEK })).map((entry) => entry.action)).toContain(
+    expect((await store.desk.listAudit({ week: WEEK })).map((entry) => entry.action)).toContain(
       'translation-edit',
     );
     // A new translation from the model replaces the generated text; the editor's version still wins.
-    await store.saveTranslation(WEEK, { ...generated, title: 'Neu übersetzt' }, []);
-    expect((await store.getTranslations(WEEK))[0]!.translation.title).toBe('Agenten in der Praxis');
+    await store.translations.save(WEEK, { ...generated, title: 'Neu übersetzt' }, []);
+    expect((await store.translations.list(WEEK))[0]!.translation.title).toBe('Agenten in der Praxis');
 
     const empty = await editor.post(`/admin/week/${WEEK}/translation`, { ...fields, intro: '  ' });
     expect(empty.status).toBe(400);

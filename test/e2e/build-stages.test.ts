@@ -58,7 +58,7 @@ function stages(store: Store, events: string[], report: SourceReport): BuildStag
       return new Map(items.map((item) => [item.key, 5]));
     },
     translate: async (edition) => {
-      const saved = await store.getEdition(edition.date);
+      const saved = await store.editions.get(edition.date);
       events.push(`translate (saved: ${saved?.title === edition.title})`);
       return ['translate: one sentence kept in English'];
     },
@@ -68,7 +68,7 @@ function stages(store: Store, events: string[], report: SourceReport): BuildStag
 describe('the build orchestrator', () => {
   it('runs the stages in the edition’s order and gathers their warnings in that order', async () => {
     await withTestStore(async (store) => {
-      await store.upsertItems([
+      await store.items.upsert([
         post('evals', 'How we evaluate agents'),
         post('caching', 'Prompt caching at scale'),
       ]);
@@ -106,7 +106,7 @@ describe('the build orchestrator', () => {
         'translate: one sentence kept in English',
       ]);
       expect(edition.sources).toEqual([report]);
-      expect((await store.getEdition(WEEK))?.items.map((item) => item.key)).toEqual(
+      expect((await store.editions.get(WEEK))?.items.map((item) => item.key)).toEqual(
         edition.items.map((item) => item.key),
       );
     });
@@ -114,7 +114,7 @@ describe('the build orchestrator', () => {
 
   it('stops an aborted build before writing, and saves nothing', async () => {
     await withTestStore(async (store) => {
-      await store.upsertItems([post('evals', 'How we evaluate agents')]);
+      await store.items.upsert([post('evals', 'How we evaluate agents')]);
       const events: string[] = [];
       const controller = new AbortController();
       const build = buildEdition({
@@ -132,7 +132,7 @@ describe('the build orchestrator', () => {
       });
       await expect(build).rejects.toThrow('stopped by the test');
       expect(events).toEqual([]);
-      expect(await store.getEdition(WEEK)).toBeNull();
+      expect(await store.editions.get(WEEK)).toBeNull();
     });
   });
 });

@@ -11,9 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { type LoopbackSmtp, startSmtp } from '../server/_smtp.js';
 import { runDigest } from '../support/cli.js';
 import { type Served, startServe } from '../support/serve.js';
+import { type LoopbackSmtp, startSmtp } from '../support/smtp-inbox.js';
 import { eventually, httpRequest } from './_http.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -127,8 +127,8 @@ describe('SIGKILL during a burst of subscribes (real process, loopback)', () => 
     // And the store agrees once the server is gone.
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      expect((await store.outboxHealth()).waiting).toBe(0);
-      const pending = (await store.countSubscribers()).pending;
+      expect((await store.outbox.health()).waiting).toBe(0);
+      const pending = (await store.subscribers.count()).pending;
       expect(pending).toBe(stored.size);
     } finally {
       await store.close();

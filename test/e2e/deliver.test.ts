@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { WEEK } from '../deliver/_editions.js';
-import { type Platforms, secretValues, startPlatforms } from '../deliver/_platforms.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
+import { type Platforms, secretValues, startPlatforms } from '../support/chat-platforms.js';
 import { type CliRun, runDigest } from '../support/cli.js';
 import { seedPgliteDataDir } from '../support/database.js';
+import { WEEK } from '../support/delivery-editions.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 describe('digest chat / digest push', () => {
   let cwd: string;
@@ -29,7 +29,7 @@ describe('digest chat / digest push', () => {
     await seedPgliteDataDir(join(cwd, 'data'));
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      await store.saveEdition(referenceEdition());
+      await store.editions.save(referenceEdition());
     } finally {
       await store.close();
     }

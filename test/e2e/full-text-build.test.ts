@@ -6,8 +6,8 @@ import type { ServerResponse } from 'node:http';
 import { HtmlValidate } from 'html-validate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDigest } from '../../src/compose/create-digest.js';
+import type { ConfigInput } from '../../src/config/config-schema.js';
 import { parseConfig } from '../../src/config/index.js';
-import type { ConfigInput } from '../../src/config/schema.js';
 import { silentLogger } from '../../src/core/ports.js';
 import type { SourceItem } from '../../src/core/types.js';
 import { buildEdition } from '../../src/editions/build-edition.js';
@@ -76,7 +76,7 @@ function paperItem(arxivId: string, title: string, text: string, githubRepo?: st
 async function seed(store: Store): Promise<void> {
   const mistral = abstractOf('2310.06825v1_arxiv-html.html');
   const avse = abstractOf('2508.08468v6_arxiv-html.html');
-  await store.upsertItems([
+  await store.items.upsert([
     paperItem('2310.06825', mistral.title, mistral.text, LISTED_MISTRAL),
     paperItem('2508.08468', avse.title, avse.text),
     paperItem(

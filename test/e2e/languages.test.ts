@@ -10,11 +10,11 @@ import type { Edition } from '../../src/core/types.js';
 import { itemTopics, TOPIC_NAMES } from '../../src/select/topic-match.js';
 import { openStore } from '../../src/store/open-store.js';
 import { missingSpans, protectedSpans } from '../../src/write/translation-check.js';
-import { startSmtpServer, type TestSmtpServer } from '../send/_smtp.js';
 import { runDigest } from '../support/cli.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 import { readFixture } from '../support/fixtures.js';
 import { type LoopbackServer, startLoopback } from '../support/loopback.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 const WEEK = '2026-06-22';
 const BASE = 'https://digest.example.org/';
@@ -119,8 +119,8 @@ describe('an edition in two languages', () => {
     expect(carried).toContain(topics[0]);
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      const reader = (await store.getSubscriber({ address: 'leser@example.com' }))!;
-      await store.setPreferences(reader.id, { language: 'de', topics, levels: [], onlyMyTopics: false });
+      const reader = (await store.subscribers.get({ address: 'leser@example.com' }))!;
+      await store.preferences.set(reader.id, { language: 'de', topics, levels: [], onlyMyTopics: false });
     } finally {
       await store.close();
     }

@@ -11,7 +11,7 @@ import { withTestStore } from '../support/database.js';
 describe('level reasons', () => {
   it('are stored with the edition but not rendered', async () => {
     await withTestStore(async (store) => {
-      await store.upsertItems([
+      await store.items.upsert([
         {
           sourceId: 'rss-test',
           url: 'https://example.com/post-1',
@@ -30,7 +30,7 @@ describe('level reasons', () => {
         store,
         ports: { writer: createExtractiveWriter(), log: silentLogger },
       });
-      const stored = await store.getEdition('2026-06-22');
+      const stored = await store.editions.get('2026-06-22');
       const reason = stored?.items[0]?.levelReason;
       expect(reason).toBeTruthy();
       expect(reason).toBe(edition.items[0]?.levelReason);

@@ -172,7 +172,7 @@ describe('one ranking across the demo, build, list and the desk', () => {
     let postKey: string;
     try {
       // A post that enrichment once read (its page names the paper), stored as such: the store keeps the post.
-      await store.upsertItems([
+      await store.items.upsert([
         {
           sourceId: 'rss-willison',
           url: 'https://blog.example.com/posts/on-that-paper',
@@ -185,12 +185,16 @@ describe('one ranking across the demo, build, list and the desk', () => {
           upvotes: null,
         },
       ]);
-      const post = (await store.getItem('url:https://blog.example.com/posts/on-that-paper'))!;
+      const post = (await store.items.get('url:https://blog.example.com/posts/on-that-paper'))!;
       postKey = post.key;
-      await store.cachePut('enrich:page', post.canonicalUrl, {
-        image: null,
-        text: `See arXiv:${paper.slice('arxiv:'.length)}.`,
-        arxivId: paper.slice('arxiv:'.length),
+      await store.cache.put({
+        namespace: 'enrich:page',
+        key: post.canonicalUrl,
+        value: {
+          image: null,
+          text: `See arXiv:${paper.slice('arxiv:'.length)}.`,
+          arxivId: paper.slice('arxiv:'.length),
+        },
       });
     } finally {
       await store.close();

@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { weeklyEditions } from '../publish/_editions.js';
-import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { runDigest } from '../support/cli.js';
 import { freePort } from '../support/loopback.js';
 import { type Served, startServe } from '../support/serve.js';
+import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { type Answer, eventually, httpRequest, percentile } from './_http.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

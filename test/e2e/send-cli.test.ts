@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
-import { SECRET, seedEdition, sendConfigFile, WEEK } from '../send/_send.js';
-import { startSmtpServer, type TestSmtpServer } from '../send/_smtp.js';
 import { runDigest } from '../support/cli.js';
 import { seedPgliteDataDir } from '../support/database.js';
+import { referenceEdition } from '../support/reference-edition.js';
+import { SECRET, seedEdition, sendConfigFile, WEEK } from '../support/send-digest.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 describe('digest subscribers and digest send (CLI)', () => {
   let cwd: string;
@@ -113,7 +113,7 @@ describe('digest subscribers and digest send (CLI)', () => {
     const store = await openStore({ dataDir: join(cwd, 'data') });
     const draft = { ...referenceEdition(), date: '2026-05-11' };
     draft.items[2]!.checks = { status: 'fallback', flagged: true, notes: [] };
-    await store.saveEdition(draft).finally(() => store.close());
+    await store.editions.save(draft).finally(() => store.close());
     const args = ['publish', '--week', '2026-05-11', '--base-url', 'https://digest.example.org/'];
     const refused = await digest(...args);
     expect(refused.code).toBe(3);

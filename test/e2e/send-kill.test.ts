@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { SECRET, seedEdition, sendConfigFile, WEEK } from '../send/_send.js';
-import { startSmtpServer, type TestSmtpServer } from '../send/_smtp.js';
 import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
+import { SECRET, seedEdition, sendConfigFile, WEEK } from '../support/send-digest.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'digest.js');
@@ -50,12 +50,12 @@ function addresses(count: number): string[] {
 
 async function seed(store: Store): Promise<void> {
   await seedEdition(store);
-  for (const address of addresses(READERS)) await store.putSubscriber(address, address, 'confirmed');
+  for (const address of addresses(READERS)) await store.subscribers.put(address, address, 'confirmed');
 }
 
 /** What the log says about each reader, and how many mails each got. */
 async function verdict(store: Store, smtp: TestSmtpServer) {
-  const rows = await store.listSendLog(WEEK, {
+  const rows = await store.sendLog.list(WEEK, {
     states: ['queued', 'sending', 'sent', 'failed', 'uncertain', 'skipped'],
     limit: 10_000,
   });

@@ -12,12 +12,12 @@ import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
-import { weeklyEditions } from '../publish/_editions.js';
-import { type LoopbackSmtp, linkIn, startSmtp } from '../server/_smtp.js';
 import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
 import { freePort } from '../support/loopback.js';
 import { type Served, startServe } from '../support/serve.js';
+import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
     expect((await served.exited).code).toBe(0);
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
-      const reader = await store.getSubscriber({ address: 'reader+news@example.org' });
+      const reader = await store.subscribers.get({ address: 'reader+news@example.org' });
       expect(reader).toMatchObject({ status: 'unsubscribed', mailbox: 'reader@example.org' });
       expect(reader?.confirmedAt).not.toBeNull();
       expect(reader?.unsubscribedAt).not.toBeNull();

@@ -22,7 +22,7 @@ describe('correcting a published edition', () => {
     store = await createTestStore();
     harness = await createDeskHarness(store);
     await harness.digest.publish({ week: WEEK, outDir: harness.siteDir, chat: false, allowFlagged: true });
-    original = (await store.getEdition(WEEK))!;
+    original = (await store.editions.get(WEEK))!;
   }, 60_000);
   afterAll(async () => {
     await harness?.close();
@@ -39,7 +39,7 @@ describe('correcting a published edition', () => {
     await expect(
       harness.digest.correct({ ...input, reason: REASON, corrected: { ...draft, items: [{ key: 'x' }] } }),
     ).rejects.toThrow(/field "items\.0\./);
-    expect(await store.revisions.listRevisions(WEEK)).toEqual([]);
+    expect(await store.revisions.list(WEEK)).toEqual([]);
   });
 
   it('publishes revision 2 with a visible note while revision 1 stays readable', async () => {
@@ -86,7 +86,7 @@ describe('correcting a published edition', () => {
       expect.objectContaining({ revision: 2, reason: REASON, page: `https://digest.example/${WEEK}/` }),
     ]);
 
-    const audit = await store.listAudit({ week: WEEK });
+    const audit = await store.desk.listAudit({ week: WEEK });
     expect(audit).toContainEqual(
       expect.objectContaining({
         editor: EDITOR.email,
@@ -94,7 +94,7 @@ describe('correcting a published edition', () => {
         detail: { revision: 2, reason: REASON },
       }),
     );
-    expect((await store.revisions.getRevision(WEEK, 1))?.items[0]?.summary).toBe(original.items[0]!.summary);
+    expect((await store.revisions.get(WEEK, 1))?.items[0]?.summary).toBe(original.items[0]!.summary);
 
     // Still frozen: a rebuild of the corrected edition is refused like before.
     await expect(

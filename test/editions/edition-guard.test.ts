@@ -39,8 +39,8 @@ describe('the edition guard', () => {
       log: () => {},
     });
     snapshot = async () => ({
-      edition: await store().getEdition(WEEK),
-      translations: await store().getTranslations(WEEK),
+      edition: await store().editions.get(WEEK),
+      translations: await store().translations.list(WEEK),
       site: Object.fromEntries(await filesOf(harness.siteDir)),
       api: await (await api.request(`/api/v1/editions/${WEEK}`)).text(),
       apiList: await (await api.request('/api/v1/editions')).text(),
@@ -90,7 +90,7 @@ describe('the edition guard', () => {
       false,
     ],
   ];
-  const firstKey = async () => (await store().getEdition(WEEK))!.items[0]!.key;
+  const firstKey = async () => (await store().editions.get(WEEK))!.items[0]!.key;
 
   for (const [name, run, unchanged] of cliDoors) {
     it(`${name}: refused before any work, nothing changed`, async () => {
@@ -138,7 +138,7 @@ describe('the edition guard', () => {
   for (const [name, path, fields] of deskDoors) {
     it(`the desk's ${name}: 409 with a correction offered, nothing changed`, async () => {
       const client = await signIn(harness.app);
-      const keys = (await store().getEdition(WEEK))!.items.map((item) => item.key);
+      const keys = (await store().editions.get(WEEK))!.items.map((item) => item.key);
       const response = await client.post(`/admin/week/${WEEK}${path}`, fields(keys));
       const html = await response.text();
       expect(response.status, html).toBe(409);

@@ -81,8 +81,8 @@ async function setUp(store: Store, options: ServiceOptions) {
     upvotes: 4,
     image: null,
   };
-  await store.upsertItems([...takara, post, listed]);
-  const candidates = await store.listCandidates(editionWindow(WEEK));
+  await store.items.upsert([...takara, post, listed]);
+  const candidates = await store.items.candidates(editionWindow(WEEK));
   const context = {
     http,
     store,
@@ -121,10 +121,10 @@ describe('enrichItems', () => {
     expect(post.text).toMatch(/wrote down what broke/);
     expect(post.arxivId).toBe('2604.26932');
 
-    const saved = await store().getItem(clawGym.key);
+    const saved = await store().items.get(clawGym.key);
     expect(saved?.citations).toBe(12);
     expect(saved?.authors).toEqual(clawGym.authors);
-    expect((await store().getItem(byId.get('2604.26881')!.key))?.citations).toBe(0);
+    expect((await store().items.get(byId.get('2604.26881')!.key))?.citations).toBe(0);
 
     const batch = services.requests.find((request) => request.path === '/graph/v1/paper/batch')!;
     expect(batch.query.get('fields')).toMatch(/citationCount/);
@@ -177,11 +177,11 @@ describe('enrichItems', () => {
       publishedAt: '2026-05-02T00:00:00.000Z',
       upvotes: null,
     };
-    await store().upsertItems([
+    await store().items.upsert([
       item,
       { ...item, url: 'https://arxiv.org/abs/2604.99999', arxivId: '2604.99999', title: 'Unknown' },
     ]);
-    const candidates = await store().listCandidates(editionWindow(WEEK));
+    const candidates = await store().items.candidates(editionWindow(WEEK));
     const { items, warnings } = await enrichItems(candidates, {
       http,
       store: store(),

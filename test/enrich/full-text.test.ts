@@ -124,7 +124,11 @@ describe('readFullTexts', () => {
     const timer = fakeTimer();
     const { server } = await arxiv(timer);
     await readFullTexts(['2310.06825'], options(server.origin, timer));
-    await store().cachePut(ARXIV_CACHE_NAMESPACE, '2310.06825', { arxivId: '2310.06825', version: 2 });
+    await store().cache.put({
+      namespace: ARXIV_CACHE_NAMESPACE,
+      key: '2310.06825',
+      value: { arxivId: '2310.06825', version: 2 },
+    });
     const next = await readFullTexts(['2310.06825'], options(server.origin, timer));
     expect(server.requests.map((request) => request.path)).toEqual([
       '/html/2310.06825',

@@ -108,7 +108,7 @@ describe('llm.fallbacks in the config', () => {
     const road = () =>
       createModelRoad({
         llm: { write: 'ollama:qwen3:8b', fallbacks: ['openai:gpt-4.1-mini'] },
-        store: { cacheGet: async () => null, cachePut: async () => {} },
+        store: { cache: { get: async () => null, put: async () => {} } },
         log: silentLogger,
         env: {},
       });
@@ -116,7 +116,7 @@ describe('llm.fallbacks in the config', () => {
     expect(road).toThrow(/fallback model.*OPENAI_API_KEY/);
     const model = createModelRoad({
       llm: { write: 'ollama:qwen3:8b', fallbacks: ['openai:gpt-4.1-mini', 'ollama:llama3.2'] },
-      store: { cacheGet: async () => null, cachePut: async () => {} },
+      store: { cache: { get: async () => null, put: async () => {} } },
       log: silentLogger,
       env: { OPENAI_API_KEY: 'sk-test' },
     }).model('write');

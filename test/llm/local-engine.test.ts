@@ -10,7 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createWriter, formatUsageTable } from '../../src/write/index.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
-import { hfItems } from '../write/real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 describe('which models are local', () => {
   const compatible = (baseURL: string) =>

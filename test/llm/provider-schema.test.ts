@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/types.js';
 import { createWriter } from '../../src/write/index.js';
 import type { WriterContext } from '../../src/write/types.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
-import { hfItems } from '../write/real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 let store: Store;
 let fake: FakeLlm;

@@ -1,7 +1,7 @@
 // The reference edition made as large as real data gets: hundreds of authors per paper (as HF lists some),
 // 100-word summaries and long takeaways, for the size limits (synthetic, derived from the reference text).
 import type { Edition } from '../../src/core/types.js';
-import { referenceEdition } from './_reference-edition.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 export function largeEdition(): Edition {
   const edition = referenceEdition();

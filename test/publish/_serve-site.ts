@@ -1,7 +1,7 @@
 // Serves a site built in memory over loopback HTTP, as a static host would (index.html for folders, 404.html).
 import { extname } from 'node:path';
 import { type LoopbackServer, startLoopback } from '../support/loopback.js';
-import type { MemoryFileSystem } from './_memory-fs.js';
+import type { MemoryFileSystem } from '../support/memory-fs.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

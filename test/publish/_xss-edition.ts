@@ -1,7 +1,7 @@
 // A synthetic edition whose every source-controlled field carries an XSS vector (built here, not a recorded payload).
 // A script that runs sets window.__pwned; a dialog fires alert(); the browser tests assert neither happens.
 import type { Edition, EditionItem } from '../../src/core/types.js';
-import { referenceEdition } from './_reference-edition.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 const RUN = 'window.__pwned=1;alert(1)';
 

@@ -4,9 +4,9 @@ import { sourceName } from '../../src/core/source-names.js';
 import { safeUrl } from '../../src/core/urls.js';
 import { renderEditionHtml, renderFooter } from '../../src/publish/edition-html.js';
 import { toItemView } from '../../src/publish/item-view.js';
+import { referenceEdition } from '../support/reference-edition.js';
 import { publishedImages } from './_images.js';
 import { largeEdition } from './_large-edition.js';
-import { referenceEdition } from './_reference-edition.js';
 
 function documentOf(html: string) {
   return parseHTML(html).document;

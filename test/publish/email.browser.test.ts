@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { launchChromium, openPage, runAxe, saveScreenshot } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
+import { referenceEdition } from '../support/reference-edition.js';
 import { publishedImages } from './_images.js';
-import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, XSS_VECTORS, xssEdition } from './_xss-edition.js';
 
 const hasChromium = chromiumPath() !== null;

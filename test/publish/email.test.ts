@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { parseHTML } from 'linkedom';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendEditionEml } from '../../src/editions/publish.js';
+import { sendEditionEml } from '../../src/editions/publish-and-email.js';
 import { createSmtpSender } from '../../src/mail/smtp-sender.js';
 import { renderEmail } from '../../src/publish/email-files.js';
+import { referenceEdition } from '../support/reference-edition.js';
 import { publishedImages } from './_images.js';
 import { largeEdition } from './_large-edition.js';
-import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
 const OPTIONS = {

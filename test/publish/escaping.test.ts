@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
 import { html, md, raw, xml } from '../../src/publish/template.js';
-import { weeklyEditions } from './_editions.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { publishedImages } from './_images.js';
 import { CONTROL_TEXT, liveMarkup, MARKDOWN_INJECTION, XSS_VECTORS, xssEdition } from './_xss-edition.js';
 

@@ -3,7 +3,7 @@ import { DOMParser } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { renderFeeds } from '../../src/publish/feeds.js';
 import { plainText } from '../../src/publish/item-view.js';
-import { weeklyEditions } from './_editions.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
 const BASE = 'https://digest.example.org/news/';

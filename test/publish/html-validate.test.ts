@@ -2,7 +2,7 @@
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { siteFiles } from '../../src/publish/publish-site.js';
-import { weeklyEditions } from './_editions.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { publishedImages } from './_images.js';
 import { xssEdition } from './_xss-edition.js';
 

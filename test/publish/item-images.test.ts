@@ -8,10 +8,10 @@ import { fetchItemImages } from '../../src/publish/item-images.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { writeEditionFiles } from '../../src/publish/write-site.js';
 import type { LoopbackServer } from '../support/loopback.js';
-import { weeklyEditions } from './_editions.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { GOOD_PNG, IMAGE_PATHS, imageClient, startImageServer, withImages } from './_image-server.js';
 import { tinyPng } from './_images.js';
-import { memoryFileSystem } from './_memory-fs.js';
 
 const BASE = 'https://digest.example.org/';
 

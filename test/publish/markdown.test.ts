@@ -2,8 +2,8 @@ import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { renderEditionMarkdown } from '../../src/publish/markdown.js';
+import { referenceEdition } from '../support/reference-edition.js';
 import { publishedImages } from './_images.js';
-import { referenceEdition } from './_reference-edition.js';
 import { liveMarkup, xssEdition } from './_xss-edition.js';
 
 function parsedBack(markdown: string) {

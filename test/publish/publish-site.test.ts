@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DOMParser, parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { PublishError } from '../../src/publish/errors.js';
+import { PublishError } from '../../src/publish/publish-errors.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { weeklyEditions } from './_editions.js';
-import { memoryFileSystem } from './_memory-fs.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 
 const BASE = 'https://digest.example.org/';
 

@@ -6,9 +6,9 @@ import { publishSite } from '../../src/publish/publish-site.js';
 import { launchChromium, openPage, runAxe, saveScreenshot } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
 import type { LoopbackServer } from '../support/loopback.js';
-import { weeklyEditions } from './_editions.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { IMAGE_PATHS, imageClient, startImageServer, withImages } from './_image-server.js';
-import { memoryFileSystem } from './_memory-fs.js';
 import { serveSite } from './_serve-site.js';
 
 const hasChromium = chromiumPath() !== null;

@@ -6,7 +6,7 @@ import type { Edition, EditionItem, EditionTranslation } from '../../src/core/ty
 import { renderEmailHtml } from '../../src/publish/email-html.js';
 import { renderEmailText } from '../../src/publish/email-text.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
-import { referenceEdition } from './_reference-edition.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 const BASE_URL = 'https://digest.example.org/';
 const SECTION_URL = 'https://arxiv.org/html/2310.06825v1#S4';

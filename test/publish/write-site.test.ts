@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
+import type { EditionSummary } from '../../src/core/ports.js';
 import { renderEditionJson } from '../../src/publish/edition-json.js';
-import { PublishError } from '../../src/publish/errors.js';
+import { PublishError } from '../../src/publish/publish-errors.js';
 import { nodeFileSystem, writeEditionFiles } from '../../src/publish/write-site.js';
-import type { EditionSummary } from '../../src/store/types.js';
-import { memoryFileSystem } from './_memory-fs.js';
-import { referenceEdition } from './_reference-edition.js';
+import { memoryFileSystem } from '../support/memory-fs.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 const OLDER: EditionSummary[] = [
   { date: '2026-04-27', name: 'LLM News Digest', title: 'Older <week>', itemCount: 1, publishedAt: null },

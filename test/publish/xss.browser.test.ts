@@ -7,8 +7,8 @@ import { publishSite } from '../../src/publish/publish-site.js';
 import { launchChromium, openPage, saveScreenshot } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
 import type { LoopbackServer } from '../support/loopback.js';
-import { weeklyEditions } from './_editions.js';
-import { type MemoryFileSystem, memoryFileSystem } from './_memory-fs.js';
+import { type MemoryFileSystem, memoryFileSystem } from '../support/memory-fs.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
 import { serveSite } from './_serve-site.js';
 import { liveMarkup, XSS_VECTORS, xssEdition } from './_xss-edition.js';
 

@@ -12,7 +12,7 @@ import { hfDailyPapersSource } from '../../src/sources/hf-daily-papers.js';
 import { hfDailyPapersRssSource } from '../../src/sources/hf-daily-papers-rss.js';
 import { readFixture } from '../support/fixtures.js';
 import { type LoopbackServer, startLoopback } from '../support/loopback.js';
-import { policy, storedFrom, storedItem } from './_items.js';
+import { policy, storedFrom, storedItem } from '../support/stored-items.js';
 
 const http = createHttpClient({ timeoutMs: 5000, maxBytes: 10 * 1024 * 1024, retries: 0 });
 const ROUTES: Record<string, [string, string, string]> = {

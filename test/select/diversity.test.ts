@@ -8,7 +8,7 @@ import { MAX_THEME_SHARE, planEdition } from '../../src/select/plan-edition.js';
 import { hfDailyPapersRssSource } from '../../src/sources/hf-daily-papers-rss.js';
 import { readFixture } from '../support/fixtures.js';
 import { type LoopbackServer, startLoopback } from '../support/loopback.js';
-import { policy, storedFrom, storedItem } from './_items.js';
+import { policy, storedFrom, storedItem } from '../support/stored-items.js';
 
 const WEEK = '2026-05-04';
 let server: LoopbackServer;

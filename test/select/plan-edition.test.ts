@@ -3,7 +3,7 @@ import { parseConfig } from '../../src/config/index.js';
 import type { ConfigError } from '../../src/core/errors.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import { SCORE_WEIGHTS } from '../../src/select/score.js';
-import { policy, storedItem } from './_items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 
 const DATE = '2026-05-04';
 

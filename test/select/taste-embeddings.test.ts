@@ -9,11 +9,11 @@ import { denseTasteScores, fitDenseTaste } from '../../src/select/taste-dense.js
 import { loadTaste } from '../../src/select/taste-history.js';
 import { tasteReport } from '../../src/select/taste-report.js';
 import type { Store } from '../../src/store/types.js';
-import { paperItem } from '../store/_items.js';
 import { useTestStore } from '../support/database.js';
 import { fakeEmbedding } from '../support/fake-embeddings.js';
 import { type FakeLlm, type FakeLlmOptions, startFakeLlm } from '../support/fake-llm.js';
-import { policy, storedItem } from './_items.js';
+import { paperItem } from '../support/source-items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 import { edition, examples, liked, passed } from './_taste-history.js';
 
 const MODEL = 'openai:text-embedding-3-small';
@@ -63,9 +63,9 @@ async function publishHistory(store: Store): Promise<void> {
       publishedAt: '2026-05-02T00:00:00Z',
     }),
   );
-  await store.upsertItems(items);
-  await store.saveEdition(edition('2026-05-04', items.slice(0, 3)));
-  await store.markPublished('2026-05-04', '2026-05-04T12:00:00.000Z');
+  await store.items.upsert(items);
+  await store.editions.save(edition('2026-05-04', items.slice(0, 3)));
+  await store.editions.markPublished('2026-05-04', '2026-05-04T12:00:00.000Z');
 }
 
 describe('learned taste with an embeddings model', () => {

@@ -10,10 +10,10 @@ import {
 } from '../../src/select/taste.js';
 import { loadTaste } from '../../src/select/taste-history.js';
 import { resetTasteNow, tasteReport } from '../../src/select/taste-report.js';
-import { readableTerms } from '../../src/select/tokens.js';
-import { paperItem } from '../store/_items.js';
+import { readableTerms } from '../../src/select/text-tokens.js';
 import { useTestStore } from '../support/database.js';
-import { policy, storedItem } from './_items.js';
+import { paperItem } from '../support/source-items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 import { edition, examples, liked, passed } from './_taste-history.js';
 
 describe('readableTerms', () => {
@@ -118,12 +118,12 @@ describe('taste from the store', () => {
         paperItem(`2605.0010${index}`, { title, publishedAt: '2026-05-02T00:00:00Z' }),
       ),
     ];
-    await store().upsertItems(items);
-    await store().saveEdition(edition(week, items.slice(0, 3)));
-    await store().setDecision(week, 'arxiv:2605.00100', 'skip');
+    await store().items.upsert(items);
+    await store().editions.save(edition(week, items.slice(0, 3)));
+    await store().decisions.set({ week, itemKey: 'arxiv:2605.00100', decision: 'skip' });
     // Built but not published: not the editor's choice yet.
     expect((await loadTaste(store(), '2026-05-11')).model).toBeNull();
-    await store().markPublished(week, '2026-05-04T12:00:00.000Z');
+    await store().editions.markPublished(week, '2026-05-04T12:00:00.000Z');
 
     const { model, history } = await loadTaste(store(), '2026-05-11');
     expect(history.editions).toBe(1);

@@ -6,7 +6,7 @@ import { createModelRoad } from '../../src/llm/model-road.js';
 import { planEdition } from '../../src/select/plan-edition.js';
 import { triageCandidates } from '../../src/select/triage.js';
 import { triageShortlist } from '../../src/select/triage-shortlist.js';
-import { policy, storedItem } from './_items.js';
+import { policy, storedItem } from '../support/stored-items.js';
 
 const AUDIENCE = 'engineers building production AI systems';
 
@@ -54,11 +54,13 @@ function memoryCache() {
   const entries = new Map<string, unknown>();
   return {
     entries,
-    async cacheGet<T>(namespace: string, key: string) {
-      return (entries.get(`${namespace}/${key}`) as T | undefined) ?? null;
-    },
-    async cachePut(namespace: string, key: string, value: unknown) {
-      entries.set(`${namespace}/${key}`, value);
+    cache: {
+      async get<T>(namespace: string, key: string) {
+        return (entries.get(`${namespace}/${key}`) as T | undefined) ?? null;
+      },
+      async put({ namespace, key, value }: { namespace: string; key: string; value: unknown }) {
+        entries.set(`${namespace}/${key}`, value);
+      },
     },
   };
 }

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDigestMetrics, createServerApp, createSiteFiles } from '../../src/server/index.js';
-import { publishTempSite, type TempSite } from './_site.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 
 const SECURITY_HEADERS = {
   'content-security-policy':

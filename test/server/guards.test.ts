@@ -1,8 +1,14 @@
-// The guards the subscribe and unsubscribe routes will stand behind, on a small Hono app.
+// The guards the routes that take input stand behind, on a small Hono app; then the one 429 every route family of
+// the composed server answers, counted on the digest's clock.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../src/core/rate-limiter.js';
 import { allowedOrigins, bodyLimit, originCheck, rateLimit } from '../../src/server/index.js';
+import { createTestStore } from '../support/database.js';
+import { composedApp } from '../support/root.js';
 
 function guardedApp() {
   let time = 0;
@@ -92,5 +98,66 @@ describe('rateLimit', () => {
     expect((await post('198.51.100.1')).status).toBe(200);
     advance(60_000);
     expect((await post('203.0.113.9')).status).toBe(200);
+  });
+});
+
+describe('the one 429 of every route family', () => {
+  it("the API, /mcp and the subscriber routes refuse a flood alike, and count on the digest's clock", async () => {
+    const store = await createTestStore();
+    const siteDir = await mkdtemp(join(tmpdir(), 'digest-429-'));
+    const clock = { time: Date.parse('2026-05-04T08:00:00Z'), now: () => new Date(clock.time) };
+    try {
+      const app = await composedApp({
+        store,
+        siteDir,
+        clock,
+        config: {
+          publish: { baseUrl: `${ORIGIN}/news/` },
+          server: { apiPerMinute: 1, mcpPerMinute: 1, subscribePerMinute: 1 },
+        },
+      });
+      const families: Record<string, () => Response | Promise<Response>> = {
+        api: () => app.request('/api/v1/editions'),
+        mcp: () =>
+          app.request('/mcp', {
+            method: 'POST',
+            headers: {
+              host: '127.0.0.1',
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+          }),
+        subscribe: () =>
+          app.request('/subscribe', {
+            method: 'POST',
+            headers: {
+              origin: ORIGIN,
+              accept: 'application/json',
+              'content-type': 'application/x-www-form-urlencoded',
+            },
+            body: 'email=reader%40example.org',
+          }),
+      };
+      for (const [family, request] of Object.entries(families)) {
+        expect((await request()).status, family).not.toBe(429);
+        const refused = await request();
+        expect(refused.status, family).toBe(429);
+        expect(refused.headers.get('retry-after'), family).toBe('60');
+        expect(refused.headers.get('cache-control'), family).toMatch(/no-store/);
+        expect(await refused.json(), family).toEqual({
+          error: 'too-many-requests',
+          message: 'Too many requests; try again later.',
+        });
+      }
+      // A minute later on the digest's clock (not the wall clock's) every family answers again.
+      clock.time += 60_000;
+      for (const [family, request] of Object.entries(families)) {
+        expect((await request()).status, family).not.toBe(429);
+      }
+    } finally {
+      await store.close();
+      await rm(siteDir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,8 +3,8 @@
 import { HtmlValidate } from 'html-validate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { publishTempSite, type TempSite } from './_site.js';
-import { type LoopbackSmtp, startSmtp } from './_smtp.js';
+import { type LoopbackSmtp, startSmtp } from '../support/smtp-inbox.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 import { formPost as form, freshIp, jsonPost, type SubscribeApp, subscribeApp } from './_subscribe-app.js';
 
 describe('reader preferences (app.request)', () => {
@@ -32,7 +32,7 @@ describe('reader preferences (app.request)', () => {
   afterEach(() => t.digest.subscriptions.idle());
 
   const reader = async (address = 'ada@example.com') => {
-    const row = await t.store.putSubscriber(address, address, 'confirmed');
+    const row = await t.store.subscribers.put(address, address, 'confirmed');
     return { row, token: t.token('preferences', row) };
   };
 
@@ -68,7 +68,7 @@ describe('reader preferences (app.request)', () => {
     const after = await saved.text();
     expect(after).toContain('Saved');
     expect(after).toMatch(/value="agents" checked/);
-    expect(await t.store.getPreferences(row.id)).toEqual({
+    expect(await t.store.preferences.get(row.id)).toEqual({
       language: 'de',
       topics: ['agents', 'code'],
       levels: ['Accessible', 'Intermediate'],
@@ -122,14 +122,14 @@ describe('reader preferences (app.request)', () => {
     const html = await page.text();
     expect(html).toContain('The topics field: unknown topic');
     expect(html).not.toContain('<script>');
-    expect(await t.store.getPreferences(row.id)).toBeNull();
+    expect(await t.store.preferences.get(row.id)).toBeNull();
   });
 
   it('an expired link or a reader who left gets "not valid"; one client is rate-limited', async () => {
     const { row, token } = await reader();
     const old = t.token('preferences', row, t.clock.time - 366 * 24 * 3600_000);
     expect((await t.app.request(`/preferences?token=${old}`)).status).toBe(400);
-    await t.store.setSubscriberStatus(row.id, 'unsubscribed', ['confirmed']);
+    await t.store.subscribers.setStatus(row.id, 'unsubscribed', ['confirmed']);
     expect((await t.app.request('/preferences', jsonPost({ token, topics: ['agents'] }))).status).toBe(400);
     const ip = '203.0.113.77';
     const statuses: number[] = [];
@@ -162,14 +162,14 @@ describe('reader preferences (app.request)', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ field: 'topics' });
     await t.digest.subscriptions.idle();
-    const fresh = await t.store.getSubscriber({ address: 'new@example.com' });
-    expect(await t.store.getPreferences(fresh!.id)).toEqual({
+    const fresh = await t.store.subscribers.get({ address: 'new@example.com' });
+    expect(await t.store.preferences.get(fresh!.id)).toEqual({
       language: 'de',
       topics: ['agents', 'evaluation'],
       levels: [],
       onlyMyTopics: false,
     });
-    expect(await t.store.getPreferences(known.id)).toBeNull();
-    expect(await t.store.getSubscriber({ address: 'x@example.com' })).toBeNull();
+    expect(await t.store.preferences.get(known.id)).toBeNull();
+    expect(await t.store.subscribers.get({ address: 'x@example.com' })).toBeNull();
   });
 });

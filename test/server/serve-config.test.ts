@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parsePortFlag, resolveListen } from '../../src/cli/commands/serve.js';
+import { parsePortFlag, resolveListen } from '../../src/cli/commands/serve-command.js';
 import { parseConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { runDigest } from '../support/cli.js';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Served, startServe } from '../support/serve.js';
-import { publishTempSite, type TempSite } from './_site.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -5,7 +5,7 @@ import { siteContentSecurityPolicy } from '../../src/publish/site-policy.js';
 import { createServerApp, type RunningServer, startServer } from '../../src/server/index.js';
 import { launchChromium, openPage } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
-import { publishTempSite, type TempSite } from './_site.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 
 const hasChromium = chromiumPath() !== null;
 if (!hasChromium)

@@ -1,7 +1,7 @@
 // POST /webhooks/bounce: a shared Bearer secret; bounces and complaints mark addresses; nothing changes without it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { publishTempSite, type TempSite } from './_site.js';
+import { publishTempSite, type TempSite } from '../support/temp-site.js';
 import { freshIp, type SubscribeApp, subscribeApp, WEBHOOK_SECRET } from './_subscribe-app.js';
 
 describe('POST /webhooks/bounce', () => {
@@ -27,10 +27,10 @@ describe('POST /webhooks/bounce', () => {
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const status = async (address: string) => (await t.store.getSubscriber({ address }))?.status;
+  const status = async (address: string) => (await t.store.subscribers.get({ address }))?.status;
 
   it('without the secret, with a wrong one or another scheme: 401 and nothing changes', async () => {
-    await t.store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
+    await t.store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
     const complaint = { email: 'ada@example.com', type: 'complaint' };
     for (const authorization of [
       null,
@@ -53,7 +53,7 @@ describe('POST /webhooks/bounce', () => {
       siteDir: site.dir,
       env: { DIGEST_WEBHOOK_SECRET: '' },
     });
-    await unset.store.putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
+    await unset.store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
     const response = await unset.app.request('/webhooks/bounce', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer ' },
@@ -66,7 +66,7 @@ describe('POST /webhooks/bounce', () => {
 
   it('a complaint unsubscribes, a permanent bounce marks bounced, temporary ones count up to the limit', async () => {
     for (const address of ['ada@example.com', 'bob@example.com', 'cy@example.com']) {
-      await t.store.putSubscriber(address, address, 'confirmed');
+      await t.store.subscribers.put(address, address, 'confirmed');
     }
     const complaint = await report({ email: 'ADA@example.com', type: 'complaint' });
     expect(await complaint.json()).toEqual({
@@ -100,6 +100,6 @@ describe('POST /webhooks/bounce', () => {
     expect(await notJson.json()).toMatchObject({ field: 'body' });
     const tooBig = await report({ email: 'ada@example.com', type: 'bounce', pad: 'x'.repeat(20_000) });
     expect(tooBig.status).toBe(413);
-    expect(await t.store.listSubscribers()).toEqual([]);
+    expect(await t.store.subscribers.list()).toEqual([]);
   });
 });

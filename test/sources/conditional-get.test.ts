@@ -1,7 +1,7 @@
 // Conditional GET across runs: a 304 may only stand in for a fetch whose items were read for this window,
 // and validators are kept only for a body that was read.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SourceConfig } from '../../src/config/schema.js';
+import type { SourceConfig } from '../../src/config/config-schema.js';
 import { editionWindow } from '../../src/core/dates.js';
 import { type SourceState, silentLogger } from '../../src/core/ports.js';
 import type { DateWindow } from '../../src/core/types.js';

@@ -2,7 +2,7 @@
 // what it waits for, no network fails at once, and a feed of nothing but rejected entries is a failed source.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SourceConfig } from '../../src/config/schema.js';
+import type { SourceConfig } from '../../src/config/config-schema.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { formatWaiting, ingest, type WaitingSource } from '../../src/editions/ingest.js';
 import { createHttpClient, type HttpClientOptions } from '../../src/net/http-client.js';

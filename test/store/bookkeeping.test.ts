@@ -7,25 +7,25 @@ for (const { kind, skip } of storeDatabases()) {
     const store = useTestStore(kind);
 
     it('keeps conditional-GET validators per source', async () => {
-      expect(await store().getSourceState('rss-openai')).toEqual({});
+      expect(await store().sourceState.get('rss-openai')).toEqual({});
       const state = { 'https://openai.com/news/rss.xml': { etag: 'W/"abc"', lastModified: null } };
-      await store().setSourceState('rss-openai', state);
-      await store().setSourceState('rss-other', {});
-      expect(await store().getSourceState('rss-openai')).toEqual(state);
-      await store().setSourceState('rss-openai', {});
-      expect(await store().getSourceState('rss-openai')).toEqual({});
+      await store().sourceState.set('rss-openai', state);
+      await store().sourceState.set('rss-other', {});
+      expect(await store().sourceState.get('rss-openai')).toEqual(state);
+      await store().sourceState.set('rss-openai', {});
+      expect(await store().sourceState.get('rss-openai')).toEqual({});
     });
 
     it('records editor decisions per week, replaces and removes them', async () => {
-      await store().setDecision('2026-05-04', 'arxiv:2604.1', 'pin');
-      await store().setDecision('2026-05-04', 'arxiv:2604.2', 'skip');
-      await store().setDecision('2026-05-11', 'arxiv:2604.1', 'skip');
-      await store().setDecision('2026-05-04', 'arxiv:2604.1', 'skip');
-      await store().setDecision('2026-05-04', 'arxiv:2604.2', null);
-      await store().setDecision('2026-05-04', 'arxiv:never', null);
-      expect(await store().decisions('2026-05-04')).toEqual(new Map([['arxiv:2604.1', 'skip']]));
-      expect(await store().decisions('2026-05-11')).toEqual(new Map([['arxiv:2604.1', 'skip']]));
-      expect(await store().decisions('2026-05-18')).toEqual(new Map());
+      await store().decisions.set({ week: '2026-05-04', itemKey: 'arxiv:2604.1', decision: 'pin' });
+      await store().decisions.set({ week: '2026-05-04', itemKey: 'arxiv:2604.2', decision: 'skip' });
+      await store().decisions.set({ week: '2026-05-11', itemKey: 'arxiv:2604.1', decision: 'skip' });
+      await store().decisions.set({ week: '2026-05-04', itemKey: 'arxiv:2604.1', decision: 'skip' });
+      await store().decisions.set({ week: '2026-05-04', itemKey: 'arxiv:2604.2', decision: null });
+      await store().decisions.set({ week: '2026-05-04', itemKey: 'arxiv:never', decision: null });
+      expect(await store().decisions.get('2026-05-04')).toEqual(new Map([['arxiv:2604.1', 'skip']]));
+      expect(await store().decisions.get('2026-05-11')).toEqual(new Map([['arxiv:2604.1', 'skip']]));
+      expect(await store().decisions.get('2026-05-18')).toEqual(new Map());
     });
 
     it('caches JSON values per namespace and overwrites them', async () => {
@@ -35,31 +35,31 @@ for (const { kind, skip } of storeDatabases()) {
         n: 1.5,
         ok: true,
       };
-      await store().cachePut('llm', 'k1', value);
-      await store().cachePut('enrich', 'k1', [1, 2]);
-      expect(await store().cacheGet('llm', 'k1')).toEqual({
+      await store().cache.put({ namespace: 'llm', key: 'k1', value });
+      await store().cache.put({ namespace: 'enrich', key: 'k1', value: [1, 2] });
+      expect(await store().cache.get('llm', 'k1')).toEqual({
         ...value,
         summary: 'Text with "quotes", <tags> and  NUL',
       });
-      expect(await store().cacheGet('enrich', 'k1')).toEqual([1, 2]);
-      expect(await store().cacheGet('llm', 'missing')).toBeNull();
-      await store().cachePut('llm', 'k1', 'replaced');
-      expect(await store().cacheGet('llm', 'k1')).toBe('replaced');
+      expect(await store().cache.get('enrich', 'k1')).toEqual([1, 2]);
+      expect(await store().cache.get('llm', 'missing')).toBeNull();
+      await store().cache.put({ namespace: 'llm', key: 'k1', value: 'replaced' });
+      expect(await store().cache.get('llm', 'k1')).toBe('replaced');
     });
 
     it('reads expired cache entries as null and live ones as stored', async () => {
-      await store().cachePut('llm', 'expired', { a: 1 }, 0);
-      await store().cachePut('llm', 'past', { a: 1 }, -60);
-      await store().cachePut('llm', 'live', { a: 2 }, 3600);
-      expect(await store().cacheGet('llm', 'expired')).toBeNull();
-      expect(await store().cacheGet('llm', 'past')).toBeNull();
-      expect(await store().cacheGet('llm', 'live')).toEqual({ a: 2 });
-      await store().cachePut('llm', 'past', { a: 3 });
-      expect(await store().cacheGet('llm', 'past')).toEqual({ a: 3 });
+      await store().cache.put({ namespace: 'llm', key: 'expired', value: { a: 1 }, ttlSeconds: 0 });
+      await store().cache.put({ namespace: 'llm', key: 'past', value: { a: 1 }, ttlSeconds: -60 });
+      await store().cache.put({ namespace: 'llm', key: 'live', value: { a: 2 }, ttlSeconds: 3600 });
+      expect(await store().cache.get('llm', 'expired')).toBeNull();
+      expect(await store().cache.get('llm', 'past')).toBeNull();
+      expect(await store().cache.get('llm', 'live')).toEqual({ a: 2 });
+      await store().cache.put({ namespace: 'llm', key: 'past', value: { a: 3 } });
+      expect(await store().cache.get('llm', 'past')).toEqual({ a: 3 });
     });
 
     it('remembers the last ingest run', async () => {
-      expect(await store().lastIngestRun()).toBeNull();
+      expect(await store().ingestRuns.last()).toBeNull();
       const first = {
         startedAt: '2026-05-04T06:00:00.000Z',
         finishedAt: '2026-05-04T06:01:00.000Z',
@@ -72,9 +72,9 @@ for (const { kind, skip } of storeDatabases()) {
           { id: 'rss-openai', status: 'error' as const, items: 0, error: 'HTTP 500', warnings: ['w'] },
         ],
       };
-      await store().recordIngestRun(second);
-      await store().recordIngestRun(first);
-      expect(await store().lastIngestRun()).toEqual(second);
+      await store().ingestRuns.record(second);
+      await store().ingestRuns.record(first);
+      expect(await store().ingestRuns.last()).toEqual(second);
     });
   });
 }

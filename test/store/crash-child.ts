@@ -10,8 +10,8 @@ const store = await openStore({ dataDir });
 process.stdout.write('open\n');
 for (let batch = 0; batch < Number(batches); batch++) {
   process.stdout.write(`start ${batch}\n`);
-  await store.upsertItems(crashBatch(batch, Number(size)));
-  await store.setSourceState('rss-crash', {
+  await store.items.upsert(crashBatch(batch, Number(size)));
+  await store.sourceState.set('rss-crash', {
     [`https://feed.example.com/${batch}`]: { etag: `"${batch}"`, lastModified: null },
   });
   process.stdout.write(`done ${batch}\n`);

@@ -42,12 +42,12 @@ describe('crash safety on PGlite', () => {
 
     const store = await openStore({ dataDir });
     try {
-      const items = await store.listCandidates(editionWindow('2026-05-04'));
+      const items = await store.items.candidates(editionWindow('2026-05-04'));
       expect(items).toHaveLength(BATCHES * SIZE);
       expect(new Set(items.map((item) => item.key)).size).toBe(BATCHES * SIZE);
       expect(new Set(items.map((item) => item.canonicalUrl)).size).toBe(BATCHES * SIZE);
       expect(items.every((item) => item.sources.length === 1)).toBe(true);
-      expect(Object.keys(await store.getSourceState('rss-crash'))).toHaveLength(1);
+      expect(Object.keys(await store.sourceState.get('rss-crash'))).toHaveLength(1);
     } finally {
       await store.close();
     }
@@ -86,7 +86,7 @@ async function batchCounts(dataDir: string): Promise<number[]> {
   const store = await openStore({ dataDir });
   try {
     const counts = new Array<number>(BATCHES).fill(0);
-    for (const item of await store.listCandidates(editionWindow('2026-05-04'))) {
+    for (const item of await store.items.candidates(editionWindow('2026-05-04'))) {
       const n = Number(/\/posts\/(\d+)/.exec(item.url)?.[1]);
       counts[Math.floor(n / SIZE)]! += 1;
     }

@@ -13,7 +13,7 @@ import { LOCK_FILE, lockDataDir, parseHolder } from '../../src/store/data-dir.js
 import { openStore } from '../../src/store/open-store.js';
 import { EMPTY_DATABASE, isPrepared, prepareDataDir, whyUnusable } from '../../src/store/prepare-data-dir.js';
 import { seedPgliteDataDir } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -121,7 +121,7 @@ describe('a private data folder', () => {
       // The fallback (initdb) always warns: none here.
       expect(log.warnings).toEqual([]);
       expect(await readableByOthers(dataDir)).toEqual([]);
-      await store.upsertItems([sourceItem()]);
+      await store.items.upsert([sourceItem()]);
     } finally {
       await store.close();
     }
@@ -129,7 +129,7 @@ describe('a private data folder', () => {
     expect((await lstat(dataDir)).mode & 0o777).toBe(0o700);
     const reopened = await openStore({ dataDir });
     cleanups.push(() => reopened.close());
-    expect(await reopened.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+    expect(await reopened.items.candidates(editionWindow('2026-05-04'))).toHaveLength(1);
   }, 120_000);
 
   it('clears what a killed preparation left and makes the database', async () => {
@@ -141,8 +141,8 @@ describe('a private data folder', () => {
     expect(isPrepared(dataDir)).toBe(false);
     const store = await openStore({ dataDir });
     cleanups.push(() => store.close());
-    await store.upsertItems([sourceItem()]);
-    expect(await store.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+    await store.items.upsert([sourceItem()]);
+    expect(await store.items.candidates(editionWindow('2026-05-04'))).toHaveLength(1);
   });
 
   it('is made with initdb in a child process, with a warning, when the prepared copy is missing', async () => {

@@ -10,38 +10,40 @@ for (const { kind, skip } of storeDatabases()) {
 
     it('saves an edition and reads it back as saved', async () => {
       const saved = edition('2026-05-04', ['arxiv:2604.24819', 'url:https://a.example.com/x']);
-      await store().saveEdition(saved);
-      expect(await store().getEdition('2026-05-04')).toEqual({ ...saved, publishedAt: null });
-      expect(await store().getEdition('2026-05-11')).toBeNull();
+      await store().editions.save(saved);
+      expect(await store().editions.get('2026-05-04')).toEqual({ ...saved, publishedAt: null });
+      expect(await store().editions.get('2026-05-11')).toBeNull();
     });
 
     it('replaces an edition and the items it features, keeping its publication', async () => {
-      await store().saveEdition(edition('2026-04-27', ['a', 'b', 'c']));
-      await store().markPublished('2026-04-27', '2026-04-27T07:00:00.000Z');
-      await store().saveEdition({ ...edition('2026-04-27', ['c', 'd']), title: 'Rebuilt' });
-      const again = await store().getEdition('2026-04-27');
+      await store().editions.save(edition('2026-04-27', ['a', 'b', 'c']));
+      await store().editions.markPublished('2026-04-27', '2026-04-27T07:00:00.000Z');
+      await store().editions.save({ ...edition('2026-04-27', ['c', 'd']), title: 'Rebuilt' });
+      const again = await store().editions.get('2026-04-27');
       expect(again?.title).toBe('Rebuilt');
       expect(again?.items.map((item) => item.key)).toEqual(['c', 'd']);
       expect(again?.publishedAt).toBe('2026-04-27T07:00:00.000Z');
-      expect(await store().featuredBefore('2026-05-04')).toEqual(new Set(['c', 'd']));
+      expect(await store().editions.featuredBefore('2026-05-04')).toEqual(new Set(['c', 'd']));
     });
 
     it('counts as featured only items of published editions dated before the date', async () => {
-      await store().saveEdition(edition('2026-04-20', ['old', 'both']));
-      await store().saveEdition(edition('2026-04-27', ['draft']));
-      await store().saveEdition(edition('2026-05-04', ['this-week', 'both']));
-      await store().markPublished('2026-04-20', '2026-04-20T07:00:00.000Z');
-      await store().markPublished('2026-05-04', '2026-05-04T07:00:00.000Z');
-      expect(await store().featuredBefore('2026-05-04')).toEqual(new Set(['old', 'both']));
-      expect(await store().featuredBefore('2026-04-20')).toEqual(new Set());
-      expect(await store().featuredBefore('2026-05-05')).toEqual(new Set(['old', 'both', 'this-week']));
+      await store().editions.save(edition('2026-04-20', ['old', 'both']));
+      await store().editions.save(edition('2026-04-27', ['draft']));
+      await store().editions.save(edition('2026-05-04', ['this-week', 'both']));
+      await store().editions.markPublished('2026-04-20', '2026-04-20T07:00:00.000Z');
+      await store().editions.markPublished('2026-05-04', '2026-05-04T07:00:00.000Z');
+      expect(await store().editions.featuredBefore('2026-05-04')).toEqual(new Set(['old', 'both']));
+      expect(await store().editions.featuredBefore('2026-04-20')).toEqual(new Set());
+      expect(await store().editions.featuredBefore('2026-05-05')).toEqual(
+        new Set(['old', 'both', 'this-week']),
+      );
     });
 
     it('lists editions newest first with their counts and publication', async () => {
-      await store().saveEdition(edition('2026-04-27', ['a']));
-      await store().saveEdition(edition('2026-05-04', ['a', 'b']));
-      await store().markPublished('2026-04-27', '2026-04-27T07:00:00.000Z');
-      expect(await store().listEditions()).toEqual([
+      await store().editions.save(edition('2026-04-27', ['a']));
+      await store().editions.save(edition('2026-05-04', ['a', 'b']));
+      await store().editions.markPublished('2026-04-27', '2026-04-27T07:00:00.000Z');
+      expect(await store().editions.list()).toEqual([
         {
           date: '2026-05-04',
           name: 'LLM News Digest',
@@ -60,13 +62,13 @@ for (const { kind, skip } of storeDatabases()) {
     });
 
     it('saves an edition that features an item twice once per item', async () => {
-      await store().saveEdition(edition('2026-05-04', ['a', 'a', 'b']));
-      await store().markPublished('2026-05-04', '2026-05-04T07:00:00.000Z');
-      expect(await store().featuredBefore('2026-05-11')).toEqual(new Set(['a', 'b']));
+      await store().editions.save(edition('2026-05-04', ['a', 'a', 'b']));
+      await store().editions.markPublished('2026-05-04', '2026-05-04T07:00:00.000Z');
+      expect(await store().editions.featuredBefore('2026-05-11')).toEqual(new Set(['a', 'b']));
     });
 
     it('refuses to publish an edition that does not exist', async () => {
-      await expect(store().markPublished('2026-05-04', '2026-05-04T07:00:00.000Z')).rejects.toThrow(
+      await expect(store().editions.markPublished('2026-05-04', '2026-05-04T07:00:00.000Z')).rejects.toThrow(
         StoreError,
       );
     });

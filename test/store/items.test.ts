@@ -4,7 +4,7 @@ import { editionWindow } from '../../src/core/dates.js';
 import { StoreError } from '../../src/core/errors.js';
 import { itemKey } from '../../src/core/ids.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
-import { paperItem, sourceItem } from './_items.js';
+import { paperItem, sourceItem } from '../support/source-items.js';
 
 const WEEK = '2026-05-04';
 
@@ -15,7 +15,7 @@ for (const { kind, skip } of storeDatabases()) {
     it('lists the items whose UTC day falls in the window, edges included', async () => {
       const at = (publishedAt: string, n: number) =>
         sourceItem({ url: `https://w.example.com/${n}`, publishedAt });
-      await store().upsertItems([
+      await store().items.upsert([
         at('2026-04-27T23:59:59.999Z', 1),
         at('2026-04-28T00:00:00.000Z', 2),
         at('2026-05-01T12:00:00+02:00', 3),
@@ -23,7 +23,7 @@ for (const { kind, skip } of storeDatabases()) {
         at('2026-05-05T00:00:00.000Z', 5),
         at('2026-05-05T01:00:00+02:00', 6),
       ]);
-      const keys = (await store().listCandidates(editionWindow(WEEK))).map((item) => item.url);
+      const keys = (await store().items.candidates(editionWindow(WEEK))).map((item) => item.url);
       expect(keys.sort()).toEqual([
         'https://w.example.com/2',
         'https://w.example.com/3',
@@ -37,54 +37,62 @@ for (const { kind, skip } of storeDatabases()) {
         url: 'https://old.example.com/classic',
         publishedAt: '2019-03-01T00:00:00.000Z',
       });
-      const stored = await store().addManualItem(old, WEEK, 'A classic worth rereading');
+      const stored = await store().items.addManual(old, WEEK, 'A classic worth rereading');
       expect(stored).toMatchObject({
         key: 'url:https://old.example.com/classic',
         manual: { week: WEEK, note: 'A classic worth rereading' },
         publishedAt: '2019-03-01T00:00:00.000Z',
       });
-      expect((await store().listCandidates(editionWindow(WEEK))).map((item) => item.key)).toEqual([
+      expect((await store().items.candidates(editionWindow(WEEK))).map((item) => item.key)).toEqual([
         stored.key,
       ]);
-      expect(await store().listCandidates(editionWindow('2026-05-11'))).toEqual([]);
+      expect(await store().items.candidates(editionWindow('2026-05-11'))).toEqual([]);
 
       // Ingest seeing the same page later keeps it pinned; adding it for another week moves it.
-      await store().upsertItems([{ ...old, sourceId: 'rss-b' }]);
-      expect((await store().getItem(stored.key))?.manual).toEqual({
+      await store().items.upsert([{ ...old, sourceId: 'rss-b' }]);
+      expect((await store().items.get(stored.key))?.manual).toEqual({
         week: WEEK,
         note: 'A classic worth rereading',
       });
-      expect((await store().addManualItem(old, '2026-05-11', null)).manual).toEqual({
+      expect((await store().items.addManual(old, '2026-05-11', null)).manual).toEqual({
         week: '2026-05-11',
         note: null,
       });
     });
 
     it('pins an already stored paper when it is added by hand', async () => {
-      await store().upsertItems([paperItem('2604.24819')]);
-      const stored = await store().addManualItem(paperItem('2604.24819', { sourceId: 'manual' }), WEEK, null);
+      await store().items.upsert([paperItem('2604.24819')]);
+      const stored = await store().items.addManual(
+        paperItem('2604.24819', { sourceId: 'manual' }),
+        WEEK,
+        null,
+      );
       expect(stored.key).toBe('arxiv:2604.24819');
       expect(stored.primarySource).toBe('api-hf');
       expect(stored.manual).toEqual({ week: WEEK, note: null });
     });
 
     it('refuses a manual item it cannot identify', async () => {
-      await expect(store().addManualItem(sourceItem({ url: 'ftp://x' }), WEEK, null)).rejects.toThrow(
+      await expect(store().items.addManual(sourceItem({ url: 'ftp://x' }), WEEK, null)).rejects.toThrow(
         StoreError,
       );
     });
 
     it('returns null for an unknown key', async () => {
-      expect(await store().getItem('url:https://nowhere.example.com/')).toBeNull();
+      expect(await store().items.get('url:https://nowhere.example.com/')).toBeNull();
     });
 
     it('applies enrichment patches field by field', async () => {
       const key = itemKey('2604.24819', '');
-      await store().upsertItems([paperItem('2604.24819', { image: null })]);
-      await store().updateItem(key, { citations: 17, image: 'https://arxiv.org/fig.png' });
-      await store().updateItem(key, { authors: ['A. Author'], text: 'Full abstract.', title: 'Real title' });
-      await store().updateItem(key, {});
-      expect(await store().getItem(key)).toMatchObject({
+      await store().items.upsert([paperItem('2604.24819', { image: null })]);
+      await store().items.update(key, { citations: 17, image: 'https://arxiv.org/fig.png' });
+      await store().items.update(key, {
+        authors: ['A. Author'],
+        text: 'Full abstract.',
+        title: 'Real title',
+      });
+      await store().items.update(key, {});
+      expect(await store().items.get(key)).toMatchObject({
         citations: 17,
         image: 'https://arxiv.org/fig.png',
         authors: ['A. Author'],
@@ -92,12 +100,12 @@ for (const { kind, skip } of storeDatabases()) {
         title: 'Real title',
         upvotes: 12,
       });
-      await store().updateItem(key, { citations: null, image: null });
-      expect(await store().getItem(key)).toMatchObject({ citations: null, image: null });
+      await store().items.update(key, { citations: null, image: null });
+      expect(await store().items.get(key)).toMatchObject({ citations: null, image: null });
     });
 
     it('says so when the item to update does not exist', async () => {
-      await expect(store().updateItem('arxiv:0000.00000', { citations: 1 })).rejects.toThrow(StoreError);
+      await expect(store().items.update('arxiv:0000.00000', { citations: 1 })).rejects.toThrow(StoreError);
     });
   });
 }

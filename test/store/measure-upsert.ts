@@ -15,12 +15,12 @@ const store = await openStore(databaseUrl ? { databaseUrl } : { dataDir });
 const openMs = performance.now() - started;
 try {
   started = performance.now();
-  const first = await store.upsertItems(items);
+  const first = await store.items.upsert(items);
   const firstSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  const second = await store.upsertItems(items);
+  const second = await store.items.upsert(items);
   const secondSeconds = (performance.now() - started) / 1000;
-  const rows = (await store.listCandidates({ start: '2026-06-16', end: '2026-06-22' })).length;
+  const rows = (await store.items.candidates({ start: '2026-06-16', end: '2026-06-22' })).length;
   console.log(
     JSON.stringify(
       {

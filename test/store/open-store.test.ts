@@ -12,7 +12,7 @@ import { LOCK_FILE } from '../../src/store/data-dir.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
 import { createPostgresDatabase, freshPglite, storeDatabases } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 
 const POISON = `CREATE FUNCTION fail_on_poison() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN IF NEW.title = 'poison' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$;
@@ -35,7 +35,7 @@ describe('openStore on PGlite', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const dataDir = join(dir, 'nested', 'data');
     const first = await openStore({ dataDir });
-    await first.upsertItems([sourceItem()]);
+    await first.items.upsert([sourceItem()]);
     await expect(openStore({ dataDir })).rejects.toThrow(/is in use by another digest process/);
     await first.close();
 
@@ -44,7 +44,7 @@ describe('openStore on PGlite', () => {
     await writeFile(join(dataDir, LOCK_FILE), JSON.stringify({ pid: gone, host: hostname(), since: 'then' }));
     const second = await openStore({ dataDir });
     cleanups.push(() => second.close());
-    expect(await second.listCandidates(editionWindow('2026-05-04'))).toHaveLength(1);
+    expect(await second.items.candidates(editionWindow('2026-05-04'))).toHaveLength(1);
   });
 
   it('refuses a folder that holds other files', async () => {
@@ -67,7 +67,7 @@ describe('openStore on PGlite', () => {
     await pglite.exec('DELETE FROM kysely_migration');
     const store = await openStoreFromPglite(pglite, { closeDatabase: false });
     cleanups.push(() => pglite.close());
-    await store.recordIngestRun({
+    await store.ingestRuns.record({
       startedAt: '2026-05-04T00:00:00Z',
       finishedAt: '2026-05-04T00:01:00Z',
       sources: [],
@@ -92,10 +92,10 @@ describe('openStore on PGlite', () => {
     const store = await openStoreFromPglite(pglite);
     cleanups.push(() => store.close());
     await pglite.exec(POISON);
-    await expect(store.upsertItems(poisonedBatch())).rejects.toThrow(/poisoned row/);
-    expect(await store.listCandidates(editionWindow('2026-05-04'))).toEqual([]);
+    await expect(store.items.upsert(poisonedBatch())).rejects.toThrow(/poisoned row/);
+    expect(await store.items.candidates(editionWindow('2026-05-04'))).toEqual([]);
     await pglite.exec('DROP TRIGGER poison ON items');
-    expect((await store.upsertItems(poisonedBatch())).inserted).toBe(1200);
+    expect((await store.items.upsert(poisonedBatch())).inserted).toBe(1200);
   });
 });
 
@@ -108,7 +108,7 @@ describe.skipIf(postgres?.skip !== null)('openStore on PostgreSQL', () => {
     const stores = await Promise.all([1, 2, 3].map(() => openStore({ databaseUrl: database.url })));
     for (const store of stores) cleanups.push(() => store.close());
     const results = await Promise.all(
-      stores.map((store, n) => store.upsertItems([sourceItem({ sourceId: `s${n}` })])),
+      stores.map((store, n) => store.items.upsert([sourceItem({ sourceId: `s${n}` })])),
     );
     expect(results.map((result) => result.inserted).sort()).toEqual([0, 0, 1]);
     const client = new pg.Client({ connectionString: database.url });
@@ -127,10 +127,10 @@ describe.skipIf(postgres?.skip !== null)('openStore on PostgreSQL', () => {
     await client.connect();
     cleanups.push(() => client.end());
     await client.query(POISON);
-    await expect(store.upsertItems(poisonedBatch())).rejects.toThrow(/poisoned row/);
-    expect(await store.listCandidates(editionWindow('2026-05-04'))).toEqual([]);
+    await expect(store.items.upsert(poisonedBatch())).rejects.toThrow(/poisoned row/);
+    expect(await store.items.candidates(editionWindow('2026-05-04'))).toEqual([]);
     await client.query('DROP TRIGGER poison ON items');
-    expect((await store.upsertItems(poisonedBatch())).inserted).toBe(1200);
+    expect((await store.items.upsert(poisonedBatch())).inserted).toBe(1200);
   });
 });
 

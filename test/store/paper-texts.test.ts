@@ -1,7 +1,7 @@
 // Store contract: papers read in full (migration 008), one record per arXiv id and version. Runs on both databases.
 import { describe, expect, it } from 'vitest';
+import type { PaperRecord } from '../../src/core/ports.js';
 import type { PaperText } from '../../src/core/types.js';
-import type { PaperRecord } from '../../src/store/types.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
 
 const paper = (version: number): PaperText => ({
@@ -50,21 +50,21 @@ for (const { kind, skip } of storeDatabases()) {
     const store = useTestStore(kind);
 
     it('keeps one record per version and answers the highest, sections intact', async () => {
-      expect(await store().paperTexts(['2310.06825'])).toEqual(new Map());
-      await store().savePaperText(record(1, 'read', '2026-05-01T10:00:00.000Z'));
-      await store().savePaperText(record(2, 'read', '2026-05-02T10:00:00.000Z'));
-      const found = (await store().paperTexts(['2310.06825', '2508.08468'])).get('2310.06825');
+      expect(await store().paperTexts.latest(['2310.06825'])).toEqual(new Map());
+      await store().paperTexts.save(record(1, 'read', '2026-05-01T10:00:00.000Z'));
+      await store().paperTexts.save(record(2, 'read', '2026-05-02T10:00:00.000Z'));
+      const found = (await store().paperTexts.latest(['2310.06825', '2508.08468'])).get('2310.06825');
       expect(found).toMatchObject({ version: 2, status: 'read', fetchedAt: '2026-05-02T10:00:00.000Z' });
       expect(found?.paper?.sections[1]).toEqual(paper(2).sections[1]);
       // NUL cannot be stored: it is dropped, the rest kept.
       expect(found?.paper?.sections[0]?.text).toBe('We introduce Mistral 7B.');
-      expect((await store().paperTexts(['2508.08468'])).size).toBe(0);
+      expect((await store().paperTexts.latest(['2508.08468'])).size).toBe(0);
     });
 
     it('replaces the record of the same version, and keeps "no rendering" without a version', async () => {
-      await store().savePaperText(record(null, 'none', '2026-05-01T10:00:00.000Z'));
-      await store().savePaperText(record(null, 'none', '2026-05-05T10:00:00.000Z'));
-      const found = (await store().paperTexts(['2310.06825'])).get('2310.06825');
+      await store().paperTexts.save(record(null, 'none', '2026-05-01T10:00:00.000Z'));
+      await store().paperTexts.save(record(null, 'none', '2026-05-05T10:00:00.000Z'));
+      const found = (await store().paperTexts.latest(['2310.06825'])).get('2310.06825');
       expect(found).toMatchObject({
         version: null,
         status: 'none',

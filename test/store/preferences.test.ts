@@ -7,31 +7,31 @@ for (const { kind, skip } of storeDatabases()) {
     const store = useTestStore(kind);
 
     it("stores, replaces and reads back a reader's choices; none stored reads as null", async () => {
-      const ada = await store().putSubscriber('ada@example.com', 'ada@example.com', 'confirmed');
-      expect(await store().getPreferences(ada.id)).toBeNull();
+      const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+      expect(await store().preferences.get(ada.id)).toBeNull();
       const chosen = {
         language: 'de',
         topics: ['agents', 'code'],
         levels: ['Accessible' as const],
         onlyMyTopics: true,
       };
-      expect(await store().setPreferences(ada.id, chosen)).toBe(true);
-      expect(await store().getPreferences(ada.id)).toEqual(chosen);
+      expect(await store().preferences.set(ada.id, chosen)).toBe(true);
+      expect(await store().preferences.get(ada.id)).toEqual(chosen);
       const changed = { language: null, topics: ['safety'], levels: [], onlyMyTopics: false };
-      expect(await store().setPreferences(ada.id, changed)).toBe(true);
-      expect(await store().getPreferences(ada.id)).toEqual(changed);
+      expect(await store().preferences.set(ada.id, changed)).toBe(true);
+      expect(await store().preferences.get(ada.id)).toEqual(changed);
       // No row for a subscriber that does not exist: nothing stored, and it says so.
-      expect(await store().setPreferences(ada.id + 1000, changed)).toBe(false);
+      expect(await store().preferences.set(ada.id + 1000, changed)).toBe(false);
     });
 
     it("exports the reader's outbox mails (kind, state, attempts, times) and no body or link", async () => {
-      const { subscribers } = await store().requestSubscriptionsWithMail(
+      const { subscribers } = await store().outbox.requestSubscriptions(
         [{ address: 'cy@example.com', mailbox: 'cy@example.com' }],
         3600,
       );
       const cy = subscribers[0]!;
-      expect(await store().confirmSubscription(cy.id, 1, true)).toMatchObject({ status: 'confirmed' });
-      const data = await store().exportSubscriber('cy@example.com');
+      expect(await store().outbox.confirmSubscription(cy.id, 1, true)).toMatchObject({ status: 'confirmed' });
+      const data = await store().preferences.exportSubscriber('cy@example.com');
       expect(data?.outbox).toEqual([
         expect.objectContaining({ kind: 'confirmation', generation: 1, attempts: 0 }),
         expect.objectContaining({
@@ -55,19 +55,19 @@ for (const { kind, skip } of storeDatabases()) {
         expect(Number.isNaN(Date.parse(mail.createdAt))).toBe(false);
       }
       // A reader with no mail queued exports an empty list, not a missing field.
-      await store().putSubscriber('dee@example.com', 'dee@example.com', 'confirmed');
-      expect((await store().exportSubscriber('dee@example.com'))?.outbox).toEqual([]);
+      await store().subscribers.put('dee@example.com', 'dee@example.com', 'confirmed');
+      expect((await store().preferences.exportSubscriber('dee@example.com'))?.outbox).toEqual([]);
     });
 
     it("exports a reader's row, preferences and send log; deleting the reader deletes them all", async () => {
-      const bob = await store().putSubscriber('bob@example.com', 'bob@example.com', 'confirmed');
-      await store().setPreferences(bob.id, {
+      const bob = await store().subscribers.put('bob@example.com', 'bob@example.com', 'confirmed');
+      await store().preferences.set(bob.id, {
         language: 'de',
         topics: ['agents'],
         levels: [],
         onlyMyTopics: false,
       });
-      await store().saveEdition({
+      await store().editions.save({
         date: '2026-05-04',
         name: 'D',
         title: 'T',
@@ -76,17 +76,17 @@ for (const { kind, skip } of storeDatabases()) {
         items: [],
         sources: [],
       });
-      await store().enqueueSend('2026-05-04');
-      const data = await store().exportSubscriber('bob@example.com');
+      await store().sendLog.enqueue('2026-05-04');
+      const data = await store().preferences.exportSubscriber('bob@example.com');
       expect(data).toMatchObject({
         subscriber: { address: 'bob@example.com', status: 'confirmed' },
         preferences: { language: 'de', topics: ['agents'] },
         sendLog: [{ edition: '2026-05-04', state: 'queued', attempts: 0 }],
       });
-      expect(await store().exportSubscriber('nobody@example.com')).toBeNull();
-      expect(await store().removeSubscriber('bob@example.com')).toBe(true);
-      expect(await store().getPreferences(bob.id)).toBeNull();
-      expect(await store().exportSubscriber('bob@example.com')).toBeNull();
+      expect(await store().preferences.exportSubscriber('nobody@example.com')).toBeNull();
+      expect(await store().subscribers.remove('bob@example.com')).toBe(true);
+      expect(await store().preferences.get(bob.id)).toBeNull();
+      expect(await store().preferences.exportSubscriber('bob@example.com')).toBeNull();
     });
   });
 }

@@ -15,9 +15,9 @@ for (const { kind, skip } of storeDatabases()) {
     const store = useTestStore(kind);
 
     it('keeps revision 1 whole and makes revision 2 live, with who, when and why', async () => {
-      await store().saveEdition(edition('Benchmarks and Evaluation'));
-      await store().markPublished(DATE, PUBLISHED_AT);
-      expect(await store().revisions.listRevisions(DATE)).toEqual([]);
+      await store().editions.save(edition('Benchmarks and Evaluation'));
+      await store().editions.markPublished(DATE, PUBLISHED_AT);
+      expect(await store().revisions.list(DATE)).toEqual([]);
       const corrected = {
         ...edition('Benchmarks and Evaluation, corrected'),
         corrections: [{ revision: 2, at: CORRECTED_AT, reason: 'A wrong number', editor: 'ed@example.com' }],
@@ -29,13 +29,13 @@ for (const { kind, skip } of storeDatabases()) {
         reason: 'A wrong number',
         at: CORRECTED_AT,
       });
-      expect(await store().revisions.listRevisions(DATE)).toEqual([
+      expect(await store().revisions.list(DATE)).toEqual([
         { revision: 1, publishedAt: PUBLISHED_AT, editor: null, reason: null },
         { revision: 2, publishedAt: CORRECTED_AT, editor: 'ed@example.com', reason: 'A wrong number' },
       ]);
-      expect((await store().revisions.getRevision(DATE, 1))?.title).toBe('Benchmarks and Evaluation');
-      expect(await store().revisions.getRevision(DATE, 3)).toBeNull();
-      const live = await store().getEdition(DATE);
+      expect((await store().revisions.get(DATE, 1))?.title).toBe('Benchmarks and Evaluation');
+      expect(await store().revisions.get(DATE, 3)).toBeNull();
+      const live = await store().editions.get(DATE);
       expect(live?.title).toBe('Benchmarks and Evaluation, corrected');
       // The edition keeps its first publication; the correction's time is in its list.
       expect(live?.publishedAt).toBe(PUBLISHED_AT);
@@ -43,8 +43,8 @@ for (const { kind, skip } of storeDatabases()) {
     });
 
     it('refuses a correction whose revision is taken, changing nothing', async () => {
-      await store().saveEdition(edition('Original'));
-      await store().markPublished(DATE, PUBLISHED_AT);
+      await store().editions.save(edition('Original'));
+      await store().editions.markPublished(DATE, PUBLISHED_AT);
       const input = (title: string) => ({
         edition: { ...edition(title), corrections: [] },
         revision: 2,
@@ -56,8 +56,8 @@ for (const { kind, skip } of storeDatabases()) {
       await expect(store().revisions.publishCorrection(input('Second correction'))).rejects.toThrow(
         StoreError,
       );
-      expect((await store().getEdition(DATE))?.title).toBe('First correction');
-      expect((await store().revisions.listRevisions(DATE)).map((entry) => entry.revision)).toEqual([1, 2]);
+      expect((await store().editions.get(DATE))?.title).toBe('First correction');
+      expect((await store().revisions.list(DATE)).map((entry) => entry.revision)).toEqual([1, 2]);
     });
   });
 }

@@ -11,7 +11,7 @@ import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
-import { sourceItem } from './_items.js';
+import { sourceItem } from '../support/source-items.js';
 import { RELEASE_0_1_BOOKKEEPING, RELEASE_0_1_ROWS, RELEASE_0_1_SCHEMA } from './fixtures/release-0.1.js';
 
 const RELEASE_0_1 = `${RELEASE_0_1_SCHEMA}\n${RELEASE_0_1_BOOKKEEPING}\n${RELEASE_0_1_ROWS}`;
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 /** Every row of the release-0.1 fixture reads back through the new store, and the store still writes. */
 async function expectRowsKept(store: Store): Promise<void> {
-  const paper = await store.getItem('arxiv:2604.24819');
+  const paper = await store.items.get('arxiv:2604.24819');
   expect(paper).toMatchObject({
     title: 'Paper 2604.24819',
     authors: ['Grace Hopper'],
@@ -31,17 +31,17 @@ async function expectRowsKept(store: Store): Promise<void> {
     publishedAt: '2026-05-01T09:30:00.000Z',
     firstSeenAt: '2026-05-01T10:00:00.000Z',
   });
-  const candidates = await store.listCandidates(editionWindow('2026-05-04'));
+  const candidates = await store.items.candidates(editionWindow('2026-05-04'));
   expect(candidates.map((item) => item.key).sort()).toEqual([
     'arxiv:2604.24819',
     'url:https://blog.example.com/manual',
   ]);
   expect(candidates.find((item) => item.manual)?.manual).toEqual({ week: '2026-05-04', note: 'a note' });
-  expect(await store.getEdition('2026-04-27')).toMatchObject({
+  expect(await store.editions.get('2026-04-27')).toMatchObject({
     title: 'Old edition',
     publishedAt: '2026-04-27T07:00:00.000Z',
   });
-  expect(await store.listEditions()).toEqual([
+  expect(await store.editions.list()).toEqual([
     {
       date: '2026-04-27',
       name: 'Week 18',
@@ -50,14 +50,14 @@ async function expectRowsKept(store: Store): Promise<void> {
       publishedAt: '2026-04-27T07:00:00.000Z',
     },
   ]);
-  expect(await store.featuredBefore('2026-05-04')).toEqual(new Set(['arxiv:2604.24819']));
-  expect(await store.decisions('2026-05-04')).toEqual(new Map([['arxiv:2604.24819', 'skip']]));
-  expect(await store.cacheGet('llm', 'k1')).toEqual({ summary: 'cached' });
-  expect(await store.getSourceState('api-hf')).toEqual({
+  expect(await store.editions.featuredBefore('2026-05-04')).toEqual(new Set(['arxiv:2604.24819']));
+  expect(await store.decisions.get('2026-05-04')).toEqual(new Map([['arxiv:2604.24819', 'skip']]));
+  expect(await store.cache.get('llm', 'k1')).toEqual({ summary: 'cached' });
+  expect(await store.sourceState.get('api-hf')).toEqual({
     'https://x.example/': { etag: '"e"', lastModified: null },
   });
-  expect((await store.lastIngestRun())?.sources).toEqual([{ id: 'api-hf', status: 'ok', items: 1 }]);
-  expect(await store.upsertItems([sourceItem()])).toEqual({ inserted: 1, merged: 0, skipped: 0 });
+  expect((await store.ingestRuns.last())?.sources).toEqual([{ id: 'api-hf', status: 'ok', items: 1 }]);
+  expect(await store.items.upsert([sourceItem()])).toEqual({ inserted: 1, merged: 0, skipped: 0 });
 }
 
 describe('a release-0.1 PGlite data folder', () => {

@@ -4,8 +4,8 @@ import type { LlmConfigInput } from '../../src/config/llm-schema.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { createModelRoad, type ModelRoadOptions, type RoadRun } from '../../src/llm/model-road.js';
 import type { Store } from '../../src/store/types.js';
-import { type MockCall, scriptedModel } from '../write/mock-model.js';
 import type { FakeBehaviour } from './fake-llm-answers.js';
+import { type MockCall, scriptedModel } from './mock-model.js';
 
 /** The road's options with this run's flags (`refresh`, `maxCostUsd`…) given flat. */
 export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 'store' | 'run'>>, RoadRun {
@@ -15,7 +15,7 @@ export interface MockRoadOptions extends Partial<Omit<ModelRoadOptions, 'llm' | 
 }
 
 export function mockRoad(
-  store: Pick<Store, 'cacheGet' | 'cachePut'>,
+  store: Pick<Store, 'cache'>,
   script: ((call: MockCall, index: number) => FakeBehaviour | Error) | undefined,
   { llm, modelId, log, env, signal, engine, ...run }: MockRoadOptions,
 ) {

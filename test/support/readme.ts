@@ -21,7 +21,8 @@ export interface ReadmeBlock {
 
 const SKIP = /<!--\s*readme-test:\s*skip\s*[—-]\s*(.+?)\s*-->/;
 
-export function readmeBlocks(markdown: string, sections: readonly string[]): ReadmeBlock[] {
+/** The blocks under the given `## ` headings, or every block of the page with `'all'`. */
+export function readmeBlocks(markdown: string, sections: readonly string[] | 'all'): ReadmeBlock[] {
   const lines = markdown.split('\n');
   const blocks: ReadmeBlock[] = [];
   let section = 'set-up';
@@ -35,7 +36,7 @@ export function readmeBlocks(markdown: string, sections: readonly string[]): Rea
       continue;
     }
     const end = closingFence(lines, index);
-    if (sections.includes(section)) {
+    if (sections === 'all' || sections.includes(section)) {
       const body = lines.slice(index + 1, end);
       const before = lines.slice(Math.max(0, index - 2), index).join('\n');
       blocks.push({

@@ -1,6 +1,9 @@
 // A real local inference engine on loopback for tests: node-llama-cpp (llama.cpp, CPU) behind
-// scripts/llama-server.mjs, loaded with the tiny GGUF that scripts/make-tiny-gguf.mjs writes. Beside the fake servers,
-// this is what a user running a model on their own machine meets: one slot, a queue, grammar-constrained answers.
+// test/support/engine/llama-server.mjs, loaded with the tiny GGUF that scripts/make-tiny-gguf.mjs writes. Beside the
+// fake servers, this is what a user running a model on their own machine meets: one slot, a queue,
+// grammar-constrained answers. The engine is its own small package (test/support/engine/package.json, only the CPU
+// build), installed on demand by `npm run engine:install` and by .ci/run, so the project's own `npm install` stays
+// small.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +12,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const SERVER = join(ROOT, 'scripts', 'llama-server.mjs');
+const ENGINE = join(ROOT, 'test', 'support', 'engine');
+const SERVER = join(ENGINE, 'llama-server.mjs');
 const MAKE_MODEL = join(ROOT, 'scripts', 'make-tiny-gguf.mjs');
 
 /** One answered request, as the engine's server logged it. */
@@ -44,8 +48,10 @@ function run(args: string[]): Promise<{ code: number; stderr: string }> {
 
 /** Why the engine cannot run on this machine (its binary does not load), or null when it can. */
 export async function engineProblem(): Promise<string | null> {
+  if (!existsSync(join(ENGINE, 'node_modules', 'node-llama-cpp')))
+    return 'the real engine is not installed: run "npm run engine:install" (llama.cpp\'s CPU build, about 85 MB, into test/support/engine/)';
   const probe = await run([SERVER, '--probe']);
-  return probe.code === 0 ? null : `${probe.stderr.trim()} (npm ci installs its CPU build)`;
+  return probe.code === 0 ? null : `${probe.stderr.trim()} (npm run engine:install installs its CPU build)`;
 }
 
 function waitForListening(child: ChildProcess): Promise<string> {

@@ -2,7 +2,7 @@
 // tests that drive routes with app.request() or put the app on loopback.
 import { createDigest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/load-config.js';
-import { systemClock } from '../../src/core/clock.js';
+import { type Clock, systemClock } from '../../src/core/clock.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import type { ServerApp } from '../../src/server/index.js';
@@ -16,12 +16,14 @@ export async function composedApp(options: {
   siteDir: string;
   /** The digest.config fields the test needs (publish.baseUrl, languages, server limits…). */
   config: Record<string, unknown>;
+  /** The digest's clock (default: the wall clock). */
+  clock?: Clock;
 }): Promise<ServerApp> {
   const digest = createDigest({
     config: parseConfig(options.config),
     store: options.store,
     http: createHttpClient({ timeoutMs: 1000, maxBytes: 1024, retries: 0 }),
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     log: silent,
     fs: nodeFileSystem,
     env: { DIGEST_SECRET: SECRET },

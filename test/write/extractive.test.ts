@@ -8,7 +8,7 @@ import { judgeLevel } from '../../src/write/level.js';
 import { normaliseForMatch, normaliseText, splitSentences, wordCount } from '../../src/write/sentences.js';
 import { rankThemes, THEMES, themesOf } from '../../src/write/themes.js';
 import type { ItemForWriting, WriterContext } from '../../src/write/types.js';
-import { hfItems, openAiNewsItems, seedWeekItem, seedWeekItemById } from './real-items.js';
+import { hfItems, openAiNewsItems, seedWeekItem, seedWeekItemById } from '../support/real-items.js';
 
 // A sentence that only makes sense after the one before it in the source.
 const LINK_OPENER =

@@ -11,7 +11,7 @@ import { renderPrompt } from '../../src/write/prompts.js';
 import type { ItemForWriting } from '../../src/write/types.js';
 import { plainTextProblems, validateItemOutput } from '../../src/write/validate-output.js';
 import { mockRoad } from '../support/fake-llm-road.js';
-import { hfItems } from './real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 const base = hfItems('daily_papers_2026-07-31.json')[0]!;
 const options = { name: 'LLM News Digest', audience: 'engineers building production AI systems' };

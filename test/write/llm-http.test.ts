@@ -9,7 +9,7 @@ import type { ItemChecks } from '../../src/write/faithfulness.js';
 import { createWriter, formatUsageTable } from '../../src/write/index.js';
 import type { WriterContext } from '../../src/write/types.js';
 import { type FakeBehaviour, type FakeLlm, type FakeLlmOptions, startFakeLlm } from '../support/fake-llm.js';
-import { hfItems } from './real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 let store: Store;
 let fake: FakeLlm | undefined;

@@ -11,11 +11,11 @@ import type { ItemChecks } from '../../src/write/faithfulness.js';
 import { createWriter, formatUsageTable } from '../../src/write/index.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import type { WriterContext } from '../../src/write/types.js';
-import { storedItem } from '../select/_items.js';
 import { useTestStore } from '../support/database.js';
 import { type FakeBehaviour, type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 import { mockRoad } from '../support/fake-llm-road.js';
-import { hfItems } from './real-items.js';
+import { hfItems } from '../support/real-items.js';
+import { storedItem } from '../support/stored-items.js';
 
 const context: WriterContext = {
   name: 'LLM News Digest',

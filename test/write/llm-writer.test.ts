@@ -10,8 +10,8 @@ import { normaliseText, wordCount } from '../../src/write/sentences.js';
 import type { WriterContext } from '../../src/write/types.js';
 import type { FakeBehaviour } from '../support/fake-llm-answers.js';
 import { mockRoad } from '../support/fake-llm-road.js';
-import type { MockCall } from './mock-model.js';
-import { hfItems } from './real-items.js';
+import type { MockCall } from '../support/mock-model.js';
+import { hfItems } from '../support/real-items.js';
 
 let store: Store;
 beforeAll(async () => {

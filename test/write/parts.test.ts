@@ -8,7 +8,7 @@ import { formatFallbacks, formatFlaggedItems, formatUsageTable } from '../../src
 import { absentThemes } from '../../src/write/llm-edition.js';
 import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
 import { ruleLabel, validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
-import { hfItems } from './real-items.js';
+import { hfItems } from '../support/real-items.js';
 
 describe('call limiter', () => {
   it('keeps at most `concurrency` calls in flight', async () => {

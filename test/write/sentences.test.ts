@@ -3,7 +3,7 @@ import { cleanSourceText } from '../../src/write/clean-text.js';
 import { writeItemExtractively } from '../../src/write/extractive-item.js';
 import { readerVoice } from '../../src/write/extractive-voice.js';
 import { normaliseText, rejectReason, splitSentences } from '../../src/write/sentences.js';
-import { hfItems, seedWeekItem } from './real-items.js';
+import { hfItems, seedWeekItem } from '../support/real-items.js';
 
 const papers = [...hfItems('daily_papers_2026-07-31.json'), ...hfItems('daily_papers_2026-06-12.json')];
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { translateEdition } from '../../src/write/translate.js';
 import { missingSpans, protectedSpans } from '../../src/write/translation-check.js';
-import { referenceEdition } from '../publish/_reference-edition.js';
 import { useTestStore } from '../support/database.js';
 import { mockRoad } from '../support/fake-llm-road.js';
+import { referenceEdition } from '../support/reference-edition.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
 

@@ -1,25 +1,25 @@
 // Every CLI command, one file each. A command file exports `register(program, context)`.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { register as add } from './add.js';
-import { register as build } from './build.js';
-import { register as chat } from './chat.js';
-import { register as correct } from './correct.js';
-import { register as decide } from './decide.js';
-import { register as demo } from './demo.js';
-import { register as doctor } from './doctor.js';
-import { register as editors } from './editors.js';
-import { register as email } from './email.js';
-import { register as evaluate } from './eval.js';
-import { register as init } from './init.js';
-import { register as list } from './list.js';
-import { register as mcp } from './mcp.js';
-import { register as publish } from './publish.js';
-import { register as push } from './push.js';
-import { register as send } from './send.js';
-import { register as serve } from './serve.js';
-import { register as subscribers } from './subscribers.js';
-import { register as taste } from './taste.js';
+import { register as add } from './add-command.js';
+import { register as build } from './build-command.js';
+import { register as chat } from './chat-command.js';
+import { register as correct } from './correct-command.js';
+import { register as decide } from './decide-command.js';
+import { register as demo } from './demo-command.js';
+import { register as doctor } from './doctor-command.js';
+import { register as editors } from './editors-command.js';
+import { register as email } from './email-command.js';
+import { register as evaluate } from './eval-command.js';
+import { register as init } from './init-command.js';
+import { register as list } from './list-command.js';
+import { register as mcp } from './mcp-command.js';
+import { register as publish } from './publish-command.js';
+import { register as push } from './push-command.js';
+import { register as send } from './send-command.js';
+import { register as serve } from './serve-command.js';
+import { register as subscribers } from './subscribers-command.js';
+import { register as taste } from './taste-command.js';
 
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 

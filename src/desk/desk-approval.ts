@@ -1,0 +1,117 @@
+// Preview exactly what goes out (the same renderers as publishing), and approve → publish with one confirmation.
+
+import { errorMessage } from '../core/errors.js';
+import { renderEditionHtml } from '../publish/edition-html.js';
+import { renderEmail } from '../publish/email-files.js';
+import { siteOptions } from '../publish/site-options.js';
+import { isFlagged } from './board.js';
+import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
+import type { ApprovalDeps, PreviewDeps, RunsDeps, SendDeps } from './ports.js';
+import type { ApproveView } from './views/view-model.js';
+
+export type Preview = { contentType: string; body: string } | null;
+
+export async function previewOnDesk(
+  deps: PreviewDeps,
+  week: string,
+  kind: 'page' | 'email' | 'text',
+): Promise<Preview> {
+  const edition = await deps.store.editions.get(week);
+  if (!edition) return null;
+  const { config } = deps;
+  if (kind === 'page') {
+    return { contentType: 'text/html; charset=utf-8', body: renderEditionHtml(edition, siteOptions(config)) };
+  }
+  const email = await renderEmail(edition, {
+    email: config.publish.email,
+    ...(config.publish.baseUrl ? { baseUrl: config.publish.baseUrl } : {}),
+  });
+  return kind === 'email'
+    ? { contentType: 'text/html; charset=utf-8', body: email.html }
+    : { contentType: 'text/plain; charset=utf-8', body: email.text };
+}
+
+export async function approveView(deps: ApprovalDeps, week: string): Promise<ApproveView | null> {
+  const edition = await deps.store.editions.get(week);
+  if (!edition) return null;
+  const [counts, approval] = await Promise.all([
+    deps.store.subscribers.count(),
+    deps.store.desk.approval(week),
+  ]);
+  return {
+    week,
+    title: edition.title,
+    items: edition.items.length,
+    confirmedSubscribers: counts.confirmed,
+    flagged: edition.items.filter(isFlagged).map((item) => ({
+      key: item.key,
+      title: item.title,
+      status: (item.checks as { status?: string } | undefined)?.status ?? 'flagged',
+    })),
+    approval: approval ? { by: approval.approvedBy, at: approval.approvedAt } : null,
+    publishedAt: edition.publishedAt ?? null,
+    canPublish: deps.config.publish.baseUrl
+      ? null
+      : 'Publishing needs the address the site is served from: set publish.baseUrl in the config.',
+  };
+}
+
+/** Records the approval (the schedule reads it), then publishes the site into the folder `digest serve` serves. */
+export async function approveOnDesk(
+  deps: ApprovalDeps & SendDeps & RunsDeps<'publish'>,
+  context: DeskActionContext & { siteDir: string },
+): Promise<DeskOutcome> {
+  const view = await approveView(deps, context.week);
+  if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
+  // Approving again would rewrite what readers have: a correction is approved through its own action.
+  const frozen = await refuseChange(deps, context.week, null, 'approving it again');
+  if (frozen) return frozen;
+  if (view.canPublish) return refused(422, 'Not published', view.canPublish);
+  await deps.store.desk.recordApproval(context.week, context.editor);
+  await deps.store.desk.recordAudit({
+    editor: context.editor,
+    action: 'approve',
+    week: context.week,
+    itemKey: null,
+    detail: { confirmedSubscribers: view.confirmedSubscribers, openFlags: view.flagged.length },
+  });
+  // The editor saw the open flags on the confirmation page and approved: that is the --allow-flagged of the desk.
+  const outcome = await deps.runs.publish({
+    week: context.week,
+    outDir: context.siteDir,
+    allowFlagged: true,
+  });
+  await deps.store.desk.recordAudit({
+    editor: context.editor,
+    action: 'publish',
+    week: context.week,
+    itemKey: null,
+    detail: { files: outcome.files.length, publishedAt: outcome.edition.publishedAt ?? null },
+  });
+  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context);
+  return { ok: true, done: 'published' };
+}
+
+/**
+ * Sends the approved edition to every confirmed reader in the background (a send of thousands takes minutes; the
+ * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
+ * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
+ */
+function startSend(deps: SendDeps, context: DeskActionContext): void {
+  const audit = (action: string, detail: Record<string, unknown>) =>
+    deps.store.desk
+      .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
+      .catch((error: unknown) => deps.log.warn(`desk: audit of ${action} failed: ${errorMessage(error)}`));
+  void (async () => {
+    await audit('send-started', {});
+    try {
+      const result = await deps.runs.send({ week: context.week, allowFlagged: true });
+      await audit('sent', { ...result.counts });
+    } catch (error) {
+      deps.log.warn(
+        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "digest send --week ${context.week}")`,
+      );
+      await audit('send-failed', { error: errorMessage(error) });
+    }
+  })();
+}

@@ -1,0 +1,149 @@
+// Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
+import { resolve } from 'node:path';
+import { resolveBaseUrl } from '../config/inputs.js';
+import { refuseFlagged } from '../core/edition-flags.js';
+import { ConfigError } from '../core/errors.js';
+import { mailTransportSettings } from '../mail/settings.js';
+import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
+import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
+import { fetchItemImages } from '../publish/item-images.js';
+import { loadEdition } from '../publish/load-edition.js';
+import { PublishError } from '../publish/publish-errors.js';
+import { type ChatStep, chatAfterPublish } from '../reach/index.js';
+import type { EmailDeps, PublishDeps } from './ports.js';
+import { type PublishEditionResult, publishEdition } from './publish-edition.js';
+
+export interface PublishInput {
+  week: string;
+  outDir: string;
+  baseUrl?: string;
+  /** Post to the configured chat channels afterwards (default true; nothing happens without channels). */
+  chat?: boolean;
+  /** Publish even with fallbacks or flagged items (otherwise FlaggedEditionError). */
+  allowFlagged?: boolean;
+}
+
+export interface PublishOutcome extends PublishEditionResult {
+  pagePath: string;
+  outDir: string;
+  /** The chat step, when channels are configured: its failures never undo the publish. */
+  chat: ChatStep | null;
+  /** Published, but something after it (a chat channel) failed: exit 3 tells a scheduler. */
+  needsALook: boolean;
+}
+
+export async function publish(deps: PublishDeps, input: PublishInput): Promise<PublishOutcome> {
+  const { config } = deps;
+  const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
+  // A first publication needs a clean edition (or --allow-flagged); rewriting a published one does not.
+  const draft = await deps.store.editions.get(input.week);
+  if (draft && !draft.publishedAt) refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
+  const result = await publishEdition({
+    store: deps.store,
+    fs: deps.fs,
+    outDir: input.outDir,
+    date: input.week,
+    now: deps.clock.now(),
+    site: {
+      baseUrl,
+      siteName: config.name,
+      feedLimit: config.publish.feedLimit,
+      ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
+      languages: config.languages,
+    },
+    email: config.publish.email,
+    // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
+    ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
+  });
+  const untranslated = config.languages.filter((language) => !result.languages.includes(language));
+  if (untranslated.length) {
+    deps.log.info(
+      `Languages: published in ${result.languages.join(', ')}; no translation of this edition into ${untranslated.join(', ')} ` +
+        '(build with a model to translate it).',
+    );
+  }
+  deps.log.info(
+    `${result.newlyPublished ? 'Published' : 'Already published; rewrote'} "${result.edition.title}" ` +
+      `(${result.edition.publishedAt}) — site of ${result.editions} edition(s), ${result.files.length} files in ${input.outDir}`,
+  );
+  const chat =
+    input.chat !== false && config.chat.length > 0
+      ? await chatAfterPublish(deps, { week: input.week, baseUrl })
+      : null;
+  return {
+    ...result,
+    outDir: input.outDir,
+    pagePath: resolve(input.outDir, input.week, 'index.html'),
+    chat,
+    needsALook: (chat?.failed ?? 0) > 0,
+  };
+}
+
+export interface EmailInput {
+  week: string;
+  outDir: string;
+  baseUrl?: string;
+  /** Send edition.eml through publish.email.smtp to these recipients (default publish.email.to). */
+  send: boolean;
+  to?: string[];
+}
+
+export interface EmailOutcome {
+  emlPath: string;
+  email: RenderedEmail;
+  sent: { accepted: number; recipients: number } | null;
+}
+
+export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOutcome> {
+  const { config, log } = deps;
+  const smtp = config.publish.email.smtp;
+  if (input.send && !smtp) {
+    throw new ConfigError('--send needs publish.email.smtp in the config (host, port, user).', [
+      { path: 'publish.email.smtp', message: 'required for --send' },
+    ]);
+  }
+  const edition = await loadEdition(deps.store, input.week);
+  const baseUrl = input.baseUrl ?? config.publish.baseUrl;
+  // Images only with a site to point at (mail clients load them from there) and enrichment on, as for the site.
+  const images =
+    baseUrl && config.enrich.enabled
+      ? (await fetchItemImages([edition], { http: deps.http, log: deps.log })).images
+      : undefined;
+  const { files, email } = await writeEmailFiles(deps.fs, input.outDir, edition, {
+    email: config.publish.email,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(images ? { images } : {}),
+  });
+  log.info(
+    `Wrote ${files.length} files (${(Buffer.byteLength(email.html) / 1024).toFixed(1)} KB HTML) to ${resolve(input.outDir, input.week)}`,
+  );
+  let sent: EmailOutcome['sent'] = null;
+  if (input.send && smtp) {
+    const to = input.to ?? config.publish.email.to;
+    const from = /<([^>]+)>/.exec(config.publish.email.from)?.[1] ?? config.publish.email.from;
+    // The one SMTP module and its one set of settings (DKIM included), as `digest send` and the outbox use.
+    const sender = createSmtpSender({ ...mailTransportSettings(config, deps.env)!, connections: 1 });
+    const result = await sendEditionEml(sender, email.eml, { from, to }).finally(() => sender.close());
+    sent = { accepted: result.accepted, recipients: to.length };
+    log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
+  }
+  return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/** Sends exactly the bytes of edition.eml to the given recipients, in one SMTP transaction. */
+export async function sendEditionEml(
+  sender: MailSender,
+  eml: string,
+  envelope: { from: string; to: string[] },
+): Promise<{ accepted: number }> {
+  if (!envelope.to.length) throw new PublishError('No recipients: set publish.email.to or pass --to.');
+  try {
+    const { rejected } = await sender.send({ envelope, raw: eml, messageId: '' });
+    return { accepted: envelope.to.length - rejected.length };
+  } catch (error) {
+    throw new PublishError(
+      `Sending the email failed: ${(error as Error).message}. Check the SMTP settings.`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,39 @@
+// After an edition is written and checked: its text in every other configured language (`languages`), stored
+// beside it. Offline or without a model only the first language is published, and the build says so.
+import type { Edition } from '../core/types.js';
+import type { ModelRoad } from '../llm/model-road.js';
+import { translateEdition } from '../write/translate.js';
+import type { TranslateDeps } from './ports.js';
+
+export async function translateLanguages(
+  deps: TranslateDeps,
+  edition: Edition,
+  road: ModelRoad,
+): Promise<string[]> {
+  const [written = 'en', ...others] = deps.config.languages;
+  if (others.length === 0) return [];
+  const model = road.model('translate');
+  if (!model) {
+    deps.log.info(
+      `Languages: only ${written} is published; ${others.join(', ')} need a model to translate (offline or no LLM configured).`,
+    );
+    return [];
+  }
+  deps.log.info(`› translate into ${others.join(', ')}`);
+  const warnings: string[] = [];
+  await Promise.all(
+    others.map(async (language) => {
+      const result = await translateEdition(edition, {
+        road,
+        model,
+        from: written,
+        to: language,
+        audience: deps.config.audience,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+      await deps.store.translations.save(edition.date, result.translation, result.warnings);
+      warnings.push(...result.warnings);
+    }),
+  );
+  return warnings;
+}

@@ -1,0 +1,179 @@
+// `digest publish` and `digest email` end to end on a real PGlite store in a temp folder and a loopback SMTP server.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register as registerEmail } from '../../src/cli/commands/email-command.js';
+import { register as registerPublish } from '../../src/cli/commands/publish-command.js';
+import type { CliContext } from '../../src/cli/context.js';
+import { openStore } from '../../src/store/open-store.js';
+import { referenceEdition } from '../support/reference-edition.js';
+
+async function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  let stdout = '';
+  let stderr = '';
+  const out = new PassThrough().on('data', (chunk) => (stdout += chunk));
+  const err = new PassThrough().on('data', (chunk) => (stderr += chunk));
+  const context: CliContext = { stdout: out, stderr: err, cwd, env };
+  const program = new Command().exitOverride();
+  registerPublish(program, context);
+  registerEmail(program, context);
+  let error: unknown = null;
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (caught) {
+    error = caught;
+  }
+  return { stdout, stderr, error };
+}
+
+async function snapshot(dir: string): Promise<Map<string, Buffer>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return new Map(
+    await Promise.all(files.map(async (file) => [relative(dir, file), await readFile(file)] as const)),
+  );
+}
+
+describe('digest publish / digest email', () => {
+  let cwd: string;
+  let smtp: SMTPServer;
+  const received: { to: string[]; data: string }[] = [];
+
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'digest-cli-publish-'));
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      await store.editions.save({ ...referenceEdition(), date: '2026-04-27', title: 'The week before' });
+      await store.editions.markPublished('2026-04-27', '2026-04-27T10:00:00.000Z');
+      await store.editions.save({
+        ...referenceEdition(),
+        date: '2026-04-20',
+        title: 'A draft never published',
+      });
+      await store.editions.save(referenceEdition());
+    } finally {
+      await store.close();
+    }
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        let data = '';
+        stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((address) => address.address), data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    await writeFile(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        publish: {
+          email: {
+            from: 'LLM News Digest <digest@example.org>',
+            to: ['list@example.org'],
+            smtp: { host: '127.0.0.1', port, requireTls: false },
+          },
+        },
+      }),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('publish needs a base URL and says how to give one', async () => {
+    const result = await run(cwd, ['publish', '--week', '2026-05-04']);
+    expect(String(result.error)).toMatch(/--base-url/);
+  });
+
+  it('publish marks the edition published, writes the whole site, and a rerun gives the same bytes', async () => {
+    const args = ['publish', '--week', '2026-05-04', '--base-url', 'https://digest.example.org/'];
+    const first = await run(cwd, args);
+    expect(first.error).toBeNull();
+    expect(first.stdout.trim()).toBe(join(cwd, 'out', '2026-05-04', 'index.html'));
+    const out = join(cwd, 'out');
+    const files = await snapshot(out);
+    for (const file of [
+      'index.html',
+      'feed.xml',
+      'atom.xml',
+      'feed.json',
+      'sitemap.xml',
+      'robots.txt',
+      '404.html',
+    ]) {
+      expect(files.has(file), file).toBe(true);
+    }
+    for (const file of [
+      'index.html',
+      'edition.json',
+      'edition.md',
+      'email.html',
+      'email.txt',
+      'edition.eml',
+    ]) {
+      expect(files.has(join('2026-05-04', file)), file).toBe(true);
+    }
+    expect(files.has(join('2026-04-27', 'index.html'))).toBe(true);
+    expect(files.has(join('2026-04-20', 'index.html'))).toBe(false); // drafts stay off the public site
+    const edition = JSON.parse(files.get(join('2026-05-04', 'edition.json'))!.toString('utf8'));
+    expect(edition.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const feed = JSON.parse(files.get('feed.json')!.toString('utf8'));
+    expect(feed.items.map((item: { title: string }) => item.title)).toEqual([
+      referenceEdition().title,
+      'The week before',
+    ]);
+
+    const second = await run(cwd, args);
+    expect(second.error).toBeNull();
+    expect(second.stderr).toMatch(/Already published/);
+    expect(await snapshot(out)).toEqual(files);
+
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      expect((await store.editions.get('2026-05-04'))?.publishedAt).toBe(edition.publishedAt);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('email writes email.html, email.txt and edition.eml, and --send delivers it over SMTP', async () => {
+    const result = await run(cwd, [
+      'email',
+      '--week',
+      '2026-05-04',
+      '--out',
+      'mail',
+      '--send',
+      '--to',
+      'a@example.org',
+    ]);
+    expect(result.error).toBeNull();
+    const eml = await readFile(join(cwd, 'mail', '2026-05-04', 'edition.eml'), 'utf8');
+    expect(result.stdout.trim()).toBe(join(cwd, 'mail', '2026-05-04', 'edition.eml'));
+    expect(eml).toMatch(/^List-Unsubscribe:/m);
+    expect(await readFile(join(cwd, 'mail', '2026-05-04', 'email.txt'), 'utf8')).toContain(
+      referenceEdition().items[0]!.title,
+    );
+    expect(received).toHaveLength(1);
+    expect(received[0]!.to).toEqual(['a@example.org']);
+    expect(received[0]!.data.replace(/\r\n$/, '')).toBe(eml.replace(/\r\n$/, ''));
+  }, 60_000);
+
+  it('email reports a week with no edition', async () => {
+    const result = await run(cwd, ['email', '--week', '2026-01-05']);
+    expect(String(result.error)).toMatch(/no edition for 2026-01-05.*digest build --week 2026-01-05/);
+  }, 60_000);
+});

@@ -1,0 +1,37 @@
+// The schedule section of the config: defaults, and bad values stopping the CLI (exit 2) naming the field.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/config-schema.js';
+import { runDigest } from '../support/cli.js';
+
+describe('schedule config', () => {
+  it('defaults to Mondays 07:00 UTC, enabled, drafts awaiting approval', () => {
+    expect(configSchema.parse({}).schedule).toEqual({
+      enabled: true,
+      cron: '0 7 * * 1',
+      timeZone: 'UTC',
+      autoPublish: false,
+    });
+  });
+
+  for (const [field, value, message] of [
+    ['cron', '0 7 * * 8', /schedule\.cron: not a cron expression .*dayOfWeek/],
+    ['cron', 'every monday', /schedule\.cron: not a cron expression/],
+    ['timeZone', 'Mars/Olympus', /schedule\.timeZone: not a time zone/],
+    ['autoPublish', 'yes', /schedule\.autoPublish/],
+  ] as const) {
+    it(`exits 2 naming schedule.${field} for ${JSON.stringify(value)}`, async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'digest-schedule-config-'));
+      try {
+        writeFileSync(join(cwd, 'digest.config.json'), JSON.stringify({ schedule: { [field]: value } }));
+        const run = await runDigest(['list'], { cwd });
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toMatch(message);
+      } finally {
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    });
+  }
+});

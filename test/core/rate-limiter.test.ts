@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../src/core/rate-limiter.js';
+
+describe('createRateLimiter', () => {
+  it('allows a burst up to capacity per key, then refuses with the wait', () => {
+    let time = 0;
+    const limiter = createRateLimiter({ capacity: 3, refillMs: 1000, now: () => time });
+    expect([1, 2, 3].map(() => limiter.take('10.0.0.1').allowed)).toEqual([true, true, true]);
+    expect(limiter.take('10.0.0.1')).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(limiter.take('10.0.0.2').allowed).toBe(true);
+    time = 400;
+    expect(limiter.take('10.0.0.1')).toEqual({ allowed: false, retryAfterMs: 600 });
+    time = 1000;
+    expect(limiter.take('10.0.0.1').allowed).toBe(true);
+    expect(limiter.take('10.0.0.1').allowed).toBe(false);
+  });
+
+  it('one confirmation mail per inbox per hour', () => {
+    let time = Date.parse('2026-05-04T07:00:00Z');
+    const perInbox = createRateLimiter({ capacity: 1, refillMs: 3600_000, now: () => time });
+    expect(perInbox.take('ada@example.com').allowed).toBe(true);
+    time += 59 * 60_000;
+    expect(perInbox.take('ada@example.com')).toEqual({ allowed: false, retryAfterMs: 60_000 });
+    time += 60_000;
+    expect(perInbox.take('ada@example.com').allowed).toBe(true);
+  });
+
+  it('keeps at most maxKeys buckets, dropping the least recently used', () => {
+    const time = 0;
+    const limiter = createRateLimiter({ capacity: 1, refillMs: 1000, maxKeys: 100, now: () => time });
+    for (let index = 0; index < 1000; index++) limiter.take(`10.0.${index >> 8}.${index & 255}`);
+    expect(limiter.size).toBe(100);
+    expect(limiter.take('10.0.3.231').allowed).toBe(false);
+    expect(limiter.take('10.0.0.0').allowed).toBe(true);
+  });
+});

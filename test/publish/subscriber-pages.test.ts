@@ -1,0 +1,119 @@
+// The subscribe form on published pages (only when the site is served) and the subscriber pages: valid HTML, no
+// script, escaped tokens and addresses.
+import { HtmlValidate } from 'html-validate';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load-config.js';
+import { siteFiles } from '../../src/publish/publish-site.js';
+import { fillSubscribeSlot } from '../../src/publish/subscribe-slot.js';
+import { renderSubscriberPage, type SubscriberPage } from '../../src/publish/subscriber-pages.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
+
+const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
+
+async function errorsOf(html: string): Promise<string[]> {
+  const report = await validator.validateString(html);
+  return report.results.flatMap((result) =>
+    result.messages.map(
+      (message) => `${message.ruleId} (${message.line}:${message.column}): ${message.message}`,
+    ),
+  );
+}
+
+describe('the subscribe form on the site', () => {
+  const editions = weeklyEditions(2);
+  const served = siteFiles({ editions, baseUrl: 'https://digest.example.org/', subscribeForm: true });
+  const plain = siteFiles({ editions, baseUrl: 'https://digest.example.org/' });
+  const pages: [string, string][] = [
+    ['index.html', 'subscribe'],
+    ['2026-05-04/index.html', '../subscribe'],
+    ['search/index.html', '../subscribe'],
+    ['404.html', 'https://digest.example.org/subscribe'],
+  ];
+
+  for (const [path, action] of pages) {
+    it(`${path}: a plain POST form to ${action} with a hidden honeypot, valid HTML`, async () => {
+      const page = served.get(path) as string;
+      expect(page).toContain(`<form class="search-form" method="post" action="${action}">`);
+      expect(page).toContain('<input id="subscribe-email" type="email" name="email" required');
+      expect(page).toMatch(/<div class="visually-hidden" aria-hidden="true">.*name="website" tabindex="-1"/s);
+      expect(await errorsOf(page)).toEqual([]);
+    });
+  }
+
+  it('is left out of a static build: by default a page holds only the slot `digest serve` fills', () => {
+    expect(parseConfig({}).server.subscribeForm).toBeUndefined();
+    for (const [path] of pages) {
+      expect(plain.get(path) as string).not.toContain('<form class="search-form" method="post"');
+      expect(plain.get(path) as string).toContain('<!--digest:subscribe root=');
+    }
+    const off = siteFiles({ editions, baseUrl: 'https://digest.example.org/', subscribeForm: false });
+    for (const [path] of pages) expect(off.get(path) as string).not.toContain('subscribe');
+  });
+
+  for (const [path, action] of pages) {
+    it(`${path}: the slot filled by digest serve is the same form, valid HTML`, async () => {
+      const filled = fillSubscribeSlot(plain.get(path) as string, 'LLM News Digest');
+      expect(filled).toContain(`<form class="search-form" method="post" action="${action}">`);
+      expect(filled).not.toContain('<!--digest:subscribe');
+      expect(await errorsOf(filled)).toEqual([]);
+    });
+  }
+
+  it('with several languages, the form digest serve fills offers them and posts to the site root from every section', async () => {
+    const [edition] = weeklyEditions(1);
+    const site = siteFiles({
+      editions: [edition!],
+      baseUrl: 'https://digest.example.org/',
+      languages: ['en', 'de'],
+      translated: new Map([['de', [edition!]]]),
+    });
+    for (const [path, action] of [
+      ['index.html', 'subscribe'],
+      ['de/index.html', '../subscribe'],
+      ['de/2026-05-04/index.html', '../../subscribe'],
+      ['de/search/index.html', '../../subscribe'],
+    ] as const) {
+      const filled = fillSubscribeSlot(site.get(path) as string, 'LLM News Digest', ['en', 'de']);
+      expect(filled).toContain(`<form class="search-form" method="post" action="${action}">`);
+      expect(filled).toContain('<select id="subscribe-language" name="language">');
+      expect(filled).toContain('<option value="de" lang="de">Deutsch</option>');
+      expect(await errorsOf(filled)).toEqual([]);
+    }
+  });
+});
+
+describe('subscriber pages', () => {
+  const hostileToken = '"><script>alert(1)</script>';
+  const cases: SubscriberPage[] = [
+    { kind: 'check-inbox' },
+    { kind: 'invalid-address', message: 'expected an address like name@example.com' },
+    { kind: 'confirmed' },
+    { kind: 'unsubscribe', token: hostileToken, address: '<b>eve</b>@example.com' },
+    { kind: 'unsubscribed' },
+    { kind: 'invalid-link' },
+    { kind: 'too-many-requests' },
+  ];
+  for (const content of cases) {
+    it(`${content.kind}: valid HTML, no script, text escaped`, async () => {
+      const page = renderSubscriberPage(content, {
+        siteName: 'A <Digest>',
+        root: 'https://digest.example.org/',
+      });
+      expect(await errorsOf(page)).toEqual([]);
+      expect(page).not.toContain('<script');
+      expect(page).not.toContain('<b>');
+      expect(page).toContain('A &lt;Digest&gt;');
+    });
+  }
+
+  it('the unsubscribe page masks the address and posts the token back', () => {
+    const page = renderSubscriberPage(
+      { kind: 'unsubscribe', token: 'u.MQ.abc.sig', address: 'ada@example.com' },
+      { root: '/' },
+    );
+    expect(page).toContain('to a…@example.com?');
+    expect(page).not.toContain('ada@example.com');
+    expect(page).toContain('<form method="post" action="/unsubscribe">');
+    expect(page).toContain('<input type="hidden" name="token" value="u.MQ.abc.sig">');
+  });
+});
