@@ -87,6 +87,32 @@ const BENCHMARKS: Benchmark[] = [
     targets: { 'parse ms per page (mean of 3, one 1.3 MB)': ['<=', 500] },
   },
   {
+    name: 'paper-html',
+    file: 'paper-html.ts',
+    exportName: 'benchPaperHtml',
+    targets: {
+      'one <p> with 4,000 links (0.3 MB) ms': ['<=', 200],
+      'watermark of 80,000 "arXiv:" (0.5 MB) ms': ['<=', 200],
+      '50,000 sections (5 MB) ms': ['<=', 1500],
+      '12 MB page: links in one <p> ms': ['<=', 3000],
+      '12 MB page: sections ms': ['<=', 3000],
+      '12 MB page: paragraphs nested 250 deep ms': ['<=', 3000],
+      '12 MB page: inline formulas ms': ['<=', 3000],
+      '12 MB page: watermark ms': ['<=', 3000],
+      'peak RSS MB': ['<=', 300],
+    },
+  },
+  {
+    name: 'scheduled-build',
+    file: 'scheduled-build.ts',
+    exportName: 'benchScheduledBuild',
+    targets: {
+      '/healthz p99 ms during the build': ['<=', 100],
+      '/healthz non-200 during the build': ['<=', 0],
+      '/healthz answers during the build': ['>=', 10],
+    },
+  },
+  {
     name: 'llm-road',
     file: 'llm-road.ts',
     exportName: 'benchLlmRoad',
@@ -151,6 +177,8 @@ const BENCHMARKS: Benchmark[] = [
     exportName: 'benchMcpAbuse',
     targets: {
       'MCP abuse serve peak RSS MB': ['<=', 300],
+      'RSS peak during the nested MCP flood MB': ['<=', 300],
+      'healthz p99 ms during the nested MCP flood': ['<=', 100],
       'healthz p99 ms during MCP abuse': ['<=', 100],
     },
   },

@@ -77,7 +77,8 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     configFile: loaded.file,
     log,
     // The start-up hint names the config file when subscribing is off.
-    service: (service) => digest.service({ configFile: loaded.file, ...service }),
+    service: (service) =>
+      digest.service({ configFile: loaded.file, dataDir: databaseUrl ? null : dataDir, ...service }),
     storeLocation: databaseUrl ? 'PostgreSQL (DATABASE_URL)' : dataDir,
     close: () => store.close(),
   };

@@ -15,6 +15,8 @@ export {
 } from './edition-guard.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
+/** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
+export type { RoadDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
@@ -42,6 +44,8 @@ export const email = lazy(async () => (await import('./publish-and-email.js')).e
 export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
 
 export const runScheduledEdition = lazy(async () => (await import('./schedule.js')).runScheduledEdition);
+
+export const sendPublished = lazy(async () => (await import('./schedule.js')).sendPublished);
 
 export const createScheduler = lazy(async () => (await import('./scheduler.js')).createScheduler);
 

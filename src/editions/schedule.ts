@@ -70,12 +70,24 @@ export async function runScheduledEdition(
     return { week, status: 'draft', items, reason: 'approval' };
   }
   await publish(deps, { week, outDir: input.siteDir });
-  if (!input.send) return { week, status: 'published', items };
+  const published = { week, status: 'published', items } as const;
+  return input.send ? sendPublished(published, input.send, log) : published;
+}
+
+/** Sends an edition the schedule published (`digest serve` does it itself after a build in its own process). */
+export async function sendPublished(
+  outcome: ScheduledEditionOutcome,
+  send: (week: string) => Promise<unknown>,
+  log: Pick<ScheduleDeps['log'], 'warn'>,
+): Promise<ScheduledEditionOutcome> {
+  if (outcome.status !== 'published') return outcome;
   try {
-    await input.send(week);
+    await send(outcome.week);
   } catch (error) {
-    log.warn(`schedule: the edition of ${week} is published but sending failed: ${errorMessage(error)}`);
+    log.warn(
+      `schedule: the edition of ${outcome.week} is published but sending failed: ${errorMessage(error)}`,
+    );
     throw error;
   }
-  return { week, status: 'sent', items };
+  return { ...outcome, status: 'sent' };
 }

@@ -1,4 +1,4 @@
-// Every published revision of an edition (table edition_revisions, migration 010). A correction is one transaction:
+// Every published revision of an edition (table edition_revisions, migration 011). A correction is one transaction:
 // the revision readers had is kept (revision 1 recorded first if it never was), the new one is added and becomes
 // the live edition — interrupted anywhere, either the old revision is live or the new one, never a mix.
 import { type Kysely, sql } from 'kysely';

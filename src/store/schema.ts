@@ -129,7 +129,7 @@ export interface SubscriberPreferencesTable {
 }
 
 /** One edition in another language (migration 009): the model's text and the editor's edits, kept apart. */
-/** Every published revision of an edition, whole (migration 010); revision 1 is the first publication. */
+/** Every published revision of an edition, whole (migration 011); revision 1 is the first publication. */
 export interface EditionRevisionsTable {
   edition_date: string;
   revision: number;

@@ -16,6 +16,7 @@ import { register as list } from './list-command.js';
 import { register as mcp } from './mcp-command.js';
 import { register as publish } from './publish-command.js';
 import { register as push } from './push-command.js';
+import { register as scheduledBuild } from './scheduled-build-command.js';
 import { register as send } from './send-command.js';
 import { register as serve } from './serve-command.js';
 import { register as subscribers } from './subscribers-command.js';
@@ -40,6 +41,7 @@ export const COMMANDS: RegisterCommand[] = [
   send,
   subscribers,
   serve,
+  scheduledBuild,
   mcp,
   editors,
   doctor,
