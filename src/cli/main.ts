@@ -7,6 +7,7 @@ import {
   ConfigError,
   NotFoundError,
   NotReadyError,
+  PublishedEditionError,
   errorMessage as rawMessage,
 } from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
@@ -72,6 +73,15 @@ function reportError(error: unknown, context: CliContext): number {
   }
   // Commander has already printed its message (unknown option, bad value, missing argument…).
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+  // A published or mailed edition: "already published" (exit 0, nothing written) or refused with the command to use.
+  if (error instanceof PublishedEditionError && error.unchanged) {
+    context.stderr.write(`${errorMessage(error)}\n`);
+    return EXIT.ok;
+  }
+  if (error instanceof PublishedEditionError) {
+    context.stderr.write(`refused: ${errorMessage(error)}\n`);
+    return EXIT.badInput;
+  }
   if (error instanceof ConfigError || error instanceof NotFoundError || isBadInput(error)) {
     context.stderr.write(`error: ${errorMessage(error)}\n`);
     return EXIT.badInput;

@@ -6,7 +6,13 @@ import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
+export type { CorrectInput } from './correct.js';
 export type { AddInput, DecideInput } from './decide.js';
+export {
+  frozenEdition,
+  frozenMessage,
+  type GuardStore,
+} from './edition-guard.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
 /** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
@@ -26,6 +32,10 @@ export const taste = lazy(async () => (await import('./steer-taste.js')).taste);
 export const decide = lazy(async () => (await import('./decide.js')).decide);
 
 export const add = lazy(async () => (await import('./decide.js')).add);
+
+export const correct = lazy(async () => (await import('./correct.js')).correct);
+
+export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
 
 export const publish = lazy(async () => (await import('./publish-and-email.js')).publish);
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import { build } from './build.js';
+import { frozenEdition, frozenMessage } from './edition-guard.js';
 import type { ScheduleDeps } from './ports.js';
 import { publish } from './publish-and-email.js';
 
@@ -23,6 +24,8 @@ export interface ScheduledEditionInput {
 
 export type ScheduledEditionOutcome =
   | { week: string; status: 'published' | 'sent'; items: number }
+  /** The week was already published or mailed: the guard refused, nothing was built or written. */
+  | { week: string; status: 'frozen'; items: number }
   | { week: string; status: 'draft'; items: number; reason: 'approval' | 'degraded' };
 
 /** Builds the week's edition and publishes/sends it or leaves it a draft. Callers keep it to one instance (scheduler.ts). */
@@ -32,6 +35,11 @@ export async function runScheduledEdition(
 ): Promise<ScheduledEditionOutcome> {
   const { log, config } = deps;
   const { week } = input;
+  const frozen = await frozenEdition(deps.store, week);
+  if (frozen) {
+    log.warn(`schedule: ${frozenMessage(frozen, 'the scheduled build')}`);
+    return { week, status: 'frozen', items: 0 };
+  }
   log.info(`schedule: building the edition of ${week}`);
   // The build's preview page is not for readers: it goes to a private scratch folder, never the served site.
   const scratch = await mkdtemp(join(tmpdir(), 'digest-scheduled-'));

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { register as add } from './add-command.js';
 import { register as build } from './build-command.js';
 import { register as chat } from './chat-command.js';
+import { register as correct } from './correct-command.js';
 import { register as decide } from './decide-command.js';
 import { register as demo } from './demo-command.js';
 import { register as doctor } from './doctor-command.js';
@@ -33,6 +34,7 @@ export const COMMANDS: RegisterCommand[] = [
   taste,
   evaluate,
   publish,
+  correct,
   email,
   chat,
   push,
