@@ -1,23 +1,10 @@
 // The dead-export check of `npm run lint` for lazily loaded modules (scripts/check-lazy-exports.mjs), which knip
 // counts as wholly used: it names an export of a module loaded through import() that nothing reads, and passes
 // exports read after the import, destructured from it, through a loader, or imported statically elsewhere.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { lintScript } from '../support/lint-script.js';
 
-const SCRIPT = resolve(import.meta.dirname, '../../scripts/check-lazy-exports.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'digest-lazy-exports-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function check(files: Record<string, string>) {
-  const root = mkdtempSync(join(dir, 'case-'));
-  mkdirSync(join(root, 'src'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'src', name), text);
-  const run = spawnSync(process.execPath, [SCRIPT], { cwd: root, encoding: 'utf8' });
-  return { status: run.status, out: run.stdout };
-}
+const check = lintScript('check-lazy-exports.mjs');
 
 const face = [
   `export const build = async () => (await import('./build.js')).build();`,
