@@ -11,8 +11,14 @@ import {
 } from '../core/errors.js';
 import type { AuditEntry } from '../store/desk-edits.js';
 import type { Store } from '../store/types.js';
-import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
-import type { AuditDeps, RunsDeps, WeekStoreDeps } from './ports.js';
+import {
+  type DeskActionContext,
+  type DeskOutcome,
+  publishedRefusal,
+  refuseChange,
+  refused,
+} from './outcome.js';
+import type { AuditDeps, DraftDeps, RunsDeps, WeekStoreDeps } from './ports.js';
 
 const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
 
@@ -22,9 +28,11 @@ type ChangeDeps = WeekStoreDeps & RunsDeps<'build'>;
 
 /** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
 export async function rebuildDraft(
-  deps: AuditDeps & RunsDeps<'build'>,
+  deps: AuditDeps & DraftDeps & RunsDeps<'build'>,
   context: DeskActionContext,
 ): Promise<DeskOutcome> {
+  const refusal = await refuseChange(deps, context.week, null, 'rebuilding the draft');
+  if (refusal) return refusal;
   try {
     const outcome = await deps.runs.build({
       week: context.week,
@@ -42,6 +50,8 @@ export async function rebuildDraft(
     });
     return { ok: true, done: 'rebuilt' };
   } catch (error) {
+    const published = publishedRefusal(error);
+    if (published) return published;
     if (error instanceof BuildError || error instanceof ConfigError || error instanceof WriterError) {
       return refused(422, 'The draft could not be rebuilt', error.message);
     }
@@ -55,7 +65,7 @@ function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Pr
 
 /** A decision is stored: log it, then rebuild the draft from the week's decisions. */
 async function auditAndRebuild(
-  deps: AuditDeps & RunsDeps<'build'>,
+  deps: AuditDeps & DraftDeps & RunsDeps<'build'>,
   context: DeskActionContext,
   note: AuditNote,
   done: string,
@@ -74,7 +84,7 @@ export async function decideOnDesk(
   const { week, editor } = context;
   const action = DECIDE_ACTIONS.find((name) => name === input.action);
   if (!action) return refused(400, 'Unknown action', `"${input.action.slice(0, 40)}" is not a desk action.`);
-  const published = await refuseChange(deps, week);
+  const published = await refuseChange(deps, week, null, `the desk's ${action}`);
   if (published) return published;
 
   if (action === 'up' || action === 'down' || action === 'order')
