@@ -1,7 +1,7 @@
 // An edition in two languages, end to end: the real CLI builds with a loopback fake OpenAI server (which also
 // translates), publishes both languages linked by hreflang, and `digest send` mails a reader who chose German and
 // two topics a German mail with their topics first (a real SMTP server on loopback, parsed with mailparser).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -24,6 +24,7 @@ describe('an edition in two languages', () => {
   let fake: FakeLlm;
   let smtp: TestSmtpServer;
   let cwd: string;
+  const draft = mkdtempSync(join(tmpdir(), 'digest-languages-draft-'));
   let env: NodeJS.ProcessEnv;
   const read = (...path: string[]) => readFileSync(join(cwd, 'out', ...path), 'utf8');
 
@@ -61,6 +62,7 @@ describe('an edition in two languages', () => {
   afterAll(async () => {
     await Promise.all([feeds.close(), fake.close(), smtp.close()]);
     rmSync(cwd, { recursive: true, force: true });
+    rmSync(draft, { recursive: true, force: true });
   });
 
   it('builds, translates and publishes both languages, linked by hreflang, names and numbers verbatim', async () => {
@@ -68,6 +70,8 @@ describe('an edition in two languages', () => {
     expect(build.code, build.stderr).toBe(0);
     expect(build.stderr).toContain('› translate into de');
     expect(fake.count('translate')).toBe(5);
+    // The built, unpublished week as it stands now, for the offline build below (publishing freezes this one).
+    cpSync(cwd, draft, { recursive: true });
 
     const published = await runDigest(['publish', '--week', WEEK, '--allow-flagged'], { cwd, env });
     expect(published.code, published.stderr).toBe(0);
@@ -163,11 +167,13 @@ describe('an edition in two languages', () => {
   }, 180_000);
 
   it('offline, only the written language is published, and the build and publish say so', async () => {
-    const offline = await runDigest(['build', '--week', WEEK, '--offline', '--no-ingest', '--no-enrich'], {
-      cwd,
-      env,
-    });
+    const flags = ['build', '--week', WEEK, '--offline', '--no-ingest', '--no-enrich'];
+    const offline = await runDigest(flags, { cwd: draft, env });
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stderr).toMatch(/Languages: only en is published; translating to de needs a model/);
+    // The published week is frozen: the same build says so and writes nothing.
+    const frozen = await runDigest(flags, { cwd, env });
+    expect(frozen.code, frozen.stderr).toBe(0);
+    expect(frozen.stderr).toMatch(/already published; nothing was built or written/);
   }, 120_000);
 });
