@@ -68,7 +68,7 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
     const tasted = planEdition(real, { ...policy, taste: leaveOneDayOut(real, REFERENCE) }, WEEK);
 
     // (b) triage of the offline shortlist through the loopback fake, then the plan with its scores.
-    const shortlist = triageShortlist(real, policy, WEEK);
+    const shortlist = triageShortlist({ candidates: real, policy, date: WEEK });
     const triageRoad = createModelRoad({
       llm: { write: MODEL },
       store,

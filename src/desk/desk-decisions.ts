@@ -54,12 +54,17 @@ function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Pr
 }
 
 /** A decision is stored: log it, then rebuild the draft from the week's decisions. */
-async function auditAndRebuild(
-  deps: AuditDeps & RunsDeps<'build'>,
-  context: DeskActionContext,
-  note: AuditNote,
-  done: string,
-): Promise<DeskOutcome> {
+async function auditAndRebuild({
+  deps,
+  context,
+  note,
+  done,
+}: {
+  deps: AuditDeps & RunsDeps<'build'>;
+  context: DeskActionContext;
+  note: AuditNote;
+  done: string;
+}): Promise<DeskOutcome> {
   await audit(deps, context, note);
   const rebuilt = await rebuildDraft(deps, context);
   return rebuilt.ok ? { ok: true, done } : rebuilt;
@@ -78,7 +83,7 @@ export async function decideOnDesk(
   if (published) return published;
 
   if (action === 'up' || action === 'down' || action === 'order')
-    return reorder(deps, context, action, input);
+    return reorder({ deps, context, action, input });
 
   if (!(await store.items.get(input.key)))
     return refused(404, 'No such item', `No stored item has the key "${input.key}".`);
@@ -99,7 +104,7 @@ export async function decideOnDesk(
     if (order) await store.desk.setWeek(week, { order }, editor);
     detail = { with: input.with };
   }
-  return auditAndRebuild(deps, context, { action, itemKey: input.key, detail }, action);
+  return auditAndRebuild({ deps, context, note: { action, itemKey: input.key, detail }, done: action });
 }
 
 /** The draft's keys in the order asked for, or why it cannot be applied. */
@@ -133,12 +138,17 @@ function newOrder(
   return order;
 }
 
-async function reorder(
-  deps: WeekStoreDeps,
-  context: DeskActionContext,
-  action: 'up' | 'down' | 'order',
-  input: { key: string; order: string },
-): Promise<DeskOutcome> {
+async function reorder({
+  deps,
+  context,
+  action,
+  input,
+}: {
+  deps: WeekStoreDeps;
+  context: DeskActionContext;
+  action: 'up' | 'down' | 'order';
+  input: { key: string; order: string };
+}): Promise<DeskOutcome> {
   const { store } = deps;
   const edition = await store.editions.get(context.week);
   if (!edition) return refused(404, 'No draft', `There is no draft for ${context.week} yet: build it first.`);
@@ -181,7 +191,12 @@ export async function setCountOnDesk(
   const refusal = await refuseChange(deps, context.week, invalid);
   if (refusal) return refusal;
   await deps.store.desk.setWeek(context.week, { itemCount: count }, context.editor);
-  return auditAndRebuild(deps, context, { action: 'count', itemKey: null, detail: { count } }, 'count');
+  return auditAndRebuild({
+    deps,
+    context,
+    note: { action: 'count', itemKey: null, detail: { count } },
+    done: 'count',
+  });
 }
 
 const ADD_REFUSALS = [SourceError, FetchError, ConfigError, NotFoundError];
@@ -207,5 +222,10 @@ export async function addOnDesk(
     await audit(deps, context, { action: 'add-refused', itemKey: null, detail: { input: shown, reason } });
     return refused(422, 'Not added', reason);
   }
-  return auditAndRebuild(deps, context, { action: 'add', itemKey: key, detail: { input: shown } }, 'added');
+  return auditAndRebuild({
+    deps,
+    context,
+    note: { action: 'add', itemKey: key, detail: { input: shown } },
+    done: 'added',
+  });
 }

@@ -34,12 +34,17 @@ export async function translationsView(
 export type TranslationEditOutcome = { ok: true } | { ok: false; message: string };
 
 /** The editor's version of one language from the desk's form; every field must be filled. */
-export async function saveTranslationEdit(
-  deps: TranslationDeps,
-  editor: string,
-  week: string,
-  form: Record<string, string>,
-): Promise<TranslationEditOutcome> {
+export async function saveTranslationEdit({
+  deps,
+  editor,
+  week,
+  form,
+}: {
+  deps: TranslationDeps;
+  editor: string;
+  week: string;
+  form: Record<string, string>;
+}): Promise<TranslationEditOutcome> {
   const language = form.language ?? '';
   if (!deps.config.languages.slice(1).includes(language)) {
     return { ok: false, message: `"${language.slice(0, 20)}" is not one of the translated languages.` };

@@ -198,7 +198,9 @@ async function saveStage(run: Run, written: WrittenPicks & { reports: SourceRepo
     title: header.title,
     intro: header.intro,
     writer: header.writer,
-    items: plan.picks.map((pick, index) => editionItem(pick, items[index]!, config.sources, reading)),
+    items: plan.picks.map((pick, index) =>
+      editionItem({ pick, written: items[index]!, sources: config.sources, reading }),
+    ),
     sources: written.reports,
   };
   const usage = run.ports.usage?.();

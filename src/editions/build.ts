@@ -68,10 +68,16 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.editions.list(), {
-    ...siteOptions(config),
-    // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
+  await writeEditionFiles({
+    fs: deps.fs,
+    outDir: input.outDir,
+    edition: result.edition,
+    editions: await store.editions.list(),
+    options: {
+      ...siteOptions(config),
+      // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
+      ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
+    },
   });
   const degraded = isDegraded(usage);
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);

@@ -28,7 +28,12 @@ export function createTriage(
   if (!modelId) return null;
   let spent: TriageReport | null = null;
   const run = async (items: StoredItem[], policy: SelectionPolicy) => {
-    const shortlist = triageShortlist(items, policy, week, config.selection.triageLimit);
+    const shortlist = triageShortlist({
+      candidates: items,
+      policy,
+      date: week,
+      limit: config.selection.triageLimit,
+    });
     const result = await triageCandidates(shortlist, {
       road,
       audience: config.audience,

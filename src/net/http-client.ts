@@ -118,12 +118,12 @@ async function attemptOrWait(
   if (!('retryStatus' in result)) return { response: result };
   const { retryStatus, retryAfter, answer } = result;
   if (!isRetryableStatus(retryStatus) || tries > options.retries) {
-    throw statusError(
-      retryStatus,
-      request.label ?? displayUrl(answer.url),
-      request.label ?? answer.url,
+    throw statusError({
+      status: retryStatus,
+      shown: request.label ?? displayUrl(answer.url),
+      url: request.label ?? answer.url,
       tries,
-    );
+    });
   }
   return {
     delay: retryAfter === null ? backoffDelay(tries - 1, { capMs, ...jitter }) : Math.min(retryAfter, capMs),
@@ -138,32 +138,38 @@ async function attempt(client: Client, request: HttpRequest): Promise<HttpRespon
   try {
     answer = await followRedirects(request, signal, client.hops);
   } catch (error) {
-    throw networkError(client, error, request.url, signal, request);
+    throw networkError({ client, error, url: request.url, signal, request });
   }
   const { response, url } = answer;
   if (response.status === 304) {
     await response.body?.cancel().catch(() => {});
-    return toResponse(response, url, Buffer.alloc(0), request);
+    return toResponse({ response, url, body: Buffer.alloc(0), request });
   }
   if (response.status < 200 || response.status >= 300) {
     return { retryStatus: response.status, retryAfter: await retryAfterOf(response, url), answer };
   }
   try {
     const body = await readCappedBody(response, url, request.maxBytes ?? client.options.maxBytes);
-    return toResponse(response, url, body, request);
+    return toResponse({ response, url, body, request });
   } catch (error) {
-    throw networkError(client, error, url, signal, request);
+    throw networkError({ client, error, url, signal, request });
   }
 }
 
 /** A failure before or while reading the answer, as a FetchError that says what happened; a transient one is marked. */
-function networkError(
-  client: Client,
-  error: unknown,
-  url: string,
-  signal: AbortSignal,
-  request: HttpRequest,
-): FetchError {
+function networkError({
+  client,
+  error,
+  url,
+  signal,
+  request,
+}: {
+  client: Client;
+  error: unknown;
+  url: string;
+  signal: AbortSignal;
+  request: HttpRequest;
+}): FetchError {
   if (error instanceof FetchError) return error;
   const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
   const shown = request.label ?? displayUrl(url);
@@ -202,7 +208,17 @@ function networkError(
   return failure;
 }
 
-function toResponse(response: FetchResponse, url: string, body: Buffer, request: HttpRequest): HttpResponse {
+function toResponse({
+  response,
+  url,
+  body,
+  request,
+}: {
+  response: FetchResponse;
+  url: string;
+  body: Buffer;
+  request: HttpRequest;
+}): HttpResponse {
   const notModified = response.status === 304;
   return {
     url,
@@ -231,7 +247,17 @@ async function retryAfterOf(response: FetchResponse, url: string): Promise<numbe
 }
 
 /** `shown` is how the URL may appear in the message; `url` is kept on the error. */
-function statusError(status: number, shown: string, url: string, tries: number): FetchError {
+function statusError({
+  status,
+  shown,
+  url,
+  tries,
+}: {
+  status: number;
+  shown: string;
+  url: string;
+  tries: number;
+}): FetchError {
   const after = tries > 1 ? ` after ${tries} attempts` : '';
   let advice = 'check the URL';
   if (status === 429) advice = 'the server is rate-limiting us; try again later';

@@ -51,7 +51,11 @@ async function configFor(
   input: DoctorInput,
 ): Promise<{ config?: Config; file: string | null; check: DoctorCheck }> {
   if (input.config)
-    return { config: input.config, file: null, check: check('config', 'config', 'ok', 'given') };
+    return {
+      config: input.config,
+      file: null,
+      check: check({ area: 'config', name: 'config', status: 'ok', detail: 'given' }),
+    };
   try {
     const loaded = await loadConfig({
       cwd: input.cwd,
@@ -61,7 +65,7 @@ async function configFor(
     return {
       config: loaded.config,
       file: loaded.file,
-      check: check('config', 'config', 'ok', `${where} is valid`),
+      check: check({ area: 'config', name: 'config', status: 'ok', detail: `${where} is valid` }),
     };
   } catch (error) {
     const [first, ...rest] = errorMessage(error).split('\n');
@@ -69,13 +73,13 @@ async function configFor(
     const detail = fields.length ? `${first} ${fields.join('; ')}` : (first ?? '');
     return {
       file: null,
-      check: check(
-        'config',
-        'config',
-        'fail',
+      check: check({
+        area: 'config',
+        name: 'config',
+        status: 'fail',
         detail,
-        'fix the field(s) named, then run digest doctor again',
-      ),
+        fix: 'fix the field(s) named, then run digest doctor again',
+      }),
     };
   }
 }
