@@ -5,6 +5,7 @@
 // no account-wide lock, so nobody can lock the editor out from elsewhere; guessing from many addresses is slowed by
 // scrypt and written to the audit log (see SECURITY.md).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { normaliseAddress } from '../core/email-address.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
 import { verifyPassword } from './passwords.js';
 import type { AuditDeps, AuthDeps } from './ports.js';
@@ -44,8 +45,13 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   perPairRefillMs: 5 * 60_000,
 };
 
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
+/**
+ * An editor's address in the readers' normal form (core/email-address.ts `normaliseAddress`: one rule for every
+ * address we keep), or null when it is not one.
+ */
+export function editorAddress(input: string): string | null {
+  const check = normaliseAddress(input);
+  return check.ok ? check.address : null;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -100,9 +106,11 @@ type SignInInput = { email: string; password: string; clientAddress: string };
 
 async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInput): Promise<SignInResult> {
   const { byIp, byPair } = limiters;
-  const email = normaliseEmail(input.email);
+  // What is not an address matches no editor, but is counted (as typed) like any other failed attempt.
+  const email = editorAddress(input.email);
+  const account = email ?? input.email.trim().toLowerCase().slice(0, 254);
   const ipKey = `ip:${input.clientAddress}`;
-  const pairKey = `pair:${input.clientAddress}\n${email}`;
+  const pairKey = `pair:${input.clientAddress}\n${account}`;
   // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
   // it back unless it fails: refused and successful attempts cost nothing.
   const ip = byIp.take(ipKey);
@@ -121,7 +129,7 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
   if (!valid || !credentials) {
     await auditSession({
       deps,
-      editor: email.slice(0, 200) || '(empty)',
+      editor: account.slice(0, 200) || '(empty)',
       action: 'sign-in-failed',
       detail: from,
     });

@@ -6,7 +6,7 @@ import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
-import type { ApprovalDeps, PreviewDeps, RunsDeps, SendDeps } from './ports.js';
+import type { ApprovalDeps, ApprovalSendDeps, PreviewDeps, RunsDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
 
 export type Preview = { contentType: string; body: string } | null;
@@ -58,7 +58,7 @@ export async function approveView(deps: ApprovalDeps, week: string): Promise<App
 
 /** Records the approval (the schedule reads it), then publishes the site into the folder `digest serve` serves. */
 export async function approveOnDesk(
-  deps: ApprovalDeps & SendDeps & RunsDeps<'publish'>,
+  deps: ApprovalDeps & ApprovalSendDeps & RunsDeps<'publish'>,
   context: DeskActionContext & { siteDir: string },
 ): Promise<DeskOutcome> {
   const view = await approveView(deps, context.week);
@@ -94,7 +94,7 @@ export async function approveOnDesk(
  * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
  * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
  */
-function startSend(deps: SendDeps, context: DeskActionContext): void {
+function startSend(deps: ApprovalSendDeps, context: DeskActionContext): void {
   const audit = (action: string, detail: Record<string, unknown>) =>
     deps.store.desk
       .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })

@@ -1,21 +1,26 @@
 // `digest editors add|list|remove`: who may sign in to the desk.
+import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
 import type { Editor } from '../store/desk-editors.js';
-import { normaliseEmail } from './auth.js';
+import { editorAddress } from './auth.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import type { EditorsDeps } from './ports.js';
-
-const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[^\s@<>"]{2,63}$/;
 
 /** A bad "email" field: exit 2 naming it. */
 const emailError = (message: string, reason: string) =>
   new ConfigError(message, [{ path: 'email', message: reason }]);
 
+/** The address in the readers' normal form (core/email-address.ts), or the error naming what is wrong with it. */
 function checkEmail(email: string): string {
-  const normal = normaliseEmail(email);
-  if (!EMAIL.test(normal))
-    throw emailError(`"${email.slice(0, 100)}" is not an e-mail address.`, 'not an e-mail address');
-  return normal;
+  const check = normaliseAddress(email);
+  if (!check.ok) {
+    const shown = JSON.stringify(email.slice(0, 100));
+    throw emailError(
+      `${shown} is not an e-mail address: ${ADDRESS_PROBLEMS[check.problem]}.`,
+      ADDRESS_PROBLEMS[check.problem],
+    );
+  }
+  return check.address;
 }
 
 /** Who may sign in: an e-mail address and a password (stored as a scrypt hash only). */
@@ -35,5 +40,6 @@ export function listEditors(deps: EditorsDeps): Promise<Editor[]> {
 }
 
 export async function removeEditor(deps: EditorsDeps, input: { email: string }): Promise<boolean> {
-  return deps.store.editors.remove(normaliseEmail(input.email));
+  const email = editorAddress(input.email);
+  return email ? deps.store.editors.remove(email) : false;
 }

@@ -4,7 +4,14 @@
 // only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
 import type { PaperText } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
-import type { AddInput, BuildInput, BuildOutcome, PublishInput, PublishOutcome } from '../editions/index.js';
+import type {
+  AddInput,
+  BuildInput,
+  BuildOutcome,
+  PublishInput,
+  PublishOutcome,
+  RoadDeps,
+} from '../editions/index.js';
 import type { Store } from '../store/types.js';
 import type { SendInput, SendOutcome } from '../subscribers/index.js';
 
@@ -56,17 +63,15 @@ export type TranslationDeps = Pick<DigestDeps, 'config'> & {
 /** What a regeneration rewrites: the draft and the stored items it was written from. */
 export type TargetDeps = { store: Pick<Store, 'editions' | 'items'> };
 
-/** A model road of its own for one regeneration: the LLM config, its answer cache, secrets, logging, abort. */
-export type RoadDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & {
-  store: Pick<Store, 'cache'>;
-};
+/** A regeneration builds a model road of its own: the same deps as the editions room's (`RoadDeps`). */
+export type { RoadDeps };
 
 /** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
 export type RegenerateDeps = RoadDeps &
   RunsDeps<'readStoredPaper'> & { store: Pick<Store, 'editions' | 'desk' | 'items'> };
 
 /** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
-export type SendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
+export type ApprovalSendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
 
 /**
  * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (seven of the store's

@@ -9,6 +9,8 @@ export type { BuildInput, BuildOutcome } from './build.js';
 export type { AddInput, DecideInput } from './decide.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
+/** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
+export type { RoadDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
