@@ -62,7 +62,7 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
   const writeFake = await startFakeLlm();
   try {
     const config = parseConfig({});
-    const policy: SelectionPolicy = await selectionPolicy(config, store, WEEK);
+    const policy: SelectionPolicy = await selectionPolicy({ config, store, date: WEEK });
     const offline = planEdition(real, policy, WEEK);
     // (a') learned taste: each day scored by a model fitted on the other days' picks (leave-one-day-out).
     const tasted = planEdition(real, { ...policy, taste: leaveOneDayOut(real, REFERENCE) }, WEEK);

@@ -146,11 +146,14 @@ async function candidatesStage(run: Run): Promise<StoredItem[]> {
 async function selectStage(run: Run, candidates: StoredItem[]): Promise<EditionPlan> {
   const { config, store, date, ports } = run;
   run.progress?.onStage?.('select', `${candidates.length} candidates`);
-  const policy = await selectionPolicy(config, store, date, {
-    candidates,
-    log: ports.log,
-    ...(ports.tasteEmbedder ? { embedder: ports.tasteEmbedder } : {}),
-  });
+  const policy = await selectionPolicy(
+    { config, store, date },
+    {
+      candidates,
+      log: ports.log,
+      ...(ports.tasteEmbedder ? { embedder: ports.tasteEmbedder } : {}),
+    },
+  );
   if (run.stages.triage) policy.relevance = await run.stages.triage(candidates, policy);
   const plan = planEdition(candidates, policy, date);
   const order = (await store.desk.week(date))?.order;

@@ -81,7 +81,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
   });
   const degraded = isDegraded(usage);
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
-  reportBuild(log, result, usage, { seconds, degraded });
+  reportBuild({ log, result, usage, seconds, degraded });
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
@@ -192,7 +192,7 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
  * stands in, as it did.
  */
 function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
-  if (!input.offline) return createTriage(deps, input.week, road);
+  if (!input.offline) return createTriage({ deps, week: input.week, road });
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
   const cached = createModelRoad({
@@ -202,7 +202,7 @@ function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: Mode
     env,
     run: { cacheOnly: true },
   });
-  return createTriage(deps, input.week, cached, { quiet: true });
+  return createTriage({ deps, week: input.week, road: cached, quiet: true });
 }
 
 /** One line: what an offline build did not do that it would have done online; null when nothing. */

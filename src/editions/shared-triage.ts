@@ -17,12 +17,17 @@ export interface TriageReport {
 }
 
 /** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
-export function createTriage(
-  deps: TriageDeps,
-  week: string,
-  road: ModelRoad,
-  options: { quiet?: boolean } = {},
-) {
+export function createTriage({
+  deps,
+  week,
+  road,
+  quiet = false,
+}: {
+  deps: TriageDeps;
+  week: string;
+  road: ModelRoad;
+  quiet?: boolean;
+}) {
   const { config, log } = deps;
   const modelId = road.model('triage')?.modelId;
   if (!modelId) return null;
@@ -40,7 +45,7 @@ export function createTriage(
       batchSize: config.selection.triageBatchSize,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
-    if (!options.quiet) {
+    if (!quiet) {
       for (const warning of result.warnings) log.warn(warning);
       log.info(
         `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +

@@ -178,32 +178,30 @@ function networkError({
   const withCause = request.label ? undefined : { cause: error };
   if (blocked) {
     // Raised inside the connection, where only the host is known: say which URL it was.
-    return new BlockedUrlError(blocked.message.replace(/^refused \S+:/, `refused ${shown}:`), kept);
+    return new BlockedUrlError(blocked.message.replace(/^refused \S+:/, `refused ${shown}:`), { url: kept });
   }
   if (request.signal?.aborted) {
     const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
     const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
-    return new FetchError(`request to ${shown} ${what}`, kept, undefined, withCause);
+    return new FetchError(`request to ${shown} ${what}`, { url: kept, ...withCause });
   }
   const code = findCause(error, (cause) => typeof cause.code === 'string' && cause.code in UNREACHABLE)?.code;
   if (!signal.aborted && typeof code === 'string') {
     const host = hostOf(url);
     return new UnreachableError(
       `could not reach ${shown}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
-      kept,
-      undefined,
-      withCause,
+      { url: kept, ...withCause },
     );
   }
   const timeoutMs = request.timeoutMs ?? client.options.timeoutMs;
   const failure = signal.aborted
-    ? new FetchError(`no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`, kept)
-    : new FetchError(
-        `could not reach ${shown} (${describeCause(error)}); check the URL and your network`,
-        kept,
-        undefined,
-        withCause,
-      );
+    ? new FetchError(`no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`, {
+        url: kept,
+      })
+    : new FetchError(`could not reach ${shown} (${describeCause(error)}); check the URL and your network`, {
+        url: kept,
+        ...withCause,
+      });
   client.transient.add(failure);
   return failure;
 }
@@ -265,7 +263,7 @@ function statusError({
     advice = 'the server refused access; check the URL or whether it blocks bots';
   else if (status === 404 || status === 410) advice = 'nothing is published there; check the URL';
   else if (status >= 500) advice = 'the server is failing; try again later';
-  return new FetchError(`HTTP ${status} from ${shown}${after}: ${advice}`, url, status);
+  return new FetchError(`HTTP ${status} from ${shown}${after}: ${advice}`, { url, status });
 }
 
 function headerRecord(headers: Headers): Record<string, string> {

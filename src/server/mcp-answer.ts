@@ -8,7 +8,7 @@ const MCP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
 type ToolsCallHandler = (request: unknown, extra: Record<string, unknown>) => Promise<unknown>;
-type Refuse = (c: Context, status: 413, message: string) => Response;
+type Refuse = (c: Context, answer: { status: 413; message: string }) => Response;
 
 export interface McpAnswerOptions {
   archive: Archive;
@@ -37,7 +37,7 @@ export function createMcpAnswer(options: McpAnswerOptions): (c: Context, body: u
       });
       if (response.body === null) return response;
       const text = await response.text();
-      if (text.length > MCP_MAX_ANSWER_BYTES) return options.refuse(c, 413, TOO_LARGE);
+      if (text.length > MCP_MAX_ANSWER_BYTES) return options.refuse(c, { status: 413, message: TOO_LARGE });
       return new Response(text, { status: response.status, headers: response.headers });
     }
     const answers = await answerBatch({
@@ -46,7 +46,7 @@ export function createMcpAnswer(options: McpAnswerOptions): (c: Context, body: u
       server: await newServer(),
       maxBytes: options.maxBytes,
     });
-    if (answers === null) return options.refuse(c, 413, TOO_LARGE);
+    if (answers === null) return options.refuse(c, { status: 413, message: TOO_LARGE });
     // Notifications only: nothing to answer, as the transport says for them.
     if (answers.length === 0) return c.body(null, 202);
     return c.body(joinAnswers(answers), 200, {
