@@ -1,5 +1,7 @@
-// The MCP abuse of issue 25 against the real `digest serve` over a year of published editions: 40 JSON-RPC batches
-// of 100 search_items calls at concurrency 4 (refused by the batch cap), then the heaviest batches the caps allow
+// The MCP abuse of issue 25 against the real `digest serve` over a year of published editions: the nested flood of
+// issue 30 (batches holding 10 arrays of 100 search_items or 80 get_edition calls, 40 from one address at
+// concurrency 4 — the issue sent six in a row: refused as not flat), 40 JSON-RPC batches of 100 search_items calls at concurrency 4 (refused by
+// the batch cap), then the heaviest batches the caps allow
 // (10 calls, 200 results in all) 200 times at concurrency 4 with the per-address limit lifted (an attacker with many
 // addresses) — the server's RSS sampled from /proc throughout, and /healthz timed in each phase (the target is the
 // issue's attack; the capped flood's figures show what a determined client still costs).
@@ -31,10 +33,24 @@ const search = (id: number, limit: number) => ({
   params: { name: 'search_items', arguments: { q: 'model', limit } },
 });
 
+const getEdition = (id: number, date: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'get_edition', arguments: { date } },
+});
+
+/** Issue 30's flood: 10 arrays inside one batch, each of `size` calls. */
+const nested = (size: number, call: (id: number) => unknown) =>
+  Array.from({ length: 10 }, (_, outer) =>
+    Array.from({ length: size }, (_, inner) => call(outer * size + inner)),
+  );
+
 export async function benchMcpAbuse(): Promise<Record<string, number | string>> {
   const dir = await mkdtemp(join(tmpdir(), 'digest-bench-mcp-'));
   const store = await openStore({ dataDir: join(dir, 'data') });
-  for (const edition of weeklyEditions(EDITIONS)) {
+  const editions = weeklyEditions(EDITIONS);
+  for (const edition of editions) {
     await store.editions.save(edition);
     await store.editions.markPublished(edition.date, `${edition.date}T09:00:00.000Z`);
   }
@@ -73,7 +89,12 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
     }, 25);
     // /healthz timed before any abuse (this machine's own figure), during the issue's attack, and during the flood
     // of capped batches.
-    const health: Record<'quiet' | 'attack' | 'capped', number[]> = { quiet: [], attack: [], capped: [] };
+    const health: Record<'quiet' | 'nested' | 'attack' | 'capped', number[]> = {
+      quiet: [],
+      nested: [],
+      attack: [],
+      capped: [],
+    };
     let phase: keyof typeof health | null = 'quiet';
     const prober = (async () => {
       while (phase) {
@@ -100,6 +121,13 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
       );
       return { statuses, bytes };
     };
+    phase = 'nested';
+    const latest = editions.at(-1)!.date;
+    let round = 0;
+    const flood = await run(40, () =>
+      round++ % 2 === 0 ? nested(100, (id) => search(id, 1)) : nested(80, (id) => getEdition(id, latest)),
+    );
+    const nestedPeak = peak;
     phase = 'attack';
     const attack = await run(40, () => Array.from({ length: 100 }, (_, index) => search(index, 100)));
     const attackPeak = peak;
@@ -113,6 +141,9 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
     peak = Math.max(peak, rssMb(pid));
     return {
       'serve idle RSS MB (after first MCP request)': idle,
+      'nested flood (40 batches of 10 × 100 or 10 × 80 calls) statuses': JSON.stringify(flood.statuses),
+      'RSS peak during the nested MCP flood MB': nestedPeak,
+      'healthz p99 ms during the nested MCP flood': Number(percentile(health.nested, 99).toFixed(1)),
       'issue attack (40 × 100-call batches) statuses': JSON.stringify(attack.statuses),
       'RSS peak during the issue attack MB': attackPeak,
       'capped batches (200 × 10 calls, 200 results) statuses': JSON.stringify(allowed.statuses),

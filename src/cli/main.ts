@@ -2,12 +2,18 @@
 // 130/143 stopped by SIGINT/SIGTERM).
 import { Command, CommanderError } from 'commander';
 import { withDotEnv } from '../config/dotenv.js';
-import { BuildError, ConfigError, NotFoundError, errorMessage as rawMessage } from '../core/errors.js';
+import {
+  BuildError,
+  ConfigError,
+  NotFoundError,
+  NotReadyError,
+  PublishedEditionError,
+  errorMessage as rawMessage,
+} from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
-
-export const EXIT = { ok: 0, nothingBuilt: 1, badInput: 2, needsALook: 3 } as const;
+import { EXIT, exitStatusHelp } from './exit-status.js';
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -24,7 +30,8 @@ export function createProgram(context: CliContext): Command {
         '  digest publish          site, feeds, email and Markdown\n\n' +
         'Config: ./digest.config.ts or .json, or --config FILE.\n' +
         'Store: PGlite in ./data (--data-dir), or DATABASE_URL.\n' +
-        'Exit status: 0 done, 1 nothing built, 2 bad input, 3 built but needs a look.\n' +
+        'Exit status: 0 done, 1 nothing done (the message says why), 2 bad input, 3 done but needs a look\n' +
+        "(each command's --help says what they mean for it; docs/exit-status.md).\n" +
         'Run "digest <command> --help" for its options.',
     )
     .version('0.1.0')
@@ -37,6 +44,7 @@ export function createProgram(context: CliContext): Command {
   for (const register of COMMANDS) register(program, context);
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError(`(run "digest ${command.name()} --help" for usage)`);
+    command.addHelpText('after', exitStatusHelp(command.name()));
   }
   return program;
 }
@@ -65,19 +73,28 @@ function reportError(error: unknown, context: CliContext): number {
   }
   // Commander has already printed its message (unknown option, bad value, missing argument…).
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+  // A published or mailed edition: "already published" (exit 0, nothing written) or refused with the command to use.
+  if (error instanceof PublishedEditionError && error.unchanged) {
+    context.stderr.write(`${errorMessage(error)}\n`);
+    return EXIT.ok;
+  }
+  if (error instanceof PublishedEditionError) {
+    context.stderr.write(`refused: ${errorMessage(error)}\n`);
+    return EXIT.badInput;
+  }
   if (error instanceof ConfigError || error instanceof NotFoundError || isBadInput(error)) {
     context.stderr.write(`error: ${errorMessage(error)}\n`);
     return EXIT.badInput;
   }
-  if (error instanceof BuildError) {
+  if (error instanceof BuildError || error instanceof NotReadyError) {
     context.stderr.write(`error: ${errorMessage(error)}\n`);
-    return EXIT.nothingBuilt;
+    return EXIT.nothingDone;
   }
   context.stderr.write(`error: ${errorMessage(error)}\n`);
   if (context.env.DIGEST_DEBUG && error instanceof Error)
     context.stderr.write(`${redactUrls(error.stack ?? '')}\n`);
   else context.stderr.write('(set DIGEST_DEBUG=1 for a stack trace)\n');
-  return EXIT.nothingBuilt;
+  return EXIT.nothingDone;
 }
 
 /** What the user reads of an error: URLs without credentials or secret parameters, long ones shortened. */

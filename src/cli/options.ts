@@ -52,12 +52,8 @@ export function withStoreOptions(command: Command): Command {
     .option('--verbose', 'more log lines');
 }
 
-function weekOption(command: Command): Command {
-  return command.option(
-    '--week <date>',
-    'edition date YYYY-MM-DD (default: the most recent Monday)',
-    parseWeek,
-  );
+function weekOption(command: Command, help = 'the most recent Monday'): Command {
+  return command.option('--week <date>', `edition date YYYY-MM-DD (default: ${help})`, parseWeek);
 }
 
 export function digestOptions(options: CommonOptions, context: CliContext): OpenDigestOptions {
@@ -127,6 +123,8 @@ export interface WeekCommandSpec<O extends WeekOptions> {
   flags?: (command: Command) => Command;
   /** The description of an `--out <dir>` flag (default ./out), checked writable before the store opens. */
   out?: string;
+  /** What --week defaults to, for --help (default "the most recent Monday"; the command reads `options.week`). */
+  weekDefault?: string;
   /** Text --help prints after the options (e.g. the exit statuses). */
   help?: string;
   /** Open options beyond the common ones (e.g. `{ offline }`). */
@@ -144,7 +142,7 @@ export function weekCommand<O extends WeekOptions>(
   return (program, context) => {
     const command = program.command(spec.name).description(spec.description);
     if (spec.argument) command.argument(...spec.argument);
-    weekOption(command);
+    weekOption(command, spec.weekDefault);
     if (spec.out) command.option('--out <dir>', spec.out, 'out');
     spec.flags?.(command);
     withStoreOptions(command);

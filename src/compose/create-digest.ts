@@ -36,6 +36,10 @@ function editionUseCases(deps: DigestDeps) {
     decide: (input: editions.DecideInput) => editions.decide(deps, input),
     add: (input: editions.AddInput) => editions.add(deps, input),
     publish: (input: editions.PublishInput) => editions.publish(deps, input),
+    /** A published or mailed edition changed the one honest way: its next revision, with a reason. */
+    correct: (input: editions.CorrectInput) => editions.correct(deps, input),
+    /** The published text a correction may change, to edit and hand back to `correct`. */
+    correctionDraft: (week: string) => editions.correctionDraft(deps, week),
     email: (input: editions.EmailInput) => editions.email(deps, input),
     evaluate: (input: editions.EvalInput) => editions.evaluate(deps, input),
     scheduledEdition: (input: editions.ScheduledEditionInput) => editions.runScheduledEdition(deps, input),

@@ -20,11 +20,12 @@ export async function runDemo(
   const server = await startSampleServer();
   try {
     const config = parseConfig(sampleConfig(server.origin), SAMPLE_CONFIG);
-    // The config is a file: passed to list, build or serve, it ranks the week exactly as the demo does.
+    // The sample's config sets nothing the ranking reads (no source weight, no selection field), so the commands
+    // after the demo — with the defaults or with what `digest init` wrote — rank the week as the demo does.
     const shown = relative(options.cwd, SAMPLE_CONFIG);
     options.log.info(
       `Config: ${shown.startsWith('..') ? SAMPLE_CONFIG : shown} (its sources, on ${SAMPLE_ORIGIN}, are served from the recorded files). ` +
-        'Give it to other commands with --config to rank the week the same way.',
+        'It sets no ranking weight, so list, build and the desk rank the week as the demo does with your config or the defaults.',
     );
     return await withDigest({ ...options, config }, async (digest) => ({
       ...(await digest.build({

@@ -1,6 +1,6 @@
 // Wires the real adapters once: config file, store (PGlite or PostgreSQL), the guarded HTTP client, the disk.
 import { resolve } from 'node:path';
-import { type Config, loadConfig } from '../config/index.js';
+import { type Config, ignoredConfigNotice, loadConfig } from '../config/index.js';
 import { DEFAULT_DATA_DIR, resolveDataDir } from '../config/inputs.js';
 import type { Logger } from '../core/ports.js';
 import { systemClock } from '../deps.js';
@@ -38,12 +38,14 @@ export interface OpenDigest extends Digest {
 export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest> {
   const { log, env } = options;
   const loaded = options.config
-    ? { config: options.config, file: null }
+    ? { config: options.config, file: null, ignored: [] }
     : await loadConfig({
         ...(options.configFile ? { file: options.configFile } : {}),
         cwd: options.cwd,
         env,
       });
+  const twoFiles = ignoredConfigNotice(loaded);
+  if (twoFiles) log.warn(twoFiles);
   const config = loaded.config;
   const databaseUrl = env.DATABASE_URL;
   const dataDir = resolveDataDir(options);
@@ -77,7 +79,8 @@ export async function openDigest(options: OpenDigestOptions): Promise<OpenDigest
     configFile: loaded.file,
     log,
     // The start-up hint names the config file when subscribing is off.
-    service: (service) => digest.service({ configFile: loaded.file, ...service }),
+    service: (service) =>
+      digest.service({ configFile: loaded.file, dataDir: databaseUrl ? null : dataDir, ...service }),
     storeLocation: databaseUrl ? 'PostgreSQL (DATABASE_URL)' : dataDir,
     close: () => store.close(),
   };

@@ -19,6 +19,7 @@ import {
   startServer,
 } from '../server/index.js';
 import * as subscribers from '../subscribers/index.js';
+import { runBuildProcess } from './build-process.js';
 
 /** The digest's use cases the service is made of (a Digest has them all). */
 export interface ServiceUseCases {
@@ -40,8 +41,10 @@ export interface ServiceOptions {
   siteDir: string;
   /** Where request log lines go, written in batches (the CLI: stderr). */
   requestLog: (text: string) => void;
-  /** Where the config was read from: named in the start-up hint when subscribing is off. */
+  /** Where the config was read from: named in the start-up hint when subscribing is off, and given to the build. */
   configFile?: string | null;
+  /** The PGlite data folder (none with DATABASE_URL): the scheduled build's process opens the same database. */
+  dataDir?: string | null;
 }
 
 export interface DigestService {
@@ -77,6 +80,8 @@ export async function composeService(
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
   const requestLines = batchedLogLines(options.requestLog);
+  // Whether the last scheduled build in this process failed or was stopped: /healthz says "degraded" until one works.
+  const lastBuild = { failed: false };
   const app = createServerApp({
     site: {
       dir: options.siteDir,
@@ -89,6 +94,7 @@ export async function composeService(
         await deps.store.ingestRuns.last();
       },
       ...(mailStatus ? { mailStatus } : {}),
+      scheduleFailed: () => lastBuild.failed,
     },
     useCases: await serverUseCases({ deps, digest, options, settings }),
     security: {
@@ -105,7 +111,14 @@ export async function composeService(
     metrics,
     log: requestLines.log,
   });
-  const running = { deps, digest, metrics, siteDir: options.siteDir, mailing: mailStatus !== undefined };
+  const running: ServiceParts = {
+    deps,
+    digest,
+    metrics,
+    siteDir: options.siteDir,
+    mailing: mailStatus !== undefined,
+    build: { configFile: options.configFile ?? null, dataDir: options.dataDir ?? null, lastBuild },
+  };
   return {
     app,
     metrics,
@@ -163,6 +176,7 @@ interface ServiceParts {
   metrics: DigestMetrics;
   siteDir: string;
   mailing: boolean;
+  build: { configFile: string | null; dataDir: string | null; lastBuild: { failed: boolean } };
 }
 
 async function listenWithOutbox(
@@ -187,7 +201,7 @@ function countMail(metrics: DigestMetrics, kind: string): void {
 
 /** The weekly schedule (schedule.enabled): a missed run catches up in the background, the server does not wait. */
 async function startSchedule(running: ServiceParts): Promise<editions.Scheduler | null> {
-  const { deps, digest, metrics } = running;
+  const { deps } = running;
   if (!deps.config.schedule.enabled) return null;
   const scheduler = await editions.createScheduler({
     schedule: deps.config.schedule,
@@ -195,14 +209,39 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
     clock: deps.clock,
     log: deps.log,
     ...(deps.signal ? { signal: deps.signal } : {}),
-    job: (run) =>
-      digest.scheduledEdition({
-        week: run.week,
-        siteDir: running.siteDir,
-        // A clean, auto-published edition goes to every confirmed reader; each mail counts in /metrics.
-        send: (week: string) => digest.send({ week, onEvent: (event) => countMail(metrics, event.kind) }),
-      }),
+    job: (run) => scheduledBuild(running, run.week),
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
   return scheduler;
+}
+
+/**
+ * The week's build and publication in its own process (never on this event loop), then the sending here: a clean,
+ * auto-published edition goes to every confirmed reader, each mail counted in /metrics.
+ */
+async function scheduledBuild(
+  running: ServiceParts,
+  week: string,
+): Promise<editions.ScheduledEditionOutcome> {
+  const { deps, digest, metrics, build } = running;
+  const { schedule } = deps.config;
+  try {
+    const built = await runBuildProcess({
+      week,
+      siteDir: running.siteDir,
+      configFile: build.configFile,
+      dataDir: build.dataDir,
+      env: deps.env,
+      limits: { timeoutSeconds: schedule.buildTimeoutSeconds, memoryMb: schedule.buildMemoryMb },
+      log: deps.log,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    build.lastBuild.failed = false;
+    const send = (edition: string) =>
+      digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });
+    return await editions.sendPublished(built, send, deps.log);
+  } catch (error) {
+    build.lastBuild.failed = true;
+    throw error;
+  }
 }

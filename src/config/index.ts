@@ -6,4 +6,10 @@ export {
   type SourceConfig,
 } from './config-schema.js';
 export { defineConfig } from './define-config.js';
-export { CONFIG_FILES, type LoadedConfig, loadConfig, parseConfig } from './load-config.js';
+export {
+  CONFIG_FILES,
+  ignoredConfigNotice,
+  type LoadedConfig,
+  loadConfig,
+  parseConfig,
+} from './load-config.js';

@@ -13,6 +13,15 @@ export interface LoadedConfig {
   config: Config;
   /** The file it came from, or null for built-in defaults. */
   file: string | null;
+  /** Other digest.config.* files in the folder, not read (the first of CONFIG_FILES wins): say so, never silently. */
+  ignored: string[];
+}
+
+/** What every command says when more than one config file lies in the folder; null when one or none does. */
+export function ignoredConfigNotice(loaded: Pick<LoadedConfig, 'file' | 'ignored'>): string | null {
+  if (!loaded.file || !loaded.ignored.length) return null;
+  const names = loaded.ignored.map((file) => basename(file)).join(' and ');
+  return `Config: ${basename(loaded.file)} (${names} in the same folder is ignored: remove it, or pass --config to choose).`;
 }
 
 /** Validates a config object; errors name each bad field ("sources[1].url: must be an http(s) URL"). */
@@ -55,18 +64,18 @@ export async function loadConfig(
   options: { file?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const file = options.file
-    ? resolve(cwd, options.file)
-    : CONFIG_FILES.map((name) => resolve(cwd, name)).find(existsSync);
+  const present = CONFIG_FILES.map((name) => resolve(cwd, name)).filter(existsSync);
+  const file = options.file ? resolve(cwd, options.file) : present[0];
+  const ignored = options.file ? [] : present.slice(1);
   if (file && !existsSync(file))
     throw new ConfigError(`Config file not found: ${file}. Check the --config path.`);
   const raw = !file ? {} : file.endsWith('.json') ? await readJson(file) : await importModule(file);
   const override = options.env?.[CONFIG_OVERRIDE_ENV];
   if (!override)
-    return { config: parseConfig(raw, file ? `config in ${file}` : 'config'), file: file ?? null };
+    return { config: parseConfig(raw, file ? `config in ${file}` : 'config'), file: file ?? null, ignored };
   const layer = parseJson(override, CONFIG_OVERRIDE_ENV);
   const origin = `${file ? `config in ${file}` : 'config'} with ${CONFIG_OVERRIDE_ENV} over it`;
-  return { config: parseConfig(overlay(raw, layer), origin), file: file ?? null };
+  return { config: parseConfig(overlay(raw, layer), origin), file: file ?? null, ignored };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -51,6 +51,13 @@ export const scheduleSchema = z
       ),
     /** Publish (and send) a clean build at once; otherwise it waits as a draft for an editor. Degraded builds always wait. */
     autoPublish: z.boolean().default(false),
+    /**
+     * The scheduled build runs in its own process, off the server's event loop; it is stopped after this many
+     * seconds (reading, writing and checking a week, with the LLM's own time limits, takes minutes).
+     */
+    buildTimeoutSeconds: z.number().int().min(1).max(86_400).default(3_600),
+    /** That process's heap limit in MB (`--max-old-space-size`): a build that needs more is stopped. */
+    buildMemoryMb: z.number().int().min(64).max(65_536).default(1_024),
   })
   .strict()
   .prefault({});

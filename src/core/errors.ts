@@ -70,8 +70,29 @@ export class StoreError extends namedError('StoreError') {}
 /** Nothing to build: every source failed, or the week has no candidates. */
 export class BuildError extends namedError('BuildError') {}
 
-/** The thing asked for does not exist (an item, an edition): bad input, not a crash. */
+/**
+ * An earlier step has not been done: no edition for the week yet, or not published. Exit 1 like BuildError (nothing
+ * was done; the message names the step), not 2: the input was fine.
+ */
+export class NotReadyError extends namedError('NotReadyError') {}
+
+/** The thing asked for does not exist (an item, a subscriber): bad input, not a crash. */
 export class NotFoundError extends namedError('NotFoundError') {}
+
+/**
+ * A change asked of an edition that is published or already mailed (editions/edition-guard.ts). `unchanged`: the
+ * request would only have rebuilt it as it is (a plain `digest build` of that week), so nothing is wrong and the
+ * CLI exits 0; otherwise it is refused (exit 2, desk 409) and the message names the correction command.
+ */
+export class PublishedEditionError extends namedError('PublishedEditionError') {
+  constructor(
+    message: string,
+    readonly week: string,
+    readonly unchanged = false,
+  ) {
+    super(message);
+  }
+}
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -6,7 +6,12 @@ const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 
 /** Collapses runs of whitespace and drops control and zero-width characters. */
 export function collapse(text: string): string {
+  return collapseSpaces(text).trim();
+}
+
+/** `collapse` without the trim: for text read in pieces (a parser's text events), joined later. */
+export function collapseSpaces(text: string): string {
   const visible = INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, '') : text;
   // Two narrow passes instead of /\s+/g, which matches (and rewrites) every single space between words.
-  return visible.replace(OTHER_SPACE, ' ').replace(/ {2,}/g, ' ').trim();
+  return visible.replace(OTHER_SPACE, ' ').replace(/ {2,}/g, ' ');
 }

@@ -193,6 +193,20 @@ export interface Edition {
   /** LLM usage totals when an LLM wrote any of it. */
   usage?: unknown;
   publishedAt?: string | null;
+  /**
+   * The corrections published since the first revision, oldest first: this is revision `corrections.length + 1`.
+   * Absent on an edition never corrected (revision 1). Earlier revisions are kept whole in the store.
+   */
+  corrections?: EditionCorrection[];
+}
+
+/** One published correction of an edition: the revision it made, when, by whom and why. */
+export interface EditionCorrection {
+  revision: number;
+  /** ISO 8601. */
+  at: string;
+  reason: string;
+  editor: string;
 }
 
 /** What a reader chose for their mail (stored with the subscriber; none: the whole edition, first language). */

@@ -146,3 +146,6 @@ export function githubRepoUrl(raw: unknown): string | null {
   if (!/^\/[^/]+\/(?!\.{1,2}$)[^/]+$/.test(path)) return null;
   return `https://github.com${path}`;
 }
+
+/** Where revision `revision` of the edition of `date` stays readable once corrected, relative to the site's root. */
+export const revisionPath = (date: string, revision: number) => `${date}-r${revision}/`;

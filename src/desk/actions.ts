@@ -135,5 +135,9 @@ async function saveTranslation({
   });
   if (outcome.ok) return redirect(`${weekUrl(week, '/translations')}?done=translation`);
   const back = weekUrl(week, '/translations');
-  return messagePage(room.context(session), { title: 'Not saved', message: outcome.message, back }, 400);
+  return messagePage(
+    room.context(session),
+    { title: 'Not saved', message: outcome.message, back },
+    outcome.status ?? 400,
+  );
 }

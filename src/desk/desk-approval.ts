@@ -5,7 +5,7 @@ import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
-import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
+import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { ApprovalDeps, ApprovalSendDeps, PreviewDeps, RunsDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
 
@@ -63,6 +63,9 @@ export async function approveOnDesk(
 ): Promise<DeskOutcome> {
   const view = await approveView(deps, context.week);
   if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
+  // Approving again would rewrite what readers have: a correction is approved through its own action.
+  const frozen = await refuseChange({ deps, week: context.week, invalid: null, door: 'approving it again' });
+  if (frozen) return frozen;
   if (view.canPublish) return refused(422, 'Not published', view.canPublish);
   await deps.store.desk.recordApproval(context.week, context.editor);
   await deps.store.desk.recordAudit({

@@ -11,8 +11,14 @@ import {
 } from '../core/errors.js';
 import type { AuditEntry } from '../store/desk-edits.js';
 import type { Store } from '../store/types.js';
-import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
-import type { AuditDeps, RunsDeps, WeekStoreDeps } from './ports.js';
+import {
+  type DeskActionContext,
+  type DeskOutcome,
+  publishedRefusal,
+  refuseChange,
+  refused,
+} from './outcome.js';
+import type { AuditDeps, DraftDeps, RunsDeps, WeekStoreDeps } from './ports.js';
 
 const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'order'] as const;
 
@@ -22,9 +28,16 @@ type ChangeDeps = WeekStoreDeps & RunsDeps<'build'>;
 
 /** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
 export async function rebuildDraft(
-  deps: AuditDeps & RunsDeps<'build'>,
+  deps: AuditDeps & DraftDeps & RunsDeps<'build'>,
   context: DeskActionContext,
 ): Promise<DeskOutcome> {
+  const refusal = await refuseChange({
+    deps,
+    week: context.week,
+    invalid: null,
+    door: 'rebuilding the draft',
+  });
+  if (refusal) return refusal;
   try {
     const outcome = await deps.runs.build({
       week: context.week,
@@ -42,6 +55,8 @@ export async function rebuildDraft(
     });
     return { ok: true, done: 'rebuilt' };
   } catch (error) {
+    const published = publishedRefusal(error);
+    if (published) return published;
     if (error instanceof BuildError || error instanceof ConfigError || error instanceof WriterError) {
       return refused(422, 'The draft could not be rebuilt', error.message);
     }
@@ -60,7 +75,7 @@ async function auditAndRebuild({
   note,
   done,
 }: {
-  deps: AuditDeps & RunsDeps<'build'>;
+  deps: AuditDeps & DraftDeps & RunsDeps<'build'>;
   context: DeskActionContext;
   note: AuditNote;
   done: string;
@@ -79,7 +94,7 @@ export async function decideOnDesk(
   const { week, editor } = context;
   const action = DECIDE_ACTIONS.find((name) => name === input.action);
   if (!action) return refused(400, 'Unknown action', `"${input.action.slice(0, 40)}" is not a desk action.`);
-  const published = await refuseChange(deps, week);
+  const published = await refuseChange({ deps, week, invalid: null, door: `the desk's ${action}` });
   if (published) return published;
 
   if (action === 'up' || action === 'down' || action === 'order')
@@ -188,7 +203,7 @@ export async function setCountOnDesk(
 ): Promise<DeskOutcome> {
   const count = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   const invalid = count >= 1 && count <= 50 ? null : NOT_A_COUNT;
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   await deps.store.desk.setWeek(context.week, { itemCount: count }, context.editor);
   return auditAndRebuild({
@@ -209,7 +224,7 @@ export async function addOnDesk(
 ): Promise<DeskOutcome> {
   const value = input.input.trim();
   const invalid = value && value.length <= 2000 ? null : NOTHING_TO_ADD;
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const shown = value.slice(0, 300);
   let key: string;

@@ -1,6 +1,7 @@
 // The desk's translations: each configured language's text of a week's edition, and the editor's corrections,
 // stored as the editor's version of that language (a new translation keeps it) and written to the audit log.
 import type { EditionTranslation, TranslatedItem } from '../core/types.js';
+import { frozenEdition, frozenMessage } from '../editions/index.js';
 import type { TranslationDeps } from './ports.js';
 import type { TranslationsView } from './views/translations-page.js';
 
@@ -31,7 +32,7 @@ export async function translationsView(
   };
 }
 
-export type TranslationEditOutcome = { ok: true } | { ok: false; message: string };
+export type TranslationEditOutcome = { ok: true } | { ok: false; message: string; status?: number };
 
 /** The editor's version of one language from the desk's form; every field must be filled. */
 export async function saveTranslationEdit({
@@ -46,6 +47,8 @@ export async function saveTranslationEdit({
   form: Record<string, string>;
 }): Promise<TranslationEditOutcome> {
   const language = form.language ?? '';
+  const frozen = await frozenEdition(deps.store, week);
+  if (frozen) return { ok: false, status: 409, message: frozenMessage(frozen, 'a translation edit') };
   if (!deps.config.languages.slice(1).includes(language)) {
     return { ok: false, message: `"${language.slice(0, 20)}" is not one of the translated languages.` };
   }

@@ -171,7 +171,7 @@ async function saveEdit(
     Number.isInteger(version) && version >= 0
       ? null
       : refused(400, 'Not saved', 'The form has no valid "version".');
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const edition = await deps.store.editions.get(context.week);
   if (!edition || (key !== HEADER_KEY && !edition.items.some((item) => item.key === key))) {
@@ -223,7 +223,7 @@ async function revertEdit(
   if (!field || !Number.isInteger(version)) {
     return refused(400, 'Not reverted', 'The form needs a "field" and a "version".');
   }
-  const published = await refuseChange(deps, context.week);
+  const published = await refuseChange({ deps, week: context.week });
   if (published) return published;
   const edition = await deps.store.editions.get(context.week);
   const row = (await deps.store.desk.edits(context.week)).find(

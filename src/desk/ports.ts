@@ -8,6 +8,7 @@ import type {
   AddInput,
   BuildInput,
   BuildOutcome,
+  GuardStore,
   PublishInput,
   PublishOutcome,
   RoadDeps,
@@ -38,11 +39,11 @@ export type AuditDeps = { store: Pick<Store, 'desk'> };
 /** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
 export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors' | 'desk'> };
 
-/** The week's stored draft (is it there, is it published). */
-export type DraftDeps = { store: Pick<Store, 'editions'> };
+/** The week's stored draft (is it there, is it published or mailed: the editions room's guard reads both). */
+export type DraftDeps = { store: GuardStore };
 
 /** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
-export type WeekStoreDeps = { store: Pick<Store, 'editions' | 'desk' | 'decisions'> };
+export type WeekStoreDeps = { store: Pick<Store, 'editions' | 'desk' | 'decisions'> & GuardStore };
 
 /** The same, with the config (items per edition, whether an LLM writes). */
 export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
@@ -52,23 +53,23 @@ export type PreviewDeps = Pick<DigestDeps, 'config'> & DraftDeps;
 
 /** The approval page: the week's state and how many confirmed readers a send would reach. */
 export type ApprovalDeps = Pick<DigestDeps, 'config'> & {
-  store: Pick<Store, 'editions' | 'desk' | 'decisions' | 'subscribers'>;
+  store: Pick<Store, 'editions' | 'desk' | 'decisions' | 'subscribers'> & GuardStore;
 };
 
 /** The week's translations beside the original, and the editor's corrections (audited). */
 export type TranslationDeps = Pick<DigestDeps, 'config'> & {
-  store: Pick<Store, 'editions' | 'translations' | 'desk' | 'decisions'>;
+  store: Pick<Store, 'editions' | 'translations' | 'desk' | 'decisions'> & GuardStore;
 };
 
 /** What a regeneration rewrites: the draft and the stored items it was written from. */
-export type TargetDeps = { store: Pick<Store, 'editions' | 'items'> };
+export type TargetDeps = { store: Pick<Store, 'editions' | 'items'> & GuardStore };
 
 /** A regeneration builds a model road of its own: the same deps as the editions room's (`RoadDeps`). */
 export type { RoadDeps };
 
 /** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
 export type RegenerateDeps = RoadDeps &
-  RunsDeps<'readStoredPaper'> & { store: Pick<Store, 'editions' | 'desk' | 'items'> };
+  RunsDeps<'readStoredPaper'> & { store: Pick<Store, 'editions' | 'desk' | 'items'> & GuardStore };
 
 /** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
 export type ApprovalSendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;

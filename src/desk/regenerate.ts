@@ -34,7 +34,7 @@ export async function regenerateOnDesk(
     input.writer === 'llm' || input.writer === 'extractive'
       ? null
       : refused(400, 'Unknown writer', '"writer" must be llm or extractive.');
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const target = await findTarget(deps, context.week, input.key);
   if (!target) return refused(404, 'Not found', `No draft item "${input.key}" for ${context.week}.`);

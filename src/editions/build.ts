@@ -18,6 +18,7 @@ import {
   buildEdition,
 } from './build-edition.js';
 import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
+import { guardEdition } from './edition-guard.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
 import type { BuildDeps, RoadDeps, SourceStageDeps, TriageDeps } from './ports.js';
@@ -55,6 +56,13 @@ export interface BuildOutcome {
 /** The build use case: the ports assembled once from the deps, the one orchestrator run over them, the page written. */
 export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
   const { config, store, http, log, clock } = deps;
+  // Before any work: a published or mailed week is never rebuilt (a correction changes it).
+  await guardEdition({
+    store,
+    week: input.week,
+    door: 'rebuilding it',
+    options: { unchanged: !asksForNewText(input) },
+  });
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -83,6 +91,12 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   reportBuild({ log, result, usage, seconds, degraded });
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+}
+
+/** Flags that ask for other text than the stored one (new LLM answers, another model, another budget). */
+function asksForNewText(input: BuildInput): boolean {
+  const llm = input.llm ?? {};
+  return input.refresh || Boolean(llm.retryFailed || llm.model || llm.maxCost !== undefined);
 }
 
 interface AssembledBuild {

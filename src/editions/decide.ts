@@ -6,6 +6,7 @@ import type { SourceItem, StoredItem } from '../core/types.js';
 import { isHttpUrl } from '../core/urls.js';
 import { fetchManualItem } from '../sources/manual.js';
 import type { Store } from '../store/types.js';
+import { guardEdition } from './edition-guard.js';
 import type { AddDeps, DecideDeps } from './ports.js';
 
 export interface DecideInput {
@@ -17,6 +18,11 @@ export interface DecideInput {
 }
 
 export async function decide(deps: DecideDeps, input: DecideInput): Promise<{ key: string }> {
+  await guardEdition({
+    store: deps.store,
+    week: input.week,
+    door: `a ${input.undo ? 'decision undone' : input.decision}`,
+  });
   const key = await resolveItemKey(deps.store, input.item);
   await deps.store.decisions.set({
     week: input.week,
@@ -37,6 +43,7 @@ export interface AddInput {
 
 /** Adds (pins) an item for the week: a stored one as it is, with no request; else fetched. */
 export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
+  await guardEdition({ store: deps.store, week: input.week, door: 'adding an item' });
   const stored = await findStoredItem(deps.store, input.input);
   if (stored) return deps.store.items.addManual(asManualItem(stored), input.week, input.note);
   if (input.offline) {

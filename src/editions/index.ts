@@ -6,7 +6,13 @@ import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
+export type { CorrectInput } from './correct.js';
 export type { AddInput, DecideInput } from './decide.js';
+export {
+  frozenEdition,
+  frozenMessage,
+  type GuardStore,
+} from './edition-guard.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
 /** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
@@ -27,6 +33,10 @@ export const decide = lazy(async () => (await import('./decide.js')).decide);
 
 export const add = lazy(async () => (await import('./decide.js')).add);
 
+export const correct = lazy(async () => (await import('./correct.js')).correct);
+
+export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
+
 export const publish = lazy(async () => (await import('./publish-and-email.js')).publish);
 
 export const email = lazy(async () => (await import('./publish-and-email.js')).email);
@@ -34,6 +44,8 @@ export const email = lazy(async () => (await import('./publish-and-email.js')).e
 export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
 
 export const runScheduledEdition = lazy(async () => (await import('./schedule.js')).runScheduledEdition);
+
+export const sendPublished = lazy(async () => (await import('./schedule.js')).sendPublished);
 
 export const createScheduler = lazy(async () => (await import('./scheduler.js')).createScheduler);
 

@@ -4,6 +4,7 @@
 import type { DigestDeps } from '../deps.js';
 import type { chatAfterPublish } from '../reach/index.js';
 import type { Store } from '../store/types.js';
+import type { GuardGroups, GuardStore } from './edition-guard.js';
 import type { PolicyStore } from './selection.js';
 
 /** The deps fields `K` (never the whole store) and a store narrowed to the groups `S`. */
@@ -36,10 +37,10 @@ export type TasteDeps = Narrow<
 >;
 
 /** `decide`: an item looked up, a decision stored. */
-export type DecideDeps = Narrow<never, 'items' | 'decisions'>;
+export type DecideDeps = Narrow<never, 'items' | 'decisions' | GuardGroups>;
 
 /** `add`: a stored item re-pinned, or one fetched (guarded HTTP) and stored. */
-export type AddDeps = Narrow<'config' | 'http' | 'clock', 'items'>;
+export type AddDeps = Narrow<'config' | 'http' | 'clock', 'items' | GuardGroups>;
 
 /** `email`: a stored edition rendered to files (its item images fetched) and sent over SMTP. */
 export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editions'>;
@@ -49,8 +50,14 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editio
  * fetched), then the chat step — which takes whatever deps reach's chatAfterPublish asks for (today the whole
  * DigestDeps, so publish still sees the whole store until reach narrows it; this type follows it then).
  */
-export type PublishDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'clock', 'editions' | 'translations'> &
+export type PublishDeps = Narrow<
+  'config' | 'fs' | 'http' | 'log' | 'clock',
+  'editions' | 'translations' | 'revisions'
+> &
   Parameters<typeof chatAfterPublish>[0];
+
+/** `correct`: the next revision stored with who and why, the audit log, then the site published again. */
+export type CorrectDeps = PublishDeps & { store: Pick<Store, 'revisions' | 'desk'> };
 
 /** The weekly job: a build, then a publish (its deps are the two together). */
 export type ScheduleDeps = BuildDeps & PublishDeps;
@@ -68,7 +75,7 @@ export type SourceStageDeps = Narrow<
  * `build`: every deps field and most of the store (candidates, editions, decisions, desk week, cache, items, source
  * state, paper texts, translations) — a build runs every stage. Still not subscribers, outbox, jobs, search, editors.
  */
-export type BuildDeps = Omit<DigestDeps, 'store'> & { store: PolicyStore } & SourceStageDeps &
+export type BuildDeps = Omit<DigestDeps, 'store'> & { store: PolicyStore & GuardStore } & SourceStageDeps &
   PaperDeps &
   TranslateDeps &
   EmbedderDeps &

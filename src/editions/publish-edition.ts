@@ -4,14 +4,17 @@ import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
+import { revisionPath } from '../core/urls.js';
+import { renderEditionHtml } from '../publish/edition-html.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
+import { writeFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 
 export interface PublishEditionInput {
-  store: Pick<Store, 'editions' | 'translations'>;
+  store: Pick<Store, 'editions' | 'translations' | 'revisions'>;
   fs: FileSystem;
   outDir: string;
   date: string;
@@ -100,17 +103,38 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(languages.length ? { languages } : {}),
     ...(translated.size ? { translated } : {}),
   });
+  const revisions = await writeRevisionPages(input, editions);
   const email = await writeEmails({ input, edition, translated, images: site.images });
   return {
     edition,
     languages: [languages[0] ?? 'en', ...translated.keys()],
     newlyPublished,
     editions: editions.length,
-    files: [...site.files, ...email.files],
+    files: [...site.files, ...revisions, ...email.files],
     bytes: site.bytes,
     email: email.email,
     warnings: site.warnings,
   };
+}
+
+/** Every earlier revision of each corrected edition, as readers had it, at `<date>-r<n>/` (kept readable). */
+async function writeRevisionPages(input: PublishEditionInput, editions: Edition[]): Promise<string[]> {
+  const pages = new Map<string, string>();
+  const options = {
+    baseUrl: input.site.baseUrl,
+    ...(input.site.siteName ? { siteName: input.site.siteName } : {}),
+  };
+  for (const edition of editions) {
+    for (const correction of edition.corrections ?? []) {
+      const earlier = await input.store.revisions.get(edition.date, correction.revision - 1);
+      if (!earlier) continue;
+      pages.set(
+        `${revisionPath(edition.date, correction.revision - 1)}index.html`,
+        renderEditionHtml(earlier, options),
+      );
+    }
+  }
+  return pages.size ? writeFiles(input.fs, input.outDir, pages) : [];
 }
 
 /** The edition's email files, and its mail in each translated language, in that language's section (de/2026-05-04/email.html). */

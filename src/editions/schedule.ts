@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import { build } from './build.js';
+import { frozenEdition, frozenMessage } from './edition-guard.js';
 import type { ScheduleDeps } from './ports.js';
 import { publish } from './publish-and-email.js';
 
@@ -23,6 +24,8 @@ export interface ScheduledEditionInput {
 
 export type ScheduledEditionOutcome =
   | { week: string; status: 'published' | 'sent'; items: number }
+  /** The week was already published or mailed: the guard refused, nothing was built or written. */
+  | { week: string; status: 'frozen'; items: number }
   | { week: string; status: 'draft'; items: number; reason: 'approval' | 'degraded' };
 
 /** Builds the week's edition and publishes/sends it or leaves it a draft. Callers keep it to one instance (scheduler.ts). */
@@ -32,6 +35,11 @@ export async function runScheduledEdition(
 ): Promise<ScheduledEditionOutcome> {
   const { log, config } = deps;
   const { week } = input;
+  const frozen = await frozenEdition(deps.store, week);
+  if (frozen) {
+    log.warn(`schedule: ${frozenMessage(frozen, 'the scheduled build')}`);
+    return { week, status: 'frozen', items: 0 };
+  }
   log.info(`schedule: building the edition of ${week}`);
   // The build's preview page is not for readers: it goes to a private scratch folder, never the served site.
   const scratch = await mkdtemp(join(tmpdir(), 'digest-scheduled-'));
@@ -62,12 +70,24 @@ export async function runScheduledEdition(
     return { week, status: 'draft', items, reason: 'approval' };
   }
   await publish(deps, { week, outDir: input.siteDir });
-  if (!input.send) return { week, status: 'published', items };
+  const published = { week, status: 'published', items } as const;
+  return input.send ? sendPublished(published, input.send, log) : published;
+}
+
+/** Sends an edition the schedule published (`digest serve` does it itself after a build in its own process). */
+export async function sendPublished(
+  outcome: ScheduledEditionOutcome,
+  send: (week: string) => Promise<unknown>,
+  log: Pick<ScheduleDeps['log'], 'warn'>,
+): Promise<ScheduledEditionOutcome> {
+  if (outcome.status !== 'published') return outcome;
   try {
-    await input.send(week);
+    await send(outcome.week);
   } catch (error) {
-    log.warn(`schedule: the edition of ${week} is published but sending failed: ${errorMessage(error)}`);
+    log.warn(
+      `schedule: the edition of ${outcome.week} is published but sending failed: ${errorMessage(error)}`,
+    );
     throw error;
   }
-  return { week, status: 'sent', items };
+  return { ...outcome, status: 'sent' };
 }

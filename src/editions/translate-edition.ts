@@ -15,7 +15,7 @@ export async function translateLanguages(
   const model = road.model('translate');
   if (!model) {
     deps.log.info(
-      `Languages: only ${written} is published; ${others.join(', ')} need a model to translate (offline or no LLM configured).`,
+      `Languages: only ${written} is published; translating to ${others.join(', ')} needs a model (offline, or no LLM configured).`,
     );
     return [];
   }

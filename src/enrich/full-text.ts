@@ -165,7 +165,7 @@ async function fetchPaper({
   const type = response.headers['content-type'] ?? '';
   if (type && !HTML_TYPES.test(type)) return none(`arXiv answered ${type}, not an HTML rendering`);
   const paper = parsePaperHtml(response.body.toString('utf8'), { arxivId: id, url: response.url });
-  if (!paper) return none('the HTML rendering has no sections');
+  if (!paper) return none('the HTML rendering has no sections (or nests deeper than any paper)');
   // The version asked for is the one read; without one, the version the page states (its links then name it).
   const read = version ?? paper.version;
   const pageUrl =

@@ -22,6 +22,21 @@ export class BudgetExceededError extends namedError('BudgetExceededError') {}
 /** The provider stopped answering (timeouts in a row): the remaining calls fail at once instead of waiting too. */
 export class ProviderUnavailableError extends namedError('ProviderUnavailableError') {}
 
+/**
+ * Nothing listens where the provider should be (connection refused, host unresolvable). Its message, with the address
+ * and the fix, is said once; `brief` is what each call it turns away says.
+ */
+export class ProviderUnreachableError extends ProviderUnavailableError {
+  override name = 'ProviderUnreachableError';
+  constructor(
+    message: string,
+    readonly brief: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The errors an SDK error wraps, outermost first (the SDK wraps ours in APICallError / RetryError). */
 export function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
@@ -38,6 +53,24 @@ export function findCause<T extends Error>(
   type: abstract new (...args: never[]) => T,
 ): T | undefined {
   return causeChain(error).find((entry): entry is T => entry instanceof type);
+}
+
+/**
+ * A connection that could not be made at all: refused (nothing listens there) or a host name that does not resolve.
+ * Unlike a timeout or a 5xx, asking again cannot help this run.
+ */
+export function connectionFailure(error: unknown): 'refused' | 'unresolvable' | null {
+  for (const entry of causeChain(error)) {
+    const code = (entry as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED') return 'refused';
+    if (code === 'ENOTFOUND') return 'unresolvable';
+    // Node's happy eyeballs (localhost → ::1 and 127.0.0.1) throws every attempt's error at once.
+    if (entry instanceof AggregateError && entry.errors.length) {
+      const inner = entry.errors.map(connectionFailure);
+      if (inner.every((kind) => kind === 'refused')) return 'refused';
+    }
+  }
+  return null;
 }
 
 /** HTTP status of a provider error, when the provider answered with one. */
@@ -76,6 +109,7 @@ export function describeFailure(error: unknown): string {
     findCause(error, BudgetExceededError) ??
     findCause(error, ProviderUnavailableError);
   if (own instanceof CallTimeoutError) return `timed out (${own.message})`;
+  if (own instanceof ProviderUnreachableError) return own.brief;
   if (own) return own.message;
   const message = errorMessage(error);
   if (isAbort(error)) return `timed out or aborted (${message})`;

@@ -22,6 +22,11 @@ export interface RoadState {
   /** Called with the provider's 401/403 error; returns the error to throw. */
   credentialsRejected(modelId: string, status: number, error: unknown): Error;
   budgetExceeded(): Error | null;
+  /**
+   * For a connection refused or a host that does not resolve: opens the provider's breaker (said once, with the
+   * address and the fix) and returns the error to throw. Null for any other failure.
+   */
+  unreachable(modelId: string, error: unknown): Error | null;
 }
 
 export interface ProviderBreaker {
@@ -98,6 +103,9 @@ export function limitLayer(options: {
             finish('answered');
             return result;
           } catch (error) {
+            // Nothing listens there: no retry or later call can do better this run.
+            const unreachable = state.unreachable(options.modelId, error);
+            if (unreachable) throw unreachable;
             const timeout = params.abortSignal?.aborted ? undefined : findCause(error, CallTimeoutError);
             if (!timeout) throw error;
             // Other calls in flight mean a queue only at a provider that answers: a server that never answered

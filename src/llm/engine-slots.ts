@@ -16,7 +16,13 @@ export function propsUrl(baseURL: string): string {
 
 export async function engineSlots(
   baseURL: string,
-  options: { fetch?: typeof fetch; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: {
+    fetch?: typeof fetch;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    /** Told why the server did not answer (a refused connection means there is no server to call). */
+    onError?: (error: unknown) => void;
+  } = {},
 ): Promise<number | null> {
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 3_000);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
@@ -25,7 +31,8 @@ export async function engineSlots(
     if (!response.ok) return null;
     const parsed = propsSchema.safeParse(await response.json());
     return parsed.success ? parsed.data.total_slots : null;
-  } catch {
+  } catch (error) {
+    options.onError?.(error);
     return null;
   }
 }

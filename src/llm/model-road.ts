@@ -8,11 +8,23 @@ import { ConfigError, CredentialError } from '../core/errors.js';
 import type { Logger, StageStore } from '../core/ports.js';
 import { createBreaker } from './breaker.js';
 import { AnswerLedger } from './cache-layer.js';
-import { BudgetExceededError, ProviderUnavailableError } from './call-errors.js';
+import {
+  BudgetExceededError,
+  connectionFailure,
+  ProviderUnavailableError,
+  ProviderUnreachableError,
+} from './call-errors.js';
 import type { RoadState } from './call-layers.js';
 import { fallbackModel } from './fallback-model.js';
 import { createModelStacks, type ModelStacks, type RoadEngine } from './model-stack.js';
-import { keySetting, missingSetting, providerOf, type ResolveModelOptions } from './providers.js';
+import {
+  baseUrlSetting,
+  endpointOf,
+  keySetting,
+  missingSetting,
+  providerOf,
+  type ResolveModelOptions,
+} from './providers.js';
 import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from './usage.js';
 
 export interface ModelRoadOptions {
@@ -141,7 +153,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   const { meter, signal, throwIfStopped } = base;
   const state = roadState({
     llm,
-    run: { meter, signal, throwIfStopped, stop },
+    run: { meter, signal, throwIfStopped, stop, log: options.log, resolve },
     maxCostUsd: run.maxCostUsd ?? llm.maxCostUsd,
     withoutKey: run.withoutKey,
   });
@@ -286,11 +298,16 @@ function roadState({
   withoutKey,
 }: {
   llm: LlmConfig;
-  run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & { stop: AbortController };
+  run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & {
+    stop: AbortController;
+    log: Logger;
+    resolve: ResolveModelOptions;
+  };
   maxCostUsd: number | undefined;
   withoutKey: string | undefined;
 }): RoadState {
-  const breaker = createBreaker();
+  // Every opening is one line: the calls it turns away say nothing more (structured-call.ts).
+  const breaker = createBreaker((error) => run.log.warn(error.message));
   const { meter, stop } = run;
   return {
     meter,
@@ -312,11 +329,40 @@ function roadState({
       if (!stop.signal.aborted) stop.abort(error);
       return error;
     },
+    unreachable(modelId, error) {
+      const kind = connectionFailure(error);
+      if (!kind) return null;
+      const { message, brief } = unreachableMessage(modelId, kind, run.resolve);
+      const down = new ProviderUnreachableError(message, brief, { cause: error });
+      breaker.open(providerOf(modelId), down);
+      return down;
+    },
     budgetExceeded() {
       if (maxCostUsd === undefined || meter.costUsd < maxCostUsd) return null;
       meter.recordBudgetExhausted();
       return new BudgetExceededError(`cost limit of $${maxCostUsd} reached`);
     },
+  };
+}
+
+/** The one line a dead server gets: who, where, and what to do (start it, point the base URL at it, or ask doctor). */
+function unreachableMessage(
+  modelId: string,
+  kind: 'refused' | 'unresolvable',
+  resolve: ResolveModelOptions,
+): { message: string; brief: string } {
+  const provider = providerOf(modelId);
+  const address = endpointOf(modelId, resolve);
+  const what =
+    kind === 'refused'
+      ? `nothing listens at ${address} (connection refused)`
+      : `the host of ${address} does not resolve`;
+  const start = provider === 'ollama' ? 'start the server (ollama serve)' : "start the model's server";
+  return {
+    message:
+      `${modelId}: ${what}; no more calls to ${provider} this run. ` +
+      `Fix: ${start}, or set ${baseUrlSetting(modelId)} to where it listens; \`digest doctor\` checks it.`,
+    brief: `${provider} unreachable at ${address}`,
   };
 }
 

@@ -124,7 +124,7 @@ export function createModelStacks(options: StackOptions): ModelStacks {
 async function sizeEngineWindow(
   modelId: string,
   limiter: CallLimiter,
-  options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state'> & { fetch: typeof fetch },
+  options: Pick<StackOptions, 'llm' | 'resolve' | 'log' | 'state' | 'engine'> & { fetch: typeof fetch },
 ): Promise<void> {
   const provider = providerOf(modelId);
   if (provider !== 'ollama' && provider !== 'openai-compatible') return;
@@ -135,7 +135,18 @@ async function sizeEngineWindow(
   }
   const local = isLocalModel(modelId, options.resolve);
   const endpoint = endpointOf(modelId, options.resolve);
-  const slots = await engineSlots(endpoint, { fetch: options.fetch, signal: options.state.signal });
+  let failure: unknown;
+  const slots = await engineSlots(endpoint, {
+    fetch: options.fetch,
+    signal: options.state.signal,
+    onError: (error) => {
+      failure = error;
+    },
+  });
+  // Nothing listens there: the breaker is open before the first call, which then costs no connection at all (unless
+  // the calls do not go there: a test's model in place of the provider's).
+  const callsGoThere = !options.engine?.languageModel;
+  if (failure !== undefined && callsGoThere && options.state.unreachable(modelId, failure)) return;
   const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
   options.log.info(

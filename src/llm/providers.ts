@@ -88,6 +88,20 @@ export function keySetting(modelId: string, llm: Pick<LlmConfig, 'openaiCompatib
   }
 }
 
+/** The setting that says where a model's server listens: what to check when nothing answers there. */
+export function baseUrlSetting(modelId: string): string {
+  switch (providerOf(modelId)) {
+    case 'openai':
+      return 'OPENAI_BASE_URL';
+    case 'anthropic':
+      return 'ANTHROPIC_BASE_URL';
+    case 'ollama':
+      return 'OLLAMA_BASE_URL';
+    case 'openai-compatible':
+      return 'llm.openaiCompatible.baseURL';
+  }
+}
+
 /** The base URL a model's calls go to. */
 export function endpointOf(modelId: string, options: ResolveModelOptions): string {
   const env = options.env;

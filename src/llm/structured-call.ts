@@ -2,12 +2,20 @@
 // outcome says what happened instead of throwing for a model or network failure, so callers repair or fall back;
 // only what must stop the run (a rejected key, the caller's abort) is thrown.
 import { randomUUID } from 'node:crypto';
-import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import { asSchema, generateText, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import type { z } from 'zod';
 import { CredentialError } from '../core/errors.js';
 import { TAGS_NAMESPACE } from './cache-layer.js';
-import { BudgetExceededError, describeFailure, failureLabel, findCause } from './call-errors.js';
+import {
+  BudgetExceededError,
+  describeFailure,
+  failureLabel,
+  findCause,
+  ProviderUnavailableError,
+} from './call-errors.js';
 import type { ModelRoad, RoadModel } from './model-road.js';
+import { providerOf } from './providers.js';
+import { maxTokensFor } from './token-bound.js';
 
 export interface StructuredRequest<T> {
   schema: z.ZodType<T>;
@@ -42,6 +50,12 @@ export function schemaErrors(text: string | undefined, schema: z.ZodType): strin
   return result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
 }
 
+/** The call's max_tokens: what the schema allows where a grammar enforces it (token-bound.ts), else the config's. */
+async function maxOutputTokensOf(model: RoadModel, schema: z.ZodType): Promise<number> {
+  const json = await asSchema(schema).jsonSchema;
+  return maxTokensFor(providerOf(model.modelId), json, model.maxOutputTokens);
+}
+
 export async function callStructured<T>(
   road: ModelRoad,
   model: RoadModel,
@@ -56,7 +70,7 @@ export async function callStructured<T>(
       messages: request.messages,
       output: Output.object({ schema: request.schema, name: request.schemaName }),
       temperature: model.temperature,
-      maxOutputTokens: model.maxOutputTokens,
+      maxOutputTokens: await maxOutputTokensOf(model, request.schema),
       // The road retries transport errors itself, each attempt through its limiter and deadline.
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
@@ -86,7 +100,9 @@ export async function callStructured<T>(
     if (request.signal?.aborted) throw request.signal.reason ?? error;
     const message = describeFailure(error);
     const budget = findCause(error, BudgetExceededError) !== undefined;
-    if (!budget) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
+    // A provider given up on was said once, when its breaker opened: the calls it turns away stay quiet.
+    const said = budget || findCause(error, ProviderUnavailableError) !== undefined;
+    if (!said) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
     return { kind: 'failed', error: message, label: failureLabel(error), budget };
   }
 }

@@ -81,7 +81,7 @@ export interface PersonalMails {
   edition: string;
   envelopeFrom: string;
   compose(recipient: PersonalRecipient): Promise<OutgoingMail>;
-  /** Distinct variants rendered so far. */
+  /** Distinct variants composed for readers so far (the plain one rendered up front counts only once a reader gets it). */
   variants(): number;
 }
 
@@ -131,6 +131,7 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
     );
   };
   const first = await render(plain);
+  const composed = new Set<string>();
   return {
     edition: original.date,
     envelopeFrom: first.envelopeFrom,
@@ -141,9 +142,10 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
         preferences: recipient.preferences,
         languages,
       });
+      composed.add(planKey(plan));
       const mail = await render(plan);
       return mail.build(recipient);
     },
-    variants: () => variants.size,
+    variants: () => composed.size,
   };
 }

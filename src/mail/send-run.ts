@@ -23,7 +23,7 @@ export type SendLimits = Pick<
 /** What the send knows about its readers beyond the send log. */
 export interface SendReaders {
   /** The reader's signed 'unsubscribe' and 'preferences' tokens. */
-  tokensFor(recipient: { subscriberId: number; address: string }): {
+  tokensFor(recipient: { subscriberId: number; address: string; generation: number }): {
     unsubscribe: string;
     preferences: string;
   };

@@ -1,6 +1,6 @@
 // The edition page: the newsletter's web form, one card per item, shaped like the reference edition.
 import type { Edition } from '../core/types.js';
-import { absoluteUrl } from '../core/urls.js';
+import { absoluteUrl, revisionPath } from '../core/urls.js';
 import { MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type ItemView, leadImage, type SectionLink, toEditionView } from './item-view.js';
@@ -34,7 +34,7 @@ function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors:
   const body = html`<article class="edition">
 <h1>${view.title}</h1>
 <p class="dateline"><time datetime="${view.date}">${words ? longDateIn(edition.date, language) : view.longDate}</time> · ${words ? words.papers(edition.items.length) : view.count}</p>
-<p class="intro">${view.intro}</p>
+${correctionNotes(edition)}<p class="intro">${view.intro}</p>
 <ol class="items">
 ${join(view.items.map(renderCard), '\n')}
 </ol>
@@ -52,6 +52,18 @@ ${join(view.items.map(renderCard), '\n')}
     },
     locale: pageLanguage(options, `${edition.date}/`),
   });
+}
+
+/** "Corrected on DATE: reason", newest first, each linking to the revision it replaced. */
+function correctionNotes(edition: Edition): Fragment | null {
+  const corrections = edition.corrections ?? [];
+  if (!corrections.length) return null;
+  const notes = [...corrections].reverse().map(
+    (correction) =>
+      html`<p class="correction">Corrected on <time datetime="${correction.at}">${correction.at.slice(0, 10)}</time>: ${correction.reason} <a href="../${revisionPath(edition.date, correction.revision - 1)}">Read revision ${correction.revision - 1}</a>.</p>
+`,
+  );
+  return join(notes, '');
 }
 
 export function renderCard(item: ItemView): Fragment {

@@ -41,6 +41,23 @@ export function editionDate(edition: Edition): Date {
   return published && !Number.isNaN(published.getTime()) ? published : new Date(`${edition.date}T00:00:00Z`);
 }
 
+/** When the edition last changed for readers: its latest correction, else its publication. */
+export function editionUpdated(edition: Edition): Date {
+  const corrected = edition.corrections?.at(-1)?.at;
+  const date = corrected ? new Date(corrected) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : editionDate(edition);
+}
+
+/** The newest edition's date, or a later correction of any edition in the feed. */
+function feedUpdated(entries: Entry[]): Date {
+  let updated = entries[0]?.date ?? new Date('1970-01-01T00:00:00Z');
+  for (const { edition } of entries) {
+    const changed = edition.corrections?.length ? editionUpdated(edition) : null;
+    if (changed && changed > updated) updated = changed;
+  }
+  return updated;
+}
+
 export function renderFeeds(editions: Edition[], options: FeedOptions): RenderedFeeds {
   const home = absoluteUrl(options.baseUrl, '');
   if (!home)
@@ -53,7 +70,7 @@ export function renderFeeds(editions: Edition[], options: FeedOptions): Rendered
     home,
     siteName,
     description: plainText(options.description ?? `${siteName}: a weekly edition of AI papers and posts.`),
-    updated: entries[0]?.date ?? new Date('1970-01-01T00:00:00Z'),
+    updated: feedUpdated(entries),
   };
   return {
     rss: rssFeed(feed, entries),
@@ -128,7 +145,7 @@ function atomFeed(feed: FeedHead, entries: Entry[]): string {
       title: { value: plainText(edition.title), type: 'text' },
       links: [{ href: url, rel: 'alternate', type: 'text/html' }],
       published: date,
-      updated: date,
+      updated: editionUpdated(edition),
       summary: { value: plainText(edition.intro), type: 'text' },
       content: { value: content, type: 'html' },
     })),
@@ -151,6 +168,7 @@ function jsonFeed(feed: FeedHead, entries: Entry[], images: ImageMap | undefined
       summary: plainText(edition.intro),
       content_html: content,
       date_published: date,
+      ...(edition.corrections?.length ? { date_modified: editionUpdated(edition) } : {}),
       ...imageOf(edition, images, feed.home),
     })),
   });

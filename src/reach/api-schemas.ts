@@ -185,10 +185,24 @@ export const editionsPageSchema = z.object({
   nextPage: z.number().int().nullable(),
 });
 
+export const revisionSchema = z.object({
+  revision: z.number().int().describe('1 is the first publication; each correction adds one.'),
+  publishedAt: z.string(),
+  reason: z.string().nullable().describe('Why this revision corrected the one before (null for revision 1).'),
+  page: z
+    .string()
+    .nullable()
+    .describe('Where this revision is readable; the current one is the edition page.'),
+});
+
 export const editionSchema = editionSummarySchema.extend({
   language: z.string().describe('The language of this text (lang, or the one the edition is written in).'),
   intro: z.string(),
   items: z.array(itemSchema),
+  revision: z.number().int().describe('The revision this answer is: the current one.'),
+  revisions: z
+    .array(revisionSchema)
+    .describe('Every revision, oldest first (one for an edition never corrected).'),
 });
 
 export const itemAnswerSchema = z.object({

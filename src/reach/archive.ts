@@ -5,8 +5,8 @@
 import { itemAnchor } from '../core/anchors.js';
 import type { EditionSummary } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
-import type { EditionItem, EditionTranslation, TakeawaySource } from '../core/types.js';
-import { absoluteUrl, safeUrl } from '../core/urls.js';
+import type { Edition, EditionItem, EditionTranslation, TakeawaySource } from '../core/types.js';
+import { absoluteUrl, revisionPath, safeUrl } from '../core/urls.js';
 import { renderEditionMarkdown } from '../publish/markdown.js';
 import { topicTerms } from '../select/topic-match.js';
 import type { PublishedItem } from '../store/search.js';
@@ -89,6 +89,29 @@ function summary(
       api: `${API_BASE}/editions/${edition.date}${query}`,
     },
   };
+}
+
+/** The current revision and every one before it (their pages beside the edition page's, `<date>-r<n>/`). */
+function revisionsOf(
+  edition: Pick<Edition, 'date' | 'corrections'> & { publishedAt: string },
+  page: string | null,
+): Pick<EditionAnswer, 'revision' | 'revisions'> {
+  const corrections = edition.corrections ?? [];
+  const current = corrections.length + 1;
+  const pageOf = (revision: number) =>
+    revision === current
+      ? page
+      : (page?.replace(`${edition.date}/`, revisionPath(edition.date, revision)) ?? null);
+  const revisions = [
+    { revision: 1, publishedAt: edition.publishedAt, reason: null, page: pageOf(1) },
+    ...corrections.map((correction) => ({
+      revision: correction.revision,
+      publishedAt: correction.at,
+      reason: correction.reason,
+      page: pageOf(correction.revision),
+    })),
+  ];
+  return { revision: current, revisions };
 }
 
 /** A search row, or an edition's item with what editions keep besides. */
@@ -197,10 +220,12 @@ export function createArchive(deps: ArchiveDeps): Archive {
       const edition = await publishedEdition({ store, sections, date, language });
       if (!edition) return null;
       const taken = new Set<string>();
+      const answer = summary(sections, { ...edition, itemCount: edition.items.length }, language);
       return {
-        ...summary(sections, { ...edition, itemCount: edition.items.length }, language),
+        ...answer,
         language: language ?? sections.written ?? 'en',
         intro: edition.intro,
+        ...revisionsOf(edition, answer.links.page),
         items: edition.items.map((item, position) =>
           itemOf(
             { ...item, editionDate: edition.date, position, sources: item.sources },

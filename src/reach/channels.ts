@@ -2,7 +2,7 @@
 // service as a draft. Secrets are read from the environment variables the config names, only here, when called.
 import type { PushService } from '../config/deliver-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
-import { ConfigError, errorMessage, NotFoundError } from '../core/errors.js';
+import { ConfigError, errorMessage, NotReadyError } from '../core/errors.js';
 import { absoluteUrl } from '../core/urls.js';
 import {
   type ChannelResult,
@@ -37,7 +37,7 @@ export async function chat(deps: ChannelDeps, input: ChatInput): Promise<ChatOut
   const channels = selectChannels(config.chat, input.channel);
   const edition = await loadEdition(deps.store, input.week);
   if (!edition.publishedAt) {
-    throw new NotFoundError(
+    throw new NotReadyError(
       `The edition of ${input.week} is not published yet; publish it first (digest publish --week ${input.week} posts it to chat itself).`,
     );
   }

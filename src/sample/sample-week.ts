@@ -67,9 +67,10 @@ function resolveSampleFile(path: string, directory: string): string | null {
 }
 
 /**
- * The demo's config, a file the user can read, copy, and pass to every other command (`--config`), so `build`,
- * `list` and the desk rank the sample week as the demo does. Its sources live on the reserved origin
- * http://sample.invalid (it never resolves): the demo serves those paths from the recorded files.
+ * The demo's config, a file the user can read and copy. It sets nothing the ranking reads (no source weight, no
+ * audience, no selection field), so the commands after the demo rank the sample week as the demo did whatever config
+ * they load — the defaults, or what `digest init` wrote (test/sample/sample-week.test.ts holds it so). Its sources live
+ * on the reserved origin http://sample.invalid (it never resolves): the demo serves those paths from the recorded files.
  */
 export const SAMPLE_CONFIG = join(SAMPLE_DIR, '..', 'digest.config.json');
 export const SAMPLE_ORIGIN = 'http://sample.invalid';

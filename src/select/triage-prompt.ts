@@ -7,6 +7,9 @@ export const TRIAGE_PROMPT_VERSION = 'triage-v3';
 /** Characters of an item's text sent with its title (about two lines: the title carries most of the signal, and triage is the cheap call). */
 export const SNIPPET_CHARS = 200;
 
+/** Every score a candidate may get: 0 (irrelevant) to 10 (must read). */
+export const SCORES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+
 export interface TriageOutput {
   /** One score per candidate id. */
   scores: Record<string, number>;
@@ -18,9 +21,10 @@ export interface TriageOutput {
  * constrained decoding) fails validation, and the batch is asked again.
  */
 export function triageOutputSchemaFor(ids: string[]): z.ZodType<TriageOutput> {
-  // An integer, so a grammar engine can enforce the range too (llama.cpp bounds integers, not decimals). No
-  // description per score: it would be repeated once per candidate in every schema sent (the system prompt says it).
-  const score = z.number().int().min(0).max(10);
+  // The eleven whole numbers as an enum, not `integer` with a range: a grammar engine turns an enum into exactly those
+  // answers, while node-llama-cpp's integer grammar ignores the range and allows an exponent (`1e-1`). No description
+  // per score: it would be repeated once per candidate in every schema sent (the system prompt says it).
+  const score = z.literal(SCORES);
   return z.object({
     scores: z
       .strictObject(Object.fromEntries(ids.map((id) => [id, score])))

@@ -2,13 +2,15 @@
 // through the model road, whose cache keeps every answer (also one that left candidates unscored), so a rebuild of
 // the same shortlist asks nothing and `retryFailed` asks again only the batches whose answer was incomplete. Usage
 // and cost count under "triage", against the same budget, rate limit and timeouts as writing. The schema asks for one
-// score per candidate; an answer short of that is unusable (asked once more, then cached as invalid), and a failed
-// batch leaves its candidates to the other signals, said in one line.
+// score per candidate; an answer with some bad scores keeps its good ones (the bad ones counted, said in one line), an
+// answer with none is unusable (asked once more, then cached as invalid), and a failed batch leaves its candidates
+// to the other signals, said in one line.
 import type { ModelMessage } from 'ai';
 import type { StoredItem } from '../core/types.js';
 import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
 import {
+  SCORES,
   snippetOf,
   TRIAGE_PROMPT_VERSION,
   type TriageOutput,
@@ -42,6 +44,8 @@ export interface TriageResult {
   warnings: string[];
   /** Candidates left to the other signals because their batch failed. */
   failedCandidates: number;
+  /** Candidates whose own score was unusable in an answer otherwise kept. */
+  rejectedScores: number;
 }
 
 interface Candidate {
@@ -65,7 +69,9 @@ export async function triageCandidates(
   const scores = new Map<string, number>();
   const warnings: string[] = [];
   const before = road.usage().byPurpose.triage;
-  if (!model) return { scores, usage: triageUsage(road, before), warnings, failedCandidates: 0 };
+  if (!model) {
+    return { scores, usage: triageUsage(road, before), warnings, failedCandidates: 0, rejectedScores: 0 };
+  }
 
   // Sorted by key so the same shortlist always makes the same batches, hence the same cached calls.
   const unique = new Map<string, Candidate>();
@@ -85,8 +91,10 @@ export async function triageCandidates(
   const results = await Promise.all(batches.map((batch) => triageBatch(batch, model, options)));
   const failures: string[] = [];
   let unscored = 0;
+  let rejected = 0;
   results.forEach((result, index) => {
     for (const [key, score] of result.scores) scores.set(key, score);
+    rejected += result.rejected;
     if (result.failure === undefined) return;
     failures.push(result.failure);
     unscored += batches[index]!.length;
@@ -99,8 +107,20 @@ export async function triageCandidates(
         `${summarise(reasons)}); they are ranked by the other signals`,
     );
   }
+  if (rejected) {
+    warnings.push(
+      `triage: ${rejected} of ${all.length} score(s) were missing or not a whole number 0–10 and were dropped ` +
+        '(the other scores of those answers are kept); those candidates are ranked by the other signals',
+    );
+  }
   road.log.debug(`triage: ${scores.size}/${all.length} scored in ${batches.length} batch(es)`);
-  return { scores, usage: triageUsage(road, before), warnings, failedCandidates: unscored };
+  return {
+    scores,
+    usage: triageUsage(road, before),
+    warnings,
+    failedCandidates: unscored,
+    rejectedScores: rejected,
+  };
 }
 
 async function triageBatch(
@@ -130,9 +150,13 @@ async function triageBatch(
   // errors, then the whole batch is left to the other signals.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const outcome = await callStructured(options.road, model, { ...request, messages });
-    if (outcome.kind === 'failed') return { scores: new Map(), failure: outcome.error };
-    if (outcome.kind === 'ok') return { scores: readScores(outcome.value, byId) };
-    if (attempt === 1) return { scores: new Map(), failure: `unusable answer: ${summarise(outcome.errors)}` };
+    if (outcome.kind === 'failed') return { scores: new Map(), failure: outcome.error, rejected: 0 };
+    if (outcome.kind === 'ok') return { scores: readScores(outcome.value, byId), rejected: 0 };
+    // Judged per candidate: the good scores of an answer with some bad ones are kept, the bad ones counted.
+    const kept = salvageScores(outcome.text, byId);
+    if (kept.size) return { scores: kept, rejected: batch.length - kept.size };
+    if (attempt === 1)
+      return { scores: new Map(), failure: `unusable answer: ${summarise(outcome.errors)}`, rejected: 0 };
     messages = [
       ...messages,
       { role: 'assistant', content: outcome.text || '(empty)' },
@@ -145,13 +169,33 @@ async function triageBatch(
       },
     ];
   }
-  return { scores: new Map(), failure: 'unreachable' };
+  return { scores: new Map(), failure: 'unreachable', rejected: 0 };
 }
 
 interface BatchResult {
   scores: Map<string, number>;
   /** Why the batch has no scores. */
   failure?: string;
+  /** Candidates of an otherwise usable answer whose score was missing or not a whole number 0–10. */
+  rejected: number;
+}
+
+/** The valid scores of an answer that broke the schema for some candidates (a score of 11, 0.5 or "high"). */
+function salvageScores(text: string, byId: Map<string, Candidate>): Map<string, number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return new Map();
+  }
+  const given = (parsed as { scores?: unknown } | null)?.scores;
+  if (!given || typeof given !== 'object') return new Map();
+  const scores = new Map<string, number>();
+  for (const [id, candidate] of byId) {
+    const value = (given as Record<string, unknown>)[id];
+    if ((SCORES as readonly unknown[]).includes(value)) scores.set(candidate.item.key, value as number);
+  }
+  return scores;
 }
 
 function summarise(errors: string[]): string {

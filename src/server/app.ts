@@ -32,10 +32,16 @@ export interface ServerSite {
 export interface ServerHealth {
   /** Resolves when the database answers; throws (or rejects) when it does not. */
   checkDatabase(): Promise<void>;
-  /** The outbox's state: /healthz says "degraded" (still 200) while mails wait for a retry or were given up. */
+  /**
+   * The outbox's state: /healthz says "degraded" (still 200) while mails wait for a retry or were given up. Only
+   * that word is shown: a count of waiting mails moves with one subscribe of an unknown address (the per-mail
+   * figures are on /metrics).
+   */
   mailStatus?: () => Promise<MailStatus>;
   /** How long a /healthz result is reused (default 1 s; 0: every request probes). */
   freshMs?: number;
+  /** Whether the last scheduled build failed or was stopped: "degraded" (still 200) until one works. */
+  scheduleFailed?: () => boolean;
 }
 
 /** The use cases behind the routes that take input; each one left out leaves its routes out. */
@@ -57,7 +63,10 @@ export interface ServerSecurity {
   trustProxy?: boolean;
   /** The public base URL is https: the desk's cookies are `Secure` whatever the request came in over. */
   secureCookies?: boolean;
-  /** The Bearer token /metrics asks for; without one, only loopback requests no proxy forwarded are answered. */
+  /**
+   * The Bearer token /metrics asks for; without one, only loopback requests that carry no forwarding header of any
+   * kind (X-Forwarded-For, Forwarded, X-Real-IP…, even empty) are answered.
+   */
   metricsToken?: string | undefined;
 }
 
@@ -83,9 +92,24 @@ export type ServerApp = Hono<ServerEnv>;
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
+/** Headers a proxy sets for the client it forwards; any of them, even empty, means the request is not local. */
+const FORWARDING_HEADERS = [
+  'x-forwarded-for',
+  'forwarded',
+  'x-real-ip',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'x-cluster-client-ip',
+  'via',
+];
+
 /** The socket is on this machine and no proxy forwarded the request (a proxy here would make everyone local). */
 function fromLoopback(c: Parameters<typeof clientAddress>[0]): boolean {
-  if (c.req.header('x-forwarded-for') || c.req.header('forwarded')) return false;
+  if (FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
   return LOOPBACK.test(clientAddress(c, false));
 }
 
@@ -145,11 +169,15 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
       // The reason stays in the log: a public health endpoint does not describe the database.
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
-    if (!result.mail) return c.json({ status: 'ok', database: 'ok' }, 200);
+    // A failed build, like failing mail, is "degraded", not down: the site, the API and subscribing still work.
+    const buildFailed = options.scheduleFailed?.() ?? false;
+    if (!result.mail) return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok' }, 200);
     // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored and
-    // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way.
-    const { status, waiting, retrying } = result.mail;
-    return c.json({ status, database: 'ok', mail: { status, waiting, retrying } }, 200);
+    // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way. No counts:
+    // one subscribe of an unknown address queues one mail, so a count would tell a stranger who is subscribed.
+    const mailStatus = result.mail.status;
+    const status = buildFailed ? 'degraded' : mailStatus;
+    return c.json({ status, database: 'ok', mail: { status: mailStatus } }, 200);
   });
 }
 

@@ -82,12 +82,27 @@ export function rateLimit(
 /** A NUL, or half of a UTF-16 surrogate pair (what invalid UTF-8 or a lone \\uD800 in JSON decodes to). */
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** True when any string in `value` (deeply: arrays, object keys and values) holds a NUL or a lone surrogate. */
-export function hasBadText(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return BAD_TEXT.test(value);
-  if (depth > 64 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((entry) => hasBadText(entry, depth + 1));
-  return Object.entries(value).some(([key, entry]) => BAD_TEXT.test(key) || hasBadText(entry, depth + 1));
+/**
+ * True when any string in `value` (at any depth: arrays, object keys and values) holds a NUL or a lone surrogate.
+ * A loop over a stack, not recursion: a body nested 100,000 deep (which JSON.parse accepts) is walked to the end
+ * without growing the call stack.
+ */
+export function hasBadText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'string') {
+      if (BAD_TEXT.test(next)) return true;
+    } else if (Array.isArray(next)) {
+      for (const entry of next) stack.push(entry);
+    } else if (next !== null && typeof next === 'object') {
+      for (const [key, entry] of Object.entries(next)) {
+        if (BAD_TEXT.test(key)) return true;
+        stack.push(entry);
+      }
+    }
+  }
+  return false;
 }
 
 /** Percent-decodes strictly: null when an escape is malformed or the bytes are not UTF-8. */

@@ -3,9 +3,11 @@
 // - DNS rebinding: the Host must be a loopback name or the public site's host, and an Origin, when a browser sends
 //   one, must be the public site's or the request's own (a page elsewhere cannot drive a local server);
 // - the body is capped (413), counted while streaming when no Content-Length announces it;
-// - text must be text (no NUL, UTF-8 only: 400); a batch holds at most MCP_MAX_BATCH messages whose estimated work
-//   (results they may return) is at most MCP_MAX_WORK (413); each client address may send `perMinute` messages a
-//   minute (the server's one 429, guards.ts); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
+// - text must be text (no NUL, UTF-8 only: 400); a batch is flat (JSON-RPC 2.0: an array of message objects, so an
+//   array inside it is refused with 400 before any work — nested, 10 arrays of 100 calls were 1,000 calls charged as
+//   10 messages); it holds at most MCP_MAX_BATCH messages whose estimated work (results they may return) is at most
+//   MCP_MAX_WORK (413); each client address may send `perMinute` messages a minute, every call charged (the
+//   server's one 429, guards.ts); one request is worked on at a time, MCP_MAX_WAITING more wait (then 503); an answer over
 //   MCP_MAX_ANSWER_BYTES is replaced by an error (mcp-answer.ts, which answers an admitted request). Together they
 //   bound the memory an abusive client can make us hold.
 import type { Context, MiddlewareHandler } from 'hono';
@@ -169,6 +171,12 @@ function createAdmission(perMinute: number, trustProxy: boolean, now: (() => num
     if (hasBadText(body))
       return refuse(c, { status: 400, message: 'The request holds a NUL or text that is not UTF-8.' });
     const messages = Array.isArray(body) ? body : [body];
+    if (messages.some((message) => Array.isArray(message))) {
+      return refuse(c, {
+        status: 400,
+        message: 'A JSON-RPC batch is flat: an array of messages, never an array inside one.',
+      });
+    }
     if (messages.length > MCP_MAX_BATCH) {
       return refuse(c, {
         status: 413,

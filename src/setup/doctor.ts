@@ -3,7 +3,7 @@
 // at the same time, each with a short deadline. A use case of its own (it needs no store): `digest init` calls it.
 
 import type { Config } from '../config/config-schema.js';
-import { loadConfig } from '../config/load-config.js';
+import { CONFIG_OVERRIDE_ENV, ignoredConfigNotice, loadConfig } from '../config/load-config.js';
 import { errorMessage } from '../core/errors.js';
 import { checkMail } from './doctor-mail.js';
 import { type BuildEstimate, checkModels } from './doctor-model.js';
@@ -57,15 +57,27 @@ async function configFor(
       check: check({ area: 'config', name: 'config', status: 'ok', detail: 'given' }),
     };
   try {
+    // The one loader every command uses: the file, then DIGEST_CONFIG_JSON over it.
     const loaded = await loadConfig({
       cwd: input.cwd,
+      env: input.env,
       ...(input.configFile ? { file: input.configFile } : {}),
     });
     const where = loaded.file ?? 'no config file: built-in defaults';
+    const layered = input.env[CONFIG_OVERRIDE_ENV] ? ` with ${CONFIG_OVERRIDE_ENV} over it` : '';
+    const twoFiles = ignoredConfigNotice(loaded);
     return {
       config: loaded.config,
       file: loaded.file,
-      check: check({ area: 'config', name: 'config', status: 'ok', detail: `${where} is valid` }),
+      check: twoFiles
+        ? check({
+            area: 'config',
+            name: 'config',
+            status: 'warn',
+            detail: `${where}${layered} is valid; ${twoFiles}`,
+            fix: 'keep one config file',
+          })
+        : check({ area: 'config', name: 'config', status: 'ok', detail: `${where}${layered} is valid` }),
     };
   } catch (error) {
     const [first, ...rest] = errorMessage(error).split('\n');

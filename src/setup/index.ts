@@ -4,6 +4,7 @@ import { lazy } from '../core/lazy.js';
 
 export type { DoctorCheck, DoctorReport } from './doctor.js';
 export type { InitAnswers } from './init.js';
+export { defaultSender } from './sender.js';
 
 export const doctor = lazy(async () => (await import('./doctor.js')).doctor);
 

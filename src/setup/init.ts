@@ -6,8 +6,10 @@ import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { CONFIG_FILES, type ConfigInput, DEFAULT_SOURCES, parseConfig } from '../config/index.js';
+import { LOOPBACK_HOSTS } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
 import { keySetting, providerOf } from '../llm/providers.js';
+import { defaultSender } from './sender.js';
 
 export interface InitAnswers {
   name: string;
@@ -22,7 +24,8 @@ export interface InitAnswers {
   /** "host:port" of the SMTP server, or null: no mail (no subscribing) yet. */
   smtp: string | null;
   smtpUser?: string;
-  from: string;
+  /** The sender; default from the base URL's domain (see defaultSender). */
+  from?: string;
 }
 
 export interface InitCheck {
@@ -37,8 +40,6 @@ export interface InitResult {
   envFile: string;
   checks: InitCheck[];
 }
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export async function initProject(input: {
   cwd: string;
@@ -94,7 +95,7 @@ function configFromAnswers(answers: InitAnswers) {
     publish: {
       baseUrl: answers.baseUrl,
       email: {
-        from: answers.from,
+        from: answers.from ?? defaultSender(answers.name, answers.baseUrl),
         ...(smtp
           ? {
               smtp: {
@@ -157,6 +158,17 @@ function keyCheck(keyEnv: string, apiKey: string | undefined, env: NodeJS.Proces
   return { ok: false, text: `${keyEnv} is not set: add it to .env (until then builds need --offline)` };
 }
 
+/**
+ * What to do when nothing answers: the config is written and fine (the demo, build and publish need no mail), but
+ * readers cannot subscribe until it does.
+ */
+function smtpNextStep(host: string, port: number): string {
+  const start = LOOPBACK_HOSTS.has(host)
+    ? `start a mail catcher on port ${port} (in a clone: npm run catch-mail; or Mailpit: mailpit --smtp 127.0.0.1:${port})`
+    : 'check publish.email.smtp.host and .port in digest.config.json (and the firewall)';
+  return `.\n  Until it answers, readers cannot subscribe (build, demo and publish need no mail). Next: ${start}, then run digest doctor.`;
+}
+
 /** Whether something answers on the SMTP port (no mail is sent): a typo in the host shows now, not at the first reader. */
 function smtpCheck(host: string, port: number): Promise<InitCheck> {
   const target = `${host}:${port}`;
@@ -168,10 +180,13 @@ function smtpCheck(host: string, port: number): Promise<InitCheck> {
     };
     socket.once('connect', () => done({ ok: true, text: `the SMTP server at ${target} answers` }));
     socket.once('timeout', () =>
-      done({ ok: false, text: `the SMTP server at ${target} did not answer within 3 s` }),
+      done({
+        ok: false,
+        text: `the SMTP server at ${target} did not answer within 3 s${smtpNextStep(host, port)}`,
+      }),
     );
     socket.once('error', (error) =>
-      done({ ok: false, text: `the SMTP server at ${target}: ${error.message}` }),
+      done({ ok: false, text: `the SMTP server at ${target}: ${error.message}${smtpNextStep(host, port)}` }),
     );
   });
 }

@@ -12,6 +12,7 @@ import { type JobLockKind, jobsStore } from './job-lock.js';
 import { outboxStore } from './outbox.js';
 import { paperTextsStore } from './paper-texts.js';
 import { preferencesStore } from './preferences.js';
+import { revisionsStore } from './revisions.js';
 import type { Database } from './schema.js';
 import { searchStore } from './search.js';
 import { sendLogStore } from './send-log.js';
@@ -47,6 +48,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     sendLog: sendLogStore(db),
     editors: editorsStore(db),
     desk: deskStore(db),
+    revisions: revisionsStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);

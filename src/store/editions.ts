@@ -23,40 +23,43 @@ export function editionsStore(db: Db): EditionsPort {
 
 /** Replaces the edition of `edition.date` and its item list together. `publishedAt` left undefined keeps the stored one. */
 async function saveEdition(db: Db, edition: Edition): Promise<void> {
+  await db.transaction().execute((tx) => saveEditionIn(tx, edition));
+}
+
+/** saveEdition inside the caller's transaction (a correction saves the edition with its new revision). */
+export async function saveEditionIn(tx: Db, edition: Edition): Promise<void> {
   const keys = [...new Set(edition.items.map((item) => item.key))];
   const { publishedAt, ...body } = edition;
-  await db.transaction().execute(async (tx) => {
+  await tx
+    .insertInto('editions')
+    .values({
+      date: edition.date,
+      name: edition.name,
+      title: edition.title,
+      item_count: edition.items.length,
+      body: json(body),
+      published_at: publishedAt ?? null,
+    })
+    .onConflict((conflict) =>
+      conflict.column('date').doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'),
+        title: eb.ref('excluded.title'),
+        item_count: eb.ref('excluded.item_count'),
+        body: eb.ref('excluded.body'),
+        updated_at: sql`now()`,
+        published_at:
+          publishedAt !== undefined ? eb.ref('excluded.published_at') : eb.ref('editions.published_at'),
+      })),
+    )
+    .execute();
+  await tx.deleteFrom('edition_items').where('date', '=', edition.date).execute();
+  if (keys.length) {
     await tx
-      .insertInto('editions')
-      .values({
-        date: edition.date,
-        name: edition.name,
-        title: edition.title,
-        item_count: edition.items.length,
-        body: json(body),
-        published_at: publishedAt ?? null,
-      })
-      .onConflict((conflict) =>
-        conflict.column('date').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          title: eb.ref('excluded.title'),
-          item_count: eb.ref('excluded.item_count'),
-          body: eb.ref('excluded.body'),
-          updated_at: sql`now()`,
-          published_at:
-            publishedAt !== undefined ? eb.ref('excluded.published_at') : eb.ref('editions.published_at'),
-        })),
-      )
+      .insertInto('edition_items')
+      .values(keys.map((key, position) => ({ date: edition.date, key, position })))
       .execute();
-    await tx.deleteFrom('edition_items').where('date', '=', edition.date).execute();
-    if (keys.length) {
-      await tx
-        .insertInto('edition_items')
-        .values(keys.map((key, position) => ({ date: edition.date, key, position })))
-        .execute();
-    }
-    await reindexEdition(tx, edition.date);
-  });
+  }
+  await reindexEdition(tx, edition.date);
 }
 
 async function getEdition(db: Db, date: string): Promise<Edition | null> {

@@ -6,7 +6,12 @@
 import { type Kysely, sql } from 'kysely';
 import { bindQueries } from './_bind.js';
 import type { Database, OutboxKind } from './schema.js';
-import { requestSubscriptions, type Subscriber, setSubscriberStatus } from './subscribers.js';
+import {
+  type RequestedSubscriber,
+  requestSubscriptions,
+  type Subscriber,
+  setSubscriberStatus,
+} from './subscribers.js';
 
 /** The outbox of mails requests cause (confirmation, welcome). */
 export interface OutboxPort {
@@ -14,7 +19,7 @@ export interface OutboxPort {
   requestSubscriptions(
     requests: readonly { address: string; mailbox: string }[],
     windowSeconds: number,
-  ): Promise<{ subscribers: Subscriber[]; queued: number }>;
+  ): Promise<{ subscribers: RequestedSubscriber[]; queued: number }>;
   confirmSubscription(id: number, generation: number, welcome: boolean): Promise<Subscriber | null>;
   claim(worker: string, limit: number, leaseSeconds: number): Promise<OutboxMail[]>;
   handOver(id: number, worker: string): Promise<boolean>;
@@ -65,13 +70,15 @@ export interface MailProblem {
 
 /**
  * Stores a batch of subscribe requests and, in the same transaction, queues one confirmation mail per inbox for
- * each pending reader that has had none within `windowSeconds` (a reader who left and came back starts anew).
+ * each pending reader that has had none within `windowSeconds` (a reader who left and came back starts anew). The
+ * claiming statement runs whether or not a reader is pending, so a request for a subscribed address takes the same
+ * path (and about the same time) as one for a new address.
  */
 async function requestSubscriptionsWithMail(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
   windowSeconds: number,
-): Promise<{ subscribers: Subscriber[]; queued: number }> {
+): Promise<{ subscribers: RequestedSubscriber[]; queued: number }> {
   if (requests.length === 0) return { subscribers: [], queued: 0 };
   return db.transaction().execute(async (tx) => {
     const subscribers = await requestSubscriptions(tx, requests);
@@ -82,7 +89,6 @@ async function requestSubscriptionsWithMail(
         byMailbox.set(subscriber.mailbox, subscriber.id);
       }
     }
-    if (byMailbox.size === 0) return { subscribers, queued: 0 };
     const result = await sql<{ subscriber_id: number }>`
       WITH claimed AS (
         UPDATE subscribers AS s SET confirmation_sent_at = now()

@@ -129,6 +129,18 @@ export interface SubscriberPreferencesTable {
 }
 
 /** One edition in another language (migration 009): the model's text and the editor's edits, kept apart. */
+/** Every published revision of an edition, whole (migration 011); revision 1 is the first publication. */
+export interface EditionRevisionsTable {
+  edition_date: string;
+  revision: number;
+  /** The Edition without publishedAt, as readers had it. */
+  body: Json<unknown>;
+  editor: string | null;
+  reason: string | null;
+  published_at: Timestamp;
+  created_at: DefaultTimestamp;
+}
+
 export interface EditionTranslationsTable {
   edition_date: string;
   language: string;
@@ -253,6 +265,7 @@ export interface Database {
   outbox: OutboxTable;
   subscriber_preferences: SubscriberPreferencesTable;
   edition_translations: EditionTranslationsTable;
+  edition_revisions: EditionRevisionsTable;
   search_items: SearchItemsTable;
   editors: EditorsTable;
   editor_sessions: EditorSessionsTable;

@@ -82,6 +82,8 @@ export type SendCounts = Record<SendState, number> & {
 export interface SendRecipient {
   subscriberId: number;
   address: string;
+  /** The reader's subscription (their links are bound to it). */
+  generation: number;
   /** This attempt's number (1 for the first). */
   attempt: number;
   /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
@@ -238,6 +240,7 @@ async function startSending(
 ): Promise<SendRecipient | null> {
   const result = await sql<{
     address: string;
+    generation: number;
     attempts: number;
     has_preferences: boolean;
     language: string | null;
@@ -250,13 +253,14 @@ async function startSending(
     FROM subscribers AS s LEFT JOIN subscriber_preferences AS p ON p.subscriber_id = s.id
     WHERE l.edition_date = ${edition}::date AND l.subscriber_id = ${subscriberId} AND l.claimed_by = ${worker}
       AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
-    RETURNING s.address, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
+    RETURNING s.address, s.generation, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
       p.only_my_topics`.execute(db);
   const row = result.rows[0];
   if (row) {
     return {
       subscriberId,
       address: row.address,
+      generation: Number(row.generation),
       attempt: Number(row.attempts),
       preferences: row.has_preferences
         ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics })

@@ -20,11 +20,12 @@ export interface Subscriber {
 
 /** Readers and their status: subscribe, confirm, unsubscribe, bounces. */
 export interface SubscribersPort {
-  request(address: string, mailbox: string): Promise<Subscriber>;
-  requestMany(requests: readonly { address: string; mailbox: string }[]): Promise<Subscriber[]>;
+  request(address: string, mailbox: string): Promise<RequestedSubscriber>;
+  /** One row per mailbox (a variant of a stored reader's address is that reader); see requestSubscriptions. */
+  requestMany(requests: readonly { address: string; mailbox: string }[]): Promise<RequestedSubscriber[]>;
   /** The operator's add: the row as given, whatever it was. */
   put(address: string, mailbox: string, status: SubscriberStatus): Promise<Subscriber>;
-  get(by: { id: number } | { address: string }): Promise<Subscriber | null>;
+  get(by: { id: number } | { address: string } | { mailbox: string }): Promise<Subscriber | null>;
   claimConfirmationMail(id: number, withinSeconds: number): Promise<boolean>;
   /** Moves the reader to `status` when they are in one of `from` now; null otherwise. */
   setStatus(
@@ -96,34 +97,46 @@ function toSubscriber(row: Row): Subscriber {
   };
 }
 
+/** A subscribe request's row as it is now; `fresh` when the request began a subscription (new, or back after leaving). */
+export type RequestedSubscriber = Subscriber & { fresh: boolean };
+
 /**
- * A subscribe request: a new address becomes `pending`; an `unsubscribed` or `bounced` one is `pending` again (it
+ * A subscribe request: a new mailbox becomes `pending`; an `unsubscribed` or `bounced` one is `pending` again (it
  * must confirm anew); a `pending` or `confirmed` one is left as it is. Returns the row as it is now.
  */
 async function requestSubscription(
   db: Kysely<Database>,
   address: string,
   mailbox: string,
-): Promise<Subscriber> {
+): Promise<RequestedSubscriber> {
   const [subscriber] = await requestSubscriptions(db, [{ address, mailbox }]);
   return subscriber!;
 }
 
 /**
- * Many requests in one statement (a burst on `digest serve`): each address once, in the order given. A new address
- * is pending; one that left (unsubscribed, bounced) is pending again in a new subscription (its generation goes up
- * and its confirmation window starts over, so it gets a new confirmation mail); a pending or confirmed one is
- * unchanged.
+ * Many requests in one statement (a burst on `digest serve`): each mailbox once, in the order given. One reader is
+ * one mailbox (core/email-address.ts `canonicalMailbox`): a request for a variant of a stored reader's address (its
+ * dots, a tag, the provider's other domain) is that reader's row, whose address stays as first typed. A new mailbox
+ * is pending under the address its first request typed; one that left (unsubscribed, bounced) is pending again in
+ * a new subscription (its generation goes up and its confirmation window starts over, so it gets a new
+ * confirmation mail); a pending or confirmed one is unchanged.
  */
 export async function requestSubscriptions(
   db: Kysely<Database>,
   requests: readonly { address: string; mailbox: string }[],
-): Promise<Subscriber[]> {
+): Promise<RequestedSubscriber[]> {
   if (requests.length === 0) return [];
+  const rowAddress = await addressesByMailbox(db, requests);
+  const before = new Map([...rowAddress.values()].map((row) => [row.address, row.status]));
+  const targets = new Map<string, string>();
+  for (const { address, mailbox } of requests) {
+    if (!rowAddress.has(mailbox)) rowAddress.set(mailbox, { address, status: null });
+    targets.set(rowAddress.get(mailbox)!.address, mailbox);
+  }
   const left = sql`subscribers.status IN ('unsubscribed', 'bounced')`;
   const rows = await db
     .insertInto('subscribers')
-    .values(requests.map(({ address, mailbox }) => ({ address, mailbox, status: 'pending' as const })))
+    .values([...targets].map(([address, mailbox]) => ({ address, mailbox, status: 'pending' as const })))
     .onConflict((conflict) =>
       conflict.column('address').doUpdateSet({
         status: sql`CASE WHEN ${left} THEN 'pending' ELSE subscribers.status END`,
@@ -135,7 +148,40 @@ export async function requestSubscriptions(
     .returning(COLUMNS)
     .execute();
   const byAddress = new Map(rows.map((row) => [(row as Row).address, toSubscriber(row as Row)]));
-  return requests.map(({ address }) => byAddress.get(address)!);
+  return requests.map(({ mailbox }) => {
+    const address = rowAddress.get(mailbox)!.address;
+    const status = before.get(address);
+    const fresh =
+      status === undefined || status === null || status === 'unsubscribed' || status === 'bounced';
+    return { ...byAddress.get(address)!, fresh };
+  });
+}
+
+/**
+ * The stored row each requested mailbox already has: the one with the very address asked for, else a reader still
+ * subscribed (pending, confirmed), else the latest. (Rows stored before mailboxes were canonical may share one.)
+ */
+async function addressesByMailbox(
+  db: Kysely<Database>,
+  requests: readonly { address: string; mailbox: string }[],
+): Promise<Map<string, { address: string; status: SubscriberStatus | null }>> {
+  const mailboxes = [...new Set(requests.map((request) => request.mailbox))];
+  const asked = new Set(requests.map((request) => request.address));
+  const rows = await db
+    .selectFrom('subscribers')
+    .select(['id', 'address', 'mailbox', 'status'])
+    .where('mailbox', 'in', mailboxes)
+    .execute();
+  const rank = (row: { id: number; address: string; status: SubscriberStatus }) =>
+    (asked.has(row.address) ? 2 ** 40 : 0) +
+    (row.status === 'pending' || row.status === 'confirmed' ? 2 ** 39 : 0) +
+    Number(row.id);
+  const best = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) {
+    const current = best.get(row.mailbox);
+    if (!current || rank(row) > rank(current)) best.set(row.mailbox, row);
+  }
+  return new Map([...best].map(([mailbox, row]) => [mailbox, { address: row.address, status: row.status }]));
 }
 
 /** Adds an address with a given status (CLI `subscribers add` / `import`); an existing row is updated to it. */
@@ -157,14 +203,21 @@ async function putSubscriber(
   return toSubscriber(row as Row);
 }
 
+/** A reader by row, by address, or by mailbox (the one still subscribed, else the latest, when several share it). */
 export async function getSubscriber(
   db: Kysely<Database>,
-  by: { id: number } | { address: string },
+  by: { id: number } | { address: string } | { mailbox: string },
 ): Promise<Subscriber | null> {
   const query = db.selectFrom('subscribers').select(COLUMNS);
   const row = await ('id' in by
     ? query.where('id', '=', by.id)
-    : query.where('address', '=', by.address)
+    : 'address' in by
+      ? query.where('address', '=', by.address)
+      : query
+          .where('mailbox', '=', by.mailbox)
+          .orderBy(sql`status IN ('pending', 'confirmed')`, 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
   ).executeTakeFirst();
   return row ? toSubscriber(row as Row) : null;
 }

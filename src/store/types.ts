@@ -9,6 +9,7 @@ import type { IngestRunsPort } from './ingest-runs.js';
 import type { JobsPort } from './job-lock.js';
 import type { OutboxPort } from './outbox.js';
 import type { PreferencesPort } from './preferences.js';
+import type { RevisionsPort } from './revisions.js';
 import type { SearchPort } from './search.js';
 import type { SendLogPort } from './send-log.js';
 import type { SourceStatePort } from './source-state.js';
@@ -28,6 +29,8 @@ export interface Store extends StageStore {
   editors: EditorsPort;
   desk: DeskPort;
   jobs: JobsPort;
+  /** Every published revision of an edition, and corrections (store/revisions.ts). */
+  revisions: RevisionsPort;
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

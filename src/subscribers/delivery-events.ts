@@ -34,7 +34,7 @@ export function createDeliveryEvents(
     store: Pick<Store, 'subscribers'>;
   },
   /** The reader's status changed: the intake must not answer from memory. */
-  forget: (address: string) => void,
+  forget: (mailbox: string) => void,
 ): DeliveryEvents {
   const { config, store, log } = deps;
   return {
@@ -62,7 +62,7 @@ export function createDeliveryEvents(
               permanent ? 1 : config.server.softBounceLimit,
             );
       const now = after ?? subscriber;
-      forget(subscriber.address);
+      forget(subscriber.mailbox);
       log.info(
         `subscriber ${subscriber.id}: ${permanent ? 'permanent ' : ''}${type} reported; now ${now.status}`,
       );

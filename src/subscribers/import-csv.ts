@@ -27,11 +27,11 @@ export async function importSubscribers(
       });
       continue;
     }
-    if (seen.has(checked.address)) {
+    if (seen.has(checked.mailbox)) {
       report.duplicates += 1;
       continue;
     }
-    seen.add(checked.address);
+    seen.add(checked.mailbox);
     const result = await putSubscriber({
       deps,
       address: checked.address,

@@ -1,18 +1,19 @@
 // The intake of subscribe requests. Requests wait here for the database and are stored in batches, one transaction
 // each: a burst costs a few statements instead of one per reader (PGlite writes on this thread), and each request
-// is answered once its batch is committed — an answered request is a stored one.
+// is answered once its batch is committed — an answered request is a stored one. Requests are keyed by mailbox (the
+// inbox, core/email-address.ts): variants of one address share one wait, one row and one memory.
 import type { Logger } from '../core/ports.js';
 import type { ReaderPreferences } from '../core/types.js';
-import type { Subscriber } from '../store/subscribers.js';
+import type { RequestedSubscriber } from '../store/subscribers.js';
 import type { Store } from '../store/types.js';
 
-/** One confirmation mail per inbox (address without +tag) in this window. */
+/** One confirmation mail per inbox (canonical mailbox) in this window. */
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
 /** Subscribe requests waiting for the database at most; beyond, the answer is "busy" (503) for everyone. */
 const MAX_WAITING_REQUESTS = 10_000;
 /** Requests stored per transaction. */
 const INTAKE_BATCH = 500;
-/** Addresses this process stored within the confirmation window, at most (the least recent are forgotten first). */
+/** Mailboxes this process stored within the confirmation window, at most (the least recent are forgotten first). */
 const MAX_RECENT_ADDRESSES = 100_000;
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -30,24 +31,25 @@ export interface IntakeDeps {
 export interface SubscribeRequest {
   address: string;
   mailbox: string;
-  /** The form's edition choices, kept for a new or pending reader only. */
+  /** The form's edition choices, kept only when the request begins a subscription (a new reader, or one back). */
   preferences: ReaderPreferences | null;
 }
 
 export interface Intake {
   /** True once the request is stored (or was within the hour); false when busy or the database failed. */
   submit(request: SubscribeRequest): Promise<boolean>;
-  /** The reader left (or bounced): a new request must reach the database. */
-  forget(address: string): void;
+  /** The reader of this mailbox left (or bounced): a new request must reach the database. */
+  forget(mailbox: string): void;
   /** Resolves once every waiting request is stored. */
   idle(): Promise<void>;
 }
 
 export function createIntake(deps: IntakeDeps): Intake {
   const recent = recentAddresses(deps.now);
-  const intake = new Map<string, { mailbox: string; stored: (ok: boolean) => void }>();
+  /** The requests waiting, by mailbox: the address of the first, and how to answer them. */
+  const intake = new Map<string, { address: string; stored: (ok: boolean) => void }>();
   const waiting = new Map<string, Promise<boolean>>();
-  /** The form's edition choices of the requests waiting, by address. */
+  /** The form's edition choices of the requests waiting, by mailbox. */
   const choices = new Map<string, ReaderPreferences>();
   let draining: Promise<void> | null = null;
   /** Mails queued by batches since the intake last ran dry. */
@@ -57,10 +59,10 @@ export function createIntake(deps: IntakeDeps): Intake {
   function takeBatch() {
     const batch: { address: string; mailbox: string }[] = [];
     const answers: ((ok: boolean) => void)[] = [];
-    for (const [address, entry] of intake) {
-      batch.push({ address, mailbox: entry.mailbox });
+    for (const [mailbox, entry] of intake) {
+      batch.push({ address: entry.address, mailbox });
       answers.push(entry.stored);
-      intake.delete(address);
+      intake.delete(mailbox);
       if (batch.length === INTAKE_BATCH) break;
     }
     return { batch, answers };
@@ -75,9 +77,9 @@ export function createIntake(deps: IntakeDeps): Intake {
           const { batch, answers } = takeBatch();
           const { ok, queued } = await storeBatch(deps, batch, { recent, choices });
           queuedSinceDrained += queued;
-          for (const { address } of batch) {
-            waiting.delete(address);
-            choices.delete(address);
+          for (const { mailbox } of batch) {
+            waiting.delete(mailbox);
+            choices.delete(mailbox);
           }
           for (const answer of answers) answer(ok);
         }
@@ -96,19 +98,19 @@ export function createIntake(deps: IntakeDeps): Intake {
 
   return {
     async submit({ address, mailbox, preferences }) {
-      if (recent.has(address)) return true;
-      // The same address already waiting: one row, one mail, one answer for both.
-      let stored = waiting.get(address);
+      if (recent.has(mailbox)) return true;
+      // The same mailbox already waiting (maybe by another of its addresses): one row, one mail, one answer for all.
+      let stored = waiting.get(mailbox);
       if (!stored) {
         if (waiting.size >= MAX_WAITING_REQUESTS) return false;
-        stored = new Promise<boolean>((resolve) => intake.set(address, { mailbox, stored: resolve }));
-        waiting.set(address, stored);
-        if (preferences) choices.set(address, preferences);
+        stored = new Promise<boolean>((resolve) => intake.set(mailbox, { address, stored: resolve }));
+        waiting.set(mailbox, stored);
+        if (preferences) choices.set(mailbox, preferences);
         void drain();
       }
       return stored;
     },
-    forget: (address) => recent.forget(address),
+    forget: (mailbox) => recent.forget(mailbox),
     async idle() {
       while (draining) await draining;
     },
@@ -116,7 +118,7 @@ export function createIntake(deps: IntakeDeps): Intake {
 }
 
 /**
- * An address stored within the hour needs no second visit to the database: its row is pending (and its mail
+ * A mailbox stored within the hour needs no second visit to the database: its row is pending (and its mail
  * queued) or confirmed, and another request could change neither. Leaving forgets it, so subscribing again works.
  */
 type RecentAddresses = ReturnType<typeof recentAddresses>;
@@ -125,17 +127,17 @@ function recentAddresses(now: () => number) {
   const recent = new Map<string, number>();
   const windowMs = CONFIRMATION_WINDOW_SECONDS * 1000;
   return {
-    has(address: string): boolean {
-      const at = recent.get(address);
+    has(mailbox: string): boolean {
+      const at = recent.get(mailbox);
       return at !== undefined && now() - at < windowMs;
     },
-    remember(address: string): void {
-      recent.delete(address);
-      recent.set(address, now());
+    remember(mailbox: string): void {
+      recent.delete(mailbox);
+      recent.set(mailbox, now());
       while (recent.size > MAX_RECENT_ADDRESSES) recent.delete(recent.keys().next().value!);
     },
-    forget(address: string): void {
-      recent.delete(address);
+    forget(mailbox: string): void {
+      recent.delete(mailbox);
     },
   };
 }
@@ -151,7 +153,7 @@ async function storeBatch(
       batch,
       CONFIRMATION_WINDOW_SECONDS,
     );
-    for (const { address } of batch) memory.recent.remember(address);
+    for (const { mailbox } of batch) memory.recent.remember(mailbox);
     await storeChoices(deps, subscribers, memory.choices);
     return { ok: true, queued };
   } catch (error) {
@@ -160,16 +162,20 @@ async function storeBatch(
   }
 }
 
-/** A form's choices count for a reader not yet confirmed: a stranger cannot change a confirmed reader's edition. */
+/**
+ * A form's choices count only when its request began the subscription (a new reader, or one who left and came
+ * back): anyone can post the form, so it never changes a pending or confirmed reader's edition — their signed
+ * preferences link does.
+ */
 async function storeChoices(
   deps: Pick<IntakeDeps, 'store' | 'log'>,
-  stored: Subscriber[],
+  stored: RequestedSubscriber[],
   choices: Map<string, ReaderPreferences>,
 ): Promise<void> {
   for (const subscriber of stored) {
-    const chosen = choices.get(subscriber.address);
-    choices.delete(subscriber.address);
-    if (!chosen || subscriber.status !== 'pending') continue;
+    const chosen = choices.get(subscriber.mailbox);
+    choices.delete(subscriber.mailbox);
+    if (!chosen || !subscriber.fresh) continue;
     await deps.store.preferences
       .set(subscriber.id, chosen)
       .catch((error: unknown) =>

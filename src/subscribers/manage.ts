@@ -103,7 +103,7 @@ export async function addSubscriber(
   return putSubscriber({ deps, address, mailbox, confirmed: input.confirmed });
 }
 
-/** Adds the reader, or confirms a pending one; someone who left or bounced stays so. */
+/** Adds the reader (unless their mailbox has one), or confirms a pending one; someone who left or bounced stays so. */
 export async function putSubscriber({
   deps,
   address,
@@ -116,7 +116,8 @@ export async function putSubscriber({
   confirmed: boolean;
 }): Promise<PutResult> {
   const { store } = deps;
-  const existing = await store.subscribers.get({ address });
+  // A variant of a stored reader's address (core/email-address.ts) is that reader: one inbox, one row.
+  const existing = (await store.subscribers.get({ address })) ?? (await store.subscribers.get({ mailbox }));
   if (!existing) {
     const subscriber = await store.subscribers.put(address, mailbox, confirmed ? 'confirmed' : 'pending');
     return { outcome: 'added', subscriber };

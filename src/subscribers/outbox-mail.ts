@@ -60,8 +60,12 @@ async function renderOutboxMail(
     siteUrl: baseUrl,
   };
   const subject = { id: String(subscriber.id), address: subscriber.address };
-  // Signed now, at send time: the outbox row holds no token, so a database reader learns no working link.
-  const preferences = preferencesUrl(baseUrl, tokens.issue('preferences', subject));
+  // Signed now, at send time: the outbox row holds no token, so a database reader learns no working link. The
+  // preferences and confirm links are bound to the mail's subscription.
+  const preferences = preferencesUrl(
+    baseUrl,
+    tokens.issue('preferences', { ...subject, instance: String(mail.generation) }),
+  );
   if (mail.kind === 'confirmation') {
     const confirmUrl = new URL('confirm', baseUrl);
     confirmUrl.searchParams.set(

@@ -42,11 +42,11 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
   const tokens = digestTokens(deps);
   const options = preferenceOptions(deps.config);
   const lookup = async (id: string) => {
-    if (!/^[1-9]\d{0,14}$/.test(id)) return null;
     const row = await deps.store.subscribers.get({ id: Number(id) });
-    // Someone who left keeps no page: their link says "not valid" like any other.
+    // Someone who left keeps no page: their link says "not valid" like any other. A link names the subscription
+    // it was mailed in: after leaving and coming back, only the new mails' links open the page.
     return row && (row.status === 'pending' || row.status === 'confirmed')
-      ? { ...row, id: String(row.id), rowId: row.id }
+      ? { ...row, id: String(row.id), rowId: row.id, instance: String(row.generation) }
       : null;
   };
   const verify = async (token: string) =>

@@ -32,9 +32,14 @@ export function sendReaders(
 ): SendReaders {
   const tokens = digestTokens(deps);
   return {
-    tokensFor: ({ subscriberId, address }) => ({
+    tokensFor: ({ subscriberId, address, generation }) => ({
       unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),
-      preferences: tokens.issue('preferences', { id: String(subscriberId), address }),
+      // Bound to the reader's subscription: after leaving and coming back, this mail's link no longer opens the page.
+      preferences: tokens.issue('preferences', {
+        id: String(subscriberId),
+        address,
+        instance: String(generation),
+      }),
     }),
     recordBounce: async (id) =>
       (await deps.store.subscribers.recordBounce(id, bounceLimit))?.status === 'bounced',

@@ -49,6 +49,8 @@ export interface SendOutcome extends SendLogState {
   /** Uncertain rows queued again by --resend-uncertain. */
   requeued: number;
   run: RunCounts;
+  /** Plain `digest send` found the newest published edition sent already: nothing was done. */
+  nothingToSend?: true;
 }
 
 export interface ProgressHooks {

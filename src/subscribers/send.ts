@@ -4,7 +4,7 @@
 // server's "250" and the log write) are reported and, by default, not resent: a reader may miss one edition
 // rather than get it twice. `resendUncertain` turns that round.
 import { refuseFlagged } from '../core/edition-flags.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotReadyError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { deadClaimers, newClaimerId } from '../mail/claimer.js';
 import { runSendWorker, type SendEvent } from '../mail/send-run.js';
@@ -13,6 +13,7 @@ import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendCounts } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
 import type { SendDeps } from './ports.js';
+import { chooseEditionToSend } from './send-choice.js';
 import { prepareSendMail, sendReaders } from './send-mail.js';
 import {
   emptyOutcome,
@@ -26,7 +27,8 @@ export type { SendOutcome, SendProgress } from './send-outcome.js';
 export type { SendEvent };
 
 export interface SendInput extends ProgressHooks {
-  week: string;
+  /** The edition; default the newest published one, unless it has been sent (see send-choice.ts). */
+  week?: string;
   /** Say who would get it; write nothing, send nothing. */
   dryRun?: boolean;
   /** Send even with fallbacks or flagged items. */
@@ -37,8 +39,20 @@ export interface SendInput extends ProgressHooks {
   baseUrl?: string;
 }
 
-export async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
+/** The input with its edition chosen. */
+type WeekInput = SendInput & { week: string };
+
+export async function send(deps: SendDeps, request: SendInput): Promise<SendOutcome> {
   const { store, log, config } = deps;
+  let input: WeekInput;
+  if (request.week) input = { ...request, week: request.week };
+  else {
+    const choice = await chooseEditionToSend(store);
+    log.info(choice.note);
+    if (!choice.week)
+      return { ...emptyOutcome('', request.dryRun ?? false), complete: true, nothingToSend: true };
+    input = { ...request, week: choice.week };
+  }
   const edition = await sendableEdition(deps, input);
   const settings = sendSettings(config, deps.env, input.baseUrl);
   const base = emptyOutcome(input.week, input.dryRun ?? false);
@@ -73,21 +87,22 @@ export async function send(deps: SendDeps, input: SendInput): Promise<SendOutcom
   } finally {
     sender.close();
   }
-  if (mail.variants() > 1) log.info(`${mail.variants()} personal variant(s) of the edition rendered.`);
+  if (mail.variants() > 1)
+    log.info(`Readers got ${mail.variants()} versions of the edition (by their language and topics).`);
   const { added, foundUncertain, requeued } = rows;
   return { ...base, added, foundUncertain, requeued, run, ...(await sendLogState(store, input.week)) };
 }
 
 /** The week's edition, built and published (the mail links to its page), and not flagged unless allowed. */
-async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: SendInput): Promise<Edition> {
+async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: WeekInput): Promise<Edition> {
   const edition = await deps.store.editions.get(input.week);
   if (!edition) {
-    throw new NotFoundError(
+    throw new NotReadyError(
       `No edition for ${input.week}: build it first (digest build --week ${input.week}).`,
     );
   }
   if (!edition.publishedAt) {
-    throw new NotFoundError(
+    throw new NotReadyError(
       `Edition ${input.week} is not published: publish it first (digest publish --week ${input.week}); ` +
         'the mail links to its page.',
     );
@@ -107,7 +122,7 @@ async function queueRows({
   claim,
 }: {
   deps: Pick<SendDeps, 'store' | 'log'>;
-  input: SendInput;
+  input: WeekInput;
   edition: Edition;
   claim: { deadClaimers: readonly string[]; leaseSeconds: number };
 }): Promise<{ added: number; foundUncertain: number; requeued: number; total: number }> {

@@ -53,6 +53,14 @@ export interface Subscriptions extends SubscriberLinks, DeliveryEvents {
   mailStatus(): Promise<MailStatus>;
 }
 
+/**
+ * An accepted subscribe request is answered no sooner than this after it arrived, whatever became of it (a new
+ * reader stored and mailed, a known one left as is, one remembered within the hour, a bot's): the answer's time
+ * does not tell a stranger which (issue 30 measured 4.8 against 8.75 ms without it). Storing a batch usually takes
+ * less; when the database is slower, every request of the batch waits for the same commit.
+ */
+export const SUBSCRIBE_ANSWER_FLOOR_MS = 20;
+
 /** Any value in the honeypot field but an empty one — a string with text, a repeated field, an array — is a bot. */
 export function honeypotFilled(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return false;
@@ -77,9 +85,9 @@ export function createSubscriptions(
     now,
   });
   const intake = createIntake({ store, log, now, mailsQueued: () => outbox.wake() });
-  const forget = (address: string) => intake.forget(address);
+  const forget = (mailbox: string) => intake.forget(mailbox);
   return {
-    request: (input) => request({ deps, site, intake }, input),
+    request: (input) => withFloor(() => request({ deps, site, intake }, input)),
     ...createSubscriberLinks({ config, store, log, tokens, forget, welcomeQueued: () => outbox.wake() }),
     ...createDeliveryEvents(deps, forget),
     async idle() {
@@ -93,6 +101,16 @@ export function createSubscriptions(
       return { ...outbox.health(waitingMails.retrying), ...waitingMails };
     },
   };
+}
+
+/** The outcome, once SUBSCRIBE_ANSWER_FLOOR_MS have passed since the request arrived (an invalid address: at once). */
+async function withFloor(outcome: () => Promise<SubscribeOutcome>): Promise<SubscribeOutcome> {
+  const arrived = performance.now();
+  const result = await outcome();
+  if (!result.ok && 'field' in result) return result;
+  const left = SUBSCRIBE_ANSWER_FLOOR_MS - (performance.now() - arrived);
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  return result;
 }
 
 /** The site a subscription is for; without SMTP or a base URL, a ConfigError naming what to set. */

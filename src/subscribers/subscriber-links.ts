@@ -26,8 +26,8 @@ export interface LinkDeps extends Pick<DigestDeps, 'config' | 'log'> {
   tokens: SubscriberTokens;
   /** A confirmation queued a welcome mail. */
   welcomeQueued: () => void;
-  /** The reader left: the intake must not answer from memory. */
-  forget: (address: string) => void;
+  /** The reader of this mailbox left: the intake must not answer from memory. */
+  forget: (mailbox: string) => void;
 }
 
 type TokenSubscriber = Omit<Subscriber, 'id'> & { rowId: number; id: string; instance?: string };
@@ -69,7 +69,7 @@ export function createSubscriberLinks(deps: LinkDeps): SubscriberLinks {
       const { rowId } = checked.subscriber;
       const changed = await store.subscribers.setStatus(rowId, 'unsubscribed', ['pending', 'confirmed']);
       if (changed) log.info(`subscriber ${rowId} unsubscribed`);
-      deps.forget(checked.subscriber.address);
+      deps.forget(checked.subscriber.mailbox);
       // Already unsubscribed (or bounced): the reader's wish holds either way.
       return { ok: true };
     },
@@ -80,7 +80,6 @@ function tokenVerifier(deps: Pick<LinkDeps, 'store' | 'tokens'>) {
   const lookup =
     (bound: boolean) =>
     async (id: string): Promise<TokenSubscriber | null> => {
-      if (!/^[1-9]\d{0,14}$/.test(id)) return null;
       const row = await deps.store.subscribers.get({ id: Number(id) });
       if (!row) return null;
       // A confirm link names the subscription (generation) it was issued for.

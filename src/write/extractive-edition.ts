@@ -41,8 +41,12 @@ function counted(count: number, one: string, many: string): string {
 
 function listPhrases(parts: string[]): string {
   if (parts.length <= 1) return parts.join('');
-  // A serial comma keeps "retrieval and RAG, and efficient inference" readable.
-  const serial = parts.length > 2 || parts.some((part) => part.includes(' and ')) ? ',' : '';
+  // Two themes, one with its own "and": "reliability in production as well as benchmarks and evaluation" (", and"
+  // there reads as a slip).
+  if (parts.length === 2 && parts.some((part) => part.includes(' and ')))
+    return `${parts[0]} as well as ${parts[1]}`;
+  // A serial comma keeps "retrieval and RAG, efficient inference, and agents" readable.
+  const serial = parts.length > 2 ? ',' : '';
   return `${parts.slice(0, -1).join(', ')}${serial} and ${parts.at(-1)}`;
 }
 
@@ -80,7 +84,11 @@ export function editionIntro(ranked: ThemeCount[], items: HeaderInput[]): string
       : papers
         ? counted(papers, 'paper', 'papers')
         : counted(posts, 'post', 'posts');
-  sentences.push(`${mix.charAt(0).toUpperCase()}${mix.slice(1)}, each summarised from its own text.`);
+  // Nothing about how each was read: the cards say it (full text or abstract), the intro must not claim more.
+  const each = items.length > 1 ? 'each with' : 'with';
+  sentences.push(
+    `${mix.charAt(0).toUpperCase()}${mix.slice(1)}, ${each} a short summary and three takeaways.`,
+  );
   return sentences.join(' ');
 }
 

@@ -18,16 +18,18 @@
 // remain. With 4+ usable sentences, 3 are always left over for the takeaways.
 // A sentence that refers back ("These results …") joins the summary only with the sentence before it; a leading
 // link phrase ("However,", "To address this issue,") is trimmed when that sentence is not shown (extractive-context.ts).
-// Takeaways: the remaining results and implications first, then contributions and method, background last; in
-// source order. When fewer than 3 remain, summary sentences are reused; when the text has fewer than 3 usable
+// Takeaways: the remaining results and implications first, then contributions and method, in source order; never a
+// background sentence (the field's state, the gap: "… remains a fundamental challenge"). When fewer than 3 remain,
+// summary sentences (not background) are reused; when the text has fewer than 3 usable
 // sentences in all, labelled facts fill in ("Authors: …", "Source: …", "Published: …", "Title: …",
-// "Details: …") — never an invented claim.
+// "Details: …") — never an invented claim. "The authors" is said once per item: later mentions, in the summary and
+// the takeaways as shown, become "they", "their", "them" (nameAuthorsOnce).
 
 import type { TakeawaySource, WrittenItem } from '../core/types.js';
 import { tokenize } from '../select/text-tokens.js';
 import { cleanSourceText, titleName } from './clean-text.js';
 import { standaloneForm } from './extractive-context.js';
-import { type ItemKind, readerVoice } from './extractive-voice.js';
+import { type ItemKind, nameAuthorsOnce, readerVoice } from './extractive-voice.js';
 import { judgeLevel } from './level.js';
 import type { PaperPart } from './paper-input.js';
 import { normaliseForMatch, rejectReason, splitSentences, wordCount } from './sentences.js';
@@ -278,15 +280,16 @@ export function writeItemExtractively(input: ItemForWriting): WrittenItem {
       )
       .join(' ') || `No description was available from ${item.source}; see the original for details.`;
 
+  // Takeaways are findings (results, numbers, what was built), never the field's state or the gap it fills.
   const rest = scored
-    .filter((sentence) => !inSummary.has(sentence.index))
+    .filter((sentence) => !inSummary.has(sentence.index) && sentence.role !== 'background')
     .sort(
       (a, b) =>
         Number(a.standalone === null) - Number(b.standalone === null) ||
         TAKEAWAY_RANK[a.role] - TAKEAWAY_RANK[b.role] ||
         byScore(a, b),
     );
-  const reused = summaryPicks.slice().sort(byScore);
+  const reused = summaryPicks.filter((sentence) => sentence.role !== 'background').sort(byScore);
   const candidates = [...rest.slice(0, 3).sort(byPosition), ...reused].map((sentence) => ({
     text: sentence.standalone ?? sentence.text,
     from: sourceOf(sentence, partOf.get(sentence.index), item),
@@ -304,9 +307,10 @@ export function writeItemExtractively(input: ItemForWriting): WrittenItem {
     if (takeaways.length === 3) break;
   }
   const { level, reason } = judgeLevel(item);
+  const [named, ...points] = nameAuthorsOnce([summary, ...takeaways]);
   return {
-    summary,
-    takeaways: takeaways as [string, string, string],
+    summary: named ?? summary,
+    takeaways: points as [string, string, string],
     level,
     levelReason: reason,
     writer: 'extractive',

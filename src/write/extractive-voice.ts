@@ -235,3 +235,32 @@ export function readerVoice(sentence: string, kind: ItemKind): string | null {
   const text = agreeSingularVerbs(marked);
   return text === null ? null : capitalise(text);
 }
+
+// Words after which "the authors" is an object ("by the authors" → "by them"), not a subject ("they").
+const OBJECT_BEFORE =
+  /\b(?:by|to|for|with|from|of|than|as|between|among|about|on|at|into|like|toward|towards|via|thank|thanks)\s+$/i;
+
+/**
+ * "The authors" once per item: the texts in the order a reader meets them (summary, then each takeaway); every
+ * later "the authors" becomes "they" / "them" / "their" ("To optimise the authors' framework, the authors develop"
+ * → "To optimise their framework, they develop" once they were named). Only these words change.
+ */
+export function nameAuthorsOnce(texts: readonly string[]): string[] {
+  let named = false;
+  return texts.map((text) =>
+    text.replace(
+      /\b(the authors)('s?)?(?=\W|$)/gi,
+      // positional: String.prototype.replace hands its replacer the match, the groups, the offset and the whole.
+      (match, words: string, apostrophe: string | undefined, offset: number, whole: string) => {
+        if (!named) {
+          named = true;
+          return match;
+        }
+        const capital = words[0] === 'T';
+        const cased = (word: string) => (capital ? word[0]!.toUpperCase() + word.slice(1) : word);
+        if (apostrophe) return cased('their');
+        return cased(OBJECT_BEFORE.test(whole.slice(0, offset)) ? 'them' : 'they');
+      },
+    ),
+  );
+}

@@ -9,9 +9,24 @@ import { callWithOneRepair, openingTurn } from './_one-repair.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { missingSpans } from './translation-check.js';
 
-const translationSchema = z.object({
-  fields: z.array(z.object({ id: z.string(), text: z.string() })),
-});
+type TranslationAnswer = { fields: Field[] };
+
+/** Room a translation gets over its source: some languages take more characters for the same sentence. */
+const TRANSLATION_GROWTH = 2;
+
+/**
+ * One entry per field asked, each no longer than twice the longest source text, so a grammar engine stops within a
+ * known number of tokens (llm/token-bound.ts).
+ */
+function translationSchemaFor(fields: readonly Field[]): z.ZodType<TranslationAnswer> {
+  const longest = Math.max(...fields.map((field) => field.text.length), 1);
+  const ids = fields.map((field) => field.id) as [string, ...string[]];
+  return z.object({
+    fields: z
+      .array(z.object({ id: z.enum(ids), text: z.string().max(longest * TRANSLATION_GROWTH + 40) }))
+      .length(fields.length, `give exactly one entry for each of the ${fields.length} fields`),
+  });
+}
 
 interface Field {
   id: string;
@@ -42,7 +57,7 @@ const languageName = (tag: string) => {
   }
 };
 
-function fieldErrors(fields: readonly Field[], answer: z.infer<typeof translationSchema>): string[] {
+function fieldErrors(fields: readonly Field[], answer: TranslationAnswer): string[] {
   const errors: string[] = [];
   const given = new Map(answer.fields.map((field) => [field.id, field.text]));
   for (const field of fields) {
@@ -74,7 +89,7 @@ async function translateFields(
     fields: fields.map((field) => `<field id="${field.id}">${asPromptData(field.text)}</field>`).join('\n'),
   });
   const { last, reason } = await callWithOneRepair(options.road, options.model, {
-    schema: translationSchema,
+    schema: translationSchemaFor(fields),
     schemaName: 'digest_translation',
     ...openingTurn(prompt),
     validate: (value) => fieldErrors(fields, value),

@@ -1,10 +1,7 @@
 // Rules a model's output must meet before it reaches a page. Each error is a sentence the model can act on
 // in the repair attempt.
-import type { EditionOutput, ItemOutput } from './output-schema.js';
+import { type EditionOutput, type ItemOutput, SUMMARY_WORDS, TAKEAWAY_WORDS } from './output-schema.js';
 import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
-
-export const SUMMARY_WORDS = { min: 50, max: 110 } as const;
-export const TAKEAWAY_WORDS = { min: 4, max: 40 } as const;
 
 const PLAIN_TEXT_RULES: [RegExp, string][] = [
   [/<\/?[a-z!][^>]*>|&(?:lt|gt|amp|quot|#\d+);/i, 'contains HTML'],

@@ -7,12 +7,14 @@ import { configSchema } from '../../src/config/config-schema.js';
 import { runDigest } from '../support/cli.js';
 
 describe('schedule config', () => {
-  it('defaults to Mondays 07:00 UTC, enabled, drafts awaiting approval', () => {
+  it('defaults to Mondays 07:00 UTC, enabled, drafts awaiting approval, a build of at most an hour and 1 GB', () => {
     expect(configSchema.parse({}).schedule).toEqual({
       enabled: true,
       cron: '0 7 * * 1',
       timeZone: 'UTC',
       autoPublish: false,
+      buildTimeoutSeconds: 3_600,
+      buildMemoryMb: 1_024,
     });
   });
 
@@ -21,6 +23,8 @@ describe('schedule config', () => {
     ['cron', 'every monday', /schedule\.cron: not a cron expression/],
     ['timeZone', 'Mars/Olympus', /schedule\.timeZone: not a time zone/],
     ['autoPublish', 'yes', /schedule\.autoPublish/],
+    ['buildTimeoutSeconds', 0, /schedule\.buildTimeoutSeconds/],
+    ['buildMemoryMb', 'lots', /schedule\.buildMemoryMb/],
   ] as const) {
     it(`exits 2 naming schedule.${field} for ${JSON.stringify(value)}`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'digest-schedule-config-'));

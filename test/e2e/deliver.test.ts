@@ -70,9 +70,9 @@ describe('digest chat / digest push', () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  it('refuses to post an edition that is not published yet (exit 2)', async () => {
+  it('refuses to post an edition that is not published yet (exit 1: publish it first)', async () => {
     const run = await digest(['chat', '--week', WEEK]);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(`The edition of ${WEEK} is not published yet`);
     expect(platforms.hits).toMatchObject({ slack: 0, discord: 0, telegram: 0 });
   });

@@ -147,8 +147,16 @@ describe('one ranking across the demo, build, list and the desk', () => {
     const config = ['--config', relative(cwd, SAMPLE_CONFIG), '--data-dir', 'data'];
     const same = await runDigest(['list', '--week', SAMPLE_WEEK, '--json', ...config], { cwd });
     expect(JSON.parse(same.stdout).savedDiffers).toBe(0);
-    // No --config: the defaults (other source weights) rank the demo's week otherwise, and list says so.
-    const other = await runDigest(['list', '--week', SAMPLE_WEEK, '--data-dir', 'data'], { cwd });
+    // Another config (another source weight) ranks the demo's week otherwise, and list says so.
+    const sample = JSON.parse(readFileSync(SAMPLE_CONFIG, 'utf8'));
+    const weighted = sample.sources.map((source: { id: string }) =>
+      source.id === 'rss-takara' ? { ...source, weight: 0.5 } : source,
+    );
+    writeFileSync(join(cwd, 'weighted.json'), JSON.stringify({ ...sample, sources: weighted }));
+    const other = await runDigest(
+      ['list', '--week', SAMPLE_WEEK, '--config', 'weighted.json', '--data-dir', 'data'],
+      { cwd },
+    );
     expect(other.code, other.stderr).toBe(0);
     expect(other.stdout).toMatch(
       /The saved edition of 2026-05-04 has \d+ item\(s\) this ranking does not pick: it was built from other data or another config/,

@@ -5,8 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Edition } from '../../src/core/types.js';
+import { tokenBound } from '../../src/llm/token-bound.js';
 import type { UsageReport } from '../../src/llm/usage.js';
 import { runDigest } from '../support/cli.js';
 import { announceSkip } from '../support/environment.js';
@@ -76,6 +78,18 @@ describe.skipIf(problem !== null)('digest build against a real local engine (lla
       const answer = JSON.parse(exchange.text) as { takeaways: unknown[] };
       expect(answer.takeaways).toHaveLength(3);
     }
+  });
+
+  it('every call is bounded by its schema: max_tokens is the bound, and no write call goes above it (≤ 900)', () => {
+    const exchanges = engine.exchanges();
+    for (const exchange of exchanges) {
+      const bound = tokenBound(exchange.schema as JSONSchema7);
+      expect(exchange.maxTokens).toBe(bound);
+      expect(exchange.usage.completion_tokens).toBeLessThanOrEqual(bound);
+    }
+    const writes = exchanges.filter(isItemSchema);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const exchange of writes) expect(exchange.maxTokens).toBeLessThanOrEqual(900);
   });
 
   it('one slot, 4 items to write: no call times out and none waits in the engine line', () => {

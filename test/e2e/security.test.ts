@@ -106,8 +106,10 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
     expect(degraded.status).toBe(200);
     expect(JSON.parse(degraded.text)).toMatchObject({
       database: 'ok',
-      mail: { status: 'degraded', retrying: 1 },
+      mail: { status: 'degraded' },
     });
+    // No counts: one subscribe of an unknown address would move them (the figures are on /metrics).
+    expect(Object.keys(JSON.parse(degraded.text).mail)).toEqual(['status']);
     expect(await metric('digest_mails_failed_total')).toBeGreaterThan(0);
     const listed = await runDigest(['subscribers', 'list', '--data-dir', 'data'], { cwd });
     expect(listed.code, listed.stderr).toBe(0);

@@ -1,13 +1,27 @@
-// The full-text parser and what is read from it, on real recorded arXiv pages (test/fixtures/real/arxiv-html).
+// The full-text parser and what is read from it, on real recorded arXiv pages (test/fixtures/real/arxiv-html), and
+// on pages built to make it slow (test/support/hostile-papers.ts).
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { collapse } from '../../src/core/text.js';
 import type { PaperText } from '../../src/core/types.js';
-import { APPENDIX_BUDGET_CHARS, parsePaperHtml } from '../../src/enrich/paper-html.js';
+import {
+  APPENDIX_BUDGET_CHARS,
+  MAX_DEPTH,
+  mathText,
+  parsePaperHtml,
+  watermarkVersion,
+} from '../../src/enrich/paper-html.js';
 import { LISTED_REPO_QUOTE, practitionerFacts } from '../../src/write/facts.js';
 import { CHARS_PER_TOKEN, paperForWriting } from '../../src/write/paper-input.js';
 import { normaliseForMatch } from '../../src/write/sentences.js';
 import { readFixture } from '../support/fixtures.js';
+import {
+  deepNestingPage,
+  manyLinksPage,
+  manySectionsPage,
+  mathPage,
+  watermarkPage,
+} from '../support/hostile-papers.js';
 
 const MISTRAL = '2310.06825v1_arxiv-html.html';
 const AVSE = '2508.08468v6_arxiv-html.html';
@@ -183,5 +197,125 @@ describe('practitioner facts', () => {
       text: 'A prior model used 2,048 A100s in a related study.',
     });
     expect(cited).toEqual([]);
+  });
+});
+
+/** The fastest of five runs, in ms: the least disturbed by whatever else the machine is doing. */
+function fastest(run: () => void): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/**
+ * How much longer a page four times the size takes: about 4 when linear, 16 when quadratic (the bound the tests
+ * hold, 12, leaves room for a loaded machine and the collector; the bench holds the absolute targets).
+ */
+function growth(page: (size: number) => string, size: number): number {
+  const small = page(size);
+  const large = page(size * 4);
+  const parse = (html: string) => () =>
+    parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/x' });
+  // Warmed first, so the JIT's first compilations are not what is measured.
+  parse(small)();
+  parse(large)();
+  return fastest(parse(large)) / fastest(parse(small));
+}
+
+const GROWTH_BOUND = 12;
+
+describe('parsePaperHtml on hostile pages (issue 30): linear in the page, and still right', () => {
+  const read = (html: string) =>
+    parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/2601.00001v2' });
+
+  it('reads one paragraph of 4,000 links in one pass, each link with the words around it', () => {
+    const started = performance.now();
+    const paper = read(manyLinksPage(4_000))!;
+    // A generous deadline (the bench holds the 0.2 s target): quadratic, this took 13 s.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(paper.links).toHaveLength(4_000);
+    for (const index of [0, 1_999, 3_999]) {
+      const link = paper.links[index]!;
+      expect(link.url).toBe(`https://example.org/repo/${index}`);
+      expect(link.context.length).toBeLessThanOrEqual(400);
+      // Centred on its own anchor, not on the first place its text appears ("repo 1" is in "repo 1999").
+      expect(link.context).toContain(`repo ${index}`);
+    }
+    expect(paper.links[0]!.context.startsWith('see repo 0, see repo 1')).toBe(true);
+    expect(growth(manyLinksPage, 4_000)).toBeLessThan(GROWTH_BOUND);
+  });
+
+  it('finds no version in a watermark of 80,000 "arXiv:" and the right one after them, in linear time', () => {
+    expect(read(watermarkPage(80_000))!.version).toBe(2); // from the URL
+    expect(read(watermarkPage(300, ' arXiv:2601.00001v7 [cs.CL]'))!.version).toBe(7);
+    expect(growth((size) => watermarkPage(size), 400_000)).toBeLessThan(GROWTH_BOUND);
+  });
+
+  it('reads the watermark as /arXiv:\\S+?v(\\d+)\\b/ did, without its backtracking', () => {
+    const cases = [
+      'arXiv:2310.06825v1 [cs.CL] 10 Oct 2023',
+      'arXiv:2310.06825v12',
+      'arXiv:v1 arXiv:2310.1v3',
+      'arXiv:2310.06825v1a v2',
+      'arXiv:2310.06825v1a.v2 x',
+      'arXiv:arXiv:2310.06825v4.',
+      'arXiv:x v5',
+      'no watermark',
+      'arXiv:2310.06825',
+      'arXiv:1v',
+      'arXiv:ab_v9_v8',
+    ];
+    for (const watermark of cases) {
+      const expected = /arXiv:\S+?v(\d+)\b/.exec(watermark)?.[1];
+      expect(watermarkVersion(watermark), watermark).toBe(expected ? Number(expected) : null);
+    }
+  });
+
+  it('reads 50,000 sections, each with its number and title, in linear time', () => {
+    const paper = read(manySectionsPage(50_000))!;
+    const sections = paper.sections.filter((section) => section.kind === 'section');
+    expect(sections).toHaveLength(50_000);
+    expect(sections[49_999]).toMatchObject({
+      id: 'S50000',
+      number: '50000',
+      title: 'Part 50000',
+      text: 'A short paragraph of text.',
+    });
+    expect(growth(manySectionsPage, 5_000)).toBeLessThan(GROWTH_BOUND);
+  });
+
+  it('reads pages nested to just under MAX_DEPTH, and refuses deeper ones without recursing', () => {
+    // The page's own frame (html, body, article, section) is four levels.
+    const deep = read(deepNestingPage(MAX_DEPTH - 5, 3))!;
+    expect(deep.sections.find((section) => section.id === 'S1')?.text).toBe('deep.\ndeep.\ndeep.');
+    expect(read(deepNestingPage(100_000, 1))).toBeNull();
+    expect(growth((size) => deepNestingPage(MAX_DEPTH - 5, size), 200)).toBeLessThan(GROWTH_BOUND);
+  });
+
+  it('rewrites inline maths in time linear in the formulas, and a long formula unread', () => {
+    const paper = read(mathPage(10))!;
+    expect(paper.sections.find((section) => section.id === 'S1')?.text).toContain('[formula]');
+    expect(mathText('64\\times8')).toBe(' 64×8 ');
+    expect(mathText(`\\text{${'a'.repeat(10_000)}}`)).toBe(' [formula] ');
+    expect(growth(mathPage, 2_000)).toBeLessThan(GROWTH_BOUND);
+  });
+
+  it('keeps footnote links, drops reference and navigation links, and links outside the paper', () => {
+    const html = manyLinksPage(1).replace(
+      '</article>',
+      '<section class="ltx_bibliography"><a href="https://example.org/cited">Cited</a></section>' +
+        '<p class="ltx_p">Code<span class="ltx_note"><a href="https://github.com/example/code">github.com/example/code</a></span>.</p>' +
+        '</article><footer><a href="https://arxiv.org/about">About</a></footer>',
+    );
+    const paper = read(html)!;
+    expect(paper.links.map((link) => link.url)).toEqual([
+      'https://example.org/repo/0',
+      'https://github.com/example/code',
+    ]);
+    expect(paper.links[1]!.context).toBe('Codegithub.com/example/code.');
   });
 });

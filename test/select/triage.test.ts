@@ -109,7 +109,7 @@ describe('triageCandidates', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('asks for one score per candidate: every id a required key, scores 0–10 (bounds dropped for OpenAI)', async () => {
+  it('asks for one score per candidate: every id a required key, scores the whole numbers 0–10', async () => {
     const scoresSent = async (modelId: string) => {
       const model = countingModel();
       await triageCandidates(items(3), { road: roadOver(model, memoryCache(), modelId), audience: AUDIENCE });
@@ -119,16 +119,36 @@ describe('triageCandidates', () => {
     const shape = { type: 'object', required: ['1', '2', '3'], additionalProperties: false };
     expect(await scoresSent('ollama:triage-mock')).toMatchObject({
       ...shape,
-      properties: { '1': { type: 'integer', minimum: 0, maximum: 10 } },
+      // An enum, not an integer with a range: an engine's integer grammar allows exponents (1e-1).
+      properties: { '1': { enum: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } },
     });
     const openai = await scoresSent('openai:triage-mock');
     expect(openai).toMatchObject(shape);
     expect(JSON.stringify(openai)).not.toMatch(/minimum|maximum/);
   });
 
-  it('treats an empty or short answer as a failed call: asked again, cached as invalid, said in one line', async () => {
+  it('keeps the good scores of an answer with some bad ones, counts the bad ones, asks nothing again', async () => {
+    // `1e-1` is what a grammar that allowed exponents let through for an integer.
+    const text = '{"scores":{"1":8,"2":11,"3":1e-1,"4":"high"}}';
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ ...answer({}), content: [{ type: 'text', text }] }),
+    });
+    const result = await triageCandidates(items(5), {
+      road: roadOver(model, memoryCache()),
+      audience: AUDIENCE,
+    });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect([...result.scores.values()]).toEqual([8]);
+    expect(result.rejectedScores).toBe(4);
+    expect(result.failedCandidates).toBe(0);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^triage: 4 of 5 score\(s\) were missing or not a whole/),
+    ]);
+  });
+
+  it('treats an empty answer or one with no usable score as a failed call: asked again, cached as invalid, said in one line', async () => {
     const cache = memoryCache();
-    const short = () => new MockLanguageModelV3({ doGenerate: answer({ scores: { '1': 8, '2': 11 } }) });
+    const short = () => new MockLanguageModelV3({ doGenerate: answer({ scores: { '1': 0.5, '2': 11 } }) });
     const model = short();
     const result = await triageCandidates(items(5), { road: roadOver(model, cache), audience: AUDIENCE });
     // The first answer and the repair: two calls, then the batch is left to the other signals.

@@ -1,11 +1,17 @@
 // The server app with the subscription use cases on a test store, a loopback SMTP server and a clock tests move.
+
+import { createHmac } from 'node:crypto';
 import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import type { ServerApp } from '../../src/server/index.js';
 import type { Store } from '../../src/store/types.js';
-import { createSubscriberTokens, type TokenPurpose } from '../../src/subscribers/tokens.js';
+import {
+  createSubscriberTokens,
+  type TokenPurpose,
+  type TokenSubject,
+} from '../../src/subscribers/tokens.js';
 
 export const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 export const WEBHOOK_SECRET = 'webhook-secret-0123456789';
@@ -18,7 +24,10 @@ export interface SubscribeApp {
   store: Store;
   clock: { time: number; now(): Date };
   logs: string[];
-  /** A token signed with the server's secret, at the test clock's time (or `at`); a confirm one for `generation`. */
+  /**
+   * A token signed with the server's secret, at the test clock's time (or `at`); a confirm or preferences one for
+   * `generation`.
+   */
   token(
     purpose: TokenPurpose,
     subscriber: { id: number; address: string; generation?: number },
@@ -77,10 +86,28 @@ export async function subscribeApp(options: {
       return createSubscriberTokens(Buffer.from(SECRET), () => at).issue(purpose, {
         id: String(subscriber.id),
         address: subscriber.address,
-        ...(purpose === 'confirm' ? { instance: String(subscriber.generation ?? 1) } : {}),
+        ...(purpose === 'unsubscribe' ? {} : { instance: String(subscriber.generation ?? 1) }),
       });
     },
   };
+}
+
+/**
+ * A token as release 0.1 issued it (`<code>.<id>.<expiry>.<HMAC over id, address, expiry[, subscription]>`), signed
+ * with `secret` (default the server's), valid until `expiresAt`.
+ */
+export function releaseOneToken(
+  code: 'c' | 'u' | 'p',
+  subject: TokenSubject,
+  expiresAt: number,
+  secret = SECRET,
+): string {
+  const expiry = Math.floor(expiresAt / 1000).toString(36);
+  const signature = createHmac('sha256', secret)
+    .update(`digest-token-v1\n${code}\n${subject.id}\n${subject.address}\n${expiry}`)
+    .update(subject.instance === undefined ? '' : `\n${subject.instance}`)
+    .digest('base64url');
+  return `${code}.${Buffer.from(subject.id).toString('base64url')}.${expiry}.${signature}`;
 }
 
 let nextIp = 1;

@@ -1,5 +1,7 @@
 // The MCP server at /mcp of the real HTTP app on loopback, through the SDK's Streamable HTTP client; then what a
-// hostile page or client may try: a foreign Host (DNS rebinding), a foreign Origin, oversized bodies, bad JSON-RPC.
+// hostile page or client may try: a foreign Host (DNS rebinding), a foreign Origin, oversized bodies, bad JSON-RPC;
+// and admission (issue 30): a batch is flat, so an array inside one is refused before any tool runs, and every call
+// of a batch is charged to the client's per-minute budget.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import { type RunningServer, type ServerApp, startServer } from '../../src/server/index.js';
 import { MCP_MAX_BODY_BYTES } from '../../src/server/mcp-route.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore } from '../support/database.js';
@@ -170,5 +172,74 @@ describe('/mcp guards', () => {
       (await fetch(new URL('/mcp', server.url), { headers: { accept: 'text/event-stream' } })).status,
     ).toBe(405);
     expect((await fetch(new URL('/mcp', server.url), { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+// Admission on its own app: a budget of 25 messages a minute, so the tests can spend it.
+let limited: { store: Store; siteDir: string; app: ServerApp };
+
+beforeAll(async () => {
+  const store = await createTestStore();
+  await publishArchive(store);
+  const siteDir = await mkdtemp(join(tmpdir(), 'digest-mcp-route-'));
+  const app = await composedApp({
+    store,
+    siteDir,
+    config: { publish: { baseUrl: BASE_URL }, server: { mcpPerMinute: 25 } },
+  });
+  limited = { store, siteDir, app };
+});
+
+afterAll(async () => {
+  await limited?.store.close();
+  if (limited?.siteDir) await rm(limited.siteDir, { recursive: true, force: true });
+});
+
+const search = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'search_items', arguments: { q: 'model', limit: 1 } },
+});
+
+const postLimited = (body: unknown) =>
+  limited.app.request('http://localhost/mcp', {
+    method: 'POST',
+    headers: {
+      host: 'localhost',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(body),
+  });
+
+describe('/mcp admission', () => {
+  it('refuses a batch holding an array with 400 and a JSON-RPC error, and charges nothing for it', async () => {
+    const nested = Array.from({ length: 10 }, (_, outer) =>
+      Array.from({ length: 100 }, (_, inner) => search(outer * 100 + inner)),
+    );
+    for (let round = 0; round < 6; round++) {
+      const answer = await postLimited(nested);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: expect.stringMatching(/flat/) },
+        id: null,
+      });
+    }
+    // One array inside an otherwise fine batch is refused as well.
+    expect((await postLimited([search(1), [search(2)]])).status).toBe(400);
+    // Nothing was charged: the budget (25 a minute) still takes a full batch of 10.
+    const fine = await postLimited(Array.from({ length: 10 }, (_, index) => search(index)));
+    expect(fine.status).toBe(200);
+    expect(await fine.json()).toHaveLength(10);
+  });
+
+  it('charges every call of a flat batch: the budget of 25 a minute takes two batches of 10, not a third', async () => {
+    // The first test spent 10 of the 25.
+    expect((await postLimited(Array.from({ length: 10 }, (_, index) => search(index)))).status).toBe(200);
+    const third = await postLimited(Array.from({ length: 10 }, (_, index) => search(index)));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });

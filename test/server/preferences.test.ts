@@ -172,4 +172,32 @@ describe('reader preferences (app.request)', () => {
     expect(await t.store.preferences.get(known.id)).toBeNull();
     expect(await t.store.subscribers.get({ address: 'x@example.com' })).toBeNull();
   });
+  it("a stranger's subscribe never changes a pending reader's choices, even once the server's hour of memory is over", async () => {
+    const chosen: [string, string][] = [
+      ['language', 'de'],
+      ['topics[]', 'agents'],
+    ];
+    expect(
+      (await t.app.request('/subscribe', form([['email', 'pending.reader@gmail.com'], ...chosen]))).status,
+    ).toBe(200);
+    await t.digest.subscriptions.idle();
+    t.clock.time += 2 * 3600_000;
+    const theirs: [string, string][] = [
+      ['language', 'en'],
+      ['topics[]', 'evaluation'],
+    ];
+    for (const email of ['pending.reader@gmail.com', 'pendingreader+x@googlemail.com']) {
+      expect((await t.app.request('/subscribe', form([['email', email], ...theirs]))).status).toBe(200);
+    }
+    await t.digest.subscriptions.idle();
+    const row = await t.store.subscribers.get({ address: 'pending.reader@gmail.com' });
+    expect(row?.status).toBe('pending');
+    expect(await t.store.preferences.get(row!.id)).toEqual({
+      language: 'de',
+      topics: ['agents'],
+      levels: [],
+      onlyMyTopics: false,
+    });
+    expect(await t.store.subscribers.get({ address: 'pendingreader+x@googlemail.com' })).toBeNull();
+  });
 });

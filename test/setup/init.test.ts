@@ -57,7 +57,8 @@ describe('digest init', () => {
     ]);
     expect(config.llm.write).toBe('anthropic:claude-haiku-4-5');
     expect(config.publish.baseUrl).toBe('https://agents.example.org/');
-    expect(config.publish.email.from).toBe('Agents Weekly <digest@example.com>');
+    // A reserved domain (example.org) is nobody's sender: the local one, which only a mail catcher takes.
+    expect(config.publish.email.from).toBe('Agents Weekly <digest@digest.localhost>');
     // A loopback mail catcher speaks no TLS; the config says so instead of failing the first mail.
     expect(config.publish.email.smtp).toMatchObject({
       host: '127.0.0.1',
@@ -90,6 +91,10 @@ describe('digest init', () => {
     const closed = await runDigest(['init', '--yes', '--force', '--smtp', '127.0.0.1:1'], { cwd });
     expect(closed.code, closed.stderr).toBe(0);
     expect(closed.stdout).toMatch(/✗ the SMTP server at 127\.0\.0\.1:1: .*ECONNREFUSED/);
+    // The config is fine (exit 0, docs/exit-status.md); what to do next is said.
+    expect(closed.stdout).toMatch(
+      /readers cannot subscribe .*Next: start a mail catcher on port 1 .*then run digest doctor/s,
+    );
     expect(readFileSync(join(cwd, '.env'), 'utf8')).not.toBe(before);
   });
 

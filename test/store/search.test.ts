@@ -158,18 +158,23 @@ describe('migration 004-search', () => {
       await before.close();
       // As a database of the release before this migration: no search table, neither it nor any later migration
       // recorded (and their changes undone: 005 and 006 each add a send_log column, 007 the outbox and a subscriber
-      // column, 008 a table, 009 two tables), so the migrator applies 004 and what follows in order.
+      // column, 008 a table, 009 two tables, 011 one), so the migrator applies 004 and what follows in order.
       await pglite.exec(
         `DROP TABLE search_items; ALTER TABLE send_log DROP COLUMN failure;
          ALTER TABLE send_log DROP COLUMN handed_over_at; DROP TABLE paper_texts;
          DROP TABLE outbox; ALTER TABLE subscribers DROP COLUMN generation;
-         DROP TABLE subscriber_preferences; DROP TABLE edition_translations;
+         DROP TABLE subscriber_preferences; DROP TABLE edition_translations; DROP TABLE edition_revisions;
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );
       const after = await openStoreFromPglite(pglite, { closeDatabase: false });
       const hits = await after.search.items(query('goblins'));
       expect(hits.map((hit) => hit.editionDate)).toEqual(['2026-05-04', '2026-04-27']);
       expect(await after.search.items(query(DRAFT_WORD))).toEqual([]);
+      // Migration 011 keeps every edition published before it as its revision 1.
+      expect((await after.revisions.list('2026-05-04')).map((entry) => entry.revision)).toEqual([1]);
+      expect((await after.revisions.get('2026-05-04', 1))?.title).toBe(
+        (await after.editions.get('2026-05-04'))?.title,
+      );
       await after.close();
     } finally {
       await pglite.close();

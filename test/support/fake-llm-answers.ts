@@ -57,7 +57,8 @@ function sectionsOf(source: string): { id: string; text: string }[] {
 
 /** Where the fake found a takeaway: the section whose text holds its words (it quotes the takeaway itself). */
 function supportFor(takeaway: string, sections: { id: string; text: string }[]) {
-  const quote = takeaway.replace(/\.$/, '');
+  // The takeaway's opening words (a quote is at most 25 words: output-schema.ts).
+  const quote = takeaway.replace(/\.$/, '').split(' ').slice(0, 20).join(' ');
   const section = sections.find((part) => part.text.includes(quote))?.id ?? sections[0]?.id ?? 'text';
   return { quote, section };
 }

@@ -20,6 +20,8 @@ const MAKE_MODEL = join(ROOT, 'scripts', 'make-tiny-gguf.mjs');
 export interface EngineExchange {
   /** The JSON schema the engine turned into its grammar (null: free text). */
   schema: Record<string, unknown> | null;
+  /** The max_tokens the request asked for (null: none). */
+  maxTokens: number | null;
   text: string;
   usage: { prompt_tokens: number; completion_tokens: number };
   finish: 'stop' | 'length';

@@ -116,15 +116,16 @@ describe('triage on the road', () => {
     expect(formatUsageTable(usage)).toMatch(/for triage\s+1\s+0/);
   });
 
-  it('an incomplete triage answer fails its batch and is cached: a rebuild asks nothing, retryFailed asks again', async () => {
-    // The model scores only the first two candidates of each batch, also when asked to repair.
+  it('an incomplete triage answer keeps its scores, counts the missing and is cached: a rebuild asks nothing, retryFailed asks again', async () => {
+    // The model scores only the first two candidates of each batch.
     const partial = () => 'valid' as const;
     const first = mockRoad(store(), partial, { modelId: MODEL });
     first.model.doGenerate = wrapScores(first.model.doGenerate, 2);
     const scored = await triageCandidates(candidates, { road: first.road, audience: 'x' });
-    expect(scored.scores.size).toBe(0);
-    expect(scored.failedCandidates).toBe(6);
-    expect(first.road.usage().byPurpose.triage?.calls).toBe(2);
+    expect(scored.scores.size).toBe(2);
+    expect(scored.rejectedScores).toBe(4);
+    expect(scored.failedCandidates).toBe(0);
+    expect(first.road.usage().byPurpose.triage?.calls).toBe(1);
 
     const again = mockRoad(store(), partial, { modelId: MODEL });
     const rescored = await triageCandidates(candidates, { road: again.road, audience: 'x' });

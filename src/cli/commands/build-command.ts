@@ -12,15 +12,6 @@ interface BuildCommandOptions extends WeekOptions, GatherOptions, ModelCallOptio
   retryFailed?: boolean;
 }
 
-export const EXIT_STATUS_HELP =
-  '\nExit status:\n' +
-  '  0  built\n' +
-  '  1  nothing could be built (every source failed, or no candidates)\n' +
-  '  2  invalid config or flags\n' +
-  '  3  built, but some LLM-written items fell back to the extractive\n' +
-  '     writer or failed the faithfulness check\n' +
-  '  130/143  stopped by Ctrl-C / SIGTERM (nothing half-saved)';
-
 export const register = weekCommand<BuildCommandOptions>({
   name: 'build',
   description: 'Ingest, select, write and render one edition (default: the most recent Monday)',
@@ -38,7 +29,6 @@ export const register = weekCommand<BuildCommandOptions>({
       .option('--refresh', 'ask every LLM call again (ignore cached answers)')
       .option('--retry-failed', 'ask again only the LLM calls whose cached answer was unusable')
       .option('--max-cost <usd>', 'stop LLM spending at this amount (rest: extractive)', parseUsd),
-  help: EXIT_STATUS_HELP,
   open: (options) => ({ offline: options.offline ?? false }),
   run: async (digest, { week, options, outDir, context }) => {
     const offline = options.offline ?? false;

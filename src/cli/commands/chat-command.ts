@@ -6,12 +6,6 @@ interface ChatCommandOptions extends WeekOptions {
   again?: boolean;
 }
 
-export const CHAT_EXIT_HELP =
-  '\nExit status:\n' +
-  '  0  every channel has the edition (now or from an earlier run)\n' +
-  '  2  invalid config or flags, or the edition is not published\n' +
-  '  3  some channel failed; run the same command again to retry only those';
-
 export const register = weekCommand<ChatCommandOptions>({
   name: 'chat',
   description:
@@ -21,7 +15,6 @@ export const register = weekCommand<ChatCommandOptions>({
       .option('--channel <id>', "only this channel (an id from the config's chat list)")
       .option('--base-url <url>', 'site address for the links to the edition (default: publish.baseUrl)')
       .option('--again', 'post again where an earlier run already posted it'),
-  help: CHAT_EXIT_HELP,
   run: async (digest, { week, options, context }) => {
     const outcome = await digest.chat({
       week,

@@ -15,10 +15,7 @@ export const DOCTOR_HELP =
   '  the model: reachable, key accepted, one structured call (exactly 3 items asked) honoured,\n' +
   "    its latency and tokens/s, and from them this week's build time and cost · the embeddings model\n" +
   '  SMTP: connect + EHLO, STARTTLS, AUTH · the DKIM key · DNS records to publish (SPF, DKIM, DMARC)\n' +
-  '  the base URL and DIGEST_SECRET\n' +
-  '\nExit status:\n' +
-  '  0  all is well (warnings may be printed)\n' +
-  '  2  something is not: each problem is named with its fix';
+  '  the base URL and DIGEST_SECRET';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 

@@ -33,7 +33,6 @@ export const register = weekCommand<EvalOptions>({
       .option('--refresh', 'ask every call again')
       .option('--max-cost <usd>', 'stop spending at this amount per model', parseUsd)
       .option('--json', 'machine-readable output, with every item audit'),
-  help: '\nExit status: 0 nothing to look at, 3 some model has flagged claims, unsupported sentences or fallbacks.',
   run: async (digest, { week, options, context }) => {
     const reports = await digest.evaluate({
       week,

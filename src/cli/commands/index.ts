@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { register as add } from './add-command.js';
 import { register as build } from './build-command.js';
 import { register as chat } from './chat-command.js';
+import { register as correct } from './correct-command.js';
 import { register as decide } from './decide-command.js';
 import { register as demo } from './demo-command.js';
 import { register as doctor } from './doctor-command.js';
@@ -15,6 +16,7 @@ import { register as list } from './list-command.js';
 import { register as mcp } from './mcp-command.js';
 import { register as publish } from './publish-command.js';
 import { register as push } from './push-command.js';
+import { register as scheduledBuild } from './scheduled-build-command.js';
 import { register as send } from './send-command.js';
 import { register as serve } from './serve-command.js';
 import { register as subscribers } from './subscribers-command.js';
@@ -32,12 +34,14 @@ export const COMMANDS: RegisterCommand[] = [
   taste,
   evaluate,
   publish,
+  correct,
   email,
   chat,
   push,
   send,
   subscribers,
   serve,
+  scheduledBuild,
   mcp,
   editors,
   doctor,

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { DEFAULT_SOURCES } from '../../config/index.js';
-import type { InitAnswers } from '../../setup/index.js';
+import { defaultSender, type InitAnswers } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
 
 /** The flags that answer init's questions (each one's default, when it asks). */
@@ -48,7 +48,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--smtp-user <user>', 'SMTP user (its password goes in .env as DIGEST_SMTP_PASSWORD)')
     .option(
       '--from <address>',
-      'sender, e.g. "Digest <digest@example.com>" (default: the name at example.com)',
+      'sender, e.g. "Digest <news@your-domain>" (default: digest@ the base URL\'s domain; digest@digest.localhost for a local one)',
     )
     .action(async (options: InitOptions) => {
       const answers = options.yes ? fromFlags(options) : await ask(options, context);
@@ -77,7 +77,7 @@ function fromFlags(options: AnswerFlags): InitAnswers {
     model: options.model?.trim() || null,
     smtp: options.smtp?.trim() || null,
     ...(options.smtpUser ? { smtpUser: options.smtpUser } : {}),
-    from: options.from ?? `${options.name} <digest@example.com>`,
+    ...(options.from ? { from: options.from } : {}),
   };
 }
 
@@ -105,7 +105,7 @@ async function ask(options: AnswerFlags, context: CliContext): Promise<InitAnswe
       options.smtp,
     );
     const smtpUser = smtp ? await question('SMTP user (empty: none)', options.smtpUser) : '';
-    const from = await question('Sender address', options.from ?? `${name} <digest@example.com>`);
+    const from = await question('Sender address', options.from ?? defaultSender(name, baseUrl));
     const answers = fromFlags({
       ...options,
       name,

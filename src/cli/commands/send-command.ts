@@ -12,8 +12,8 @@ interface SendCommandOptions extends WeekOptions {
 export const register = weekCommand<SendCommandOptions>({
   name: 'send',
   description:
-    'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing). ' +
-    'Exit 0 all sent, 3 some failed or uncertain.',
+    'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing)',
+  weekDefault: 'the newest published edition, unless it has been sent',
   flags: (own) =>
     own
       .option('--dry-run', 'list who would get it; write nothing, send nothing')
@@ -26,11 +26,11 @@ export const register = weekCommand<SendCommandOptions>({
         '--base-url <url>',
         'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
       ),
-  run: async (digest, { week, options, context }) => {
+  run: async (digest, { options, context }) => {
     const progress = progressLine(context.stderr);
     try {
       const outcome = await digest.send({
-        week,
+        ...(options.week ? { week: options.week } : {}),
         ...(options.dryRun ? { dryRun: true } : {}),
         ...(options.allowFlagged ? { allowFlagged: true } : {}),
         ...(options.resendUncertain ? { resendUncertain: true } : {}),
@@ -38,6 +38,8 @@ export const register = weekCommand<SendCommandOptions>({
         onProgress: progress.update,
       });
       progress.end();
+      // What was chosen, or that the newest published edition is sent already, was said on stderr.
+      if (outcome.nothingToSend) return;
       if (outcome.dryRun) {
         for (const address of outcome.wouldSend) context.stdout.write(`${address}\n`);
         return;

@@ -10,6 +10,8 @@ import * as sendHandover from './006-send-handover.js';
 import * as outbox from './007-outbox.js';
 import * as paperTexts from './008-paper-texts.js';
 import * as readerPreferences from './009-reader-preferences.js';
+import * as canonicalMailbox from './010-canonical-mailbox.js';
+import * as revisions from './011-revisions.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
@@ -21,6 +23,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '007-outbox': outbox,
   '008-paper-texts': paperTexts,
   '009-reader-preferences': readerPreferences,
+  '010-canonical-mailbox': canonicalMailbox,
+  '011-revisions': revisions,
 };
 
 export const migrationProvider: MigrationProvider = {

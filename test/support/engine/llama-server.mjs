@@ -191,6 +191,7 @@ async function chat(response, raw) {
     if (args.log) {
       const entry = {
         schema: body.response_format?.json_schema?.schema ?? null,
+        maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
         text: result.text,
         usage: result.usage,
         finish: result.finish,

@@ -1,0 +1,265 @@
+// Issue 32, "quick and small", as a user meets it (the compiled CLI, each command its own process):
+// - a rebuild of the unchanged sample week, and a build with no model (wall s, medians of 3);
+// - the whole process tree's peak RSS of the README's commands, run as `npx digest …` (npm's own process counted)
+//   and as `./bin/digest.js …` (no npm process): a build with a model (loopback fake, 300 ms) and `serve` under load;
+// - a dead local model (ollama on a closed loopback port): calls made and wall time;
+// - tokens per write call against a real grammar engine (node-llama-cpp, the suite's tiny model) and the bound.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { tokenBound } from '../src/llm/token-bound.js';
+import { startFakeLlm } from '../test/support/fake-llm.js';
+import { readFixture } from '../test/support/fixtures.js';
+import { freePort, startLoopback } from '../test/support/loopback.js';
+import { engineProblem, startRealEngine } from '../test/support/real-engine.js';
+import { autocannon } from './_http.js';
+
+const root = join(import.meta.dirname, '..');
+const BIN = join(root, 'bin', 'digest.js');
+const TREE = join(import.meta.dirname, '_tree-rss-report.mjs');
+const WEEK = '2026-05-04';
+const SECRET = 'bench-secret-bench-secret-bench-secret!!';
+
+interface Run {
+  seconds: number;
+  status: number | null;
+  stderr: string;
+  /** Sum of every process's peak RSS in the tree (MB), when measured. */
+  treeMb: number;
+}
+
+/** Runs a command line (`node bin/digest.js …` or `npx digest …`) in `cwd`, its tree's peak RSS reported. */
+async function run(command: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  // In the temp folder, not in `cwd` (the clone, for `npx digest`).
+  const treeFile = join(tmpdir(), `digest-tree-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  const started = performance.now();
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `--import=${TREE}`,
+      DIGEST_BENCH_TREE_FILE: treeFile,
+      DATABASE_URL: '',
+      npm_config_offline: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000);
+  });
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  const treeMb = treeSum(treeFile);
+  rmSync(treeFile, { force: true });
+  return { seconds, status, stderr, treeMb };
+}
+
+function reports(file: string): number {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+function treeSum(file: string): number {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+    return lines.reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
+  } catch {
+    return 0;
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** The README's command as written (`npx digest`, from the clone) and without npm (`./bin/digest.js`). */
+const viaNpx = (dataDir: string, ...args: string[]) => ['npx', 'digest', ...args, '--data-dir', dataDir];
+const viaBin = (dataDir: string, ...args: string[]) => [BIN, ...args, '--data-dir', dataDir];
+/** A build of the sample week by the compiled CLI. */
+const build = (...args: string[]) => [process.execPath, BIN, 'build', '--week', WEEK, '--no-ingest', ...args];
+
+export async function benchQuickSmall(): Promise<Record<string, number | string>> {
+  const cwd = mkdtempSync(join(tmpdir(), 'digest-bench-quick-'));
+  const data = join(cwd, 'data');
+  const figures: Record<string, number | string> = {};
+  try {
+    const demo = await run(
+      [process.execPath, BIN, 'demo', '--out', join(cwd, 'out'), '--data-dir', data],
+      cwd,
+    );
+    if (demo.status !== 0) throw new Error(`digest demo failed:\n${demo.stderr}`);
+    // No enrichment: its lookups of arXiv and Semantic Scholar would time the network, not the build.
+    const offline = build('--no-enrich', '--out', join(cwd, 'out'));
+    const noModel: number[] = [];
+    for (let index = 0; index < 3; index++)
+      noModel.push((await run([...offline, '--offline', '--data-dir', data], cwd)).seconds);
+    const rebuild: number[] = [];
+    for (let index = 0; index < 3; index++)
+      rebuild.push((await run([...offline, '--data-dir', data], cwd)).seconds);
+    figures['rebuild of the unchanged week wall s (median of 3)'] = round(median(rebuild));
+    figures['build without a model wall s (median of 3)'] = round(median(noModel));
+
+    Object.assign(figures, await readmeTrees(cwd, data));
+    Object.assign(figures, await deadModel(cwd, data));
+    Object.assign(figures, await grammarEngine(cwd));
+    return figures;
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+/** `build` with a model and `serve` under load, run as the README says and without npm's process. */
+async function readmeTrees(cwd: string, data: string): Promise<Record<string, number>> {
+  const fake = await startFakeLlm({ latencyMs: 300 });
+  const out = join(cwd, 'out');
+  const env = {
+    OPENAI_API_KEY: 'bench-key',
+    OPENAI_BASE_URL: fake.baseURL,
+    DIGEST_CONFIG_JSON: JSON.stringify({ llm: { write: 'openai:gpt-4.1-mini' } }),
+  };
+  const withModel = ['build', '--week', WEEK, '--no-ingest', '--no-enrich', '--refresh', '--out', out];
+  try {
+    const npx = await run(viaNpx(data, ...withModel), root, env);
+    const bin = await run([process.execPath, ...viaBin(data, ...withModel)], root, env);
+    return {
+      'build with a model, `npx digest`: tree peak MB': npx.treeMb,
+      'build with a model, `./bin/digest.js`: tree peak MB': bin.treeMb,
+      'serve under load, `npx digest`: tree peak MB': await serveTree(['npx', 'digest'], data, cwd),
+      'serve under load, `./bin/digest.js`: tree peak MB': await serveTree(
+        [process.execPath, BIN],
+        data,
+        cwd,
+      ),
+    };
+  } finally {
+    await fake.close();
+  }
+}
+
+async function serveTree(command: string[], data: string, cwd: string): Promise<number> {
+  const treeFile = join(cwd, `.tree-serve-${command[0] === 'npx' ? 'npx' : 'bin'}`);
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--data-dir', data], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `--import=${TREE}`,
+      DIGEST_BENCH_TREE_FILE: treeFile,
+      DATABASE_URL: '',
+      PORT: '',
+      DIGEST_SECRET: SECRET,
+      npm_config_offline: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'ignore'],
+    // Its own process group: npx runs the CLI under a shell, and the stop must reach every process of the tree.
+    detached: true,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const address = /https?:\/\/\S+/.exec(stdout)?.[0];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening`)));
+  });
+  await autocannon(url, { seconds: 5, connections: 10 });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid!, 'SIGTERM');
+  await exited;
+  // The CLI's graceful stop may end after npx's: wait for its report (one line per node process).
+  const processes = command[0] === 'npx' ? 2 : 1;
+  for (let waited = 0; waited < 10_000 && reports(treeFile) < processes; waited += 200) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return treeSum(treeFile);
+}
+
+/** `ollama:qwen3:8b` configured and nothing listening: the calls it made and the build's wall time. */
+async function deadModel(cwd: string, data: string): Promise<Record<string, number>> {
+  const port = await freePort();
+  const out = join(cwd, 'out-dead');
+  const result = await run(build('--no-enrich', '--refresh', '--out', out, '--data-dir', data), cwd, {
+    OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    DIGEST_CONFIG_JSON: JSON.stringify({ llm: { write: 'ollama:qwen3:8b' } }),
+  });
+  const edition = JSON.parse(readFileSync(join(out, WEEK, 'edition.json'), 'utf8')) as {
+    usage?: { calls?: number };
+  };
+  const lines = result.stderr
+    .split('\n')
+    .filter((line) => line.includes(`127.0.0.1:${port}`) && line.includes('Fix:'));
+  return {
+    // An edition without usage recorded no call at all.
+    'dead local model: LLM calls made': edition.usage?.calls ?? 0,
+    'dead local model: lines naming the fix': lines.length,
+    'dead local model: wall s': round(result.seconds),
+  };
+}
+
+/** Write calls against the real engine: the most completion tokens one took, and the schema's bound. */
+async function grammarEngine(cwd: string): Promise<Record<string, number | string>> {
+  const problem = await engineProblem();
+  if (problem) return { 'grammar engine': `skipped: ${problem}` };
+  const feed = readFixture('real', 'simonwillison', 'atom_everything_2026-06-25.xml');
+  const feeds = await startLoopback((_, response) => {
+    response.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed);
+  });
+  const engine = await startRealEngine();
+  const dir = join(cwd, 'engine');
+  try {
+    const config = join(cwd, 'engine.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        itemsPerEdition: 4,
+        sources: [{ id: 'rss-willison', type: 'feed', url: feeds.url('/feed.xml') }],
+        llm: { write: 'openai-compatible:tiny-llama', openaiCompatible: { baseURL: engine.baseURL } },
+      }),
+    );
+    await run(
+      [
+        process.execPath,
+        BIN,
+        'build',
+        '--week',
+        '2026-06-22',
+        '--no-enrich',
+        '--config',
+        config,
+        '--data-dir',
+        dir,
+        '--out',
+        join(dir, 'out'),
+      ],
+      cwd,
+    );
+    const writes = engine
+      .exchanges()
+      .filter(
+        (exchange) =>
+          typeof exchange.schema?.properties === 'object' &&
+          'takeaways' in (exchange.schema.properties as object),
+      );
+    const bound = writes.length ? tokenBound(writes[0]!.schema as JSONSchema7) : -1;
+    return {
+      'grammar engine: write calls': writes.length,
+      'grammar engine: most tokens in a write call': Math.max(
+        0,
+        ...writes.map((exchange) => exchange.usage.completion_tokens),
+      ),
+      'grammar engine: write call bound (tokens)': bound,
+      'grammar engine: write calls above the bound': writes.filter(
+        (exchange) => exchange.usage.completion_tokens > bound,
+      ).length,
+    };
+  } finally {
+    await engine.close();
+    await feeds.close();
+  }
+}

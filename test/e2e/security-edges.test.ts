@@ -1,0 +1,260 @@
+// Issue 30's attacks on the edges, against the real `digest serve` process on loopback with a real SMTP server: a
+// nested MCP batch, mail-bombing one inbox through address variants from several source addresses, /healthz as an
+// oracle, huge and non-canonical token ids on every token route, a preferences link outliving its subscription,
+// /metrics behind any forwarding header, and a NUL deep inside a JSON body. Needs `npm run build`.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishSite } from '../../src/publish/publish-site.js';
+import { nodeFileSystem } from '../../src/publish/write-site.js';
+import { type Served, startServe } from '../support/serve.js';
+import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
+import { weeklyEditions } from '../support/weekly-editions.js';
+import { type Answer, eventually, httpRequest } from './_http.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BASE = 'https://digest.example.org/';
+const ORIGIN = 'https://digest.example.org';
+const JSON_POST = { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN };
+const FORM_POST = { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN };
+const MCP_POST = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+describe('digest serve at its edges (issue 30, real process, loopback)', () => {
+  let cwd: string;
+  let smtp: LoopbackSmtp;
+  let served: Served;
+  const url = (path: string) => new URL(path, served.url);
+  const subscribe = (email: string, from: string, extra: Record<string, unknown> = {}) =>
+    httpRequest(url('subscribe'), {
+      method: 'POST',
+      headers: JSON_POST,
+      body: JSON.stringify({ email, ...extra }),
+      from,
+    });
+  const metric = async (line: string) => {
+    const text = (await httpRequest(url('metrics'))).text;
+    const escaped = line.replace(/[{}"=]/g, (char) => `\\${char}`);
+    return Number(new RegExp(`^${escaped} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  };
+  /** Every mail the outbox holds has gone out (or failed): nothing waits. */
+  const outboxDrained = () =>
+    eventually('an empty outbox', async () =>
+      (await metric('digest_outbox_mails{state="waiting"}')) === 0 ? true : undefined,
+    );
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'tokens.js'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
+    }
+    cwd = await mkdtemp(join(tmpdir(), 'digest-security-edges-'));
+    smtp = await startSmtp();
+    await publishSite({
+      fs: nodeFileSystem,
+      outDir: join(cwd, 'site'),
+      editions: weeklyEditions(2),
+      baseUrl: BASE,
+    });
+    await writeFile(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        name: 'Edges Digest',
+        server: { baseUrl: BASE, welcomeMail: true, outbox: { pollMs: 50 } },
+        publish: {
+          baseUrl: BASE,
+          email: {
+            from: 'Edges Digest <digest@example.org>',
+            smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
+          },
+        },
+        enrich: { enabled: false },
+      }),
+    );
+    served = await startServe({ cwd, site: 'site', dataDir: 'data' });
+  }, 180_000);
+
+  afterAll(async () => {
+    const child = served?.child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await smtp?.close();
+    if (cwd) await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('a batch holding arrays is a 400 before any work, six in a row; a flat one after it is answered', async () => {
+    const search = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_items', arguments: { q: 'model', limit: 1 } },
+    });
+    const nested = Array.from({ length: 10 }, (_, outer) =>
+      Array.from({ length: 100 }, (_, inner) => search(outer * 100 + inner)),
+    );
+    for (let round = 0; round < 6; round++) {
+      const answer = await httpRequest(url('mcp'), {
+        method: 'POST',
+        headers: MCP_POST,
+        body: JSON.stringify(nested),
+        from: '127.0.0.20',
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    }
+    const flat = await httpRequest(url('mcp'), {
+      method: 'POST',
+      headers: MCP_POST,
+      body: JSON.stringify(Array.from({ length: 10 }, (_, index) => search(index))),
+      from: '127.0.0.20',
+    });
+    expect(flat.status).toBe(200);
+    expect(JSON.parse(flat.text)).toHaveLength(10);
+  }, 60_000);
+
+  it('40 variants of one Gmail inbox from 4 source addresses deliver one confirmation mail', async () => {
+    const before = smtp.received.length;
+    const name = 'johnsmithx';
+    // Dots anywhere, the other domain, a +tag: all johnsmithx@gmail.com's inbox.
+    const variants = Array.from({ length: 40 }, (_, index) => {
+      const at = 1 + (index % (name.length - 1));
+      const dotted = `${name.slice(0, at)}.${name.slice(at)}`;
+      const domain = index % 2 === 0 ? 'gmail.com' : 'googlemail.com';
+      return index % 5 === 0 ? `${dotted}+n${index}@${domain}` : `${dotted}@${domain}`;
+    });
+    const answers = await Promise.all(
+      variants.map((email, index) => subscribe(email, `127.0.0.${31 + (index % 4)}`)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+    await outboxDrained();
+    expect(smtp.received.length - before).toBe(1);
+    expect(smtp.received.at(-1)!.to[0]).toMatch(/^j[.a-z0-9+]*@(gmail|googlemail)\.com$/);
+  }, 60_000);
+
+  it('/healthz does not move on a subscribe: no counts, the same body before and after', async () => {
+    const before = await httpRequest(url('healthz'));
+    expect(JSON.parse(before.text)).toEqual({ status: 'ok', database: 'ok', mail: { status: 'ok' } });
+    expect((await subscribe('unknown-reader@example.net', '127.0.0.40')).status).toBe(200);
+    for (let index = 0; index < 3; index++) {
+      expect((await httpRequest(url('healthz'))).text).toBe(before.text);
+    }
+    await outboxDrained();
+  }, 60_000);
+
+  it('a huge, zero or non-canonical token id is a 400 on every token route, and nothing reaches the database', async () => {
+    const signature = 'A'.repeat(43);
+    const encode = (id: string) => Buffer.from(id).toString('base64url');
+    const tokens = [
+      `p.${encode('999999999999999')}.zzzzzz.${signature}`,
+      `u.${encode('2147483648')}.zzzzzz.${signature}`,
+      `c2.${encode('99999999999')}.1.zzzzzz.AAAAAAAAAAA.${signature}`,
+      `p2.MR.1.zzzzzz.AAAAAAAAAAA.${signature}`,
+      `u.${encode('0')}.zzzzzz.${signature}`,
+    ];
+    const answers: [string, Answer][] = [];
+    for (const token of tokens) {
+      const query = `?token=${token}`;
+      const form = new URLSearchParams({ token }).toString();
+      answers.push(
+        [`GET /confirm ${token}`, await httpRequest(url(`confirm${query}`))],
+        [`GET /unsubscribe ${token}`, await httpRequest(url(`unsubscribe${query}`))],
+        [`GET /preferences ${token}`, await httpRequest(url(`preferences${query}`))],
+        [
+          `POST /confirm ${token}`,
+          await httpRequest(url('confirm'), { method: 'POST', headers: FORM_POST, body: form }),
+        ],
+        [
+          `POST /unsubscribe ${token}`,
+          await httpRequest(url('unsubscribe'), { method: 'POST', headers: FORM_POST, body: form }),
+        ],
+        [
+          `POST /unsubscribe one-click ${token}`,
+          await httpRequest(url(`unsubscribe${query}`), {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'List-Unsubscribe=One-Click',
+          }),
+        ],
+        [
+          `POST /preferences ${token}`,
+          await httpRequest(url('preferences'), { method: 'POST', headers: FORM_POST, body: form }),
+        ],
+      );
+    }
+    for (const [what, answer] of answers) expect(answer.status, what).toBe(400);
+    expect(served.stderr()).not.toMatch(/out of range|unhandled error/i);
+  }, 60_000);
+
+  it('a preferences link dies when its reader leaves and comes back; the new mail’s link works', async () => {
+    const reader = 'grace@example.org';
+    const count = smtp.received.length;
+    expect((await subscribe(reader, '127.0.0.50')).status).toBe(200);
+    const confirmation = await smtp.next(count + 1);
+    const firstPreferences = new URL(linkIn(confirmation, `${BASE}preferences?token=`)).search;
+    const confirmToken = new URL(linkIn(confirmation, `${BASE}confirm?token=`)).searchParams.get('token')!;
+    const confirmed = await httpRequest(url('confirm'), {
+      method: 'POST',
+      headers: FORM_POST,
+      body: new URLSearchParams({ token: confirmToken }).toString(),
+    });
+    expect(confirmed.status).toBe(200);
+    const welcome = await smtp.next(count + 2);
+    const leave = new URL(linkIn(welcome, `${BASE}unsubscribe?token=`)).searchParams.get('token')!;
+    expect((await httpRequest(url(`preferences${firstPreferences}`))).status).toBe(200);
+    const left = await httpRequest(url('unsubscribe'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: leave }).toString(),
+    });
+    expect(left.status).toBe(200);
+    // Anyone subscribes the address again: a new subscription, a new confirmation mail.
+    expect((await subscribe(reader, '127.0.0.51')).status).toBe(200);
+    const again = await smtp.next(count + 3);
+    const secondPreferences = new URL(linkIn(again, `${BASE}preferences?token=`)).search;
+    expect((await httpRequest(url(`preferences${firstPreferences}`))).status).toBe(400);
+    expect((await httpRequest(url(`preferences${secondPreferences}`))).status).toBe(200);
+    await outboxDrained();
+  }, 60_000);
+
+  it('/metrics is local only without any forwarding header, even an empty one; otherwise it needs the token', async () => {
+    expect((await httpRequest(url('metrics'))).status).toBe(200);
+    const forwarded: Record<string, string>[] = [
+      { 'x-real-ip': '203.0.113.9' },
+      { 'x-forwarded-for': '' },
+      { forwarded: '' },
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '' },
+      { 'x-forwarded-host': 'digest.example.org' },
+    ];
+    for (const headers of forwarded) {
+      const answer = await httpRequest(url('metrics'), { headers });
+      expect(answer.status, JSON.stringify(headers)).toBe(401);
+      expect(answer.text).not.toContain('digest_subscribers');
+    }
+  });
+
+  it('a NUL at any depth of a JSON body is a 400, also thousands of levels down', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}"a\\u0000b"${']'.repeat(levels)}`;
+    const call = (args: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_items","arguments":{"q":"x","deep":${args}}}}`;
+    // The subscribe form's 8 KB cap holds 2,000 levels; MCP's 256 KB many more.
+    for (const levels of [70, 2_000, 5_000]) {
+      const mcp = await httpRequest(url('mcp'), {
+        method: 'POST',
+        headers: MCP_POST,
+        body: call(deep(levels)),
+        from: '127.0.0.60',
+      });
+      expect(mcp.status, `MCP, ${levels} levels`).toBe(400);
+      if (levels > 2_000) continue;
+      const form = await httpRequest(url('subscribe'), {
+        method: 'POST',
+        headers: JSON_POST,
+        body: `{"email":"deep@example.org","topics":${deep(levels)}}`,
+        from: '127.0.0.61',
+      });
+      expect(form.status, `subscribe, ${levels} levels`).toBe(400);
+    }
+    expect((await httpRequest(url('healthz'))).status).toBe(200);
+  }, 60_000);
+});

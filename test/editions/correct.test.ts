@@ -1,0 +1,112 @@
+// A correction, end to end on a published edition: `correct` publishes revision 2 with its reason, the live page
+// says "Corrected on DATE: reason" and links revision 1, which stays readable at its own page; the feeds carry the
+// updated date, the JSON API answers revision 2 and lists both, the audit log says who corrected what, and the
+// edition stays frozen to every other door.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, PublishedEditionError } from '../../src/core/errors.js';
+import type { Edition } from '../../src/core/types.js';
+import { createServerApp } from '../../src/server/app.js';
+import type { Store } from '../../src/store/types.js';
+import { createDeskHarness, type DeskHarness, EDITOR, WEEK } from '../desk/_desk.js';
+import { createTestStore } from '../support/database.js';
+
+describe('correcting a published edition', () => {
+  let store: Store;
+  let harness: DeskHarness;
+  let original: Edition;
+  const REASON = 'The benchmark figure in item 1 was wrong';
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    harness = await createDeskHarness(store);
+    await harness.digest.publish({ week: WEEK, outDir: harness.siteDir, chat: false, allowFlagged: true });
+    original = (await store.editions.get(WEEK))!;
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+    await store?.close();
+  });
+
+  const read = (...path: string[]) => readFile(join(harness.siteDir, ...path), 'utf8');
+
+  it('refuses a correction without a reason or that changes nothing', async () => {
+    const draft = await harness.digest.correctionDraft(WEEK);
+    const input = { week: WEEK, editor: EDITOR.email, corrected: draft, outDir: harness.siteDir };
+    await expect(harness.digest.correct({ ...input, reason: '  ' })).rejects.toThrow(ConfigError);
+    await expect(harness.digest.correct({ ...input, reason: REASON })).rejects.toThrow(/changes nothing/);
+    await expect(
+      harness.digest.correct({ ...input, reason: REASON, corrected: { ...draft, items: [{ key: 'x' }] } }),
+    ).rejects.toThrow(/field "items\.0\./);
+    expect(await store.revisions.list(WEEK)).toEqual([]);
+  });
+
+  it('publishes revision 2 with a visible note while revision 1 stays readable', async () => {
+    const firstPage = await read(WEEK, 'index.html');
+    const draft = await harness.digest.correctionDraft(WEEK);
+    draft.items[0]!.summary = 'A corrected summary: the benchmark gain is 3 points, not 30.';
+    const outcome = await harness.digest.correct({
+      week: WEEK,
+      reason: REASON,
+      editor: EDITOR.email,
+      corrected: draft,
+      outDir: harness.siteDir,
+    });
+    expect(outcome.revision).toBe(2);
+
+    const live = await read(WEEK, 'index.html');
+    expect(live).toContain('A corrected summary: the benchmark gain is 3 points, not 30.');
+    expect(live).toMatch(/Corrected on <time datetime="[^"]+">2026-05-05<\/time>: The benchmark figure/);
+    expect(live).toContain(`href="../${WEEK}-r1/"`);
+    // Revision 1 as readers had it, at its own page.
+    const first = await read(`${WEEK}-r1`, 'index.html');
+    expect(first).toContain(original.items[0]!.summary);
+    expect(first).not.toContain('A corrected summary');
+    expect(firstPage).not.toContain('Corrected on');
+
+    const atom = await read('atom.xml');
+    expect(atom).toContain('<updated>2026-05-05T09:00:00.000Z</updated>');
+
+    const api = createServerApp({
+      site: { dir: harness.siteDir },
+      health: { checkDatabase: async () => {} },
+      useCases: { archive: { archive: await harness.digest.archive() } },
+      log: () => {},
+    });
+    const answer = (await (await api.request(`/api/v1/editions/${WEEK}`)).json()) as {
+      revision: number;
+      revisions: { revision: number; reason: string | null; page: string | null }[];
+      items: { summary: string }[];
+    };
+    expect(answer.revision).toBe(2);
+    expect(answer.items[0]?.summary).toContain('A corrected summary');
+    expect(answer.revisions).toEqual([
+      expect.objectContaining({ revision: 1, reason: null, page: `https://digest.example/${WEEK}-r1/` }),
+      expect.objectContaining({ revision: 2, reason: REASON, page: `https://digest.example/${WEEK}/` }),
+    ]);
+
+    const audit = await store.desk.listAudit({ week: WEEK });
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        editor: EDITOR.email,
+        action: 'correct',
+        detail: { revision: 2, reason: REASON },
+      }),
+    );
+    expect((await store.revisions.get(WEEK, 1))?.items[0]?.summary).toBe(original.items[0]!.summary);
+
+    // Still frozen: a rebuild of the corrected edition is refused like before.
+    await expect(
+      harness.digest.build({
+        week: WEEK,
+        outDir: harness.siteDir,
+        ingest: false,
+        enrich: false,
+        offline: true,
+        check: false,
+        refresh: true,
+      }),
+    ).rejects.toThrow(PublishedEditionError);
+  });
+});

@@ -1,0 +1,159 @@
+// One guard, every door: against a published edition every path that could change it (the build with each of its
+// flags, pin, skip and add, each desk action, the translations page, approve, the scheduled run) refuses before any
+// work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublishedEditionError } from '../../src/core/errors.js';
+import { createServerApp } from '../../src/server/app.js';
+import type { Store } from '../../src/store/types.js';
+import { createDeskHarness, type DeskHarness, signIn, WEEK } from '../desk/_desk.js';
+import { createTestStore } from '../support/database.js';
+
+/** Every file under the folder, by path, as bytes (pages, feeds, search index, edition.json…). */
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(relative(dir, path), (await readFile(path)).toString('base64'));
+  }
+  return files;
+}
+
+describe('the edition guard', () => {
+  let testStore: Store;
+  const store = () => testStore;
+  let harness: DeskHarness;
+  let snapshot: () => Promise<unknown>;
+  let before: unknown;
+
+  beforeAll(async () => {
+    testStore = await createTestStore();
+    harness = await createDeskHarness(store(), { languages: ['en', 'de'] });
+    await harness.digest.publish({ week: WEEK, outDir: harness.siteDir, chat: false, allowFlagged: true });
+    const api = createServerApp({
+      site: { dir: harness.siteDir },
+      health: { checkDatabase: async () => {} },
+      useCases: { archive: { archive: await harness.digest.archive() } },
+      log: () => {},
+    });
+    snapshot = async () => ({
+      edition: await store().editions.get(WEEK),
+      translations: await store().translations.list(WEEK),
+      site: Object.fromEntries(await filesOf(harness.siteDir)),
+      api: await (await api.request(`/api/v1/editions/${WEEK}`)).text(),
+      apiList: await (await api.request('/api/v1/editions')).text(),
+    });
+    before = await snapshot();
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+    await testStore?.close();
+  });
+
+  const build = (flags: Partial<Parameters<DeskHarness['digest']['build']>[0]>) => () =>
+    harness.digest.build({
+      week: WEEK,
+      outDir: harness.siteDir,
+      ingest: false,
+      enrich: false,
+      offline: true,
+      check: false,
+      refresh: false,
+      ...flags,
+    });
+
+  /** Use cases the CLI commands run: each throws the guard's error, naming the correction command. */
+  const cliDoors: [string, () => Promise<unknown>, boolean][] = [
+    ['digest build --offline', build({}), true],
+    ['digest build --no-ingest', build({ offline: false }), true],
+    ['digest build --refresh', build({ refresh: true }), false],
+    ['digest build --retry-failed', build({ llm: { retryFailed: true } }), false],
+    ['digest build --model', build({ llm: { model: 'openai:gpt-4.1-mini' } }), false],
+    ['digest build (ingest)', build({ offline: false, ingest: true }), true],
+    [
+      'digest pin',
+      () =>
+        firstKey().then((item) => harness.digest.decide({ week: WEEK, item, decision: 'pin', undo: false })),
+      false,
+    ],
+    [
+      'digest skip',
+      () =>
+        firstKey().then((item) => harness.digest.decide({ week: WEEK, item, decision: 'skip', undo: false })),
+      false,
+    ],
+    [
+      'digest add',
+      () => firstKey().then((input) => harness.digest.add({ week: WEEK, input, note: null })),
+      false,
+    ],
+  ];
+  const firstKey = async () => (await store().editions.get(WEEK))!.items[0]!.key;
+
+  for (const [name, run, unchanged] of cliDoors) {
+    it(`${name}: refused before any work, nothing changed`, async () => {
+      const error = await run().then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(PublishedEditionError);
+      expect((error as PublishedEditionError).unchanged).toBe(unchanged);
+      expect((error as Error).message).toContain(`digest correct --week ${WEEK} --reason`);
+      if (unchanged) expect((error as Error).message).toContain('already published');
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+
+  /** The desk's actions through its routes: each answers 409 with a way to start a correction. */
+  const deskDoors: [string, string, (keys: string[]) => Record<string, string>][] = [
+    ['rebuild', '/rebuild', () => ({})],
+    ['pin', '/decide', ([key]) => ({ action: 'pin', key: key! })],
+    ['skip', '/decide', ([key]) => ({ action: 'skip', key: key! })],
+    ['swap', '/decide', ([key, other]) => ({ action: 'swap', key: key!, with: other! })],
+    ['move down', '/decide', ([key]) => ({ action: 'down', key: key! })],
+    ['reorder', '/decide', (keys) => ({ action: 'order', key: '', order: [...keys].reverse().join('\n') })],
+    ['count', '/count', () => ({ count: '2' })],
+    ['add', '/add', () => ({ input: 'https://example.com/a-post' })],
+    [
+      'edit',
+      '/edit',
+      ([key]) => ({
+        key: key!,
+        version: '0',
+        summary: 'An edited summary.',
+        takeaway1: 'a',
+        takeaway2: 'b',
+        takeaway3: 'c',
+        level: 'Advanced',
+      }),
+    ],
+    ['revert', '/revert', ([key]) => ({ key: key!, field: 'summary', version: '1' })],
+    ['regenerate', '/regenerate', ([key]) => ({ key: key!, writer: 'extractive' })],
+    ['translation', '/translation', () => ({ language: 'de', title: 'Titel', intro: 'Einleitung' })],
+    ['approve', '/approve', () => ({})],
+  ];
+
+  for (const [name, path, fields] of deskDoors) {
+    it(`the desk's ${name}: 409 with a correction offered, nothing changed`, async () => {
+      const client = await signIn(harness.app);
+      const keys = (await store().editions.get(WEEK))!.items.map((item) => item.key);
+      const response = await client.post(`/admin/week/${WEEK}${path}`, fields(keys));
+      const html = await response.text();
+      expect(response.status, html).toBe(409);
+      expect(html).toContain('digest correct --week');
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+
+  it('the scheduled run: refused, nothing built or written', async () => {
+    const outcome = await harness.digest.scheduledEdition({
+      week: WEEK,
+      siteDir: harness.siteDir,
+      offline: true,
+    });
+    expect(outcome).toEqual({ week: WEEK, status: 'frozen', items: 0 });
+    expect(await snapshot()).toEqual(before);
+  });
+});
