@@ -15,8 +15,10 @@ export const COMMAND_EXITS: Record<string, Partial<Record<1 | 2 | 3, string>>> =
   demo: {},
   build: {
     1: 'nothing could be built: every source failed, or no candidates',
+    2: 'bad input, or the week is published or mailed: a change is a correction (digest correct); a plain rebuild of it says "already published" and exits 0',
     3: 'built, but LLM items fell back to the extractive writer, failed the faithfulness check, or the budget ran out',
   },
+  correct: {},
   list: {},
   add: {},
   pin: {},

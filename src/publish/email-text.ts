@@ -68,7 +68,8 @@ function renderItem(item: ItemView, words: UiText): string[] {
     item.arxiv ? `arXiv:${item.arxiv.id}` : null,
     item.readNote,
   ].filter((part): part is string => !!part);
-  const facts = item.facts.map((fact) => fact.label).join(' · ');
+  // Plain text has no links: a linked fact ("Code") carries its address, or it would say nothing useful.
+  const facts = item.facts.map((fact) => (fact.url ? `${fact.label}: ${fact.url}` : fact.label)).join(' · ');
   const heading = wrap(`${item.number}. ${item.title}`);
   return [
     ...heading.map((line, index) => (index === 0 ? line : indent + line)),

@@ -53,7 +53,7 @@ export interface ItemView {
   facts: { label: string; url: string | null }[];
   /** "read in full" / "from the abstract" for papers of editions that recorded it; null otherwise. */
   readNote: string | null;
-  /** Why a paper was written from its abstract ("arXiv has no HTML rendering of this paper"), or null. */
+  /** The reading said in reader words (a tooltip): never the build's operator reason; null when not recorded. */
   readWhy: string | null;
 }
 
@@ -140,7 +140,7 @@ export function toItemView(
     takeawaySources: item.takeaways.map((_, index) => sectionLink(item.support?.[index])),
     facts: (item.facts ?? []).map((fact) => ({ label: plainText(fact.label), url: safeUrl(fact.url) })),
     readNote: readNote(item),
-    readWhy: item.readFrom === 'abstract' && item.readNote ? plainText(item.readNote) : null,
+    readWhy: readerReadingNote(item),
   };
 }
 
@@ -150,7 +150,17 @@ function sectionLink(source: TakeawaySource | null | undefined): SectionLink | n
   return { label: plainText(source.label), url, quote: plainText(source.quote) };
 }
 
-/** Says which papers were read in full; an abstract-only paper says why (no HTML rendering, offline…). */
+/**
+ * What a reader is told of the reading. The build's reason (offline, no HTML rendering, a flag) is the operator's:
+ * it stays in the build report and on the desk, never on a page or in a mail.
+ */
+function readerReadingNote(item: EditionItem): string | null {
+  if (item.readFrom === 'full-text') return 'Summarised from the full paper.';
+  if (item.readFrom === 'abstract') return 'Summarised from the abstract; the full paper was not read.';
+  return null;
+}
+
+/** Says which papers were read in full. */
 function readNote(item: EditionItem): string | null {
   if (item.readFrom === 'full-text') return 'read in full';
   if (item.readFrom === 'abstract') return 'from the abstract';

@@ -113,7 +113,7 @@ function preferencesBody(page: Extract<SubscriberPage, { kind: 'preferences' }>,
       : null;
   // The signed token is the form's key and its CSRF token: only the reader's mail carries it.
   return html`${status}
-<p>Choose what the mail to ${maskAddress(page.address)} puts first: your language, your topics and levels.</p>
+<p>Choose what the mail to ${maskAddress(page.address)} puts first: ${page.languages.length > 1 ? 'your language, your topics and levels' : 'your topics and levels'}.</p>
 <form class="preferences" method="post" action="${root}preferences">
 <input type="hidden" name="token" value="${page.token}">
 ${preferenceFields({ languages: page.languages, current: page.preferences })}

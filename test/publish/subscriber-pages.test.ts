@@ -3,6 +3,7 @@
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load-config.js';
+import { NO_PREFERENCES } from '../../src/core/reader-choices.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
 import { fillSubscribeSlot } from '../../src/publish/subscribe-slot.js';
 import { renderSubscriberPage, type SubscriberPage } from '../../src/publish/subscriber-pages.js';
@@ -115,5 +116,26 @@ describe('subscriber pages', () => {
     expect(page).not.toContain('ada@example.com');
     expect(page).toContain('<form method="post" action="/unsubscribe">');
     expect(page).toContain('<input type="hidden" name="token" value="u.MQ.abc.sig">');
+  });
+});
+
+describe('the preferences page', () => {
+  const page = (languages: readonly string[]) =>
+    renderSubscriberPage(
+      {
+        kind: 'preferences',
+        token: 'p.token',
+        address: 'ada@example.org',
+        preferences: NO_PREFERENCES,
+        languages,
+      },
+      { root: '/' },
+    );
+
+  it('offers "your language" only when there is a language to choose', async () => {
+    expect(page(['en'])).not.toContain('your language');
+    expect(page(['en'])).toContain('puts first: your topics and levels.');
+    expect(page(['en', 'de'])).toContain('puts first: your language, your topics and levels.');
+    expect(await errorsOf(page(['en']))).toEqual([]);
   });
 });

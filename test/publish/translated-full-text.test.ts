@@ -78,7 +78,8 @@ describe('a translated edition of papers read in full', () => {
   it('the mails in that language carry them too', async () => {
     const text = renderEmailText(translated, { language: 'de' });
     expect(text).toContain(`Erste Erkenntnis. (§4: ${SECTION_URL})`);
-    expect(text).toContain('Code · Apache-2.0');
+    // Plain text has no links: the linked fact carries its address.
+    expect(text).toContain('Code: https://github.com/example/model · Apache-2.0');
     const mail = await renderEmailHtml(translated, { language: 'de' });
     expect(mail).toContain('Erste Erkenntnis.');
     expect(mail).toMatch(new RegExp(`<a class="src" href="${SECTION_URL}"[^>]*>§4</a>`));
