@@ -94,17 +94,15 @@ async function editItem({
   );
 }
 
-async function regenerateItem({
-  room,
-  session,
-  week,
-  form,
-}: {
+/** What a desk action that posts a form for one week works with. */
+interface FormAction {
   room: DeskRoom;
   session: DeskSession;
   week: string;
   form: Form;
-}): Promise<DeskReply> {
+}
+
+async function regenerateItem({ room, session, week, form }: FormAction): Promise<DeskReply> {
   const key = form.key ?? '';
   const outcome = await (await regenerating()).regenerateOnDesk(
     room.deps,
@@ -116,17 +114,7 @@ async function regenerateItem({
   return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams({ key, done: outcome.done, ...spent })}`);
 }
 
-async function saveTranslation({
-  room,
-  session,
-  week,
-  form,
-}: {
-  room: DeskRoom;
-  session: DeskSession;
-  week: string;
-  form: Form;
-}): Promise<DeskReply> {
+async function saveTranslation({ room, session, week, form }: FormAction): Promise<DeskReply> {
   const outcome = await (await translating()).saveTranslationEdit({
     deps: room.deps,
     editor: session.editor.email,
