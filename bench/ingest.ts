@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../src/config/index.js';
+import { systemTimer } from '../src/core/clock.js';
 import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
 import { ingest } from '../src/editions/ingest.js';
@@ -57,7 +58,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
         ingest({
           sources: config.sources,
           window,
-          ports: { store, http, log: silentLogger, createSource: (c) => createSource(c) },
+          ports: { store, http, log: silentLogger, timer: systemTimer, createSource: (c) => createSource(c) },
         });
       let started = performance.now();
       const reports = await run();

@@ -2,6 +2,7 @@
 // sources), the one orchestrator (build-edition.ts) run over them, then the edition's page and the closing report.
 import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
+import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
@@ -166,6 +167,7 @@ function roadOptions(deps: RoadDeps, input: BuildInput): ModelRoadOptions {
 /** Ingest (unless --no-ingest) and network enrichment (unless off): the stages that ask the network. */
 function sourceStages(deps: SourceStageDeps, input: BuildInput, enrich: boolean): BuildStages {
   const { config, store, http, log } = deps;
+  const timer = deps.clock.timer ?? systemTimer;
   const signal = deps.signal ? { signal: deps.signal } : {};
   return {
     ...(input.ingest
@@ -174,7 +176,7 @@ function sourceStages(deps: SourceStageDeps, input: BuildInput, enrich: boolean)
             ingest({
               sources: config.sources,
               window: editionWindow(input.week),
-              ports: { store, http, log, createSource },
+              ports: { store, http, log, timer, createSource },
               ...signal,
               progress: {
                 onSourceDone: (report) => log.info(formatSourceLine(report)),

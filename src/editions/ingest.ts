@@ -1,7 +1,9 @@
 // Ingest: every enabled source fetched (a few at a time), each source's items stored in its own transaction.
 // One result per source, never one exception for the run: a dead feed is reported and the others go on.
-// Each source has an overall deadline; while sources are slow, onWaiting says which and on what.
+// Each source has an overall deadline; while sources are slow, onWaiting says which and on what. Both wait on the
+// timer port, so a test advances time instead of sleeping through it.
 import type { SourceConfig } from '../config/config-schema.js';
+import { type Timer, timeoutSignal } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger, Source, SourceFetchResult } from '../core/ports.js';
 import type { DateWindow, SourceReport } from '../core/types.js';
@@ -24,11 +26,12 @@ export interface IngestOptions {
   progress?: IngestProgress;
 }
 
-/** What ingest stores into, fetches and logs with, and how it makes a source from its config. */
+/** What ingest stores into, fetches, logs and waits with, and how it makes a source from its config. */
 interface IngestPorts {
   store: Pick<Store, 'items' | 'sourceState'>;
   http: HttpClient;
   log: Logger;
+  timer: Timer;
   createSource: (config: SourceConfig) => Source;
 }
 
@@ -51,7 +54,7 @@ export const DEFAULT_SOURCE_DEADLINE_MS = 60_000;
 export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
   const enabled = options.sources.filter((source) => source.enabled && source.type !== 'manual');
   const running = new Map<string, Running>();
-  const ticker = watch(running, options);
+  const stopWatching = watch(running, options);
   try {
     // Fetch a few sources ahead, store in config order: when two sources carry the same item, the first
     // configured one is its primary source whichever answered first, and at most `concurrency` fetched results
@@ -73,7 +76,7 @@ export async function ingest(options: IngestOptions): Promise<SourceReport[]> {
     }
     return reports;
   } finally {
-    if (ticker) clearInterval(ticker);
+    stopWatching();
   }
 }
 
@@ -91,12 +94,16 @@ interface Running {
   requests: Map<symbol, string>;
 }
 
-function watch(running: Map<string, Running>, options: IngestOptions): NodeJS.Timeout | null {
+/** Calls onWaiting every `waitingEveryMs` on the timer while any source runs; returns what stops it. */
+function watch(running: Map<string, Running>, options: IngestOptions): () => void {
   const onWaiting = options.progress?.onWaiting;
-  if (!onWaiting) return null;
-  const ticker = setInterval(() => {
+  if (!onWaiting) return () => {};
+  const { timer } = options.ports;
+  const every = options.progress?.waitingEveryMs ?? 5000;
+  const tick = () => {
+    cancel = timer.after(every, tick);
     if (!running.size) return;
-    const now = Date.now();
+    const now = timer.now();
     onWaiting(
       [...running].map(([id, source]) => ({
         id,
@@ -104,9 +111,9 @@ function watch(running: Map<string, Running>, options: IngestOptions): NodeJS.Ti
         requests: [...new Set(source.requests.values())],
       })),
     );
-  }, options.progress?.waitingEveryMs ?? 5000);
-  ticker.unref();
-  return ticker;
+  };
+  let cancel = timer.after(every, tick);
+  return () => cancel();
 }
 
 /** The client a source uses, noting which requests are in flight so a waiting build can say what it waits on. */
@@ -132,12 +139,13 @@ async function fetchOne(
   running: Map<string, Running>,
 ): Promise<Fetched> {
   const deadlineMs = config.deadlineMs ?? options.limits?.deadlineMs ?? DEFAULT_SOURCE_DEADLINE_MS;
+  const { timer } = options.ports;
   // The deadline aborts with a "TimeoutError" reason, which sources tell apart from a cancellation.
-  const deadline = AbortSignal.timeout(deadlineMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const entry: Running = { startedAt: Date.now(), requests: new Map() };
+  const deadline = timeoutSignal(timer, deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const entry: Running = { startedAt: timer.now(), requests: new Map() };
   running.set(config.id, entry);
-  let timer: NodeJS.Timeout | undefined;
+  let stopOverdue = () => {};
   try {
     const source = options.ports.createSource(config);
     const state = await options.ports.store.sourceState.get(config.id);
@@ -151,19 +159,19 @@ async function fetchOne(
     });
     // A source that ignores its signal still ends: shortly after the deadline, ingest stops waiting for it.
     const overdue = new Promise<'overdue'>((resolve) => {
-      timer = setTimeout(() => resolve('overdue'), deadlineMs + Math.min(1000, deadlineMs));
-      timer.unref();
+      stopOverdue = timer.after(deadlineMs + Math.min(1000, deadlineMs), () => resolve('overdue'));
     });
     const result = await Promise.race([fetching, overdue]);
     if (result === 'overdue') return { error: new Error(pastDeadline(deadlineMs)) };
-    if (deadline.aborted && !options.signal?.aborted && result.error) {
+    if (deadline.signal.aborted && !options.signal?.aborted && result.error) {
       return { result: { ...result, error: `${pastDeadline(deadlineMs)}: ${result.error}` } };
     }
     return { result };
   } catch (error) {
     return { error };
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
+    stopOverdue();
     running.delete(config.id);
   }
 }

@@ -65,9 +65,12 @@ export type ScheduleDeps = BuildDeps & PublishDeps;
 /** `eval`: the week's picks (as `list`), their stored full text, written on a road per model and timed. */
 export type EvalDeps = ListDeps & PaperDeps & RoadDeps;
 
-/** The stages that ask the network: ingest stores items and source state, enrichment patches items and caches. */
+/**
+ * The stages that ask the network: ingest stores items and source state (its deadlines on the clock's timer),
+ * enrichment patches items and caches.
+ */
 export type SourceStageDeps = Narrow<
-  'config' | 'http' | 'log' | 'env' | 'signal',
+  'config' | 'http' | 'log' | 'clock' | 'env' | 'signal',
   'items' | 'sourceState' | 'cache'
 >;
 

@@ -7,11 +7,11 @@ import type { JSONSchema7, JSONSchema7Definition } from '@ai-sdk/provider';
 import type { ProviderName } from '../config/llm-schema.js';
 
 /**
- * Characters a token of written text carries at least on average (English prose runs at about 4 on the common
- * tokenizers; 3.5 leaves room for names, numbers and other languages). Punctuation, keys and numbers are counted a
- * token a character: tokenizers split them that finely.
+ * Characters a token of written text carries on average (English prose runs at about 4 on the common tokenizers).
+ * The strings' maxLength already leaves room for long words, so the bound counts prose at 4; punctuation, keys and
+ * numbers are counted a token a character: tokenizers split them that finely.
  */
-const CHARS_PER_TOKEN = 3.5;
+const CHARS_PER_TOKEN = 4;
 /** A number's digits, a boolean, `null`. */
 const SCALAR_TOKENS = 4;
 /** Between a key and its value and after the value: the colon, a space the grammar allows, the comma. */

@@ -54,7 +54,7 @@ function covers(outer: DateWindow, inner: DateWindow): boolean {
 /** Days fetched at once by a per-day source unless its config says otherwise. */
 export const DEFAULT_DAY_CONCURRENCY = 3;
 
-/** True when the source was stopped by its overall deadline (ingest's AbortSignal.timeout), not cancelled. */
+/** True when the source was stopped by its overall deadline (ingest's timeoutSignal), not cancelled. */
 export function stoppedByDeadline(signal: AbortSignal | undefined): boolean {
   return (
     signal?.aborted === true && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError'

@@ -2,7 +2,7 @@
 // the rules JSON schema can say (exactly 3 takeaways, the level enum, one verdict per claim), so a grammar-constrained
 // engine cannot answer otherwise; llm/provider-schema.ts drops what a provider's strict mode refuses. Word counts
 // and plain-text rules are not expressible in JSON schema; validate-output.ts applies them. Every string has a
-// maxLength (its rule's word limit at about 7 characters a word) and every array a length, so a grammar engine stops
+// maxLength (its rule's word limit at about 7 characters a word, 9 for the one-sentence fields) and every array a length, so a grammar engine stops
 // within a known number of tokens (llm/token-bound.ts; docs/answer-bounds.md states them per purpose).
 import { z } from 'zod';
 import { LEVELS } from '../core/types.js';
@@ -14,15 +14,20 @@ export const TAKEAWAY_WORDS = { min: 4, max: 40 } as const;
 
 /** Characters a word of a rule may take (long technical words included); bounds each string the model writes. */
 const CHARS_PER_WORD = 7;
+/**
+ * A short field averages more per word: one sentence of model names, benchmarks and numbers ("GPT-4o-mini's
+ * 128k-token context on SWE-bench-Verified") runs to 9 a word, and a 35-word takeaway of a real abstract went past 280.
+ */
+const CHARS_PER_SHORT_WORD = 9;
 
 /** The longest each field may be, in characters. */
 export const MAX_CHARS = {
   summary: SUMMARY_WORDS.max * CHARS_PER_WORD,
-  takeaway: TAKEAWAY_WORDS.max * CHARS_PER_WORD,
+  takeaway: TAKEAWAY_WORDS.max * CHARS_PER_SHORT_WORD,
   /** "One short line": at most 30 words. */
   levelReason: 30 * CHARS_PER_WORD,
   /** A support quote is a phrase or a short sentence copied from the source. */
-  quote: 25 * CHARS_PER_WORD,
+  quote: 25 * CHARS_PER_SHORT_WORD,
   /** The check quotes the source sentence that settles a claim (a summary sentence may be long). */
   checkQuote: 60 * CHARS_PER_WORD,
   /** A section id ("s3", "abstract", "text"). */

@@ -36,7 +36,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'editors.js'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'editors-command.js'))) {
       throw new Error('dist/ has no editors command: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-desk-e2e-'));

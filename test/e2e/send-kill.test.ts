@@ -66,7 +66,7 @@ async function verdict(store: Store, smtp: TestSmtpServer) {
   return { rows: rows.length, byState, duplicates, sentWithoutOne };
 }
 
-describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'send.js')))(
+describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'send-command.js')))(
   'digest send killed and rerun',
   () => {
     let cwd: string;

@@ -1,23 +1,10 @@
 // The size rules of `npm run lint` (scripts/check-shape.mjs) catch what they promise: a long function without a
 // written reason, an options type over 8 fields, a function or port method with a fourth positional parameter; a
 // `// long:` or `// positional:` reason, a short function and named arguments pass.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { lintScript } from '../support/lint-script.js';
 
-const SCRIPT = resolve(import.meta.dirname, '../../scripts/check-shape.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'digest-shape-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function check(files: Record<string, string>) {
-  const root = mkdtempSync(join(dir, 'case-'));
-  mkdirSync(join(root, 'src'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'src', name), text);
-  const run = spawnSync(process.execPath, [SCRIPT], { cwd: root, encoding: 'utf8' });
-  return { status: run.status, out: run.stdout };
-}
+const check = lintScript('check-shape.mjs');
 
 const body = (lines: number) => Array.from({ length: lines }, (_, i) => `  total += ${i};`).join('\n');
 

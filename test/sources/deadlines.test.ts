@@ -1,15 +1,18 @@
 // Sources with deadlines: a hung server ends at the deadline, days go a few at a time, a waiting build says
 // what it waits for, no network fails at once, and a feed of nothing but rejected entries is a failed source.
+// Deadlines and progress ticks run on a manual timer that a test advances once the requests it waits on are open
+// (or answered): time passes when the test says so, never by how busy the machine is.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SourceConfig } from '../../src/config/config-schema.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { type HttpClient, silentLogger } from '../../src/core/ports.js';
 import { formatWaiting, ingest, type WaitingSource } from '../../src/editions/ingest.js';
 import { createHttpClient, type HttpClientOptions } from '../../src/net/http-client.js';
 import type { HostLookup } from '../../src/net/ssrf-guard.js';
 import { createSource } from '../../src/sources/index.js';
 import { useTestStore } from '../support/database.js';
 import { type LoopbackServer, startLoopback } from '../support/loopback.js';
+import { type ManualTimer, manualTimer } from '../support/manual-timer.js';
 
 const WINDOW = { start: '2026-06-08', end: '2026-06-14' };
 const servers: LoopbackServer[] = [];
@@ -32,11 +35,45 @@ const source = (id: string, type: SourceConfig['type'], url: string, extra: Part
 
 const paper = (id: string) => ({ paper: { id, title: `Paper ${id}`, summary: 'A summary.', upvotes: 1 } });
 
+/** A server that never answers; the `at`-th request it receives moves `timer` on by `ms` (once that handler returned). */
+function hungServer(at: number, timer: ManualTimer, ms: number): Promise<LoopbackServer> {
+  let received = 0;
+  return serve(() => {
+    received += 1;
+    if (received === at) setImmediate(() => timer.advance(ms));
+    return new Promise<void>(() => {});
+  });
+}
+
+/** The real client, moving `timer` on by `ms` once `count` requests have settled and their callers had the answers. */
+function advanceAfterSettled(client: HttpClient, count: number, timer: ManualTimer, ms: number): HttpClient {
+  let settled = 0;
+  return {
+    async request(request) {
+      try {
+        return await client.request(request);
+      } finally {
+        settled += 1;
+        if (settled === count) setImmediate(() => timer.advance(ms));
+      }
+    },
+  };
+}
+
 describe('ingest with deadlines', () => {
   const store = useTestStore();
+  const ports = (timer: ManualTimer, client: HttpClient = http()) => ({
+    store: store(),
+    http: client,
+    log: silentLogger,
+    timer,
+    createSource,
+  });
 
   it('ends a hung source at its deadline while the others finish', async () => {
-    const hung = await serve(() => new Promise<void>(() => {}));
+    const timer = manualTimer();
+    // The first three days (asked 3 at a time) are open when 300 ms pass.
+    const hung = await hungServer(3, timer, 300);
     const feed = await serve((_, response) => {
       response.writeHead(200, { 'content-type': 'application/feed+json' }).end(
         JSON.stringify({
@@ -48,26 +85,26 @@ describe('ingest with deadlines', () => {
         }),
       );
     });
-    const started = Date.now();
     const reports = await ingest({
       sources: [
         source('api-hf', 'hf-daily-papers', hung.url('/api/daily_papers'), { deadlineMs: 300 }),
         source('rss-ok', 'feed', feed.url('/feed.json')),
       ],
       window: WINDOW,
-      ports: { store: store(), http: http(), log: silentLogger, createSource },
+      ports: ports(timer),
     });
-    const elapsed = Date.now() - started;
     expect(reports.map((report) => [report.id, report.status, report.items])).toEqual([
       ['api-hf', 'error', 0],
       ['rss-ok', 'ok', 1],
     ]);
     expect(reports[0]?.error).toMatch(/^did not finish within its 300 ms deadline/);
-    // The HTTP timeout is 30 s with 3 retries: only the deadline can have ended it this soon.
-    expect(elapsed).toBeLessThan(5000);
+    // The HTTP timeout is 30 s with 3 retries: only the advanced deadline can have ended it; no wait is left set.
+    expect(timer.now()).toBe(300);
+    expect(timer.pending).toBe(0);
   });
 
   it('keeps the days that finished when one day hangs past the deadline', async () => {
+    const timer = manualTimer();
     const server = await serve((request, response) => {
       const day = request.query.get('date');
       if (day === '2026-06-10') return new Promise<void>(() => {});
@@ -78,32 +115,42 @@ describe('ingest with deadlines', () => {
     const [report] = await ingest({
       sources: [source('api-hf', 'hf-daily-papers', server.url('/api/daily_papers'), { deadlineMs: 500 })],
       window: WINDOW,
-      ports: { store: store(), http: http(), log: silentLogger, createSource },
+      // The deadline passes once the six other days are answered and read.
+      ports: ports(timer, advanceAfterSettled(http(), 6, timer, 500)),
     });
     expect(report).toMatchObject({ id: 'api-hf', status: 'ok', items: 6 });
     expect(report?.warnings).toEqual(["2026-06-10: not finished before the source's deadline"]);
   });
 
-  it('says what a waiting build waits for', async () => {
-    const server = await serve(() => new Promise<void>(() => {}));
+  it('says what a waiting build waits for, on the timer', async () => {
+    const timer = manualTimer();
+    // The three first days are open when 5 s pass (one progress tick); the tick moves on to the 8 s deadline.
+    const server = await hungServer(3, timer, 5000);
     const seen: WaitingSource[][] = [];
     await ingest({
       sources: [
         source('api-hf', 'hf-daily-papers', server.url('/api/daily_papers?token=s3cret'), {
-          deadlineMs: 400,
+          deadlineMs: 8000,
         }),
       ],
       window: WINDOW,
-      ports: { store: store(), http: http(), log: silentLogger, createSource },
-      progress: { waitingEveryMs: 25, onWaiting: (waiting) => seen.push(waiting) },
+      ports: ports(timer),
+      progress: {
+        onWaiting: (waiting) => {
+          seen.push(waiting);
+          setImmediate(() => timer.advance(3000));
+        },
+      },
     });
-    const busy = seen.find((waiting) => waiting[0]?.requests.length === 3);
-    expect(busy?.[0]?.id).toBe('api-hf');
-    const line = formatWaiting(busy ?? []);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.map(({ id, elapsedMs }) => [id, elapsedMs])).toEqual([['api-hf', 5000]]);
+    expect(seen[0]?.[0]?.requests).toHaveLength(3);
+    const line = formatWaiting(seen[0] ?? []);
     expect(line).toMatch(
-      /^waiting for api-hf \(http:\/\/127\.0\.0\.1:\d+\/api\/daily_papers\?token=\*\*\*&date=2026-06-\d\d, .*\), \d+ s$/,
+      /^waiting for api-hf \(http:\/\/127\.0\.0\.1:\d+\/api\/daily_papers\?token=\*\*\*&date=2026-06-\d\d, .*\), 5 s$/,
     );
     expect(line).not.toContain('s3cret');
+    expect(timer.pending).toBe(0);
   });
 
   it('fails each source at once without a network (refused, unresolvable), asking no further days', async () => {
@@ -116,7 +163,10 @@ describe('ingest with deadlines', () => {
       lookups += 1;
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     };
-    const started = Date.now();
+    // Any retry would wait through the client's backoff: a wait asked is noted instead of slept.
+    const waits: number[] = [];
+    const client = http({ lookup, backoff: { sleep: async (ms) => void waits.push(ms) } });
+    const timer = manualTimer();
     const reports = await ingest({
       sources: [
         source('api-hf', 'hf-daily-papers', closedUrl),
@@ -124,10 +174,10 @@ describe('ingest with deadlines', () => {
         source('rss-one', 'feed', 'https://blog.example/feed.xml'),
       ],
       window: WINDOW,
-      // Real backoff waits (0.5 s, 1 s, 2 s …) if anything were retried.
-      ports: { store: store(), http: http({ lookup }), log: silentLogger, createSource },
+      ports: ports(timer, client),
     });
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Nothing retried and no deadline passed (the timer never moved): every source failed at once.
+    expect(waits).toEqual([]);
     expect(reports.map((report) => report.status)).toEqual(['error', 'error', 'error']);
     expect(reports[0]?.error).toMatch(
       /^all 7 days failed; first: could not reach .*nothing is listening there \(ECONNREFUSED/,
@@ -164,7 +214,7 @@ describe('ingest with deadlines', () => {
         source('empty', 'feed', server.url('/empty.json')),
       ],
       window: WINDOW,
-      ports: { store: store(), http: http(), log: silentLogger, createSource },
+      ports: ports(manualTimer()),
     });
     expect(reports.map((report) => [report.id, report.status])).toEqual([
       ['junk', 'error'],
@@ -185,7 +235,7 @@ describe('ingest with deadlines', () => {
     const [report] = await ingest({
       sources: [source('rss-x', 'feed', long)],
       window: WINDOW,
-      ports: { store: store(), http: http(), log: silentLogger, createSource },
+      ports: ports(manualTimer()),
     });
     expect(report?.error).toMatch(
       /^HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/feed\.xml\?api_key=\*\*\*&filler=x+…x+:/,
@@ -202,7 +252,7 @@ describe('per-day sources', () => {
     let received = 0;
     const held: (() => void)[] = [];
     // Each answer waits until three requests are open at once (or the last day came): sequential fetching would
-    // never get a second request in, and the source's deadline would end it with nothing.
+    // never get a second request in, and the test would hang until vitest's timeout.
     const server = await serve((request, response) => {
       received += 1;
       inFlight += 1;
@@ -216,7 +266,6 @@ describe('per-day sources', () => {
       });
       if (held.length === 3 || received === 7) for (const release of held.splice(0)) release();
     });
-    const controller = AbortSignal.timeout(5000);
     const result = await createSource(
       source('api-hf', 'hf-daily-papers', server.url('/api/daily_papers')),
     ).fetch({
@@ -224,7 +273,6 @@ describe('per-day sources', () => {
       http: http(),
       state: {},
       log: silentLogger,
-      signal: controller,
     });
     expect(result.error).toBeUndefined();
     expect(result.items).toHaveLength(7);
