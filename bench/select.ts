@@ -62,13 +62,13 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
   const writeFake = await startFakeLlm();
   try {
     const config = parseConfig({});
-    const policy: SelectionPolicy = await selectionPolicy(config, store, WEEK);
+    const policy: SelectionPolicy = await selectionPolicy({ config, store, date: WEEK });
     const offline = planEdition(real, policy, WEEK);
     // (a') learned taste: each day scored by a model fitted on the other days' picks (leave-one-day-out).
     const tasted = planEdition(real, { ...policy, taste: leaveOneDayOut(real, REFERENCE) }, WEEK);
 
     // (b) triage of the offline shortlist through the loopback fake, then the plan with its scores.
-    const shortlist = triageShortlist(real, policy, WEEK);
+    const shortlist = triageShortlist({ candidates: real, policy, date: WEEK });
     const triageRoad = createModelRoad({
       llm: { write: MODEL },
       store,

@@ -1,7 +1,10 @@
 // The house's size rules, checked by `npm run lint` (see ARCHITECTURE.md, "Keeping the shape"):
 // - no function body longer than 80 lines, unless a comment just above it starts with `long:` and says why;
 // - no options/input/deps type (an interface or object type whose name ends in Options, Input, Deps, Settings or
-//   Context) with more than 8 fields: a wider one is split into named groups.
+//   Context) with more than 8 fields: a wider one is split into named groups;
+// - no function, method or function-typed member with more than 3 positional parameters, unless a comment just
+//   above it starts with `positional:` and says why: past three, a function takes one object of named arguments
+//   (a store query's leading `db` is not counted: bindQueries binds it, its port's callers pass the rest).
 // Prints each breach as `file:line what` and exits 1 when there is one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,6 +12,7 @@ import ts from 'typescript';
 
 const MAX_FUNCTION_LINES = 80;
 const MAX_OPTION_FIELDS = 8;
+const MAX_POSITIONAL = 3;
 const OPTION_NAME = /(Options|Input|Deps|Settings|Context)$/;
 
 function sourceFiles(dir) {
@@ -23,15 +27,31 @@ function lineOf(file, position) {
   return file.getLineAndCharacterOfPosition(position).line + 1;
 }
 
-function hasLongReason(file, node) {
+function hasReason(file, node, word) {
   const text = file.getFullText();
-  // The comment may stand above the function or above the statement that holds it (const x = () => …).
+  const reason = new RegExp(`^\\/[/*]\\s*${word}:`);
+  // The comment may stand above the function or above what holds it (const x = () => …, a member `x: (…) => T`),
+  // but not above the interface, class or object around a member: each wide member gives its own reason.
   for (let current = node; current && current.kind !== ts.SyntaxKind.SourceFile; current = current.parent) {
     const comments = ts.getLeadingCommentRanges(text, current.getFullStart()) ?? [];
-    if (comments.some((range) => /^\/[/*]\s*long:/.test(text.slice(range.pos, range.end)))) return true;
-    if (ts.isBlock(current.parent ?? current) || ts.isSourceFile(current.parent)) break;
+    if (comments.some((range) => reason.test(text.slice(range.pos, range.end)))) return true;
+    const parent = current.parent;
+    if (!parent || ts.isBlock(parent) || ts.isSourceFile(parent)) break;
+    if (ts.isClassElement(current) || ts.isTypeElement(current) || ts.isObjectLiteralElement(current)) break;
   }
   return false;
+}
+
+// `this`, and the `db` a store query's first parameter names (bindQueries binds it, so the port's callers never pass
+// it), are no caller's positions.
+function positionalCount(node) {
+  return node.parameters.filter(
+    (parameter, index) =>
+      !(
+        ts.isIdentifier(parameter.name) &&
+        (parameter.name.text === 'this' || (index === 0 && parameter.name.text === 'db'))
+      ),
+  ).length;
 }
 
 function functionName(node) {
@@ -39,7 +59,7 @@ function functionName(node) {
   const parent = node.parent;
   if (
     parent &&
-    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent)) &&
     ts.isIdentifier(parent.name)
   ) {
     return parent.name.text;
@@ -55,9 +75,17 @@ function checkFile(path, root) {
   const visit = (node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body && ts.isBlock(node.body)) {
       const lines = lineOf(file, node.body.getEnd()) - lineOf(file, node.body.getStart(file)) + 1;
-      if (lines > MAX_FUNCTION_LINES && !hasLongReason(file, node)) {
+      if (lines > MAX_FUNCTION_LINES && !hasReason(file, node, 'long')) {
         breaches.push(
           `${where(node)} function ${functionName(node)} is ${lines} lines (at most ${MAX_FUNCTION_LINES})`,
+        );
+      }
+    }
+    if (ts.isFunctionLike(node) && !ts.isIndexSignatureDeclaration(node)) {
+      const count = positionalCount(node);
+      if (count > MAX_POSITIONAL && !hasReason(file, node, 'positional')) {
+        breaches.push(
+          `${where(node)} function ${functionName(node)} takes ${count} positional parameters (at most ${MAX_POSITIONAL})`,
         );
       }
     }
@@ -85,10 +113,10 @@ const breaches = files.flatMap((path) => checkFile(path, root));
 for (const breach of breaches) console.log(breach);
 if (breaches.length) {
   console.log(
-    `${breaches.length} breach(es) of the size rules: split the function or the type, or write \`// long: why\` above a function that reads best whole.`,
+    `${breaches.length} breach(es) of the size rules: split the function or the type, or write \`// long: why\` above a function that reads best whole; past ${MAX_POSITIONAL} parameters take one object of named arguments, or write \`// positional: why\` above.`,
   );
   process.exit(1);
 }
 console.log(
-  `size rules: ${files.length} files, no function over ${MAX_FUNCTION_LINES} lines, no options type over ${MAX_OPTION_FIELDS} fields`,
+  `size rules: ${files.length} files, no function over ${MAX_FUNCTION_LINES} lines, no options type over ${MAX_OPTION_FIELDS} fields, no function over ${MAX_POSITIONAL} positional parameters`,
 );

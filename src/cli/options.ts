@@ -87,12 +87,17 @@ function commandWeek(options: { week?: string }, context: CliContext): string {
  * What every store command does around its work: check the data folder, load the use cases (only now, so `--help`
  * stays light), run `fn` on an open digest and close it. `extra` adds to the open options (e.g. `{ offline }`).
  */
-export async function withCommandDigest<T>(
-  options: CommonOptions,
-  context: CliContext,
-  fn: (digest: OpenDigest) => Promise<T>,
-  extra: Partial<OpenDigestOptions> = {},
-): Promise<T> {
+export async function withCommandDigest<T>({
+  options,
+  context,
+  fn,
+  extra = {},
+}: {
+  options: CommonOptions;
+  context: CliContext;
+  fn: (digest: OpenDigest) => Promise<T>;
+  extra?: Partial<OpenDigestOptions>;
+}): Promise<T> {
   await checkDataDir(options, context);
   const { withDigest } = await import('../compose/index.js');
   return withDigest({ ...digestOptions(options, context), ...extra }, fn);
@@ -148,12 +153,12 @@ export function weekCommand<O extends WeekOptions>(
       const options = input.at(-2) as O & { out?: string };
       const week = commandWeek(options, context);
       const outDir = spec.out ? await checkWritableFolder(options.out ?? 'out', '--out', context.cwd) : '';
-      await withCommandDigest(
+      await withCommandDigest({
         options,
         context,
-        (digest) => spec.run(digest, { week, options, args, outDir, context }),
-        spec.open?.(options),
-      );
+        fn: (digest) => spec.run(digest, { week, options, args, outDir, context }),
+        extra: spec.open?.(options),
+      });
     });
   };
 }

@@ -71,7 +71,7 @@ export function runBuildProcess(options: BuildProcessOptions): Promise<Scheduled
       if (outcome) return resolve(outcome);
       reject(
         new BuildError(
-          `the build of ${options.week} was stopped: ${stopped ?? whyEnded(code, signal, tail, limits)}`,
+          `the build of ${options.week} was stopped: ${stopped ?? whyEnded({ code, signal, tail, limits })}`,
         ),
       );
     });
@@ -88,12 +88,17 @@ function outcomeOf(stdout: string): ScheduledEditionOutcome | null {
   }
 }
 
-function whyEnded(
-  code: number | null,
-  signal: NodeJS.Signals | null,
-  tail: string,
-  limits: BuildProcessOptions['limits'],
-): string {
+function whyEnded({
+  code,
+  signal,
+  tail,
+  limits,
+}: {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  tail: string;
+  limits: BuildProcessOptions['limits'];
+}): string {
   if (/heap out of memory|Reached heap limit/i.test(tail))
     return `it needed more than its ${limits.memoryMb} MB (schedule.buildMemoryMb)`;
   const last = tail.trim().split('\n').slice(-2).join(' | ');

@@ -96,7 +96,7 @@ export async function composeService(
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
     },
-    useCases: await serverUseCases(deps, digest, options, settings),
+    useCases: await serverUseCases({ deps, digest, options, settings }),
     security: {
       trustProxy: config.server.trustProxy,
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
@@ -142,12 +142,17 @@ export async function composeService(
   };
 }
 
-async function serverUseCases(
-  deps: DigestDeps,
-  digest: ServiceUseCases,
-  options: ServiceOptions,
-  settings: ReturnType<typeof subscribers.subscriptionSettings>,
-): Promise<ServerUseCases> {
+async function serverUseCases({
+  deps,
+  digest,
+  options,
+  settings,
+}: {
+  deps: DigestDeps;
+  digest: ServiceUseCases;
+  options: ServiceOptions;
+  settings: ReturnType<typeof subscribers.subscriptionSettings>;
+}): Promise<ServerUseCases> {
   return {
     // Without a public base URL no link could be mailed and no Origin checked: no subscriber routes.
     ...(settings

@@ -40,13 +40,13 @@ export class SourceError extends namedError('SourceError') {
 
 /** Raised by the HTTP client: status is set for HTTP errors, undefined for network/timeout/guard errors. */
 export class FetchError extends namedError('FetchError') {
-  constructor(
-    message: string,
-    readonly url: string,
-    readonly status?: number,
-    options?: ErrorOptions,
-  ) {
+  readonly url: string;
+  readonly status?: number;
+
+  constructor(message: string, { url, status, ...options }: { url: string; status?: number } & ErrorOptions) {
     super(message, options);
+    this.url = url;
+    this.status = status;
   }
 }
 

@@ -14,7 +14,17 @@ export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessE
 
   const authorization = `Token ${token}`;
 
-  async function send(method: 'POST' | 'PATCH', path: string, draft: Draft, context: SendContext) {
+  async function send({
+    method,
+    path,
+    draft,
+    context,
+  }: {
+    method: 'POST' | 'PATCH';
+    path: string;
+    draft: Draft;
+    context: SendContext;
+  }) {
     const body = { subject: draft.subject, body: draft.html, status: 'draft' };
     const answer = await callService(
       { url: `${base}${path}`, method, authorization, timeoutMs: config.timeoutMs, body },
@@ -43,8 +53,8 @@ export function buttondownService(config: ButtondownConfig, env: NodeJS.ProcessE
     origin: base,
     secrets: [token],
     find,
-    create: (draft, context) => send('POST', '/v1/emails', draft, context),
+    create: (draft, context) => send({ method: 'POST', path: '/v1/emails', draft, context }),
     update: (id, draft, context) =>
-      unlessGone(send('PATCH', `/v1/emails/${encodeURIComponent(id)}`, draft, context)),
+      unlessGone(send({ method: 'PATCH', path: `/v1/emails/${encodeURIComponent(id)}`, draft, context })),
   };
 }

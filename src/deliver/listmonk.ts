@@ -20,7 +20,17 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
   const base = config.url.replace(/\/+$/, '');
   const authorization = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
 
-  async function send(method: 'POST' | 'PUT', path: string, draft: Draft, context: SendContext) {
+  async function send({
+    method,
+    path,
+    draft,
+    context,
+  }: {
+    method: 'POST' | 'PUT';
+    path: string;
+    draft: Draft;
+    context: SendContext;
+  }) {
     const body = {
       name: draft.name,
       subject: draft.subject,
@@ -59,10 +69,12 @@ export function listmonkService(config: ListmonkConfig, env: NodeJS.ProcessEnv):
     origin: base,
     secrets: [token, authorization],
     find,
-    create: (draft, context) => send('POST', '/api/campaigns', draft, context),
+    create: (draft, context) => send({ method: 'POST', path: '/api/campaigns', draft, context }),
     async update(id, draft, context) {
       try {
-        return await unlessGone(send('PUT', `/api/campaigns/${encodeURIComponent(id)}`, draft, context));
+        return await unlessGone(
+          send({ method: 'PUT', path: `/api/campaigns/${encodeURIComponent(id)}`, draft, context }),
+        );
       } catch (error) {
         if (error instanceof FetchError && error.status === 400) {
           throw new Error(

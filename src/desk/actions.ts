@@ -50,11 +50,15 @@ export function actions(room: DeskRoom) {
       return back(session, week, await (await decisions()).rebuildDraft(deps, context));
     },
 
-    edit: (session: DeskSession, week: string, form: EditForm, revert = false) =>
-      editItem(room, session, week, form, revert),
-    regenerate: (session: DeskSession, week: string, form: Form) => regenerateItem(room, session, week, form),
+    edit: (session: DeskSession, week: string, form: EditForm) =>
+      editItem({ room, session, week, form, revert: false }),
+    /** The edit's way back: the item's fields return to what the writer wrote. */
+    revert: (session: DeskSession, week: string, form: EditForm) =>
+      editItem({ room, session, week, form, revert: true }),
+    regenerate: (session: DeskSession, week: string, form: Form) =>
+      regenerateItem({ room, session, week, form }),
     saveTranslation: (session: DeskSession, week: string, form: Form) =>
-      saveTranslation(room, session, week, form),
+      saveTranslation({ room, session, week, form }),
 
     async approve(session: DeskSession, week: string): Promise<DeskReply> {
       const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };
@@ -63,19 +67,25 @@ export function actions(room: DeskRoom) {
   };
 }
 
-async function editItem(
-  room: DeskRoom,
-  session: DeskSession,
-  week: string,
-  form: EditForm,
-  revert: boolean,
-): Promise<DeskReply> {
-  const outcome = await (await editing()).editOnDesk(
-    room.deps,
-    await room.actionContext(session, week),
+async function editItem({
+  room,
+  session,
+  week,
+  form,
+  revert,
+}: {
+  room: DeskRoom;
+  session: DeskSession;
+  week: string;
+  form: EditForm;
+  revert: boolean;
+}): Promise<DeskReply> {
+  const outcome = await (await editing()).editOnDesk({
+    deps: room.deps,
+    context: await room.actionContext(session, week),
     form,
-    revert ? 'revert' : 'save',
-  );
+    mode: revert ? 'revert' : 'save',
+  });
   if (!outcome.ok && 'conflict' in outcome)
     return page(renderItemEdit(room.context(session), outcome.conflict), 409);
   if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
@@ -84,12 +94,15 @@ async function editItem(
   );
 }
 
-async function regenerateItem(
-  room: DeskRoom,
-  session: DeskSession,
-  week: string,
-  form: Form,
-): Promise<DeskReply> {
+/** What a desk action that posts a form for one week works with. */
+interface FormAction {
+  room: DeskRoom;
+  session: DeskSession;
+  week: string;
+  form: Form;
+}
+
+async function regenerateItem({ room, session, week, form }: FormAction): Promise<DeskReply> {
   const key = form.key ?? '';
   const outcome = await (await regenerating()).regenerateOnDesk(
     room.deps,
@@ -101,18 +114,13 @@ async function regenerateItem(
   return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams({ key, done: outcome.done, ...spent })}`);
 }
 
-async function saveTranslation(
-  room: DeskRoom,
-  session: DeskSession,
-  week: string,
-  form: Form,
-): Promise<DeskReply> {
-  const outcome = await (await translating()).saveTranslationEdit(
-    room.deps,
-    session.editor.email,
+async function saveTranslation({ room, session, week, form }: FormAction): Promise<DeskReply> {
+  const outcome = await (await translating()).saveTranslationEdit({
+    deps: room.deps,
+    editor: session.editor.email,
     week,
     form,
-  );
+  });
   if (outcome.ok) return redirect(`${weekUrl(week, '/translations')}?done=translation`);
   const back = weekUrl(week, '/translations');
   return messagePage(

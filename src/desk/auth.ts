@@ -93,7 +93,7 @@ export function createDeskAuth(deps: AuthDeps, limits: SignInLimits = DEFAULT_SI
 
     async signOut(session: DeskSession): Promise<void> {
       await deps.store.editors.revokeSession(session.tokenHash, deps.clock.now());
-      await auditSession(deps, session.editor.email, 'sign-out', {});
+      await auditSession({ deps, editor: session.editor.email, action: 'sign-out', detail: {} });
     },
 
     checkCsrf: (session: DeskSession, token: string | undefined) => sameToken(token, session.csrf),
@@ -127,7 +127,12 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
   const credentials = email ? await deps.store.editors.credentials(email) : null;
   const valid = await verifyPassword(input.password, credentials?.passwordHash ?? null);
   if (!valid || !credentials) {
-    await auditSession(deps, account.slice(0, 200) || '(empty)', 'sign-in-failed', from);
+    await auditSession({
+      deps,
+      editor: account.slice(0, 200) || '(empty)',
+      action: 'sign-in-failed',
+      detail: from,
+    });
     return { ok: false, reason: 'invalid' };
   }
   byIp.refund(ipKey);
@@ -139,10 +144,20 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
     csrfSecret: randomBytes(24).toString('base64url'),
     expiresAt: new Date(deps.clock.now().getTime() + SESSION_HOURS * 3_600_000),
   });
-  await auditSession(deps, credentials.email, 'sign-in', from);
+  await auditSession({ deps, editor: credentials.email, action: 'sign-in', detail: from });
   return { ok: true, token, maxAgeSeconds: SESSION_HOURS * 3600 };
 }
 
-function auditSession(deps: AuditDeps, editor: string, action: string, detail: Record<string, unknown>) {
+function auditSession({
+  deps,
+  editor,
+  action,
+  detail,
+}: {
+  deps: AuditDeps;
+  editor: string;
+  action: string;
+  detail: Record<string, unknown>;
+}) {
   return deps.store.desk.recordAudit({ editor, action, week: null, itemKey: null, detail });
 }

@@ -27,13 +27,19 @@ export function isFlagged(item: Pick<EditionItem, 'checks'>): boolean {
 }
 
 /** `listWeek` ranks the week: the `list` use case (room.ts reuses its plan between requests). */
-export async function boardView(
-  deps: WeekDeps,
-  week: string,
-  filter: BoardFilter,
-  notice: string | null,
-  listWeek: (week: string) => Promise<ListResult>,
-): Promise<BoardView> {
+export async function boardView({
+  deps,
+  week,
+  filter,
+  notice,
+  listWeek,
+}: {
+  deps: WeekDeps;
+  week: string;
+  filter: BoardFilter;
+  notice: string | null;
+  listWeek: (week: string) => Promise<ListResult>;
+}): Promise<BoardView> {
   const { store, config } = deps;
   const [listed, edition, decisions, deskWeek, edits, approval] = await Promise.all([
     listWeek(week),
@@ -50,12 +56,12 @@ export async function boardView(
   const titles = new Map(plan.ranked.map((entry) => [entry.item.key, entry.item.title]));
 
   const all = plan.ranked.map((entry, index) =>
-    toCandidate(
+    toCandidate({
       entry,
-      index + 1,
-      { chosen: chosenKeys, planned: listed.picked, saved: edition !== null },
+      rank: index + 1,
+      choice: { chosen: chosenKeys, planned: listed.picked, saved: edition !== null },
       count,
-    ),
+    }),
   );
   const needle = filter.q.toLowerCase();
   const skipped = new Set(
@@ -135,7 +141,17 @@ interface Choice {
   saved: boolean;
 }
 
-function toCandidate(entry: PlannedItem, rank: number, choice: Choice, count: number): BoardCandidate {
+function toCandidate({
+  entry,
+  rank,
+  choice,
+  count,
+}: {
+  entry: PlannedItem;
+  rank: number;
+  choice: Choice;
+  count: number;
+}): BoardCandidate {
   const { item, signals, score, pinned } = entry;
   const { key, title, url, upvotes, citations } = item;
   const chosen = choice.chosen.has(key);
@@ -154,17 +170,22 @@ function toCandidate(entry: PlannedItem, rank: number, choice: Choice, count: nu
     chosen,
     pinned,
     manual: item.manual !== null,
-    why: whyText(entry, rank, state, count),
+    why: whyText({ entry, rank, state, count }),
     signals,
   };
 }
 
-function whyText(
-  entry: PlannedItem,
-  rank: number,
-  state: { chosen: boolean; planned: boolean; saved: boolean },
-  count: number,
-): string {
+function whyText({
+  entry,
+  rank,
+  state,
+  count,
+}: {
+  entry: PlannedItem;
+  rank: number;
+  state: { chosen: boolean; planned: boolean; saved: boolean };
+  count: number;
+}): string {
   if (entry.item.manual)
     return `Added by hand${entry.item.manual.note ? `: ${entry.item.manual.note}` : ''}.`;
   if (entry.pinned) return 'Pinned by an editor.';

@@ -64,7 +64,7 @@ export async function approveOnDesk(
   const view = await approveView(deps, context.week);
   if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
   // Approving again would rewrite what readers have: a correction is approved through its own action.
-  const frozen = await refuseChange(deps, context.week, null, 'approving it again');
+  const frozen = await refuseChange({ deps, week: context.week, invalid: null, door: 'approving it again' });
   if (frozen) return frozen;
   if (view.canPublish) return refused(422, 'Not published', view.canPublish);
   await deps.store.desk.recordApproval(context.week, context.editor);

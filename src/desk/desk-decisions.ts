@@ -31,7 +31,12 @@ export async function rebuildDraft(
   deps: AuditDeps & DraftDeps & RunsDeps<'build'>,
   context: DeskActionContext,
 ): Promise<DeskOutcome> {
-  const refusal = await refuseChange(deps, context.week, null, 'rebuilding the draft');
+  const refusal = await refuseChange({
+    deps,
+    week: context.week,
+    invalid: null,
+    door: 'rebuilding the draft',
+  });
   if (refusal) return refusal;
   try {
     const outcome = await deps.runs.build({
@@ -64,12 +69,17 @@ function audit(deps: AuditDeps, context: DeskActionContext, note: AuditNote): Pr
 }
 
 /** A decision is stored: log it, then rebuild the draft from the week's decisions. */
-async function auditAndRebuild(
-  deps: AuditDeps & DraftDeps & RunsDeps<'build'>,
-  context: DeskActionContext,
-  note: AuditNote,
-  done: string,
-): Promise<DeskOutcome> {
+async function auditAndRebuild({
+  deps,
+  context,
+  note,
+  done,
+}: {
+  deps: AuditDeps & DraftDeps & RunsDeps<'build'>;
+  context: DeskActionContext;
+  note: AuditNote;
+  done: string;
+}): Promise<DeskOutcome> {
   await audit(deps, context, note);
   const rebuilt = await rebuildDraft(deps, context);
   return rebuilt.ok ? { ok: true, done } : rebuilt;
@@ -84,11 +94,11 @@ export async function decideOnDesk(
   const { week, editor } = context;
   const action = DECIDE_ACTIONS.find((name) => name === input.action);
   if (!action) return refused(400, 'Unknown action', `"${input.action.slice(0, 40)}" is not a desk action.`);
-  const published = await refuseChange(deps, week, null, `the desk's ${action}`);
+  const published = await refuseChange({ deps, week, invalid: null, door: `the desk's ${action}` });
   if (published) return published;
 
   if (action === 'up' || action === 'down' || action === 'order')
-    return reorder(deps, context, action, input);
+    return reorder({ deps, context, action, input });
 
   if (!(await store.items.get(input.key)))
     return refused(404, 'No such item', `No stored item has the key "${input.key}".`);
@@ -109,7 +119,7 @@ export async function decideOnDesk(
     if (order) await store.desk.setWeek(week, { order }, editor);
     detail = { with: input.with };
   }
-  return auditAndRebuild(deps, context, { action, itemKey: input.key, detail }, action);
+  return auditAndRebuild({ deps, context, note: { action, itemKey: input.key, detail }, done: action });
 }
 
 /** The draft's keys in the order asked for, or why it cannot be applied. */
@@ -143,12 +153,17 @@ function newOrder(
   return order;
 }
 
-async function reorder(
-  deps: WeekStoreDeps,
-  context: DeskActionContext,
-  action: 'up' | 'down' | 'order',
-  input: { key: string; order: string },
-): Promise<DeskOutcome> {
+async function reorder({
+  deps,
+  context,
+  action,
+  input,
+}: {
+  deps: WeekStoreDeps;
+  context: DeskActionContext;
+  action: 'up' | 'down' | 'order';
+  input: { key: string; order: string };
+}): Promise<DeskOutcome> {
   const { store } = deps;
   const edition = await store.editions.get(context.week);
   if (!edition) return refused(404, 'No draft', `There is no draft for ${context.week} yet: build it first.`);
@@ -188,10 +203,15 @@ export async function setCountOnDesk(
 ): Promise<DeskOutcome> {
   const count = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   const invalid = count >= 1 && count <= 50 ? null : NOT_A_COUNT;
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   await deps.store.desk.setWeek(context.week, { itemCount: count }, context.editor);
-  return auditAndRebuild(deps, context, { action: 'count', itemKey: null, detail: { count } }, 'count');
+  return auditAndRebuild({
+    deps,
+    context,
+    note: { action: 'count', itemKey: null, detail: { count } },
+    done: 'count',
+  });
 }
 
 const ADD_REFUSALS = [SourceError, FetchError, ConfigError, NotFoundError];
@@ -204,7 +224,7 @@ export async function addOnDesk(
 ): Promise<DeskOutcome> {
   const value = input.input.trim();
   const invalid = value && value.length <= 2000 ? null : NOTHING_TO_ADD;
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const shown = value.slice(0, 300);
   let key: string;
@@ -217,5 +237,10 @@ export async function addOnDesk(
     await audit(deps, context, { action: 'add-refused', itemKey: null, detail: { input: shown, reason } });
     return refused(422, 'Not added', reason);
   }
-  return auditAndRebuild(deps, context, { action: 'add', itemKey: key, detail: { input: shown } }, 'added');
+  return auditAndRebuild({
+    deps,
+    context,
+    note: { action: 'add', itemKey: key, detail: { input: shown } },
+    done: 'added',
+  });
 }

@@ -35,12 +35,17 @@ export async function translationsView(
 export type TranslationEditOutcome = { ok: true } | { ok: false; message: string; status?: number };
 
 /** The editor's version of one language from the desk's form; every field must be filled. */
-export async function saveTranslationEdit(
-  deps: TranslationDeps,
-  editor: string,
-  week: string,
-  form: Record<string, string>,
-): Promise<TranslationEditOutcome> {
+export async function saveTranslationEdit({
+  deps,
+  editor,
+  week,
+  form,
+}: {
+  deps: TranslationDeps;
+  editor: string;
+  week: string;
+  form: Record<string, string>;
+}): Promise<TranslationEditOutcome> {
   const language = form.language ?? '';
   const frozen = await frozenEdition(deps.store, week);
   if (frozen) return { ok: false, status: 409, message: frozenMessage(frozen, 'a translation edit') };

@@ -47,12 +47,17 @@ function itemVersion(rows: readonly DeskEdit[], key: string): number {
 }
 
 /** The edit page's data; null when the week has no draft or the item is not in it. */
-export async function itemEditView(
-  deps: WeekDeps,
-  week: string,
-  key: string,
-  extra: { notice?: string | null; conflict?: ItemEditView['conflict'] } = {},
-): Promise<ItemEditView | null> {
+export async function itemEditView({
+  deps,
+  week,
+  key,
+  extra = {},
+}: {
+  deps: WeekDeps;
+  week: string;
+  key: string;
+  extra?: { notice?: string | null; conflict?: ItemEditView['conflict'] };
+}): Promise<ItemEditView | null> {
   const edition = await deps.store.editions.get(week);
   if (!edition) return null;
   const item = key === HEADER_KEY ? null : edition.items.find((entry) => entry.key === key);
@@ -141,12 +146,17 @@ type Change = { field: DeskField; generated: unknown; edited: unknown };
 type EditRequest = { key: string; version: number; form: EditForm };
 
 /** Saves the editor's version of an item's texts (`save`), or puts one field back to its generated text (`revert`). */
-export async function editOnDesk(
-  deps: WeekDeps,
-  context: DeskActionContext,
-  form: EditForm,
-  mode: 'save' | 'revert',
-): Promise<EditOutcome> {
+export async function editOnDesk({
+  deps,
+  context,
+  form,
+  mode,
+}: {
+  deps: WeekDeps;
+  context: DeskActionContext;
+  form: EditForm;
+  mode: 'save' | 'revert';
+}): Promise<EditOutcome> {
   const request = { key: form.key ?? '', version: Number.parseInt(form.version ?? '', 10), form };
   return mode === 'save' ? saveEdit(deps, context, request) : revertEdit(deps, context, request);
 }
@@ -161,7 +171,7 @@ async function saveEdit(
     Number.isInteger(version) && version >= 0
       ? null
       : refused(400, 'Not saved', 'The form has no valid "version".');
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const edition = await deps.store.editions.get(context.week);
   if (!edition || (key !== HEADER_KEY && !edition.items.some((item) => item.key === key))) {
@@ -171,18 +181,23 @@ async function saveEdit(
   const parsed = parseForm(key, form, facts);
   if (!parsed.ok) return refused(400, 'Not saved', parsed.message);
   const rows = (await deps.store.desk.edits(context.week)).filter((row) => row.itemKey === key);
-  const changes = changedFields(edition, key, parsed.values, rows);
+  const changes = changedFields({ edition, key, values: parsed.values, rows });
   if (!changes.length) return { ok: true, done: 'unchanged' };
-  return commit(deps, context, { edition, request }, changes, 'edit');
+  return commit({ deps, context, target: { edition, request }, changes, action: 'edit' });
 }
 
 /** The fields whose value the form changes; one set back to its generated text has no editor's version any more. */
-function changedFields(
-  edition: Edition,
-  key: string,
-  values: Partial<Record<DeskField, unknown>>,
-  rows: readonly DeskEdit[],
-): Change[] {
+function changedFields({
+  edition,
+  key,
+  values,
+  rows,
+}: {
+  edition: Edition;
+  key: string;
+  values: Partial<Record<DeskField, unknown>>;
+  rows: readonly DeskEdit[];
+}): Change[] {
   const changes: Change[] = [];
   for (const [field, value] of Object.entries(values) as [DeskField, unknown][]) {
     const row = rows.find((entry) => entry.field === field);
@@ -208,7 +223,7 @@ async function revertEdit(
   if (!field || !Number.isInteger(version)) {
     return refused(400, 'Not reverted', 'The form needs a "field" and a "version".');
   }
-  const published = await refuseChange(deps, context.week);
+  const published = await refuseChange({ deps, week: context.week });
   if (published) return published;
   const edition = await deps.store.editions.get(context.week);
   const row = (await deps.store.desk.edits(context.week)).find(
@@ -216,19 +231,25 @@ async function revertEdit(
   );
   if (!edition || !row) return refused(404, 'Nothing to revert', `No editor's version of ${field}.`);
   const change = { field, generated: row.generated, edited: null };
-  return commit(deps, context, { edition, request }, [change], 'revert');
+  return commit({ deps, context, target: { edition, request }, changes: [change], action: 'revert' });
 }
 
 /** The form's own values, shown back beside the newer version when someone saved first. */
 const KEPT_FIELDS = ['title', 'intro', 'summary', 'takeaway1', 'takeaway2', 'takeaway3', 'level', 'field'];
 
-async function commit(
-  deps: WeekDeps,
-  context: DeskActionContext,
-  target: { edition: Edition; request: EditRequest },
-  changes: Change[],
-  action: 'edit' | 'revert',
-): Promise<EditOutcome> {
+async function commit({
+  deps,
+  context,
+  target,
+  changes,
+  action,
+}: {
+  deps: WeekDeps;
+  context: DeskActionContext;
+  target: { edition: Edition; request: EditRequest };
+  changes: Change[];
+  action: 'edit' | 'revert';
+}): Promise<EditOutcome> {
   const { edition, request } = target;
   const { key, version } = request;
   const saved = await deps.store.desk.saveEdits({
@@ -238,7 +259,7 @@ async function commit(
     changes,
     by: context.editor,
   });
-  if (!saved.ok) return conflict(deps, context, request, saved.current, action);
+  if (!saved.ok) return conflict({ deps, context, request, current: saved.current, action });
   // The stored draft shows the editor's versions (and generated text where none): what preview and publish use.
   const rows = await deps.store.desk.edits(context.week);
   await deps.store.editions.save(applyEdits(edition, rows));
@@ -253,13 +274,19 @@ async function commit(
 }
 
 /** Someone saved first: the page again, with their newer version beside what this editor sent (nothing is lost). */
-async function conflict(
-  deps: WeekDeps,
-  context: DeskActionContext,
-  request: EditRequest,
-  current: readonly DeskEdit[],
-  action: 'edit' | 'revert',
-): Promise<EditOutcome> {
+async function conflict({
+  deps,
+  context,
+  request,
+  current,
+  action,
+}: {
+  deps: WeekDeps;
+  context: DeskActionContext;
+  request: EditRequest;
+  current: readonly DeskEdit[];
+  action: 'edit' | 'revert';
+}): Promise<EditOutcome> {
   const { key, version, form } = request;
   const yours: Record<string, string> = {};
   for (const name of KEPT_FIELDS) {
@@ -269,7 +296,7 @@ async function conflict(
   const theirs = current
     .filter((row) => row.version > version)
     .map((row) => fieldView(row.field, row, undefined));
-  const view = await itemEditView(deps, context.week, key, { conflict: { theirs, yours } });
+  const view = await itemEditView({ deps, week: context.week, key, extra: { conflict: { theirs, yours } } });
   await deps.store.desk.recordAudit({
     editor: context.editor,
     action: `${action}-refused`,

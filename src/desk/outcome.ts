@@ -32,12 +32,17 @@ const ALREADY_PUBLISHED = 'Already published';
  * caller) comes first, then the editions room's guard (published or mailed: a correction instead). Every desk
  * action that could change an edition calls this before any work.
  */
-export async function refuseChange(
-  deps: DraftDeps,
-  week: string,
-  invalid: DeskOutcome | null = null,
+export async function refuseChange({
+  deps,
+  week,
+  invalid = null,
   door = 'this change',
-): Promise<DeskOutcome | null> {
+}: {
+  deps: DraftDeps;
+  week: string;
+  invalid?: DeskOutcome | null;
+  door?: string;
+}): Promise<DeskOutcome | null> {
   if (invalid) return invalid;
   const frozen = await frozenEdition(deps.store, week);
   if (!frozen) return null;

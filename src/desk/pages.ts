@@ -39,11 +39,17 @@ export function pages(room: DeskRoom) {
     },
 
     async board(session: DeskSession, week: string, query: Query): Promise<DeskReply> {
-      const view = await boardView(deps, week, parseBoardFilter(query), notice(query.done), room.listWeek);
+      const view = await boardView({
+        deps,
+        week,
+        filter: parseBoardFilter(query),
+        notice: notice(query.done),
+        listWeek: room.listWeek,
+      });
       return page(renderBoard(room.context(session), view));
     },
 
-    item: (session: DeskSession, week: string, query: Query) => itemPage(room, session, week, query),
+    item: (session: DeskSession, week: string, query: Query) => itemPage({ room, session, week, query }),
     preview: (week: string, kind: 'page' | 'email' | 'text') => previewFile(room, week, kind),
 
     async translations(session: DeskSession, week: string, query: Query): Promise<DeskReply | null> {
@@ -67,17 +73,27 @@ export function pages(room: DeskRoom) {
   };
 }
 
-async function itemPage(
-  room: DeskRoom,
-  session: DeskSession,
-  week: string,
-  query: Query,
-): Promise<DeskReply> {
+async function itemPage({
+  room,
+  session,
+  week,
+  query,
+}: {
+  room: DeskRoom;
+  session: DeskSession;
+  week: string;
+  query: Query;
+}): Promise<DeskReply> {
   const key = query.key ?? '';
   const cost = query.done === 'regenerated' ? costNotice(query) : undefined;
   const text = notice(query.done);
-  const view = await (await editing()).itemEditView(room.deps, week, key, {
-    notice: cost ? `${text ?? ''} ${cost}` : text,
+  const view = await (await editing()).itemEditView({
+    deps: room.deps,
+    week,
+    key,
+    extra: {
+      notice: cost ? `${text ?? ''} ${cost}` : text,
+    },
   });
   if (!view) {
     const message = `No draft item "${key}" for ${week}.`;

@@ -34,7 +34,7 @@ export async function regenerateOnDesk(
     input.writer === 'llm' || input.writer === 'extractive'
       ? null
       : refused(400, 'Unknown writer', '"writer" must be llm or extractive.');
-  const refusal = await refuseChange(deps, context.week, invalid);
+  const refusal = await refuseChange({ deps, week: context.week, invalid });
   if (refusal) return refusal;
   const target = await findTarget(deps, context.week, input.key);
   if (!target) return refused(404, 'Not found', `No draft item "${input.key}" for ${context.week}.`);
@@ -103,19 +103,24 @@ async function rewrite(deps: RegenerateDeps, writer: Writer, target: Target): Pr
   const writing: WriterContext = { name: config.name, audience: config.audience, log: deps.log };
   const generated = withGenerated(target.edition, await store.desk.edits(target.edition.date));
   const rewritten = target.item
-    ? await rewriteItem(deps, writer, writing, generated, target.item)
-    : await rewriteHeader(deps, writer, writing, generated);
+    ? await rewriteItem({ deps, writer, writing, generated, stored: target.item })
+    : await rewriteHeader({ deps, writer, writing, generated });
   await store.editions.save(await store.desk.keepEditorEdits(rewritten.edition));
   return rewritten.writer;
 }
 
 /** Title and intro from the items as written now (their generated text): one edition call on the road. */
-async function rewriteHeader(
-  deps: { store: Pick<Store, 'items'> },
-  writer: Writer,
-  writing: WriterContext,
-  generated: Edition,
-): Promise<{ edition: Edition; writer: string }> {
+async function rewriteHeader({
+  deps,
+  writer,
+  writing,
+  generated,
+}: {
+  deps: { store: Pick<Store, 'items'> };
+  writer: Writer;
+  writing: WriterContext;
+  generated: Edition;
+}): Promise<{ edition: Edition; writer: string }> {
   const items = [];
   for (const item of generated.items) {
     const source = await deps.store.items.get(item.key);
@@ -134,13 +139,19 @@ async function rewriteHeader(
   return { edition, writer: written.writer };
 }
 
-async function rewriteItem(
-  deps: Pick<RegenerateDeps, 'config' | 'runs'>,
-  writer: Writer,
-  writing: WriterContext,
-  generated: Edition,
-  stored: StoredItem,
-): Promise<{ edition: Edition; writer: string }> {
+async function rewriteItem({
+  deps,
+  writer,
+  writing,
+  generated,
+  stored,
+}: {
+  deps: Pick<RegenerateDeps, 'config' | 'runs'>;
+  writer: Writer;
+  writing: WriterContext;
+  generated: Edition;
+  stored: StoredItem;
+}): Promise<{ edition: Edition; writer: string }> {
   const [written] = await writer.writeItems([await withStoredPaper(deps, stored)], writing);
   if (!written) throw new Error('the writer returned no item');
   const items = generated.items.map((item) =>

@@ -146,11 +146,14 @@ async function candidatesStage(run: Run): Promise<StoredItem[]> {
 async function selectStage(run: Run, candidates: StoredItem[]): Promise<EditionPlan> {
   const { config, store, date, ports } = run;
   run.progress?.onStage?.('select', `${candidates.length} candidates`);
-  const policy = await selectionPolicy(config, store, date, {
-    candidates,
-    log: ports.log,
-    ...(ports.tasteEmbedder ? { embedder: ports.tasteEmbedder } : {}),
-  });
+  const policy = await selectionPolicy(
+    { config, store, date },
+    {
+      candidates,
+      log: ports.log,
+      ...(ports.tasteEmbedder ? { embedder: ports.tasteEmbedder } : {}),
+    },
+  );
   if (run.stages.triage) policy.relevance = await run.stages.triage(candidates, policy);
   const plan = planEdition(candidates, policy, date);
   const order = (await store.desk.week(date))?.order;
@@ -198,7 +201,9 @@ async function saveStage(run: Run, written: WrittenPicks & { reports: SourceRepo
     title: header.title,
     intro: header.intro,
     writer: header.writer,
-    items: plan.picks.map((pick, index) => editionItem(pick, items[index]!, config.sources, reading)),
+    items: plan.picks.map((pick, index) =>
+      editionItem({ pick, written: items[index]!, sources: config.sources, reading }),
+    ),
     sources: written.reports,
   };
   const usage = run.ports.usage?.();

@@ -27,12 +27,19 @@ export function buildProgress(log: Logger, { writer, road }: WriterSetup): Build
 }
 
 /** The build's closing lines: usage, reading, flagged items, warnings, what was built and by which writers. */
-export function reportBuild(
-  log: Logger,
-  result: BuildResult,
-  usage: UsageReport,
-  { seconds, degraded }: { seconds: string; degraded: boolean },
-): void {
+export function reportBuild({
+  log,
+  result,
+  usage,
+  seconds,
+  degraded,
+}: {
+  log: Logger;
+  result: BuildResult;
+  usage: UsageReport;
+  seconds: string;
+  degraded: boolean;
+}): void {
   if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
   const reading = formatFullText(result.fullText);
   if (reading) log.info(reading);

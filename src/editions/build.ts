@@ -58,7 +58,12 @@ export interface BuildOutcome {
 export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
   const { config, store, http, log, clock } = deps;
   // Before any work: a published or mailed week is never rebuilt (a correction changes it).
-  await guardEdition(store, input.week, 'rebuilding it', { unchanged: !asksForNewText(input) });
+  await guardEdition({
+    store,
+    week: input.week,
+    door: 'rebuilding it',
+    options: { unchanged: !asksForNewText(input) },
+  });
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -72,14 +77,20 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionFiles(deps.fs, input.outDir, result.edition, await store.editions.list(), {
-    ...siteOptions(config),
-    // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-    ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
+  await writeEditionFiles({
+    fs: deps.fs,
+    outDir: input.outDir,
+    edition: result.edition,
+    editions: await store.editions.list(),
+    options: {
+      ...siteOptions(config),
+      // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
+      ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
+    },
   });
   const degraded = isDegraded(usage);
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
-  reportBuild(log, result, usage, { seconds, degraded });
+  reportBuild({ log, result, usage, seconds, degraded });
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
 }
 
@@ -197,7 +208,7 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
  * stands in, as it did.
  */
 function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
-  if (!input.offline) return createTriage(deps, input.week, road);
+  if (!input.offline) return createTriage({ deps, week: input.week, road });
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
   const cached = createModelRoad({
@@ -207,7 +218,7 @@ function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: Mode
     env,
     run: { cacheOnly: true },
   });
-  return createTriage(deps, input.week, cached, { quiet: true });
+  return createTriage({ deps, week: input.week, road: cached, quiet: true });
 }
 
 /** One line: what an offline build did not do that it would have done online; null when nothing. */

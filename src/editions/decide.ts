@@ -18,7 +18,11 @@ export interface DecideInput {
 }
 
 export async function decide(deps: DecideDeps, input: DecideInput): Promise<{ key: string }> {
-  await guardEdition(deps.store, input.week, `a ${input.undo ? 'decision undone' : input.decision}`);
+  await guardEdition({
+    store: deps.store,
+    week: input.week,
+    door: `a ${input.undo ? 'decision undone' : input.decision}`,
+  });
   const key = await resolveItemKey(deps.store, input.item);
   await deps.store.decisions.set({
     week: input.week,
@@ -39,7 +43,7 @@ export interface AddInput {
 
 /** Adds (pins) an item for the week: a stored one as it is, with no request; else fetched. */
 export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
-  await guardEdition(deps.store, input.week, 'adding an item');
+  await guardEdition({ store: deps.store, week: input.week, door: 'adding an item' });
   const stored = await findStoredItem(deps.store, input.input);
   if (stored) return deps.store.items.addManual(asManualItem(stored), input.week, input.note);
   if (input.offline) {

@@ -46,12 +46,17 @@ export function frozenMessage(frozen: FrozenEdition, door: string): string {
  * Throws PublishedEditionError when the week's edition is frozen; call it before any work. `unchanged`: the caller
  * asked only to rebuild it as it is, which is answered "already published" with nothing written.
  */
-export async function guardEdition(
-  store: GuardStore,
-  week: string,
-  door: string,
-  options: { unchanged?: boolean } = {},
-): Promise<void> {
+export async function guardEdition({
+  store,
+  week,
+  door,
+  options = {},
+}: {
+  store: GuardStore;
+  week: string;
+  door: string;
+  options?: { unchanged?: boolean };
+}): Promise<void> {
   const frozen = await frozenEdition(store, week);
   if (!frozen) return;
   if (options.unchanged) {

@@ -95,12 +95,17 @@ export function summariseReading(inputs: ItemForWriting[], reading: PicksReading
 }
 
 /** The edition's item for a written pick: what the edition shows, why it was picked, what it was written from. */
-export function editionItem(
-  pick: PlannedItem,
-  written: WrittenItem,
-  sources: Config['sources'],
-  reading: PicksReading,
-): EditionItem {
+export function editionItem({
+  pick,
+  written,
+  sources,
+  reading,
+}: {
+  pick: PlannedItem;
+  written: WrittenItem;
+  sources: Config['sources'];
+  reading: PicksReading;
+}): EditionItem {
   return withReading(toEditionItem(pick, written, sources), pick.item, reading);
 }
 

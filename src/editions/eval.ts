@@ -60,7 +60,7 @@ export async function evaluate(deps: EvalDeps, input: EvalInput): Promise<ModelE
   for (const model of input.models) {
     for (const [suffix, kind, inputs] of variants) {
       reports.push({
-        ...(await evaluateModel(deps, input, model, inputs)),
+        ...(await evaluateModel({ deps, input, model, inputs })),
         model: `${model}${suffix}`,
         input: kind,
       });
@@ -85,12 +85,17 @@ async function withStoredFullText(
   });
 }
 
-async function evaluateModel(
-  deps: RoadDeps & Pick<EvalDeps, 'clock'>,
-  input: EvalInput,
-  model: string,
-  inputs: ItemForWriting[],
-): Promise<Omit<ModelEvaluation, 'input'>> {
+async function evaluateModel({
+  deps,
+  input,
+  model,
+  inputs,
+}: {
+  deps: RoadDeps & Pick<EvalDeps, 'clock'>;
+  input: EvalInput;
+  model: string;
+  inputs: ItemForWriting[];
+}): Promise<Omit<ModelEvaluation, 'input'>> {
   const context = { name: deps.config.name, audience: deps.config.audience, log: deps.log };
   deps.signal?.throwIfAborted();
   const started = deps.clock.now().getTime();

@@ -34,11 +34,14 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
   const candidates = await weekCandidates(store, editionWindow(input.week));
   // Learned taste from stored embeddings only: like triage here, `list` never calls a model.
   const embedder = await tasteEmbedder(deps, { cacheOnly: true });
-  const policy = await selectionPolicy(config, store, input.week, {
-    candidates,
-    log: deps.log,
-    ...(embedder ? { embedder } : {}),
-  });
+  const policy = await selectionPolicy(
+    { config, store, date: input.week },
+    {
+      candidates,
+      log: deps.log,
+      ...(embedder ? { embedder } : {}),
+    },
+  );
   let triage: ListResult['triage'] = null;
   // The AI SDK loads only when a model is configured: without one there is no triage to read.
   if (input.triage !== false && candidates.length > 0 && config.llm.write) {
@@ -51,7 +54,7 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
       run: { cacheOnly: true },
     });
     const { createTriage } = await import('./shared-triage.js');
-    const run = createTriage(deps, input.week, road, { quiet: true });
+    const run = createTriage({ deps, week: input.week, road, quiet: true });
     if (run) {
       const result = await run.run(candidates, policy);
       policy.relevance = result.scores;

@@ -109,10 +109,15 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     baseUrl && config.enrich.enabled
       ? (await fetchItemImages([edition], { http: deps.http, log: deps.log })).images
       : undefined;
-  const { files, email } = await writeEmailFiles(deps.fs, input.outDir, edition, {
-    email: config.publish.email,
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(images ? { images } : {}),
+  const { files, email } = await writeEmailFiles({
+    fs: deps.fs,
+    outDir: input.outDir,
+    edition,
+    options: {
+      email: config.publish.email,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(images ? { images } : {}),
+    },
   });
   log.info(
     `Wrote ${files.length} files (${(Buffer.byteLength(email.html) / 1024).toFixed(1)} KB HTML) to ${resolve(input.outDir, input.week)}`,

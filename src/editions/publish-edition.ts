@@ -104,7 +104,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     ...(translated.size ? { translated } : {}),
   });
   const revisions = await writeRevisionPages(input, editions);
-  const email = await writeEmails(input, edition, translated, site.images);
+  const email = await writeEmails({ input, edition, translated, images: site.images });
   return {
     edition,
     languages: [languages[0] ?? 'en', ...translated.keys()],
@@ -138,27 +138,42 @@ async function writeRevisionPages(input: PublishEditionInput, editions: Edition[
 }
 
 /** The edition's email files, and its mail in each translated language, in that language's section (de/2026-05-04/email.html). */
-async function writeEmails(
-  input: PublishEditionInput,
-  edition: Edition,
-  translated: Map<string, Edition[]>,
-  images: ImageMap,
-): Promise<{ files: string[]; email: RenderedEmail }> {
+async function writeEmails({
+  input,
+  edition,
+  translated,
+  images,
+}: {
+  input: PublishEditionInput;
+  edition: Edition;
+  translated: Map<string, Edition[]>;
+  images: ImageMap;
+}): Promise<{ files: string[]; email: RenderedEmail }> {
   const { baseUrl } = input.site;
-  const email = await writeEmailFiles(input.fs, input.outDir, edition, {
-    email: input.email,
-    baseUrl,
-    images,
+  const email = await writeEmailFiles({
+    fs: input.fs,
+    outDir: input.outDir,
+    edition,
+    options: {
+      email: input.email,
+      baseUrl,
+      images,
+    },
   });
   const files = [...email.files];
   for (const [language, list] of translated) {
     const version = list.find((entry) => entry.date === edition.date);
     if (!version) continue;
-    const localised = await writeEmailFiles(input.fs, join(input.outDir, language), version, {
-      email: input.email,
-      baseUrl: `${baseUrl.replace(/\/?$/, '/')}${language}/`,
-      // No images: they are published once, at the site's root, not under the language's section.
-      language,
+    const localised = await writeEmailFiles({
+      fs: input.fs,
+      outDir: join(input.outDir, language),
+      edition: version,
+      options: {
+        email: input.email,
+        baseUrl: `${baseUrl.replace(/\/?$/, '/')}${language}/`,
+        // No images: they are published once, at the site's root, not under the language's section.
+        language,
+      },
     });
     files.push(...localised.files);
   }

@@ -34,9 +34,7 @@ export interface PolicyOptions {
 
 /** The selection policy for one week: config weights, editor decisions, earlier editions' items, learned taste. */
 export async function selectionPolicy(
-  config: Config,
-  store: PolicyStore,
-  date: string,
+  { config, store, date }: { config: Config; store: PolicyStore; date: string },
   { relevance, ...taste }: PolicyOptions = {},
 ): Promise<SelectionPolicy> {
   const decisions = await store.decisions.get(date);

@@ -17,25 +17,35 @@ export interface TriageReport {
 }
 
 /** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
-export function createTriage(
-  deps: TriageDeps,
-  week: string,
-  road: ModelRoad,
-  options: { quiet?: boolean } = {},
-) {
+export function createTriage({
+  deps,
+  week,
+  road,
+  quiet = false,
+}: {
+  deps: TriageDeps;
+  week: string;
+  road: ModelRoad;
+  quiet?: boolean;
+}) {
   const { config, log } = deps;
   const modelId = road.model('triage')?.modelId;
   if (!modelId) return null;
   let spent: TriageReport | null = null;
   const run = async (items: StoredItem[], policy: SelectionPolicy) => {
-    const shortlist = triageShortlist(items, policy, week, config.selection.triageLimit);
+    const shortlist = triageShortlist({
+      candidates: items,
+      policy,
+      date: week,
+      limit: config.selection.triageLimit,
+    });
     const result = await triageCandidates(shortlist, {
       road,
       audience: config.audience,
       batchSize: config.selection.triageBatchSize,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
-    if (!options.quiet) {
+    if (!quiet) {
       for (const warning of result.warnings) log.warn(warning);
       log.info(
         `  triage (${modelId}): ${result.scores.size} of ${shortlist.length} rated, ${result.usage.calls} call(s), ` +

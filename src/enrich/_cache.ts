@@ -30,13 +30,19 @@ export async function cachedMany<T>(
   return found;
 }
 
-export async function cachePutQuietly(
-  cache: EnrichCache,
-  namespace: string,
-  key: string,
-  value: unknown,
-  ttl: number,
-): Promise<void> {
+export async function cachePutQuietly({
+  cache,
+  namespace,
+  key,
+  value,
+  ttl,
+}: {
+  cache: EnrichCache;
+  namespace: string;
+  key: string;
+  value: unknown;
+  ttl: number;
+}): Promise<void> {
   try {
     await cache.put({ namespace, key, value, ttlSeconds: ttl });
   } catch {
@@ -66,7 +72,13 @@ export async function cachedOrFetched<T>(
     const fetched = await fetchMissing(missing);
     for (const [key, value] of fetched.found) {
       values.set(key, value);
-      await cachePutQuietly(slot.cache, slot.namespace, key, value, slot.ttlSeconds);
+      await cachePutQuietly({
+        cache: slot.cache,
+        namespace: slot.namespace,
+        key,
+        value,
+        ttl: slot.ttlSeconds,
+      });
     }
     return { values, warnings: fetched.warnings };
   } catch (error) {

@@ -74,7 +74,7 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
     }
     options.signal?.throwIfAborted();
     try {
-      const fresh = await fetchPaper(id, latest, pacer, options);
+      const fresh = await fetchPaper({ id, version: latest, pacer, options });
       result.fetched += 1;
       result.papers.set(id, fresh);
       await options.store.paperTexts.save(fresh).catch((error: unknown) => {
@@ -124,12 +124,17 @@ export function paperPageUrl(baseUrl: string, id: string, version: number | null
   return `${base}${id}${version ? `v${version}` : ''}`;
 }
 
-async function fetchPaper(
-  id: string,
-  version: number | null,
-  pacer: HostPacer,
-  options: FullTextOptions,
-): Promise<PaperRecord> {
+async function fetchPaper({
+  id,
+  version,
+  pacer,
+  options,
+}: {
+  id: string;
+  version: number | null;
+  pacer: HostPacer;
+  options: FullTextOptions;
+}): Promise<PaperRecord> {
   const url = paperPageUrl(base(options), id, version);
   const fetchedAt = options.now().toISOString();
   const none = (note: string) => ({

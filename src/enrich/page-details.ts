@@ -61,13 +61,13 @@ export async function pageDetails(
         const text = page.text.slice(0, PAGE_TEXT_LIMIT);
         const details: PageDetails = { image: page.image, text, arxivId: arxivIdFromText(text) };
         pages.set(item.key, details);
-        await cachePutQuietly(
-          options.cache,
-          PAGE_CACHE_NAMESPACE,
-          item.canonicalUrl,
-          details,
-          options.ttlSeconds,
-        );
+        await cachePutQuietly({
+          cache: options.cache,
+          namespace: PAGE_CACHE_NAMESPACE,
+          key: item.canonicalUrl,
+          value: details,
+          ttl: options.ttlSeconds,
+        });
       } catch (error) {
         failures.push(`${displayUrl(item.url)}: ${errorMessage(error)}`);
       }

@@ -63,16 +63,13 @@ export async function fetchCitationCounts(
     } catch (error) {
       throw new CitationLookupError(
         `Semantic Scholar answered ${displayUrl(url)} with something other than a paper list; citations left unknown`,
-        url,
-        response.status,
-        { cause: error },
+        { url, status: response.status, cause: error },
       );
     }
     if (parsed.length !== ids.length) {
       throw new CitationLookupError(
         `Semantic Scholar returned ${parsed.length} entries for ${ids.length} ids; citations left unknown`,
-        url,
-        response.status,
+        { url, status: response.status },
       );
     }
     ids.forEach((id, index) => {

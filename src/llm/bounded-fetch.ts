@@ -40,7 +40,7 @@ export function createBoundedFetch(options: BoundedFetchOptions): typeof fetch {
       await response.body.cancel().catch(() => {});
       throw tooLarge(options.maxBytes, declared);
     }
-    return new Response(cappedBody(response.body, signal, timer, options.maxBytes), {
+    return new Response(cappedBody({ source: response.body, signal, timer, maxBytes: options.maxBytes }), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -49,12 +49,17 @@ export function createBoundedFetch(options: BoundedFetchOptions): typeof fetch {
   return bounded as typeof fetch;
 }
 
-function cappedBody(
-  source: ReadableStream<Uint8Array>,
-  signal: AbortSignal,
-  timer: NodeJS.Timeout,
-  maxBytes: number,
-): ReadableStream<Uint8Array> {
+function cappedBody({
+  source,
+  signal,
+  timer,
+  maxBytes,
+}: {
+  source: ReadableStream<Uint8Array>;
+  signal: AbortSignal;
+  timer: NodeJS.Timeout;
+  maxBytes: number;
+}): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let received = 0;
   // Rejects when the deadline (or the caller) aborts, so a body that drips a byte a second cannot outlive it.

@@ -80,9 +80,9 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
             ttlSeconds: EMBEDDING_TTL_SECONDS,
           });
         };
-        await embedMissing(options, missing, shape, keep);
+        await embedMissing({ options, missing, shape, keep });
         const stale = [...unique].filter(([key]) => vectors.get(key)!.length !== shape.dimensions);
-        if (stale.length > 0) await embedMissing(options, stale, shape, keep);
+        if (stale.length > 0) await embedMissing({ options, missing: stale, shape, keep });
       }
       const result = keys.map((key) => vectors.get(key)!);
       const dimensions = result[0]?.length ?? 0;
@@ -115,12 +115,17 @@ async function cachedVectors(
  * Asks the model for the missing texts, a few batches at a time (`llm.concurrency`); each answer is checked (count,
  * numbers, one dimension for all) and kept as it arrives. The first failure stops the batches still waiting.
  */
-async function embedMissing(
-  options: EmbedderOptions,
-  missing: [key: string, text: string][],
-  shape: { dimensions: number | undefined },
-  keep: (key: string, vector: Float32Array) => Promise<void>,
-): Promise<void> {
+async function embedMissing({
+  options,
+  missing,
+  shape,
+  keep,
+}: {
+  options: EmbedderOptions;
+  missing: [key: string, text: string][];
+  shape: { dimensions: number | undefined };
+  keep: (key: string, vector: Float32Array) => Promise<void>;
+}): Promise<void> {
   const calls = await import('./_embedding-call.js');
   const env = options.env ?? {};
   const problem = calls.missingCredential(options.modelId, { llm: options.llm, env });

@@ -43,13 +43,17 @@ export function downVerdict(error: unknown): Verdict {
 }
 
 /** The chain as one model: the first that is up answers. A chain of one is that model itself. */
-export function fallbackModel(
-  chain: ChainedModel[],
-  down: Map<string, Error>,
-  log: Pick<Logger, 'warn'>,
-  /** Called when a model other than the first answered. */
-  onStandIn?: (modelId: string) => void,
-): LanguageModelV3 {
+export function fallbackModel({
+  chain,
+  down,
+  log,
+  onStandIn,
+}: {
+  chain: ChainedModel[];
+  down: Map<string, Error>;
+  log: Pick<Logger, 'warn'>;
+  onStandIn?: (modelId: string) => void;
+}): LanguageModelV3 {
   const [first] = chain;
   if (!first) throw new Error('fallbackModel: empty chain');
   if (chain.length === 1) return first.model;

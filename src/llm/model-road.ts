@@ -134,7 +134,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   const run = options.run ?? {};
   const stop = new AbortController();
   const ledger = new AnswerLedger(options.store);
-  const base = roadBase(options, llm, ledger, stop);
+  const base = roadBase({ options, llm, ledger, stop });
   const none = (notice: string | null): ModelRoad => ({
     ...base,
     model: () => null,
@@ -151,12 +151,12 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   if ('unusable' in checked) return none(checked.unusable);
 
   const { meter, signal, throwIfStopped } = base;
-  const state = roadState(
+  const state = roadState({
     llm,
-    { meter, signal, throwIfStopped, stop, log: options.log, resolve },
-    run.maxCostUsd ?? llm.maxCostUsd,
-    run.withoutKey,
-  );
+    run: { meter, signal, throwIfStopped, stop, log: options.log, resolve },
+    maxCostUsd: run.maxCostUsd ?? llm.maxCostUsd,
+    withoutKey: run.withoutKey,
+  });
   const stacks = createModelStacks({
     llm,
     resolve,
@@ -185,12 +185,17 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
 }
 
 /** What every road answers, with or without models: usage, the ledger's answers, the stop signal, the run's flags. */
-function roadBase(
-  options: ModelRoadOptions,
-  llm: LlmConfig,
-  ledger: AnswerLedger,
-  stop: AbortController,
-): RoadBase {
+function roadBase({
+  options,
+  llm,
+  ledger,
+  stop,
+}: {
+  options: ModelRoadOptions;
+  llm: LlmConfig;
+  ledger: AnswerLedger;
+  stop: AbortController;
+}): RoadBase {
   const meter = new UsageMeter();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   return {
@@ -232,7 +237,7 @@ function purposeModels(parts: {
       modelId,
       models,
       purpose,
-      model: fallbackModel(chain, down, log, () => meter.recordStandIn()),
+      model: fallbackModel({ chain, down, log, onStandIn: () => meter.recordStandIn() }),
       temperature: purpose === 'triage' ? 0 : llm.temperature,
       maxOutputTokens: llm.maxOutputTokens,
     };
@@ -286,16 +291,21 @@ function checkSettings(
 }
 
 /** What the layers share: the meter, the abort state, the breaker, and what a rejected key or the budget does. */
-function roadState(
-  llm: LlmConfig,
+function roadState({
+  llm,
+  run,
+  maxCostUsd,
+  withoutKey,
+}: {
+  llm: LlmConfig;
   run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & {
     stop: AbortController;
     log: Logger;
     resolve: ResolveModelOptions;
-  },
-  maxCostUsd: number | undefined,
-  withoutKey: string | undefined,
-): RoadState {
+  };
+  maxCostUsd: number | undefined;
+  withoutKey: string | undefined;
+}): RoadState {
   // Every opening is one line: the calls it turns away say nothing more (structured-call.ts).
   const breaker = createBreaker((error) => run.log.warn(error.message));
   const { meter, stop } = run;

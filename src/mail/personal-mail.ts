@@ -36,12 +36,17 @@ export interface ReaderMailPlan {
  * "only my topics", named below); items of levels they did not want are named, never shown. A reader with no
  * choices gets the edition as it is.
  */
-export function planReaderMail(
-  edition: Edition,
-  topicsOfItems: readonly (readonly string[])[],
-  preferences: ReaderPreferences | null,
-  languages: readonly string[],
-): ReaderMailPlan {
+export function planReaderMail({
+  edition,
+  topicsOfItems,
+  preferences,
+  languages,
+}: {
+  edition: Edition;
+  topicsOfItems: readonly (readonly string[])[];
+  preferences: ReaderPreferences | null;
+  languages: readonly string[];
+}): ReaderMailPlan {
   const written = languages[0] ?? 'en';
   const language =
     preferences?.language && languages.includes(preferences.language) ? preferences.language : written;
@@ -96,7 +101,7 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
   const anchors = itemAnchors(original.items.map((item) => item.title));
   const variants = new Map<string, Promise<EditionMail>>();
   // The plain edition, rendered up front: it checks the sender and the template before any row is claimed.
-  const plain = planReaderMail(original, topicsOfItems, null, languages);
+  const plain = planReaderMail({ edition: original, topicsOfItems, preferences: null, languages });
   const render = (plan: ReaderMailPlan): Promise<EditionMail> => {
     const key = planKey(plan);
     let mail = variants.get(key);
@@ -131,7 +136,12 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
     edition: original.date,
     envelopeFrom: first.envelopeFrom,
     async compose(recipient) {
-      const plan = planReaderMail(original, topicsOfItems, recipient.preferences, languages);
+      const plan = planReaderMail({
+        edition: original,
+        topicsOfItems,
+        preferences: recipient.preferences,
+        languages,
+      });
       composed.add(planKey(plan));
       const mail = await render(plan);
       return mail.build(recipient);

@@ -46,6 +46,6 @@ function tooLarge(url: string, maxBytes: number, declared?: number): FetchError 
   const said = declared === undefined ? '' : ` (it announced ${declared} bytes)`;
   return new FetchError(
     `response larger than ${maxBytes} bytes from ${displayUrl(url)}${said}; raise http.maxBytes if this source is meant to be that big`,
-    url,
+    { url },
   );
 }

@@ -59,7 +59,7 @@ export async function followRedirects(
     if (hop >= MAX_REDIRECTS) {
       throw new FetchError(
         `more than ${MAX_REDIRECTS} redirects from ${request.label ?? displayUrl(request.url)}; check the URL`,
-        request.label ?? url,
+        { url: request.label ?? url },
       );
     }
     const next = new URL(location, url);
@@ -85,7 +85,9 @@ function checkedUrl(url: string, guard: Parameters<typeof assertFetchableUrl>[1]
     return assertFetchableUrl(url, guard);
   } catch (error) {
     if (!label || !(error instanceof BlockedUrlError)) throw error;
-    throw new BlockedUrlError(`refused ${label}: ${httpUrlProblem(url) ?? 'not a public address'}`, label);
+    throw new BlockedUrlError(`refused ${label}: ${httpUrlProblem(url) ?? 'not a public address'}`, {
+      url: label,
+    });
   }
 }
 

@@ -118,12 +118,12 @@ async function attemptOrWait(
   if (!('retryStatus' in result)) return { response: result };
   const { retryStatus, retryAfter, answer } = result;
   if (!isRetryableStatus(retryStatus) || tries > options.retries) {
-    throw statusError(
-      retryStatus,
-      request.label ?? displayUrl(answer.url),
-      request.label ?? answer.url,
+    throw statusError({
+      status: retryStatus,
+      shown: request.label ?? displayUrl(answer.url),
+      url: request.label ?? answer.url,
       tries,
-    );
+    });
   }
   return {
     delay: retryAfter === null ? backoffDelay(tries - 1, { capMs, ...jitter }) : Math.min(retryAfter, capMs),
@@ -138,32 +138,38 @@ async function attempt(client: Client, request: HttpRequest): Promise<HttpRespon
   try {
     answer = await followRedirects(request, signal, client.hops);
   } catch (error) {
-    throw networkError(client, error, request.url, signal, request);
+    throw networkError({ client, error, url: request.url, signal, request });
   }
   const { response, url } = answer;
   if (response.status === 304) {
     await response.body?.cancel().catch(() => {});
-    return toResponse(response, url, Buffer.alloc(0), request);
+    return toResponse({ response, url, body: Buffer.alloc(0), request });
   }
   if (response.status < 200 || response.status >= 300) {
     return { retryStatus: response.status, retryAfter: await retryAfterOf(response, url), answer };
   }
   try {
     const body = await readCappedBody(response, url, request.maxBytes ?? client.options.maxBytes);
-    return toResponse(response, url, body, request);
+    return toResponse({ response, url, body, request });
   } catch (error) {
-    throw networkError(client, error, url, signal, request);
+    throw networkError({ client, error, url, signal, request });
   }
 }
 
 /** A failure before or while reading the answer, as a FetchError that says what happened; a transient one is marked. */
-function networkError(
-  client: Client,
-  error: unknown,
-  url: string,
-  signal: AbortSignal,
-  request: HttpRequest,
-): FetchError {
+function networkError({
+  client,
+  error,
+  url,
+  signal,
+  request,
+}: {
+  client: Client;
+  error: unknown;
+  url: string;
+  signal: AbortSignal;
+  request: HttpRequest;
+}): FetchError {
   if (error instanceof FetchError) return error;
   const blocked = findCause(error, (cause) => cause instanceof BlockedUrlError);
   const shown = request.label ?? displayUrl(url);
@@ -172,37 +178,45 @@ function networkError(
   const withCause = request.label ? undefined : { cause: error };
   if (blocked) {
     // Raised inside the connection, where only the host is known: say which URL it was.
-    return new BlockedUrlError(blocked.message.replace(/^refused \S+:/, `refused ${shown}:`), kept);
+    return new BlockedUrlError(blocked.message.replace(/^refused \S+:/, `refused ${shown}:`), { url: kept });
   }
   if (request.signal?.aborted) {
     const deadline = (request.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
     const what = deadline ? 'stopped: its deadline passed' : 'was cancelled';
-    return new FetchError(`request to ${shown} ${what}`, kept, undefined, withCause);
+    return new FetchError(`request to ${shown} ${what}`, { url: kept, ...withCause });
   }
   const code = findCause(error, (cause) => typeof cause.code === 'string' && cause.code in UNREACHABLE)?.code;
   if (!signal.aborted && typeof code === 'string') {
     const host = hostOf(url);
     return new UnreachableError(
       `could not reach ${shown}: ${UNREACHABLE[code]} (${code}${host ? `, ${host}` : ''}); check the URL and your network`,
-      kept,
-      undefined,
-      withCause,
+      { url: kept, ...withCause },
     );
   }
   const timeoutMs = request.timeoutMs ?? client.options.timeoutMs;
   const failure = signal.aborted
-    ? new FetchError(`no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`, kept)
-    : new FetchError(
-        `could not reach ${shown} (${describeCause(error)}); check the URL and your network`,
-        kept,
-        undefined,
-        withCause,
-      );
+    ? new FetchError(`no answer from ${shown} within ${timeoutMs} ms; the server may be down or slow`, {
+        url: kept,
+      })
+    : new FetchError(`could not reach ${shown} (${describeCause(error)}); check the URL and your network`, {
+        url: kept,
+        ...withCause,
+      });
   client.transient.add(failure);
   return failure;
 }
 
-function toResponse(response: FetchResponse, url: string, body: Buffer, request: HttpRequest): HttpResponse {
+function toResponse({
+  response,
+  url,
+  body,
+  request,
+}: {
+  response: FetchResponse;
+  url: string;
+  body: Buffer;
+  request: HttpRequest;
+}): HttpResponse {
   const notModified = response.status === 304;
   return {
     url,
@@ -231,7 +245,17 @@ async function retryAfterOf(response: FetchResponse, url: string): Promise<numbe
 }
 
 /** `shown` is how the URL may appear in the message; `url` is kept on the error. */
-function statusError(status: number, shown: string, url: string, tries: number): FetchError {
+function statusError({
+  status,
+  shown,
+  url,
+  tries,
+}: {
+  status: number;
+  shown: string;
+  url: string;
+  tries: number;
+}): FetchError {
   const after = tries > 1 ? ` after ${tries} attempts` : '';
   let advice = 'check the URL';
   if (status === 429) advice = 'the server is rate-limiting us; try again later';
@@ -239,7 +263,7 @@ function statusError(status: number, shown: string, url: string, tries: number):
     advice = 'the server refused access; check the URL or whether it blocks bots';
   else if (status === 404 || status === 410) advice = 'nothing is published there; check the URL';
   else if (status >= 500) advice = 'the server is failing; try again later';
-  return new FetchError(`HTTP ${status} from ${shown}${after}: ${advice}`, url, status);
+  return new FetchError(`HTTP ${status} from ${shown}${after}: ${advice}`, { url, status });
 }
 
 function headerRecord(headers: Headers): Record<string, string> {

@@ -8,7 +8,7 @@ export const offlineHttpClient: HttpClient = {
   async request(request) {
     throw new UnreachableError(
       `--offline: no network request is made (refused ${request.label ?? displayUrl(request.url)})`,
-      request.label ?? request.url,
+      { url: request.label ?? request.url },
     );
   },
 };

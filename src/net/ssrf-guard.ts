@@ -82,7 +82,7 @@ export function refusal(host: string, address: string, url?: string): BlockedUrl
   return new BlockedUrlError(
     `refused ${what}: ${resolves} ${address} (${range}), which is not a public address. ` +
       'Only configured source URLs may point at local or private networks.',
-    url ?? host,
+    { url: url ?? host },
   );
 }
 
@@ -95,7 +95,7 @@ export function literalAddress(url: URL): string | null {
 /** Throws BlockedUrlError unless `url` is http(s); checks a literal-IP host without connecting or resolving. */
 export function assertFetchableUrl(url: string, guard: GuardOptions | null): URL {
   const problem = httpUrlProblem(url);
-  if (problem) throw new BlockedUrlError(`refused ${displayUrl(url)}: ${problem}`, url);
+  if (problem) throw new BlockedUrlError(`refused ${displayUrl(url)}: ${problem}`, { url });
   const parsed = new URL(url);
   const literal = guard ? literalAddress(parsed) : null;
   if (literal && !isAllowedAddress(literal, guard?.allowLoopback)) throw refusal(literal, literal, url);
@@ -129,15 +129,11 @@ export async function resolveHost(
     resolved = await lookup(host);
   } catch (error) {
     const where = url ? ` (${displayUrl(url)})` : '';
-    throw new FetchError(
-      `could not resolve ${host}${where}; check the URL and your network`,
-      url ?? host,
-      undefined,
-      {
-        cause: error,
-      },
-    );
+    throw new FetchError(`could not resolve ${host}${where}; check the URL and your network`, {
+      url: url ?? host,
+      cause: error,
+    });
   }
-  if (!resolved.length) throw new FetchError(`${host} has no addresses; check the URL`, url ?? host);
+  if (!resolved.length) throw new FetchError(`${host} has no addresses; check the URL`, { url: url ?? host });
   return resolved;
 }

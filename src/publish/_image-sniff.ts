@@ -15,11 +15,19 @@ const MAX_DIMENSION = 20_000;
 export function sniffImage(bytes: Uint8Array): SniffedImage | null {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-    return sized('png', readAt(data, 16, 4, 'be'), readAt(data, 20, 4, 'be'));
+    return sized(
+      'png',
+      readAt({ data, offset: 16, size: 4, order: 'be' }),
+      readAt({ data, offset: 20, size: 4, order: 'be' }),
+    );
   if (startsWith(data, [0xff, 0xd8, 0xff])) return { type: 'jpeg', ...jpegSize(data) };
   const signature = data.subarray(0, 6).toString('latin1');
   if (signature === 'GIF87a' || signature === 'GIF89a')
-    return sized('gif', readAt(data, 6, 2, 'le'), readAt(data, 8, 2, 'le'));
+    return sized(
+      'gif',
+      readAt({ data, offset: 6, size: 2, order: 'le' }),
+      readAt({ data, offset: 8, size: 2, order: 'le' }),
+    );
   if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP')
     return { type: 'webp', ...webpSize(data) };
   return null;
@@ -29,7 +37,17 @@ function startsWith(data: Buffer, signature: number[]): boolean {
   return data.length >= signature.length && signature.every((byte, index) => data[index] === byte);
 }
 
-function readAt(data: Buffer, offset: number, size: 2 | 3 | 4, order: 'be' | 'le'): number | null {
+function readAt({
+  data,
+  offset,
+  size,
+  order,
+}: {
+  data: Buffer;
+  offset: number;
+  size: 2 | 3 | 4;
+  order: 'be' | 'le';
+}): number | null {
   if (data.length < offset + size) return null;
   return order === 'be' ? data.readUIntBE(offset, size) : data.readUIntLE(offset, size);
 }
@@ -64,8 +82,8 @@ function jpegSize(data: Buffer) {
 function webpSize(data: Buffer) {
   const chunk = data.subarray(12, 16).toString('latin1');
   if (chunk === 'VP8X') {
-    const width = readAt(data, 24, 3, 'le');
-    const height = readAt(data, 27, 3, 'le');
+    const width = readAt({ data, offset: 24, size: 3, order: 'le' });
+    const height = readAt({ data, offset: 27, size: 3, order: 'le' });
     return dimensions(width === null ? null : width + 1, height === null ? null : height + 1);
   }
   if (chunk === 'VP8L' && data.length >= 25 && data[20] === 0x2f) {

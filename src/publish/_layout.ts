@@ -129,7 +129,7 @@ ${join(meta, '\n')}
 <main id="main">
 ${options.body}
 </main>
-${subscribeSection(options.site.subscribe, siteName, siteRoot(root, locale.section), locale.languages)}
+${subscribeSection({ mode: options.site.subscribe, siteName, root: siteRoot(root, locale.section), languages: locale.languages })}
 ${fullSite ? siteFooter(siteName, root) : null}
 </div>
 </body>
@@ -176,12 +176,17 @@ function siteRoot(root: string, section: string | undefined): string {
   return root + '../'.repeat(depth);
 }
 
-function subscribeSection(
-  mode: SubscribeMode | undefined,
-  siteName: string,
-  root: string,
-  languages: readonly string[] | undefined,
-): Fragment | null {
+function subscribeSection({
+  mode,
+  siteName,
+  root,
+  languages,
+}: {
+  mode: SubscribeMode | undefined;
+  siteName: string;
+  root: string;
+  languages: readonly string[] | undefined;
+}): Fragment | null {
   if (mode === 'slot') return html`<!--digest:subscribe root="${root}"-->`;
   return mode ? subscribeForm(siteName, root, languages) : null;
 }

@@ -59,12 +59,17 @@ export function emailFiles(edition: Edition, email: RenderedEmail): SiteFiles {
   ]);
 }
 
-export async function writeEmailFiles(
-  fs: FileSystem,
-  outDir: string,
-  edition: Edition,
-  options: EmailFilesOptions,
-): Promise<{ files: string[]; email: RenderedEmail }> {
+export async function writeEmailFiles({
+  fs,
+  outDir,
+  edition,
+  options,
+}: {
+  fs: FileSystem;
+  outDir: string;
+  edition: Edition;
+  options: EmailFilesOptions;
+}): Promise<{ files: string[]; email: RenderedEmail }> {
   const email = await renderEmail(edition, options);
   return { files: await writeFiles(fs, outDir, emailFiles(edition, email)), email };
 }

@@ -62,7 +62,7 @@ ${
 }<p style="color:#555">${input.siteName} · <a href="${input.siteUrl}">${input.siteUrl}</a></p>
 </body></html>
 `.toString();
-  return compose(input, subject, text, body, {});
+  return compose({ input, subject, text, body, headers: {} });
 }
 
 export async function renderWelcomeMail(
@@ -95,16 +95,22 @@ export async function renderWelcomeMail(
 <p style="color:#555"><a href="${input.unsubscribeUrl}">Unsubscribe</a> at any time.</p>
 </body></html>
 `.toString();
-  return compose(input, subject, text, body, input.listUnsubscribe);
+  return compose({ input, subject, text, body, headers: input.listUnsubscribe });
 }
 
-async function compose(
-  input: SubscriberMailInput,
-  subject: string,
-  text: string,
-  body: string,
-  headers: Record<string, string>,
-): Promise<ComposedMail> {
+async function compose({
+  input,
+  subject,
+  text,
+  body,
+  headers,
+}: {
+  input: SubscriberMailInput;
+  subject: string;
+  text: string;
+  body: string;
+  headers: Record<string, string>;
+}): Promise<ComposedMail> {
   const domain = input.messageIdDomain.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
   const composer = new MailComposer({
     from: input.from,

@@ -86,13 +86,19 @@ export interface WriteEditionOptions extends SiteOptions {
   fetchImages?: FetchImagesOptions;
 }
 
-export async function writeEditionFiles(
-  fs: FileSystem,
-  outDir: string,
-  edition: Edition,
-  editions: EditionSummary[],
-  options: WriteEditionOptions = {},
-): Promise<string[]> {
+export async function writeEditionFiles({
+  fs,
+  outDir,
+  edition,
+  editions,
+  options = {},
+}: {
+  fs: FileSystem;
+  outDir: string;
+  edition: Edition;
+  editions: EditionSummary[];
+  options?: WriteEditionOptions;
+}): Promise<string[]> {
   const { fetchImages, ...siteOptions } = options;
   const fetched = fetchImages ? await fetchItemImages([edition], fetchImages) : null;
   const files = editionFiles(edition, editions, {

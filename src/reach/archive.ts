@@ -144,12 +144,17 @@ function toApiItem(item: ArchivedItem, anchor: string, page: string | null): Api
 // A search row knows its own title only: its anchor is the page's unless two titles of one edition collide.
 const anchorOf = (item: PublishedItem) => itemAnchor(item.title, item.position, new Set());
 
-async function publishedEdition(
-  store: ArchiveStore,
-  sections: SiteSections,
-  date: string,
-  language?: string,
-) {
+async function publishedEdition({
+  store,
+  sections,
+  date,
+  language,
+}: {
+  store: ArchiveStore;
+  sections: SiteSections;
+  date: string;
+  language?: string;
+}) {
   const edition = await store.editions.get(date);
   if (!edition?.publishedAt) return null;
   const published = { ...edition, publishedAt: edition.publishedAt };
@@ -212,7 +217,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
     },
 
     async getEdition(date, language) {
-      const edition = await publishedEdition(store, sections, date, language);
+      const edition = await publishedEdition({ store, sections, date, language });
       if (!edition) return null;
       const taken = new Set<string>();
       const answer = summary(sections, { ...edition, itemCount: edition.items.length }, language);
@@ -257,7 +262,7 @@ export function createArchive(deps: ArchiveDeps): Archive {
     },
 
     async editionMarkdown(date, language) {
-      const edition = await publishedEdition(store, sections, date, language);
+      const edition = await publishedEdition({ store, sections, date, language });
       if (!edition) return null;
       return renderEditionMarkdown(edition, {
         pageUrl: sections.pageUrl(date, language),

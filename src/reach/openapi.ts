@@ -95,12 +95,17 @@ const NOT_FOUND = {
 };
 
 /** A read operation: its answer, the shared errors, and a 404 where it looks one thing up. */
-function getOperation(
-  names: { operationId: string; summary: string },
-  parameters: JsonSchema[],
-  answer: JsonSchema,
-  notFound?: typeof NOT_FOUND,
-): JsonSchema {
+function getOperation({
+  names,
+  parameters,
+  answer,
+  notFound,
+}: {
+  names: { operationId: string; summary: string };
+  parameters: JsonSchema[];
+  answer: JsonSchema;
+  notFound?: typeof NOT_FOUND;
+}): JsonSchema {
   return {
     get: {
       ...names,
@@ -122,28 +127,37 @@ export function openApiDocument(options: { version: string; serverUrl?: string |
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     paths: {
-      [`${API_BASE}/editions`]: getOperation(
-        { operationId: 'listEditions', summary: 'Published editions, newest first' },
-        queryParameters(listEditionsInput),
-        jsonResponse('One page of editions.', 'EditionsPage'),
-      ),
-      [`${API_BASE}/editions/{date}`]: getOperation(
-        { operationId: 'getEdition', summary: 'One published edition with its items' },
-        [pathParameter('date', editionDateInput), ...queryParameters(z.object({ lang: languageInput }))],
-        jsonResponse('The edition.', 'Edition'),
-        NOT_FOUND,
-      ),
-      [`${API_BASE}/items/{key}`]: getOperation(
-        { operationId: 'getItem', summary: 'An item as published, and every edition that featured it' },
-        [pathParameter('key', itemKeyInput)],
-        jsonResponse('The item.', 'ItemAnswer'),
-        NOT_FOUND,
-      ),
-      [`${API_BASE}/search`]: getOperation(
-        { operationId: 'searchItems', summary: 'Full-text search over the items of published editions' },
-        queryParameters(searchItemsInput),
-        jsonResponse('Ranked matches, best first.', 'SearchAnswer'),
-      ),
+      [`${API_BASE}/editions`]: getOperation({
+        names: { operationId: 'listEditions', summary: 'Published editions, newest first' },
+        parameters: queryParameters(listEditionsInput),
+        answer: jsonResponse('One page of editions.', 'EditionsPage'),
+      }),
+      [`${API_BASE}/editions/{date}`]: getOperation({
+        names: { operationId: 'getEdition', summary: 'One published edition with its items' },
+        parameters: [
+          pathParameter('date', editionDateInput),
+          ...queryParameters(z.object({ lang: languageInput })),
+        ],
+        answer: jsonResponse('The edition.', 'Edition'),
+        notFound: NOT_FOUND,
+      }),
+      [`${API_BASE}/items/{key}`]: getOperation({
+        names: {
+          operationId: 'getItem',
+          summary: 'An item as published, and every edition that featured it',
+        },
+        parameters: [pathParameter('key', itemKeyInput)],
+        answer: jsonResponse('The item.', 'ItemAnswer'),
+        notFound: NOT_FOUND,
+      }),
+      [`${API_BASE}/search`]: getOperation({
+        names: {
+          operationId: 'searchItems',
+          summary: 'Full-text search over the items of published editions',
+        },
+        parameters: queryParameters(searchItemsInput),
+        answer: jsonResponse('Ranked matches, best first.', 'SearchAnswer'),
+      }),
     },
     components: { schemas: componentSchemas() },
   };

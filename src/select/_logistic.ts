@@ -10,14 +10,14 @@ export interface LinearSpace<Vector, Weights> {
   /** `into += scale · vector` */
   addScaled(into: Weights, vector: Vector, scale: number): void;
   /** `weights ← weights − rate · gradient − decay · weights` */
-  step(weights: Weights, gradient: Weights, rate: number, decay: number): void;
+  step(weights: Weights, gradient: Weights, by: { rate: number; decay: number }): void;
 }
 
 /** Weights held in a Float64Array of a fixed size: the zeros and the step every such space shares. */
 export function arrayWeights(size: number): Pick<LinearSpace<unknown, Float64Array>, 'zeros' | 'step'> {
   return {
     zeros: () => new Float64Array(size),
-    step(weights, gradient, rate, decay) {
+    step(weights, gradient, { rate, decay }) {
       for (let index = 0; index < size; index++) {
         weights[index] = weights[index]! - rate * gradient[index]! - decay * weights[index]!;
       }
@@ -58,7 +58,7 @@ export function fitLogistic<Vector, Weights>(
       space.addScaled(gradient, vector, error);
     });
     const scale = LEARNING_RATE / vectors.length;
-    space.step(weights, gradient, scale, LEARNING_RATE * L2);
+    space.step(weights, gradient, { rate: scale, decay: LEARNING_RATE * L2 });
     bias -= scale * biasGradient;
   }
   return { weights, bias };

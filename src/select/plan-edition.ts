@@ -43,13 +43,19 @@ function membership(key: string, memberKeys: string[], policy: SelectionPolicy):
  * At least `minPosts` posts among the ranked picks when on-topic posts exist: the best such post not picked
  * replaces the last paper picked, and carries `postMix: 1` in its signals.
  */
-function ensureMinPosts(
-  picks: MmrPick[],
-  planned: PlannedItem[],
-  minPosts: number,
-  isPost: (index: number) => boolean,
-  eligible: (index: number) => boolean,
-): void {
+function ensureMinPosts({
+  picks,
+  planned,
+  minPosts,
+  isPost,
+  eligible,
+}: {
+  picks: MmrPick[];
+  planned: PlannedItem[];
+  minPosts: number;
+  isPost: (index: number) => boolean;
+  eligible: (index: number) => boolean;
+}): void {
   let have = picks.filter((pick) => isPost(pick.index)).length;
   if (have >= minPosts) return;
   const taken = new Set(picks.map((pick) => pick.index));
@@ -84,13 +90,19 @@ export function planEdition(candidates: StoredItem[], policy: SelectionPolicy, d
   const forcedIndexes = forcedOrder(planned);
   const caps = editionCaps(planned, scored.themes, policy);
   forcedIndexes.forEach(caps.count);
-  const picks = pickRanked(
+  const picks = pickRanked({
     scored,
     forcedIndexes,
     caps,
-    Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
-  );
-  ensureMinPosts(picks, planned, policy.mix?.minPosts ?? 0, caps.isPost, caps.underSourceCap);
+    wanted: Math.max(0, policy.itemsPerEdition - forcedIndexes.length),
+  });
+  ensureMinPosts({
+    picks,
+    planned,
+    minPosts: policy.mix?.minPosts ?? 0,
+    isPost: caps.isPost,
+    eligible: caps.underSourceCap,
+  });
   for (const pick of picks) {
     const entry = planned[pick.index];
     if (!entry) continue;
@@ -154,7 +166,7 @@ function scoreKept(kept: KeptItem[], policy: SelectionPolicy, window: DateWindow
   });
   const documents = items.map((item) => documentTerms(item.title, item.text, profile.bigrams));
   const relevance = scoreRelevance(documents, profile);
-  const scored = scoreCandidates(items, relevance, profile.groups.length, policy, window);
+  const scored = scoreCandidates({ items, relevance, profileSize: profile.groups.length, policy, window });
   calibrateByKind(items, scored);
   const planned: PlannedItem[] = kept.map(({ item, forced }, index) => ({
     item,
@@ -188,12 +200,17 @@ function forcedOrder(planned: PlannedItem[]): number[] {
 }
 
 /** The diverse best of the rest, `wanted` of them at most, counted against the caps as they are picked. */
-function pickRanked(
-  scored: ScoredPlan,
-  forcedIndexes: number[],
-  caps: EditionCaps,
-  wanted: number,
-): MmrPick[] {
+function pickRanked({
+  scored,
+  forcedIndexes,
+  caps,
+  wanted,
+}: {
+  scored: ScoredPlan;
+  forcedIndexes: number[];
+  caps: EditionCaps;
+  wanted: number;
+}): MmrPick[] {
   const scores = scored.planned.map((entry) => entry.score);
   // When too few items pass every cap, the caps give way one at a time: the theme cap first, then the post cap
   // (a week of blog posts only); the per-source cap always holds.

@@ -59,13 +59,19 @@ const round = (value: number) => Math.round(value * 10_000) / 10_000;
 /** 0–1, and 0 for what cannot be computed (an unreadable date). */
 const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0);
 
-export function scoreCandidates(
-  items: StoredItem[],
-  relevance: RelevanceResult[],
-  profileSize: number,
-  policy: SelectionPolicy,
-  window: DateWindow,
-): ScoredCandidate[] {
+export function scoreCandidates({
+  items,
+  relevance,
+  profileSize,
+  policy,
+  window,
+}: {
+  items: StoredItem[];
+  relevance: RelevanceResult[];
+  profileSize: number;
+  policy: SelectionPolicy;
+  window: DateWindow;
+}): ScoredCandidate[] {
   const maxUpvotes = Math.max(0, ...items.map((item) => item.upvotes ?? 0));
   const upvoteSignal = (votes: number) => (maxUpvotes > 0 ? Math.log1p(votes) / Math.log1p(maxUpvotes) : 0);
   // Unknown popularity (posts carry no votes) reads as the week's median, neither rewarded nor punished.

@@ -11,12 +11,17 @@ export const TRIAGE_PER_SLOT = 5;
  * The top `limit` candidates of the offline plan (merged and de-duplicated, so their keys are the keys the
  * final plan uses). Pinned and manual items are in anyway and are not triaged.
  */
-export function triageShortlist(
-  candidates: StoredItem[],
-  policy: SelectionPolicy,
-  date: string,
+export function triageShortlist({
+  candidates,
+  policy,
+  date,
   limit = policy.itemsPerEdition * TRIAGE_PER_SLOT,
-): StoredItem[] {
+}: {
+  candidates: StoredItem[];
+  policy: SelectionPolicy;
+  date: string;
+  limit?: number;
+}): StoredItem[] {
   const { relevance: _ignored, ...offline } = policy;
   return planEdition(candidates, offline, date)
     .ranked.filter((row) => !row.pinned)

@@ -81,7 +81,17 @@ function send(c: Context, { body, etag, cacheControl }: CachedAnswer): Response 
   return c.body(body, 200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
 }
 
-function problem(c: Context, status: 400 | 404 | 405, field: string | null, message: string): Response {
+function problem({
+  c,
+  status,
+  field,
+  message,
+}: {
+  c: Context;
+  status: 400 | 404 | 405;
+  field: string | null;
+  message: string;
+}): Response {
   return c.json({ error: { field, message } }, status, {
     ...CORS_HEADERS,
     'Cache-Control': API_CACHE_CONTROL.none,
@@ -89,16 +99,24 @@ function problem(c: Context, status: 400 | 404 | 405, field: string | null, mess
 }
 
 /** Parses `value` or answers 400 naming the field. */
-function parse<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  value: unknown,
-  field?: string,
-): { ok: true; data: z.output<S> } | { ok: false; response: Response } {
+function parse<S extends z.ZodType>({
+  c,
+  schema,
+  value,
+  field,
+}: {
+  c: Context;
+  schema: S;
+  value: unknown;
+  field?: string;
+}): { ok: true; data: z.output<S> } | { ok: false; response: Response } {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, data: result.data };
   const issue = firstIssue(result.error);
-  return { ok: false, response: problem(c, 400, field ?? issue.field, issue.message) };
+  return {
+    ok: false,
+    response: problem({ c, status: 400, field: field ?? issue.field, message: issue.message }),
+  };
 }
 
 type Cached = (c: Context, make: () => Promise<CachedAnswer | Response>) => Promise<Response>;
@@ -127,11 +145,11 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
   registerArchiveRoutes(api, archive, cached);
 
   api.on(['GET', 'HEAD'], '*', (c) =>
-    problem(c, 404, null, 'No such API resource; see /api/v1/openapi.json.'),
+    problem({ c, status: 404, field: null, message: 'No such API resource; see /api/v1/openapi.json.' }),
   );
   api.all('*', (c) => {
     c.header('Allow', 'GET, HEAD, OPTIONS');
-    return problem(c, 405, null, 'The API is read-only: GET only.');
+    return problem({ c, status: 405, field: null, message: 'The API is read-only: GET only.' });
   });
   return api;
 }
@@ -154,7 +172,7 @@ function cachedBy(cache: AnswerCache): Cached {
 function registerArchiveRoutes(api: Hono, archive: Archive, cached: Cached): void {
   api.get('/editions', (c) =>
     cached(c, async () => {
-      const input = parse(c, listEditionsInput, c.req.query());
+      const input = parse({ c, schema: listEditionsInput, value: c.req.query() });
       if (!input.ok) return input.response;
       return toAnswer(await archive.listEditions(input.data), API_CACHE_CONTROL.list);
     }),
@@ -162,15 +180,26 @@ function registerArchiveRoutes(api: Hono, archive: Archive, cached: Cached): voi
 
   api.get('/editions/:date', (c) =>
     cached(c, async () => {
-      const date = parse(c, editionDateInput, c.req.param('date'), 'date');
+      const date = parse({ c, schema: editionDateInput, value: c.req.param('date'), field: 'date' });
       if (!date.ok) return date.response;
-      const lang = parse(c, languageInput, c.req.query('lang'), 'lang');
+      const lang = parse({ c, schema: languageInput, value: c.req.query('lang'), field: 'lang' });
       if (!lang.ok) return lang.response;
       const edition = await archive.getEdition(date.data, lang.data);
       if (!edition && lang.data) {
-        return problem(c, 404, 'lang', `No published edition dated ${date.data} in "${lang.data}".`);
+        return problem({
+          c,
+          status: 404,
+          field: 'lang',
+          message: `No published edition dated ${date.data} in "${lang.data}".`,
+        });
       }
-      if (!edition) return problem(c, 404, 'date', `No published edition is dated ${date.data}.`);
+      if (!edition)
+        return problem({
+          c,
+          status: 404,
+          field: 'date',
+          message: `No published edition is dated ${date.data}.`,
+        });
       return toAnswer(edition, API_CACHE_CONTROL.entry);
     }),
   );
@@ -178,17 +207,23 @@ function registerArchiveRoutes(api: Hono, archive: Archive, cached: Cached): voi
   // Keys hold "/" ("url:https://…"): clients percent-encode them, and the rest of the path is the key either way.
   api.get('/items/:key{.+}', (c) =>
     cached(c, async () => {
-      const key = parse(c, itemKeyInput, c.req.param('key'), 'key');
+      const key = parse({ c, schema: itemKeyInput, value: c.req.param('key'), field: 'key' });
       if (!key.ok) return key.response;
       const item = await archive.getItem(key.data);
-      if (!item) return problem(c, 404, 'key', 'No published edition featured an item with that key.');
+      if (!item)
+        return problem({
+          c,
+          status: 404,
+          field: 'key',
+          message: 'No published edition featured an item with that key.',
+        });
       return toAnswer(item, API_CACHE_CONTROL.entry);
     }),
   );
 
   api.get('/search', (c) =>
     cached(c, async () => {
-      const input = parse(c, searchItemsInput, c.req.query());
+      const input = parse({ c, schema: searchItemsInput, value: c.req.query() });
       if (!input.ok) return input.response;
       return toAnswer(await archive.searchItems(input.data), API_CACHE_CONTROL.list);
     }),

@@ -78,7 +78,7 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
     return c.body(asset.body, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' });
   });
   app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
-  registerSignIn(app, desk, options, cookies);
+  registerSignIn({ app, desk, options, cookies });
   const state = guardSessions(app, desk);
   app.get('/admin', async (c) => send(c, await desk.home(), 302));
   app.get('/admin/audit', async (c) => send(c, await desk.audit(state(c).session)));
@@ -92,7 +92,17 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
 }
 
 /** GET and POST /admin/login: the form (with its double-submit token) and the attempt. */
-function registerSignIn(app: App, desk: Desk, options: DeskRouteOptions, cookies: CookieOptions): void {
+function registerSignIn({
+  app,
+  desk,
+  options,
+  cookies,
+}: {
+  app: App;
+  desk: Desk;
+  options: DeskRouteOptions;
+  cookies: CookieOptions;
+}): void {
   const newForm = (c: Context) => {
     const formToken = desk.auth.newFormToken();
     setCookie(c, LOGIN_COOKIE, formToken, cookies(c, '/admin/login', 3600));
@@ -195,6 +205,6 @@ function registerWeekRoutes(
     page(`/preview${path}`, (r) => desk.preview(r.week, kind));
 
   for (const name of WEEK_ACTIONS) action(`/${name}`, (r) => desk[name](r.session, r.week, r.form));
-  action('/revert', (r) => desk.edit(r.session, r.week, r.form, true));
+  action('/revert', (r) => desk.revert(r.session, r.week, r.form));
   action('/translation', (r) => desk.saveTranslation(r.session, r.week, r.form));
 }

@@ -8,7 +8,7 @@ const MCP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 type McpServer = import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
 type ToolsCallHandler = (request: unknown, extra: Record<string, unknown>) => Promise<unknown>;
-type Refuse = (c: Context, status: 413, message: string) => Response;
+type Refuse = (c: Context, answer: { status: 413; message: string }) => Response;
 
 export interface McpAnswerOptions {
   archive: Archive;
@@ -29,14 +29,24 @@ export function createMcpAnswer(options: McpAnswerOptions): (c: Context, body: u
    */
   return async (c, body) => {
     if (!Array.isArray(body) || body.length < 2) {
-      const response = await handle(c.req.raw, body, await newServer(), options.maxBytes);
+      const response = await handle({
+        raw: c.req.raw,
+        body,
+        server: await newServer(),
+        maxBytes: options.maxBytes,
+      });
       if (response.body === null) return response;
       const text = await response.text();
-      if (text.length > MCP_MAX_ANSWER_BYTES) return options.refuse(c, 413, TOO_LARGE);
+      if (text.length > MCP_MAX_ANSWER_BYTES) return options.refuse(c, { status: 413, message: TOO_LARGE });
       return new Response(text, { status: response.status, headers: response.headers });
     }
-    const answers = await answerBatch(c.req.raw, body, await newServer(), options.maxBytes);
-    if (answers === null) return options.refuse(c, 413, TOO_LARGE);
+    const answers = await answerBatch({
+      raw: c.req.raw,
+      batch: body,
+      server: await newServer(),
+      maxBytes: options.maxBytes,
+    });
+    if (answers === null) return options.refuse(c, { status: 413, message: TOO_LARGE });
     // Notifications only: nothing to answer, as the transport says for them.
     if (answers.length === 0) return c.body(null, 202);
     return c.body(joinAnswers(answers), 200, {
@@ -47,7 +57,17 @@ export function createMcpAnswer(options: McpAnswerOptions): (c: Context, body: u
 }
 
 /** Each message's answer text, in order; null once they grow past MCP_MAX_ANSWER_BYTES. */
-async function answerBatch(raw: Request, batch: unknown[], server: McpServer, maxBytes: number) {
+async function answerBatch({
+  raw,
+  batch,
+  server,
+  maxBytes,
+}: {
+  raw: Request;
+  batch: unknown[];
+  server: McpServer;
+  maxBytes: number;
+}) {
   const answers: string[] = [];
   let size = 0;
   for (const message of batch) {
@@ -59,7 +79,7 @@ async function answerBatch(raw: Request, batch: unknown[], server: McpServer, ma
       await new Promise<void>((resolve) => setImmediate(resolve));
       continue;
     }
-    const response = await handle(raw, message, server, maxBytes);
+    const response = await handle({ raw, body: message, server, maxBytes });
     if (response.body !== null) {
       const text = await response.text();
       size += text.length;
@@ -87,7 +107,17 @@ function joinAnswers(answers: string[]): Uint8Array<ArrayBuffer> {
 }
 
 /** One JSON-RPC message (or a whole batch) through `server` on a fresh stateless transport. */
-async function handle(raw: Request, body: unknown, server: McpServer, maxBytes: number): Promise<Response> {
+async function handle({
+  raw,
+  body,
+  server,
+  maxBytes,
+}: {
+  raw: Request;
+  body: unknown;
+  server: McpServer;
+  maxBytes: number;
+}): Promise<Response> {
   // Loaded on the first MCP request: `digest serve` without MCP clients never pays for the SDK.
   const { WebStandardStreamableHTTPServerTransport } = await import(
     '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'

@@ -45,10 +45,17 @@ export interface McpRouteOptions {
 /** JSON-RPC's own error shape, so an MCP client reads the refusal as one. */
 function refuse(
   c: Context,
-  status: 400 | 403 | 405 | 413 | 503,
-  message: string,
-  headers: Record<string, string> = {},
-  code = -32600,
+  {
+    status,
+    message,
+    headers = {},
+    code = -32600,
+  }: {
+    status: 400 | 403 | 405 | 413 | 503;
+    message: string;
+    headers?: Record<string, string>;
+    code?: number;
+  },
 ): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, {
     'Cache-Control': 'no-store',
@@ -89,7 +96,8 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
     '*',
     bodyLimit({
       maxSize: maxBytes,
-      onError: (c) => refuse(c, 413, `The request body is larger than ${maxBytes} bytes.`),
+      onError: (c) =>
+        refuse(c, { status: 413, message: `The request body is larger than ${maxBytes} bytes.` }),
     }),
   );
   const admit = createAdmission(options.perMinute ?? 60, options.trustProxy ?? false, options.now);
@@ -103,7 +111,11 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
     const refused = admit(c, body);
     if (refused) return refused;
     if (!(await turns.enter())) {
-      return refuse(c, 503, 'The MCP server is busy; try again shortly.', { 'Retry-After': '1' });
+      return refuse(c, {
+        status: 503,
+        message: 'The MCP server is busy; try again shortly.',
+        headers: { 'Retry-After': '1' },
+      });
     }
     try {
       return await answer(c, body);
@@ -113,7 +125,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
   });
   route.all('*', (c) => {
     c.header('Allow', 'POST');
-    return refuse(c, 405, 'Use POST /mcp (Streamable HTTP).');
+    return refuse(c, { status: 405, message: 'Use POST /mcp (Streamable HTTP).' });
   });
   return route;
 }
@@ -129,7 +141,7 @@ function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
     const host = c.req.header('host') ?? '';
     const hostname = hostnameOf(host);
     if (!hostname || !allowedHosts.has(hostname)) {
-      return refuse(c, 403, 'This MCP endpoint does not answer for that Host.');
+      return refuse(c, { status: 403, message: 'This MCP endpoint does not answer for that Host.' });
     }
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== publicUrl?.origin) {
@@ -137,7 +149,11 @@ function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
       try {
         sameOrigin = new URL(origin).host === host;
       } catch {}
-      if (!sameOrigin) return refuse(c, 403, 'This MCP endpoint does not answer pages of other origins.');
+      if (!sameOrigin)
+        return refuse(c, {
+          status: 403,
+          message: 'This MCP endpoint does not answer pages of other origins.',
+        });
     }
     await next();
   };
@@ -150,18 +166,29 @@ function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
 function createAdmission(perMinute: number, trustProxy: boolean, now: (() => number) | undefined) {
   const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now });
   return (c: Context, body: unknown): Response | null => {
-    if (body === undefined) return refuse(c, 400, 'Parse error: the body is not valid JSON.', {}, -32700);
-    if (hasBadText(body)) return refuse(c, 400, 'The request holds a NUL or text that is not UTF-8.');
+    if (body === undefined)
+      return refuse(c, { status: 400, message: 'Parse error: the body is not valid JSON.', code: -32700 });
+    if (hasBadText(body))
+      return refuse(c, { status: 400, message: 'The request holds a NUL or text that is not UTF-8.' });
     const messages = Array.isArray(body) ? body : [body];
     if (messages.some((message) => Array.isArray(message))) {
-      return refuse(c, 400, 'A JSON-RPC batch is flat: an array of messages, never an array inside one.');
+      return refuse(c, {
+        status: 400,
+        message: 'A JSON-RPC batch is flat: an array of messages, never an array inside one.',
+      });
     }
     if (messages.length > MCP_MAX_BATCH) {
-      return refuse(c, 413, `A batch holds at most ${MCP_MAX_BATCH} messages (got ${messages.length}).`);
+      return refuse(c, {
+        status: 413,
+        message: `A batch holds at most ${MCP_MAX_BATCH} messages (got ${messages.length}).`,
+      });
     }
     const work = messages.reduce((sum: number, message) => sum + messageWork(message), 0);
     if (work > MCP_MAX_WORK) {
-      return refuse(c, 413, `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`);
+      return refuse(c, {
+        status: 413,
+        message: `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`,
+      });
     }
     const decision = limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
     return decision.allowed ? null : tooManyRequests(c, decision.retryAfterMs);

@@ -17,8 +17,8 @@ export interface MetricsRegistry {
   counter(name: string, help: string, labelNames?: string[]): Counter;
   gauge(name: string, help: string, labelNames?: string[]): Gauge;
   /** A gauge read when /metrics is scraped (e.g. subscribers by status from the database). */
-  collectedGauge(name: string, help: string, labelNames: string[], collect: GaugeCollector): void;
-  histogram(name: string, help: string, labelNames: string[], buckets: number[]): Histogram;
+  collectedGauge(family: { name: string; help: string; labelNames: string[]; collect: GaugeCollector }): void;
+  histogram(family: { name: string; help: string; labelNames: string[]; buckets: number[] }): Histogram;
   render(): Promise<string>;
 }
 
@@ -148,7 +148,7 @@ export function createMetricsRegistry(): MetricsRegistry {
       const update = seriesFamily(register, { name, type: 'gauge', help, labelNames });
       return { set: (labels, value) => update(labels, () => value) };
     },
-    collectedGauge(name, help, labelNames, collect) {
+    collectedGauge({ name, help, labelNames, collect }) {
       register(name, {
         type: 'gauge',
         help,
@@ -161,8 +161,7 @@ export function createMetricsRegistry(): MetricsRegistry {
         },
       });
     },
-    histogram: (name, help, labelNames, buckets) =>
-      histogramFamily(register, { name, help, labelNames, buckets }),
+    histogram: (family) => histogramFamily(register, family),
     async render() {
       const blocks: string[] = [];
       for (const [name, family] of families) {
@@ -209,38 +208,46 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       'HTTP requests by route, method and status.',
       ['route', 'method', 'status'],
     ),
-    httpDuration: registry.histogram(
-      'digest_http_request_duration_seconds',
-      'HTTP request latency by route.',
-      ['route'],
-      HTTP_DURATION_BUCKETS,
-    ),
+    httpDuration: registry.histogram({
+      name: 'digest_http_request_duration_seconds',
+      help: 'HTTP request latency by route.',
+      labelNames: ['route'],
+      buckets: HTTP_DURATION_BUCKETS,
+    }),
   };
   const { subscribersByStatus, sendLog, outbox } = options;
   if (outbox) {
-    registry.collectedGauge(
-      'digest_outbox_mails',
-      'Confirmation and welcome mails waiting in the outbox (retrying: failed at least once).',
-      ['state'],
-      async () => {
+    registry.collectedGauge({
+      name: 'digest_outbox_mails',
+      help: 'Confirmation and welcome mails waiting in the outbox (retrying: failed at least once).',
+      labelNames: ['state'],
+      collect: async () => {
         const { waiting, retrying } = await outbox();
         return [
           { labels: { state: 'waiting' }, value: waiting },
           { labels: { state: 'retrying' }, value: retrying },
         ];
       },
-    );
+    });
   }
   if (sendLog) {
     // Every mail of every send, from the send log: the same numbers whichever process sent them.
-    registry.collectedGauge('digest_send_log_mails', 'Mails in the send log by state.', ['state'], async () =>
-      Object.entries(await sendLog()).map(([state, value]) => ({ labels: { state }, value })),
-    );
+    registry.collectedGauge({
+      name: 'digest_send_log_mails',
+      help: 'Mails in the send log by state.',
+      labelNames: ['state'],
+      collect: async () =>
+        Object.entries(await sendLog()).map(([state, value]) => ({ labels: { state }, value })),
+    });
   }
   if (subscribersByStatus) {
-    registry.collectedGauge('digest_subscribers', 'Subscribers by status.', ['status'], async () =>
-      Object.entries(await subscribersByStatus()).map(([status, value]) => ({ labels: { status }, value })),
-    );
+    registry.collectedGauge({
+      name: 'digest_subscribers',
+      help: 'Subscribers by status.',
+      labelNames: ['status'],
+      collect: async () =>
+        Object.entries(await subscribersByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    });
   }
   return metrics;
 }

@@ -111,7 +111,8 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
         if (cache.has(relativePath)) forget(relativePath);
         return null;
       }
-      if (info.size > maxFileBytes) return load(relativePath, file, info.mtimeMs, info.size, false);
+      if (info.size > maxFileBytes)
+        return load({ relativePath, file, mtimeMs: info.mtimeMs, size: info.size, compress: false });
       const cached = cache.get(relativePath);
       if (cached) {
         const entry = await cached;
@@ -124,7 +125,7 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
         if (cache.get(relativePath) === cached) forget(relativePath);
       }
       // Concurrent first requests share one read and one compression.
-      const pending = load(relativePath, file, info.mtimeMs, info.size);
+      const pending = load({ relativePath, file, mtimeMs: info.mtimeMs, size: info.size });
       cache.set(relativePath, pending);
       const entry = await pending.catch((error: unknown) => {
         forget(relativePath);
@@ -142,13 +143,19 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
 /** Reads one file of the site (a symlink may not lead outside it), transformed when HTML, compressed when worth it. */
 function fileReader(options: Pick<SiteFilesOptions, 'root' | 'transformHtml'>) {
   let realRoot: string | undefined;
-  return async function load(
-    relativePath: string,
-    file: string,
-    mtimeMs: number,
-    size: number,
+  return async function load({
+    relativePath,
+    file,
+    mtimeMs,
+    size,
     compress = true,
-  ) {
+  }: {
+    relativePath: string;
+    file: string;
+    mtimeMs: number;
+    size: number;
+    compress?: boolean;
+  }) {
     // A symlink inside the site must not lead outside it.
     realRoot ??= await realpath(options.root);
     const real = await realpath(file);

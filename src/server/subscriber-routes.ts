@@ -189,7 +189,7 @@ function subscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middle
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : '';
     const outcome = await use.confirm(token);
-    return linkAnswer(c, kit, outcome.ok, 'confirmed');
+    return linkAnswer({ c, kit, ok: outcome.ok, done: 'confirmed' });
   });
 }
 
@@ -212,12 +212,22 @@ function unsubscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit): void {
     const fields = (await readFields(c)) ?? {};
     const token = typeof fields.token === 'string' ? fields.token : (c.req.query('token') ?? '');
     const outcome = await kit.use.unsubscribe(token);
-    return linkAnswer(c, kit, outcome.ok, 'unsubscribed');
+    return linkAnswer({ c, kit, ok: outcome.ok, done: 'unsubscribed' });
   });
 }
 
 /** The answer to a signed link's button: its status, or "the link is not valid", as JSON or as a page. */
-function linkAnswer(c: Context, kit: RouteKit, ok: boolean, done: 'confirmed' | 'unsubscribed'): Response {
+function linkAnswer({
+  c,
+  kit,
+  ok,
+  done,
+}: {
+  c: Context;
+  kit: RouteKit;
+  ok: boolean;
+  done: 'confirmed' | 'unsubscribed';
+}): Response {
   if (wantsJson(c)) {
     return ok
       ? c.json({ status: done }, 200, NO_STORE)
@@ -229,12 +239,17 @@ function linkAnswer(c: Context, kit: RouteKit, ok: boolean, done: 'confirmed' | 
 /** The page behind every mail's "your edition" link: a form, changed only by a POST that carries the token. */
 function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: MiddlewareHandler): void {
   const { preferences, page } = kit;
-  const form = async (
-    c: Context,
-    token: string,
-    status: 200 | 400,
-    extra: { problem?: string; saved?: true },
-  ) => {
+  const form = async ({
+    c,
+    token,
+    status,
+    extra,
+  }: {
+    c: Context;
+    token: string;
+    status: 200 | 400;
+    extra: { problem?: string; saved?: true };
+  }) => {
     const info = await preferences.show(token);
     if (!info.ok) return page(c, 400, { kind: 'invalid-link' });
     return page(c, status, {
@@ -250,7 +265,7 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
   app.get('/preferences', async (c) => {
     const blocked = kit.limited(c, 'links', false);
     if (blocked) return blocked;
-    return form(c, c.req.query('token') ?? '', 200, {});
+    return form({ c, token: c.req.query('token') ?? '', status: 200, extra: {} });
   });
 
   // Same Origin only (the page's own form) and the signed token in the body: another site can neither post it nor
@@ -269,7 +284,12 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
           NO_STORE,
         );
       }
-      return form(c, token, 400, { problem: `The ${outcome.field} field: ${outcome.message}.` });
+      return form({
+        c,
+        token,
+        status: 400,
+        extra: { problem: `The ${outcome.field} field: ${outcome.message}.` },
+      });
     }
     if (!outcome.ok) {
       return json
@@ -277,7 +297,7 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
         : page(c, 400, { kind: 'invalid-link' });
     }
     if (json) return c.json({ status: 'saved', preferences: outcome.preferences }, 200, NO_STORE);
-    return form(c, token, 200, { saved: true });
+    return form({ c, token, status: 200, extra: { saved: true } });
   });
 }
 

@@ -32,15 +32,21 @@ function senderCheck(config: Config): DoctorCheck | null {
   const from = config.publish.email.from;
   const domain = /<([^>]+)>/.exec(from)?.[1]?.split('@')[1] ?? from.split('@')[1] ?? '';
   if (LOOPBACK_HOSTS.has(smtp.host))
-    return check('smtp', 'from', 'ok', `${from} (fine for a mail catcher on this machine)`);
-  if (fromDomain(from) && !isReservedMailDomain(domain)) return check('smtp', 'from', 'ok', from);
-  return check(
-    'smtp',
-    'from',
-    'fail',
-    `publish.email.from is "${from}": mail needs a sender on your own domain`,
-    'set publish.email.from to "Name <address@your-domain>"',
-  );
+    return check({
+      area: 'smtp',
+      name: 'from',
+      status: 'ok',
+      detail: `${from} (fine for a mail catcher on this machine)`,
+    });
+  if (fromDomain(from) && !isReservedMailDomain(domain))
+    return check({ area: 'smtp', name: 'from', status: 'ok', detail: from });
+  return check({
+    area: 'smtp',
+    name: 'from',
+    status: 'fail',
+    detail: `publish.email.from is "${from}": mail needs a sender on your own domain`,
+    fix: 'set publish.email.from to "Name <address@your-domain>"',
+  });
 }
 
 function smtpFix(step: SmtpStep, smtp: SmtpConfig): string {
@@ -56,34 +62,34 @@ function smtpFix(step: SmtpStep, smtp: SmtpConfig): string {
 async function checkSmtp(config: Config, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DoctorCheck> {
   const smtp = config.publish.email.smtp;
   if (!smtp) {
-    return check(
-      'smtp',
-      'smtp',
-      'skip',
-      'publish.email.smtp is not set: `digest send` cannot mail subscribers',
-    );
+    return check({
+      area: 'smtp',
+      name: 'smtp',
+      status: 'skip',
+      detail: 'publish.email.smtp is not set: `digest send` cannot mail subscribers',
+    });
   }
   const name = `${smtp.host}:${smtp.port}`;
   if (smtp.user && !env[smtp.passwordEnv]) {
-    return check(
-      'smtp',
+    return check({
+      area: 'smtp',
       name,
-      'fail',
-      `${smtp.passwordEnv} is not set`,
-      `set ${smtp.passwordEnv} to the SMTP password`,
-    );
+      status: 'fail',
+      detail: `${smtp.passwordEnv} is not set`,
+      fix: `set ${smtp.passwordEnv} to the SMTP password`,
+    });
   }
   // The server as every mail reaches it (mail/settings.ts), within the doctor's own short deadline.
   const probe = await probeSmtp({ ...smtpServer(config, env)!, timeoutMs });
   if (!probe.ok) {
     const step = probe.failedStep ?? 'connect';
-    return check(
-      'smtp',
+    return check({
+      area: 'smtp',
       name,
-      'fail',
-      `${step === 'connect' ? 'unreachable' : `${step} failed`}: ${probe.message}`,
-      smtpFix(step, smtp),
-    );
+      status: 'fail',
+      detail: `${step === 'connect' ? 'unreachable' : `${step} failed`}: ${probe.message}`,
+      fix: smtpFix(step, smtp),
+    });
   }
   const parts = [
     'EHLO accepted',
@@ -92,41 +98,41 @@ async function checkSmtp(config: Config, env: NodeJS.ProcessEnv, timeoutMs: numb
     `${Math.round(probe.latencyMs)} ms`,
   ];
   if (!probe.encrypted) {
-    return check(
-      'smtp',
+    return check({
+      area: 'smtp',
       name,
-      'warn',
-      parts.join(', '),
-      'mail and password travel in clear: fine for a local relay, otherwise turn requireTls on',
-    );
+      status: 'warn',
+      detail: parts.join(', '),
+      fix: 'mail and password travel in clear: fine for a local relay, otherwise turn requireTls on',
+    });
   }
-  return check('smtp', name, 'ok', parts.join(', '));
+  return check({ area: 'smtp', name, status: 'ok', detail: parts.join(', ') });
 }
 
 function dkimRecord(config: Config, env: NodeJS.ProcessEnv): { check: DoctorCheck; record?: string } {
   const dkim = config.publish.email.dkim;
   if (!dkim) {
     return {
-      check: check(
-        'dkim',
-        'dkim',
-        config.publish.email.smtp ? 'warn' : 'skip',
-        'publish.email.dkim is not set: mail goes out unsigned (large mailbox providers want DKIM)',
-        'openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out dkim.pem; set publish.email.dkim and DIGEST_DKIM_PRIVATE_KEY',
-      ),
+      check: check({
+        area: 'dkim',
+        name: 'dkim',
+        status: config.publish.email.smtp ? 'warn' : 'skip',
+        detail: 'publish.email.dkim is not set: mail goes out unsigned (large mailbox providers want DKIM)',
+        fix: 'openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out dkim.pem; set publish.email.dkim and DIGEST_DKIM_PRIVATE_KEY',
+      }),
     };
   }
   const pem = env[dkim.privateKeyEnv]?.replace(/\\n/g, '\n');
   const name = `${dkim.keySelector}._domainkey.${dkim.domainName}`;
   if (!pem) {
     return {
-      check: check(
-        'dkim',
+      check: check({
+        area: 'dkim',
         name,
-        'fail',
-        `${dkim.privateKeyEnv} is not set`,
-        `put the PEM private key in ${dkim.privateKeyEnv}`,
-      ),
+        status: 'fail',
+        detail: `${dkim.privateKeyEnv} is not set`,
+        fix: `put the PEM private key in ${dkim.privateKeyEnv}`,
+      }),
     };
   }
   try {
@@ -137,25 +143,25 @@ function dkimRecord(config: Config, env: NodeJS.ProcessEnv): { check: DoctorChec
     const aligned = from === dkim.domainName || from?.endsWith(`.${dkim.domainName}`);
     return {
       check: aligned
-        ? check('dkim', name, 'ok', `${type} key loaded from ${dkim.privateKeyEnv}`)
-        : check(
-            'dkim',
+        ? check({ area: 'dkim', name, status: 'ok', detail: `${type} key loaded from ${dkim.privateKeyEnv}` })
+        : check({
+            area: 'dkim',
             name,
-            'warn',
-            `signs for ${dkim.domainName} but mail is from ${from ?? '?'}: DMARC wants the two aligned`,
-            'set publish.email.dkim.domainName to the domain of publish.email.from',
-          ),
+            status: 'warn',
+            detail: `signs for ${dkim.domainName} but mail is from ${from ?? '?'}: DMARC wants the two aligned`,
+            fix: 'set publish.email.dkim.domainName to the domain of publish.email.from',
+          }),
       record: `${name} TXT "v=DKIM1; k=${type}; p=${publicKey}"`,
     };
   } catch (error) {
     return {
-      check: check(
-        'dkim',
+      check: check({
+        area: 'dkim',
         name,
-        'fail',
-        `${dkim.privateKeyEnv} is not a usable private key: ${errorMessage(error)}`,
-        `put the PEM private key (-----BEGIN PRIVATE KEY-----…) in ${dkim.privateKeyEnv}`,
-      ),
+        status: 'fail',
+        detail: `${dkim.privateKeyEnv} is not a usable private key: ${errorMessage(error)}`,
+        fix: `put the PEM private key (-----BEGIN PRIVATE KEY-----…) in ${dkim.privateKeyEnv}`,
+      }),
     };
   }
 }

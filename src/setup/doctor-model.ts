@@ -66,13 +66,19 @@ function callSeconds(measured: Measured, tokensIn: number, tokensOut: number): n
 
 type Measured = Pick<Extract<ModelProbe, { ok: true }>, 'latencyMs' | 'tokensOut' | 'engine'>;
 
-function estimate(
-  modelId: string,
-  config: Config,
-  measured: Measured,
-  parallel: number,
-  env: NodeJS.ProcessEnv,
-): BuildEstimate {
+function estimate({
+  modelId,
+  config,
+  measured,
+  parallel,
+  env,
+}: {
+  modelId: string;
+  config: Config;
+  measured: Measured;
+  parallel: number;
+  env: NodeJS.ProcessEnv;
+}): BuildEstimate {
   let seconds = 0;
   let tokensIn = 0;
   let tokensOut = 0;
@@ -103,14 +109,21 @@ const FAILURE_WORDS = {
   schema: 'no JSON',
 } as const;
 
-function failedCall(
-  modelId: string,
-  role: string,
-  probe: Extract<ModelProbe, { ok: false }>,
-  baseURL: string,
-  llm: LlmConfig,
-  timeoutMs: number,
-): DoctorCheck {
+function failedCall({
+  modelId,
+  role,
+  probe,
+  baseURL,
+  llm,
+  timeoutMs,
+}: {
+  modelId: string;
+  role: string;
+  probe: Extract<ModelProbe, { ok: false }>;
+  baseURL: string;
+  llm: LlmConfig;
+  timeoutMs: number;
+}): DoctorCheck {
   const fixes = {
     key: `the server refused the key: check ${keySetting(modelId, llm)}`,
     unreachable: `nothing answers at ${baseURL}: start the server or correct its address`,
@@ -120,19 +133,34 @@ function failedCall(
       'the answer was not JSON of the schema: use a model or server with structured outputs (JSON schema)',
   } as const;
   const detail = `${role}: ${FAILURE_WORDS[probe.failure]} (${probe.message})`;
-  return check('model', modelId, 'fail', detail, fixes[probe.failure]);
+  return check({ area: 'model', name: modelId, status: 'fail', detail, fix: fixes[probe.failure] });
 }
 
-async function checkOneModel(
-  modelId: string,
-  role: string,
-  config: Config,
-  options: Options,
-): Promise<ModelChecks> {
+async function checkOneModel({
+  modelId,
+  role,
+  config,
+  options,
+}: {
+  modelId: string;
+  role: string;
+  config: Config;
+  options: Options;
+}): Promise<ModelChecks> {
   const { llm } = config;
   const missing = missingSetting(modelId, { llm, env: options.env });
   if (missing)
-    return { checks: [check('model', modelId, 'fail', missing.message, `set ${missing.setting}`)] };
+    return {
+      checks: [
+        check({
+          area: 'model',
+          name: modelId,
+          status: 'fail',
+          detail: missing.message,
+          fix: `set ${missing.setting}`,
+        }),
+      ],
+    };
   const baseURL = endpointOf(modelId, { llm, env: options.env });
   const [probe, slots] = await Promise.all([
     probeModel(modelId, { llm, env: options.env, timeoutMs: options.timeoutMs }),
@@ -141,7 +169,8 @@ async function checkOneModel(
       ? engineSlots(baseURL)
       : Promise.resolve(null),
   ]);
-  if (!probe.ok) return { checks: [failedCall(modelId, role, probe, baseURL, llm, options.timeoutMs)] };
+  if (!probe.ok)
+    return { checks: [failedCall({ modelId, role, probe, baseURL, llm, timeoutMs: options.timeoutMs })] };
   const seconds = probe.latencyMs / 1000;
   const writes = probe.engine?.answerPerSecond ?? probe.tokensOut / Math.max(seconds, 0.001);
   const reads = probe.engine ? ` (prompt ${Math.round(probe.engine.promptPerSecond)} tokens/s)` : '';
@@ -150,13 +179,13 @@ async function checkOneModel(
   if (probe.items !== PROBE_ITEMS) {
     return {
       checks: [
-        check(
-          'model',
-          modelId,
-          'fail',
-          `${role}: asked for exactly ${PROBE_ITEMS} items, got ${probe.items} (${speed})`,
-          'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
-        ),
+        check({
+          area: 'model',
+          name: modelId,
+          status: 'fail',
+          detail: `${role}: asked for exactly ${PROBE_ITEMS} items, got ${probe.items} (${speed})`,
+          fix: 'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
+        }),
       ],
     };
   }
@@ -165,20 +194,27 @@ async function checkOneModel(
   const parallel = llm.concurrency ?? slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   return {
     checks: [
-      check(
-        'model',
-        modelId,
-        'ok',
-        `${role}: answered ${PROBE_ITEMS} of ${PROBE_ITEMS} items asked, ${speed}${slotNote}`,
-      ),
+      check({
+        area: 'model',
+        name: modelId,
+        status: 'ok',
+        detail: `${role}: answered ${PROBE_ITEMS} of ${PROBE_ITEMS} items asked, ${speed}${slotNote}`,
+      }),
     ],
-    estimate: estimate(modelId, config, probe, parallel, options.env),
+    estimate: estimate({ modelId, config, measured: probe, parallel, env: options.env }),
   };
 }
 
 async function checkEmbeddings(modelId: string, llm: LlmConfig, options: Options): Promise<DoctorCheck> {
   const missing = missingSetting(modelId, { llm, env: options.env });
-  if (missing) return check('embeddings', modelId, 'fail', missing.message, `set ${missing.setting}`);
+  if (missing)
+    return check({
+      area: 'embeddings',
+      name: modelId,
+      status: 'fail',
+      detail: missing.message,
+      fix: `set ${missing.setting}`,
+    });
   const started = performance.now();
   try {
     const embedder = createEmbedder({
@@ -190,15 +226,20 @@ async function checkEmbeddings(modelId: string, llm: LlmConfig, options: Options
     });
     const [vector] = await embedder.embed(['digest doctor checks the embeddings model']);
     const ms = Math.round(performance.now() - started);
-    return check('embeddings', modelId, 'ok', `${vector?.length ?? 0} dimensions in ${ms} ms`);
+    return check({
+      area: 'embeddings',
+      name: modelId,
+      status: 'ok',
+      detail: `${vector?.length ?? 0} dimensions in ${ms} ms`,
+    });
   } catch (error) {
-    return check(
-      'embeddings',
-      modelId,
-      'fail',
-      errorMessage(error),
-      `check the model name and ${keySetting(modelId, llm)}, or unset llm.embed (taste then learns from tf-idf)`,
-    );
+    return check({
+      area: 'embeddings',
+      name: modelId,
+      status: 'fail',
+      detail: errorMessage(error),
+      fix: `check the model name and ${keySetting(modelId, llm)}, or unset llm.embed (taste then learns from tf-idf)`,
+    });
   }
 }
 
@@ -207,27 +248,34 @@ export async function checkModels(config: Config, options: Options): Promise<Mod
   if (!llm.write) {
     return {
       checks: [
-        check(
-          'model',
-          'writer',
-          'skip',
-          'llm.write is not set: editions are written extractively (no model)',
-        ),
+        check({
+          area: 'model',
+          name: 'writer',
+          status: 'skip',
+          detail: 'llm.write is not set: editions are written extractively (no model)',
+        }),
       ],
     };
   }
-  const writer = checkOneModel(llm.write, 'writes', config, options);
+  const writer = checkOneModel({ modelId: llm.write, role: 'writes', config, options });
   const checker =
-    llm.check && llm.check !== llm.write ? checkOneModel(llm.check, 'checks', config, options) : null;
+    llm.check && llm.check !== llm.write
+      ? checkOneModel({ modelId: llm.check, role: 'checks', config, options })
+      : null;
   const embeddings = llm.embed
     ? checkEmbeddings(llm.embed, llm, options)
     : Promise.resolve(
-        check('embeddings', 'embeddings', 'skip', 'llm.embed is not set: taste learns from tf-idf'),
+        check({
+          area: 'embeddings',
+          name: 'embeddings',
+          status: 'skip',
+          detail: 'llm.embed is not set: taste learns from tf-idf',
+        }),
       );
   // A fallback takes over when the writer is down: one that does not work either is found now, not mid-build.
   const fallbacks = llm.fallbacks
     .filter((id) => id !== llm.write && id !== llm.check)
-    .map((id) => checkOneModel(id, 'fallback', config, options));
+    .map((id) => checkOneModel({ modelId: id, role: 'fallback', config, options }));
   const [written, checked, embedded, ...backups] = await Promise.all([
     writer,
     checker,

@@ -15,34 +15,45 @@ export async function checkDataFolder(input: {
   dataDir?: string;
 }): Promise<DoctorCheck> {
   if (input.env.DATABASE_URL) {
-    return check('data', 'database', 'ok', 'PostgreSQL from DATABASE_URL (no data folder used)');
+    return check({
+      area: 'data',
+      name: 'database',
+      status: 'ok',
+      detail: 'PostgreSQL from DATABASE_URL (no data folder used)',
+    });
   }
   const folder = resolveDataDir(input);
   try {
     await checkWritableFolder(folder, '--data-dir', input.cwd);
   } catch (error) {
-    return check(
-      'data',
-      folder,
-      'fail',
-      errorMessage(error),
-      'choose a writable folder with --data-dir or DIGEST_DATA_DIR',
-    );
+    return check({
+      area: 'data',
+      name: folder,
+      status: 'fail',
+      detail: errorMessage(error),
+      fix: 'choose a writable folder with --data-dir or DIGEST_DATA_DIR',
+    });
   }
   const info = await stat(folder).catch(() => null);
-  if (!info) return check('data', folder, 'ok', 'will be created on first use (its parent is writable)');
+  if (!info)
+    return check({
+      area: 'data',
+      name: folder,
+      status: 'ok',
+      detail: 'will be created on first use (its parent is writable)',
+    });
   // The database holds subscribers' addresses and the desk's password hashes: no one else should read it.
   const shared = info.mode & 0o077;
   if (shared) {
-    return check(
-      'data',
-      folder,
-      'fail',
-      `readable by other users (mode ${(info.mode & 0o777).toString(8)})`,
-      `chmod 700 ${folder}`,
-    );
+    return check({
+      area: 'data',
+      name: folder,
+      status: 'fail',
+      detail: `readable by other users (mode ${(info.mode & 0o777).toString(8)})`,
+      fix: `chmod 700 ${folder}`,
+    });
   }
-  return check('data', folder, 'ok', 'writable, private (mode 700)');
+  return check({ area: 'data', name: folder, status: 'ok', detail: 'writable, private (mode 700)' });
 }
 
 export async function checkSources(
@@ -59,8 +70,15 @@ export async function checkSources(
   const day = latestMonday(options.now);
   return Promise.all(
     config.sources.map(async (source, index): Promise<DoctorCheck> => {
-      if (!source.enabled) return check('source', source.id, 'skip', 'disabled');
-      if (!source.url) return check('source', source.id, 'skip', 'manual source (nothing to fetch)');
+      if (!source.enabled)
+        return check({ area: 'source', name: source.id, status: 'skip', detail: 'disabled' });
+      if (!source.url)
+        return check({
+          area: 'source',
+          name: source.id,
+          status: 'skip',
+          detail: 'manual source (nothing to fetch)',
+        });
       const started = performance.now();
       try {
         const response = await http.request({
@@ -70,15 +88,20 @@ export async function checkSources(
           signal: AbortSignal.timeout(options.deadlineMs),
         });
         const ms = Math.round(performance.now() - started);
-        return check('source', source.id, 'ok', `HTTP ${response.status} in ${ms} ms`);
+        return check({
+          area: 'source',
+          name: source.id,
+          status: 'ok',
+          detail: `HTTP ${response.status} in ${ms} ms`,
+        });
       } catch (error) {
-        return check(
-          'source',
-          source.id,
-          'fail',
-          `unreachable: ${errorMessage(error)}`,
-          `check sources[${index}].url (${source.url}) and the network, or set "enabled": false for it`,
-        );
+        return check({
+          area: 'source',
+          name: source.id,
+          status: 'fail',
+          detail: `unreachable: ${errorMessage(error)}`,
+          fix: `check sources[${index}].url (${source.url}) and the network, or set "enabled": false for it`,
+        });
       }
     }),
   );
@@ -90,38 +113,42 @@ export function checkPublishing(config: Config, env: NodeJS.ProcessEnv): DoctorC
   const baseUrl = config.server.baseUrl ?? config.publish.baseUrl;
   if (!baseUrl) {
     checks.push(
-      check(
-        'publish',
-        'base URL',
-        'fail',
-        'not set: feeds, sitemap and mail links need the address readers reach the site at',
-        'set publish.baseUrl (and server.baseUrl when `digest serve` answers elsewhere) to https://…',
-      ),
+      check({
+        area: 'publish',
+        name: 'base URL',
+        status: 'fail',
+        detail: 'not set: feeds, sitemap and mail links need the address readers reach the site at',
+        fix: 'set publish.baseUrl (and server.baseUrl when `digest serve` answers elsewhere) to https://…',
+      }),
     );
   } else if (!baseUrl.startsWith('https://') && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(baseUrl)) {
     checks.push(
-      check(
-        'publish',
-        'base URL',
-        'warn',
-        `${baseUrl} is not https: one-click unsubscribe needs https`,
-        'serve the site over https and set that address',
-      ),
+      check({
+        area: 'publish',
+        name: 'base URL',
+        status: 'warn',
+        detail: `${baseUrl} is not https: one-click unsubscribe needs https`,
+        fix: 'serve the site over https and set that address',
+      }),
     );
-  } else checks.push(check('publish', 'base URL', 'ok', baseUrl));
+  } else checks.push(check({ area: 'publish', name: 'base URL', status: 'ok', detail: baseUrl }));
   const mails = Boolean(config.publish.email.smtp) || config.server.subscribeForm;
   try {
     readSecret(env);
-    checks.push(check('secret', 'DIGEST_SECRET', 'ok', 'set (at least 32 bytes)'));
+    checks.push(
+      check({ area: 'secret', name: 'DIGEST_SECRET', status: 'ok', detail: 'set (at least 32 bytes)' }),
+    );
   } catch (error) {
     checks.push(
-      check(
-        'secret',
-        'DIGEST_SECRET',
-        mails ? 'fail' : 'warn',
-        mails ? (errorMessage(error).split(/: |\. /)[0] ?? '') : 'not set (needed once readers subscribe)',
-        'set DIGEST_SECRET to `openssl rand -base64 48`, and keep it: changing it breaks links already mailed',
-      ),
+      check({
+        area: 'secret',
+        name: 'DIGEST_SECRET',
+        status: mails ? 'fail' : 'warn',
+        detail: mails
+          ? (errorMessage(error).split(/: |\. /)[0] ?? '')
+          : 'not set (needed once readers subscribe)',
+        fix: 'set DIGEST_SECRET to `openssl rand -base64 48`, and keep it: changing it breaks links already mailed',
+      }),
     );
   }
   return checks;

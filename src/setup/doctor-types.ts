@@ -14,10 +14,16 @@ export interface DoctorCheck {
   fix?: string;
 }
 
-export const check = (
-  area: string,
-  name: string,
-  status: CheckStatus,
-  detail: string,
-  fix?: string,
-): DoctorCheck => ({ area, name, status, detail, ...(fix ? { fix } : {}) });
+export const check = ({
+  area,
+  name,
+  status,
+  detail,
+  fix,
+}: {
+  area: string;
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}): DoctorCheck => ({ area, name, status, detail, ...(fix ? { fix } : {}) });

@@ -51,7 +51,11 @@ async function configFor(
   input: DoctorInput,
 ): Promise<{ config?: Config; file: string | null; check: DoctorCheck }> {
   if (input.config)
-    return { config: input.config, file: null, check: check('config', 'config', 'ok', 'given') };
+    return {
+      config: input.config,
+      file: null,
+      check: check({ area: 'config', name: 'config', status: 'ok', detail: 'given' }),
+    };
   try {
     // The one loader every command uses: the file, then DIGEST_CONFIG_JSON over it.
     const loaded = await loadConfig({
@@ -66,14 +70,14 @@ async function configFor(
       config: loaded.config,
       file: loaded.file,
       check: twoFiles
-        ? check(
-            'config',
-            'config',
-            'warn',
-            `${where}${layered} is valid; ${twoFiles}`,
-            'keep one config file',
-          )
-        : check('config', 'config', 'ok', `${where}${layered} is valid`),
+        ? check({
+            area: 'config',
+            name: 'config',
+            status: 'warn',
+            detail: `${where}${layered} is valid; ${twoFiles}`,
+            fix: 'keep one config file',
+          })
+        : check({ area: 'config', name: 'config', status: 'ok', detail: `${where}${layered} is valid` }),
     };
   } catch (error) {
     const [first, ...rest] = errorMessage(error).split('\n');
@@ -81,13 +85,13 @@ async function configFor(
     const detail = fields.length ? `${first} ${fields.join('; ')}` : (first ?? '');
     return {
       file: null,
-      check: check(
-        'config',
-        'config',
-        'fail',
+      check: check({
+        area: 'config',
+        name: 'config',
+        status: 'fail',
         detail,
-        'fix the field(s) named, then run digest doctor again',
-      ),
+        fix: 'fix the field(s) named, then run digest doctor again',
+      }),
     };
   }
 }

@@ -32,12 +32,17 @@ export async function conditionalGet(
 }
 
 /** Keeps the validators of a response whose body was read for `window` (never of one that failed to read). */
-export function keepValidators(
-  state: SourceState,
-  url: string,
-  response: HttpResponse,
-  window: DateWindow,
-): void {
+export function keepValidators({
+  state,
+  url,
+  response,
+  window,
+}: {
+  state: SourceState;
+  url: string;
+  response: HttpResponse;
+  window: DateWindow;
+}): void {
   if (response.notModified || !(response.etag || response.lastModified)) return;
   state[url] = { etag: response.etag, lastModified: response.lastModified, window: { ...window } };
 }
@@ -62,13 +67,19 @@ export function stoppedByDeadline(signal: AbortSignal | undefined): boolean {
  * asked (they would fail the same way), and when the source's deadline passes the days still open are
  * reported as unfinished while the finished ones keep their items. Only a cancellation (Ctrl-C) throws.
  */
-export async function fetchDays<T>(
-  context: SourceContext,
-  days: string[],
-  urlFor: (day: string) => string,
-  accept: string,
-  read: (response: HttpResponse, day: string) => T,
-): Promise<{ results: DayResult<T>[]; state: SourceState }> {
+export async function fetchDays<T>({
+  context,
+  days,
+  urlFor,
+  accept,
+  read,
+}: {
+  context: SourceContext;
+  days: string[];
+  urlFor: (day: string) => string;
+  accept: string;
+  read: (response: HttpResponse, day: string) => T;
+}): Promise<{ results: DayResult<T>[]; state: SourceState }> {
   const state: SourceState = { ...context.state };
   const results: DayResult<T>[] = new Array(days.length);
   let unreachable: string | null = null;
@@ -81,7 +92,7 @@ export async function fetchDays<T>(
       const response = await conditionalGet(context, url, accept);
       if (response.notModified) return { day, url, kind: 'not-modified' };
       const value = read(response, day);
-      keepValidators(state, url, response, context.window);
+      keepValidators({ state, url, response, window: context.window });
       return { day, url, kind: 'ok', value };
     } catch (error) {
       if (stoppedByDeadline(context.signal)) return { day, url, kind: 'failed', reason: unfinished() };

@@ -31,7 +31,7 @@ export function feedSource(options: { id: string; url: string }): Source {
         const response = await conditionalGet(context, options.url, ACCEPT);
         if (response.notModified) return { items: [], warnings: [], state, notModified: true };
         const { items, warnings } = read(context.window)(response);
-        keepValidators(state, options.url, response, context.window);
+        keepValidators({ state, url: options.url, response, window: context.window });
         return { items, warnings, state };
       } catch (error) {
         return { items: [], warnings: [], state, error: errorMessage(error) };
@@ -45,13 +45,13 @@ async function fetchPerDay(
   template: string,
   read: (response: HttpResponse) => Capture,
 ): Promise<SourceFetchResult> {
-  const { results, state } = await fetchDays(
+  const { results, state } = await fetchDays({
     context,
-    daysOf(context.window),
-    (day) => urlForDay(template, day),
-    ACCEPT,
+    days: daysOf(context.window),
+    urlFor: (day) => urlForDay(template, day),
+    accept: ACCEPT,
     read,
-  );
+  });
   return mergeDays(results, state, (items, item) => {
     const key = canonicalUrl(item.url);
     if (!items.has(key)) items.set(key, item);

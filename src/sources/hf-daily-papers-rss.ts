@@ -24,13 +24,13 @@ export function hfDailyPapersRssSource(options: { id: string; url: string }): So
     kind: 'hf-daily-papers-rss',
     async fetch(context: SourceContext): Promise<SourceFetchResult> {
       const days = perDay ? daysOf(context.window) : [context.window.end];
-      const { results, state } = await fetchDays(
+      const { results, state } = await fetchDays({
         context,
         days,
-        (day) => urlForDay(options.url, day),
-        ACCEPT,
-        (response, day) => readCapture(response, perDay ? day : null, options.id),
-      );
+        urlFor: (day) => urlForDay(options.url, day),
+        accept: ACCEPT,
+        read: (response, day) => readCapture(response, perDay ? day : null, options.id),
+      });
       return mergeDays(results, state, (items, item) => {
         if (inWindow(item.publishedAt, context.window)) keepEarliest(items, item);
       });
@@ -47,7 +47,7 @@ function readCapture(
   const day =
     listDay ?? parseFeedDate(parsed.feed.date)?.slice(0, 10) ?? systemClock.now().toISOString().slice(0, 10);
   const items = parsed.feed.entries
-    .map((entry) => toItem(entry, day, response.url, sourceId))
+    .map((entry) => toItem({ entry, day, feedUrl: response.url, sourceId }))
     .filter((item): item is SourceItem => item !== null);
   const dropped = parsed.feed.entries.length - items.length;
   if (dropped > 0 && items.length === 0) {
@@ -58,7 +58,17 @@ function readCapture(
   return { items, warnings };
 }
 
-export function toItem(entry: RawEntry, day: string, feedUrl: string, sourceId: string): SourceItem | null {
+export function toItem({
+  entry,
+  day,
+  feedUrl,
+  sourceId,
+}: {
+  entry: RawEntry;
+  day: string;
+  feedUrl: string;
+  sourceId: string;
+}): SourceItem | null {
   const link = httpUrl(entry.link, feedUrl);
   const fields = labelledFields(entry.html);
   const arxivId =

@@ -36,13 +36,13 @@ export function hfDailyPapersSource(options: { id: string; url: string }): Sourc
     id: options.id,
     kind: 'hf-daily-papers',
     async fetch(context: SourceContext): Promise<SourceFetchResult> {
-      const { results, state } = await fetchDays(
+      const { results, state } = await fetchDays({
         context,
-        daysOf(context.window),
-        (day) => dayUrl(options.url, day),
-        'application/json',
-        (response, day) => readDay(response, day, options.id),
-      );
+        days: daysOf(context.window),
+        urlFor: (day) => dayUrl(options.url, day),
+        accept: 'application/json',
+        read: (response, day) => readDay(response, day, options.id),
+      });
       return mergeDays(results, state, keepEarliest);
     },
   };

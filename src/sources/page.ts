@@ -36,7 +36,7 @@ export async function fetchPageMetadata(
   if (type && !HTML_TYPES.test(type)) {
     throw new FetchError(
       `${displayUrl(response.url)} is not an HTML page (${type}); give the page's address instead`,
-      url,
+      { url },
     );
   }
   const metaCharset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(

@@ -53,7 +53,7 @@ export async function lockDataDir(dir: string, options: LockOptions = {}): Promi
   });
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await createExclusive(path, JSON.stringify(holder()))) {
-      return heldLock(path, since, holder, options);
+      return heldLock({ path, since, holder, options });
     }
     const text = await readFile(path, 'utf8').catch(() => null);
     if (text === null) continue; // released in between: try again
@@ -90,7 +90,17 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
   }
 }
 
-function heldLock(path: string, since: string, holder: () => LockHolder, options: LockOptions): DataDirLock {
+function heldLock({
+  path,
+  since,
+  holder,
+  options,
+}: {
+  path: string;
+  since: string;
+  holder: () => LockHolder;
+  options: LockOptions;
+}): DataDirLock {
   held.add(path);
   const isMine = (text: string | null) => {
     const current = text === null ? null : parseHolder(text);

@@ -30,7 +30,17 @@ export function fieldValue(edition: Edition, itemKey: string, field: DeskField):
 }
 
 /** A copy of `edition` with `value` in the field (unknown items and fields are left alone). */
-function withFieldValue(edition: Edition, itemKey: string, field: DeskField, value: unknown): Edition {
+function withFieldValue({
+  edition,
+  itemKey,
+  field,
+  value,
+}: {
+  edition: Edition;
+  itemKey: string;
+  field: DeskField;
+  value: unknown;
+}): Edition {
   if (itemKey === HEADER_KEY) {
     if (field !== 'title' && field !== 'intro') return edition;
     return { ...edition, [field]: value as string };
@@ -47,7 +57,12 @@ export function applyEdits(edition: Edition, rows: readonly DeskEdit[]): Edition
   let result = edition;
   for (const row of rows) {
     if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
-    result = withFieldValue(result, row.itemKey, row.field, row.edited ?? row.generated);
+    result = withFieldValue({
+      edition: result,
+      itemKey: row.itemKey,
+      field: row.field,
+      value: row.edited ?? row.generated,
+    });
   }
   return result;
 }
@@ -61,7 +76,12 @@ export function withGenerated(edition: Edition, rows: readonly DeskEdit[]): Edit
   let result = edition;
   for (const row of rows) {
     if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
-    result = withFieldValue(result, row.itemKey, row.field, row.generated);
+    result = withFieldValue({
+      edition: result,
+      itemKey: row.itemKey,
+      field: row.field,
+      value: row.generated,
+    });
   }
   return result;
 }

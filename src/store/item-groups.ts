@@ -42,7 +42,7 @@ export function groupItems(stored: StoredItem[], incoming: IncomingRow[], notes:
     let target: Entity;
     if (byId && byLink && byId !== byLink) {
       if (byLink.arxivId === null) {
-        absorb(byId, byLink, byUrl, live);
+        absorb({ into: byId, from: byLink, byUrl, live });
         target = byId;
       } else {
         notes.push(`${canonicalUrl} is already stored as arXiv:${byLink.arxivId}; ignored arXiv:${arxivId}`);
@@ -72,7 +72,17 @@ export function groupItems(stored: StoredItem[], incoming: IncomingRow[], notes:
   }));
 }
 
-function absorb(into: Entity, from: Entity, byUrl: Map<string, Entity>, live: Set<Entity>): void {
+function absorb({
+  into,
+  from,
+  byUrl,
+  live,
+}: {
+  into: Entity;
+  from: Entity;
+  byUrl: Map<string, Entity>;
+  live: Set<Entity>;
+}): void {
   into.stored.push(...from.stored);
   into.incoming.push(...from.incoming);
   for (const url of from.urls) {

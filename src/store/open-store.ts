@@ -32,17 +32,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const { log } = options;
   if (options.databaseUrl) {
     const { databaseUrl } = options;
-    return openStoreOnDatabase(
-      await postgresDatabase(databaseUrl, log),
-      { log },
-      `PostgreSQL at ${redact(databaseUrl)}`,
-      'Check DATABASE_URL and that the server is running.',
-    );
+    return openStoreOnDatabase({
+      db: await postgresDatabase(databaseUrl, log),
+      options: { log },
+      where: `PostgreSQL at ${redact(databaseUrl)}`,
+      hint: 'Check DATABASE_URL and that the server is running.',
+    });
   }
   const given = options.dataDir ?? './data';
   if (given.startsWith('memory://')) {
     const pglite = await openPglite(given, options.optimizeWasm);
-    return openStoreOnDatabase(pgliteDatabase(pglite), { log }, `PGlite ${given}`);
+    return openStoreOnDatabase({ db: pgliteDatabase(pglite), options: { log }, where: `PGlite ${given}` });
   }
   const location = resolve(given);
   await mkdir(location, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -73,17 +73,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const db = pgliteDatabase(pglite);
     // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.
     await tightenPermissions(location);
-    return await openStoreOnDatabase(
+    return await openStoreOnDatabase({
       db,
-      {
+      options: {
         log,
         jobLock: 'process',
         share: () => sharePglite(pglite, location, log),
         // And what this session added.
         onClose: () => tightenPermissions(location).then(() => lock.release()),
       },
-      `the PGlite database in ${location}`,
-    );
+      where: `the PGlite database in ${location}`,
+    });
   } catch (error) {
     await lock.release();
     throw error;
@@ -99,7 +99,11 @@ export function openStoreFromPglite(
   options: { log?: Logger; closeDatabase?: boolean } = {},
 ): Promise<Store> {
   const db = pgliteDatabase(pglite, { ownsDatabase: options.closeDatabase ?? true });
-  return openStoreOnDatabase(db, { log: options.log, jobLock: 'process' }, 'the PGlite database');
+  return openStoreOnDatabase({
+    db,
+    options: { log: options.log, jobLock: 'process' },
+    where: 'the PGlite database',
+  });
 }
 
 async function openPglite(location: string, optimizeWasm = false): Promise<PGlite> {
@@ -122,21 +126,25 @@ async function openSharedStore(location: string, log: Logger | undefined): Promi
   log?.info(
     `store: ${location} is held by digest serve (pid ${share.pid}); using its database through ${join(share.socketDir, SHARE_SOCKET)}`,
   );
-  return openStoreOnDatabase(
-    await postgresDatabase(shareUrl(share), log),
-    // One PGlite session underneath: an advisory lock could not keep anyone out.
-    { log, jobLock: 'process' },
-    `the database of digest serve (pid ${share.pid}) in ${location}`,
-    'Is digest serve still running? Try again, or stop it and retry.',
-  );
+  return openStoreOnDatabase({
+    db: await postgresDatabase(shareUrl(share), log),
+    options: { log, jobLock: 'process' },
+    where: `the database of digest serve (pid ${share.pid}) in ${location}`,
+    hint: 'Is digest serve still running? Try again, or stop it and retry.',
+  });
 }
 
-async function openStoreOnDatabase(
-  db: Kysely<Database>,
-  options: CreateStoreOptions,
-  where: string,
+async function openStoreOnDatabase({
+  db,
+  options,
+  where,
   hint = '',
-): Promise<Store> {
+}: {
+  db: Kysely<Database>;
+  options: CreateStoreOptions;
+  where: string;
+  hint?: string;
+}): Promise<Store> {
   try {
     await migrate(db, options.log);
     await pruneCache(db);

@@ -32,7 +32,12 @@ export async function importSubscribers(
       continue;
     }
     seen.add(checked.mailbox);
-    const result = await putSubscriber(deps, checked.address, checked.mailbox, input.confirmed);
+    const result = await putSubscriber({
+      deps,
+      address: checked.address,
+      mailbox: checked.mailbox,
+      confirmed: input.confirmed,
+    });
     report[result.outcome] += 1;
   }
   return report;

@@ -100,16 +100,21 @@ export async function addSubscriber(
   input: { email: string; confirmed: boolean },
 ): Promise<PutResult> {
   const { address, mailbox } = operatorAddress(input.email);
-  return putSubscriber(deps, address, mailbox, input.confirmed);
+  return putSubscriber({ deps, address, mailbox, confirmed: input.confirmed });
 }
 
 /** Adds the reader (unless their mailbox has one), or confirms a pending one; someone who left or bounced stays so. */
-export async function putSubscriber(
-  deps: ReadersDeps,
-  address: string,
-  mailbox: string,
-  confirmed: boolean,
-): Promise<PutResult> {
+export async function putSubscriber({
+  deps,
+  address,
+  mailbox,
+  confirmed,
+}: {
+  deps: ReadersDeps;
+  address: string;
+  mailbox: string;
+  confirmed: boolean;
+}): Promise<PutResult> {
   const { store } = deps;
   // A variant of a stored reader's address (core/email-address.ts) is that reader: one inbox, one row.
   const existing = (await store.subscribers.get({ address })) ?? (await store.subscribers.get({ mailbox }));

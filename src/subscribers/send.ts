@@ -65,7 +65,12 @@ export async function send(deps: SendDeps, request: SendInput): Promise<SendOutc
   const mail = await prepareSendMail(deps, edition, settings);
   const worker = newClaimerId();
   const claim = { worker, deadClaimers: deadClaimers(await store.sendLog.claimers(input.week), worker) };
-  const rows = await queueRows(deps, input, edition, { ...claim, leaseSeconds: settings.send.leaseSeconds });
+  const rows = await queueRows({
+    deps,
+    input,
+    edition,
+    claim: { ...claim, leaseSeconds: settings.send.leaseSeconds },
+  });
   const { run, onEvent } = trackProgress(log, rows.total, input);
   const sender = createSmtpSender({ ...settings.smtp, connections: settings.send.concurrency });
   try {
@@ -110,12 +115,17 @@ async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: WeekInput):
  * The send log before the first mail: rows a gone process left are queued again or uncertain, uncertain ones
  * queued again on --resend-uncertain, readers confirmed since added. Says what it found; `total` is this run's work.
  */
-async function queueRows(
-  deps: Pick<SendDeps, 'store' | 'log'>,
-  input: WeekInput,
-  edition: Edition,
-  claim: { deadClaimers: readonly string[]; leaseSeconds: number },
-): Promise<{ added: number; foundUncertain: number; requeued: number; total: number }> {
+async function queueRows({
+  deps,
+  input,
+  edition,
+  claim,
+}: {
+  deps: Pick<SendDeps, 'store' | 'log'>;
+  input: WeekInput;
+  edition: Edition;
+  claim: { deadClaimers: readonly string[]; leaseSeconds: number };
+}): Promise<{ added: number; foundUncertain: number; requeued: number; total: number }> {
   const { store, log } = deps;
   const abandoned = await store.sendLog.recoverAbandoned(input.week, claim.deadClaimers, claim.leaseSeconds);
   const foundUncertain = abandoned.uncertain;

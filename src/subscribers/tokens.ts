@@ -91,12 +91,17 @@ function sameBytes(given: string, expected: Buffer): boolean {
 }
 
 /** The token's expiry when it is for `purpose` and not past, else why not. */
-function expiryOf(
-  code: string,
-  purpose: TokenPurpose,
-  expiry: string,
-  now: number,
-): Date | { ok: false; reason: 'wrong-purpose' | 'expired' } {
+function expiryOf({
+  code,
+  purpose,
+  expiry,
+  now,
+}: {
+  code: string;
+  purpose: TokenPurpose;
+  expiry: string;
+  now: number;
+}): Date | { ok: false; reason: 'wrong-purpose' | 'expired' } {
   if (code !== PURPOSE_CODE[purpose]) return { ok: false, reason: 'wrong-purpose' };
   const expiresAt = new Date(Number.parseInt(expiry, 36) * 1000);
   return expiresAt.getTime() <= now ? { ok: false, reason: 'expired' } : expiresAt;
@@ -139,7 +144,7 @@ export function createSubscriberTokens(secret: Buffer, now: () => number): Subsc
       if (!sameBytes(signature, signer.mac([code, encodedId, instance, expiry, tag]))) {
         return { ok: false, reason: 'bad-signature' };
       }
-      const expiresAt = expiryOf(code, purpose, expiry, now());
+      const expiresAt = expiryOf({ code, purpose, expiry, now: now() });
       if (!(expiresAt instanceof Date)) return expiresAt;
       const subscriber = await lookup(id);
       if (!subscriber) return { ok: false, reason: 'unknown-subscriber' };
@@ -167,7 +172,7 @@ async function verifyLegacy<S extends TokenSubject>(
   const id = match ? tokenRowId(match[2]!) : null;
   if (!match || !id) return { ok: false, reason: 'malformed' };
   const [code, , expiry, signature] = match.slice(1) as [string, string, string, string];
-  const expiresAt = expiryOf(code, input.purpose, expiry, input.now);
+  const expiresAt = expiryOf({ code, purpose: input.purpose, expiry, now: input.now });
   if (!(expiresAt instanceof Date)) return expiresAt;
   const subscriber = await input.lookup(id);
   if (!subscriber) return { ok: false, reason: 'unknown-subscriber' };

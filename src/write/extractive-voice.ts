@@ -225,6 +225,7 @@ export function readerVoice(sentence: string, kind: ItemKind): string | null {
   if (!FIRST_PERSON.test(sentence)) return sentence;
   if (REFUSE.test(sentence)) return null;
   const turn = thirdPerson(kind === 'paper' ? PLURAL_PAPER : PLURAL_POST);
+  // positional: String.prototype.replace hands its replacer the match, the group, the offset and the whole string.
   const marked = sentence
     .replace(SELF_FRAME, '')
     .replace(FIRST_PERSON_WORD, (word, _match, offset: number, whole: string) =>
@@ -249,6 +250,7 @@ export function nameAuthorsOnce(texts: readonly string[]): string[] {
   return texts.map((text) =>
     text.replace(
       /\b(the authors)('s?)?(?=\W|$)/gi,
+      // positional: String.prototype.replace hands its replacer the match, the groups, the offset and the whole.
       (match, words: string, apostrophe: string | undefined, offset: number, whole: string) => {
         if (!named) {
           named = true;

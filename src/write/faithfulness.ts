@@ -83,12 +83,17 @@ export function claimsOf(
   ];
 }
 
-export function judgeClaims(
-  claims: Claim[],
-  answer: CheckOutput,
-  source: string,
-  sections: ReadonlyMap<string, string> = new Map(),
-): ClaimVerdict[] {
+export function judgeClaims({
+  claims,
+  answer,
+  source,
+  sections = new Map(),
+}: {
+  claims: Claim[];
+  answer: CheckOutput;
+  source: string;
+  sections?: ReadonlyMap<string, string>;
+}): ClaimVerdict[] {
   return claims.map((claim, index) => {
     const verdict = answer.claims.find((entry) => entry.id === index + 1);
     if (!verdict) {
@@ -130,13 +135,19 @@ export interface CheckSource {
   sections: ReadonlyMap<string, string>;
 }
 
-export async function checkFaithfulness(
-  output: ItemOutput,
-  source: CheckSource,
-  support: readonly ({ section: string } | null)[],
-  model: RoadModel,
-  options: { road: ModelRoad; signal?: AbortSignal },
-): Promise<CheckResult> {
+export async function checkFaithfulness({
+  output,
+  source,
+  support,
+  model,
+  options,
+}: {
+  output: ItemOutput;
+  source: CheckSource;
+  support: readonly ({ section: string } | null)[];
+  model: RoadModel;
+  options: { road: ModelRoad; signal?: AbortSignal };
+}): Promise<CheckResult> {
   const claims = claimsOf(output, source.sections.size > 0 ? support : []);
   const prompt = renderPrompt('check', {
     text: source.prompt,
@@ -160,7 +171,12 @@ export async function checkFaithfulness(
       outcome.kind === 'failed' ? outcome.error : `unusable verdicts: ${outcome.errors.join('; ')}`;
     return { ok: false, claims: [], unsupported: [], error };
   }
-  const verdicts = judgeClaims(claims, outcome.value, source.text, source.sections);
+  const verdicts = judgeClaims({
+    claims,
+    answer: outcome.value,
+    source: source.text,
+    sections: source.sections,
+  });
   return {
     ok: true,
     modelId: outcome.modelId,

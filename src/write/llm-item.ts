@@ -55,13 +55,17 @@ export function itemSource(item: ItemForWriting, maxInputTokens: number): CheckS
   return { prompt: asPromptData(text), text, sections: new Map() };
 }
 
-export function buildItemPrompt(
-  item: ItemForWriting,
-  options: Pick<ItemWriterOptions, 'name' | 'audience'>,
-  text: string,
-  /** The source already prepared for the prompt (itemSource), instead of `text`. */
-  preparedSource?: string,
-) {
+export function buildItemPrompt({
+  item,
+  options,
+  text,
+  preparedSource,
+}: {
+  item: ItemForWriting;
+  options: Pick<ItemWriterOptions, 'name' | 'audience'>;
+  text: string;
+  preparedSource?: string;
+}) {
   return renderPrompt('item', {
     name: asPromptData(options.name),
     audience: asPromptData(options.audience),
@@ -72,12 +76,17 @@ export function buildItemPrompt(
   });
 }
 
-async function generate(
-  messages: ModelMessage[],
-  system: string,
-  version: string,
-  options: ItemWriterOptions,
-): Promise<Generated> {
+async function generate({
+  messages,
+  system,
+  version,
+  options,
+}: {
+  messages: ModelMessage[];
+  system: string;
+  version: string;
+  options: ItemWriterOptions;
+}): Promise<Generated> {
   const call = await callWithOneRepair(options.road, options.write, {
     schema: itemOutputSchema,
     schemaName: 'digest_item',
@@ -113,16 +122,21 @@ function fallback(
     `${models} could not write this item (${failure.reason}); written by the extractive writer.`,
   ];
   if (failure.budget) notes.push('cost limit reached: no more LLM calls this run.');
-  return writeFallback(item, options.road.meter, notes, failure.label);
+  return writeFallback({ item, meter: options.road.meter, notes, label: failure.label });
 }
 
 /** The item written by the extractive writer instead, flagged, with the reason in its checks. */
-export function writeFallback(
-  item: ItemForWriting,
-  meter: UsageMeter,
-  notes: string[],
-  label: string,
-): WrittenItem {
+export function writeFallback({
+  item,
+  meter,
+  notes,
+  label,
+}: {
+  item: ItemForWriting;
+  meter: UsageMeter;
+  notes: string[];
+  label: string;
+}): WrittenItem {
   meter.recordFallback(label);
   const checks: ItemChecks = {
     status: 'fallback',
@@ -136,7 +150,17 @@ export function writeFallback(
   return { ...writeItemExtractively(item), checks };
 }
 
-function written(output: ItemOutput, modelId: string, item: ItemForWriting, checks: ItemChecks): WrittenItem {
+function written({
+  output,
+  modelId,
+  item,
+  checks,
+}: {
+  output: ItemOutput;
+  modelId: string;
+  item: ItemForWriting;
+  checks: ItemChecks;
+}): WrittenItem {
   return {
     support: traceSupport(output.support, item, 3),
     summary: output.summary.trim(),
@@ -153,13 +177,13 @@ export async function writeItemWithModel(
   options: ItemWriterOptions,
 ): Promise<WrittenItem> {
   const source = itemSource(item, options.maxInputTokens);
-  const prompt = buildItemPrompt(item, options, source.text, source.prompt);
-  const first = await generate(
-    [{ role: 'user', content: prompt.user }],
-    prompt.system,
-    prompt.version,
+  const prompt = buildItemPrompt({ item, options, text: source.text, preparedSource: source.prompt });
+  const first = await generate({
+    messages: [{ role: 'user', content: prompt.user }],
+    system: prompt.system,
+    version: prompt.version,
     options,
-  );
+  });
   if (!first.ok) return fallback(item, first, options);
   const base = {
     model: options.check?.modelId ?? null,
@@ -168,77 +192,123 @@ export async function writeItemWithModel(
     notes: [],
   };
   if (!options.check) {
-    return written(first.output, first.modelId, item, {
-      ...base,
-      status: 'unchecked',
-      flagged: false,
-      claims: [],
+    return written({
+      output: first.output,
+      modelId: first.modelId,
+      item,
+      checks: {
+        ...base,
+        status: 'unchecked',
+        flagged: false,
+        claims: [],
+      },
     });
   }
   const checkModel = options.check;
   const check = (output: ItemOutput) =>
-    checkFaithfulness(output, source, traceSupport(output.support, item, 3), checkModel, options);
+    checkFaithfulness({
+      output,
+      source,
+      support: traceSupport(output.support, item, 3),
+      model: checkModel,
+      options,
+    });
   const verdict = await check(first.output);
-  if (!verdict.ok) return checkFailed(item, first, verdict, base, options);
-  if (verdict.unsupported.length === 0) return checkedItem(item, first, verdict, base, null);
+  if (!verdict.ok) return checkFailed({ item, generated: first, verdict, base, options });
+  if (verdict.unsupported.length === 0)
+    return checkedItem({ item, generated: first, verdict, base, flagNotes: null });
 
   const retryMessages: ModelMessage[] = [
     ...first.conversation,
     { role: 'user', content: feedbackFor(verdict.unsupported) },
   ];
-  const second = await generate(retryMessages, prompt.system, prompt.version, options);
+  const second = await generate({
+    messages: retryMessages,
+    system: prompt.system,
+    version: prompt.version,
+    options,
+  });
   if (!second.ok) {
     options.road.meter.recordFlagged();
-    return checkedItem(item, first, verdict, base, [
-      `regeneration after the fact check failed: ${second.reason}`,
-    ]);
+    return checkedItem({
+      item,
+      generated: first,
+      verdict,
+      base,
+      flagNotes: [`regeneration after the fact check failed: ${second.reason}`],
+    });
   }
   const recheck = await check(second.output);
   const regenerated = { ...base, repaired: first.repaired || second.repaired, regenerated: true };
-  if (!recheck.ok) return checkFailed(item, second, recheck, regenerated, options);
+  if (!recheck.ok)
+    return checkFailed({ item, generated: second, verdict: recheck, base: regenerated, options });
   const passed = recheck.unsupported.length === 0;
   if (!passed) options.road.meter.recordFlagged();
-  return checkedItem(
+  return checkedItem({
     item,
-    second,
-    recheck,
-    regenerated,
-    passed ? null : [`${recheck.unsupported.length} claim(s) still unsupported after one regeneration`],
-  );
+    generated: second,
+    verdict: recheck,
+    base: regenerated,
+    flagNotes: passed
+      ? null
+      : [`${recheck.unsupported.length} claim(s) still unsupported after one regeneration`],
+  });
 }
 
 /** The item as the check judged it: passed, or flagged (`flagNotes` say why) with the claims it read. */
-function checkedItem(
-  item: ItemForWriting,
-  generated: { output: ItemOutput; modelId: string },
-  verdict: CheckResult,
-  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated' | 'notes'>,
-  flagNotes: string[] | null,
-): WrittenItem {
-  return written(generated.output, generated.modelId, item, {
-    ...base,
-    model: verdict.modelId ?? base.model,
-    status: flagNotes ? 'flagged' : 'passed',
-    flagged: !!flagNotes,
-    claims: verdict.claims,
-    ...(flagNotes ? { notes: flagNotes } : {}),
+function checkedItem({
+  item,
+  generated,
+  verdict,
+  base,
+  flagNotes,
+}: {
+  item: ItemForWriting;
+  generated: { output: ItemOutput; modelId: string };
+  verdict: CheckResult;
+  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated' | 'notes'>;
+  flagNotes: string[] | null;
+}): WrittenItem {
+  return written({
+    output: generated.output,
+    modelId: generated.modelId,
+    item,
+    checks: {
+      ...base,
+      model: verdict.modelId ?? base.model,
+      status: flagNotes ? 'flagged' : 'passed',
+      flagged: !!flagNotes,
+      claims: verdict.claims,
+      ...(flagNotes ? { notes: flagNotes } : {}),
+    },
   });
 }
 
 /** The check could not judge the item: it is shown to the editor, but not counted as flagged by the check. */
-function checkFailed(
-  item: ItemForWriting,
-  generated: { output: ItemOutput; modelId: string },
-  verdict: CheckResult,
-  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>,
-  options: ItemWriterOptions,
-): WrittenItem {
+function checkFailed({
+  item,
+  generated,
+  verdict,
+  base,
+  options,
+}: {
+  item: ItemForWriting;
+  generated: { output: ItemOutput; modelId: string };
+  verdict: CheckResult;
+  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>;
+  options: ItemWriterOptions;
+}): WrittenItem {
   options.road.meter.recordCheckFailed();
-  return written(generated.output, generated.modelId, item, {
-    ...base,
-    status: 'check-failed',
-    flagged: true,
-    claims: [],
-    notes: [`the faithfulness check could not run: ${verdict.error ?? 'unknown error'}`],
+  return written({
+    output: generated.output,
+    modelId: generated.modelId,
+    item,
+    checks: {
+      ...base,
+      status: 'check-failed',
+      flagged: true,
+      claims: [],
+      notes: [`the faithfulness check could not run: ${verdict.error ?? 'unknown error'}`],
+    },
   });
 }

@@ -28,7 +28,7 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
       let done = 0;
       return Promise.all(
         items.map(async (item) => {
-          const result = await writeSafely(item, context, write, check);
+          const result = await writeSafely({ item, context, write, check });
           done += 1;
           context.onItemWritten?.(done, items.length, item.key);
           return result;
@@ -49,12 +49,17 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
     },
   };
 
-  async function writeSafely(
-    item: ItemForWriting,
-    context: WriterContext,
-    write: RoadModel,
-    check: RoadModel | null,
-  ): Promise<WrittenItem> {
+  async function writeSafely({
+    item,
+    context,
+    write,
+    check,
+  }: {
+    item: ItemForWriting;
+    context: WriterContext;
+    write: RoadModel;
+    check: RoadModel | null;
+  }): Promise<WrittenItem> {
     try {
       return await writeItemWithModel(item, {
         road,
@@ -71,12 +76,12 @@ export function createLlmWriter(options: LlmWriterOptions): Writer {
       context.log.warn(
         `Writing "${item.title}" failed: ${errorMessage(error)}; using the extractive writer.`,
       );
-      return writeFallback(
+      return writeFallback({
         item,
-        road.meter,
-        [`unexpected error: ${errorMessage(error)}; written by the extractive writer.`],
-        'unexpected error',
-      );
+        meter: road.meter,
+        notes: [`unexpected error: ${errorMessage(error)}; written by the extractive writer.`],
+        label: 'unexpected error',
+      });
     }
   }
 }

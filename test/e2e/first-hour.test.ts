@@ -36,7 +36,13 @@ async function board(cwd: string): Promise<BoardCandidate[]> {
     const rows: BoardCandidate[] = [];
     for (let page = 1; ; page++) {
       const filter = parseBoardFilter({ page: String(page) });
-      const view = await boardView(deps, SAMPLE_WEEK, filter, null, (week) => rankWeek(deps, { week }));
+      const view = await boardView({
+        deps,
+        week: SAMPLE_WEEK,
+        filter,
+        notice: null,
+        listWeek: (week) => rankWeek(deps, { week }),
+      });
       if (!view.candidates.length) return rows;
       rows.push(...view.candidates);
       if (view.candidates.length < 100) return rows;

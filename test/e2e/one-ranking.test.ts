@@ -79,7 +79,13 @@ describe('one ranking across the demo, build, list and the desk', () => {
       for (let page = 1; board.length === 0 || board.length % 100 === 0; page++) {
         const filter = parseBoardFilter({ page: String(page) });
         // The board ranks with the `list` use case, as the desk's room hands it in.
-        const view = await boardView(deps, SAMPLE_WEEK, filter, null, (week) => rankWeek(deps, { week }));
+        const view = await boardView({
+          deps,
+          week: SAMPLE_WEEK,
+          filter,
+          notice: null,
+          listWeek: (week) => rankWeek(deps, { week }),
+        });
         if (!view.candidates.length) break;
         board.push(...view.candidates);
       }

@@ -59,15 +59,15 @@ describe('fallbackModel', () => {
     const backup = new MockLanguageModelV3({ doGenerate: answer });
     const warnings: string[] = [];
     const standIns: string[] = [];
-    const model = fallbackModel(
-      [
+    const model = fallbackModel({
+      chain: [
         { modelId: 'openai:a', model: primary },
         { modelId: 'ollama:b', model: backup },
       ],
-      new Map(),
-      { warn: (line) => warnings.push(line) },
-      (modelId) => standIns.push(modelId),
-    );
+      down: new Map(),
+      log: { warn: (line) => warnings.push(line) },
+      onStandIn: (modelId) => standIns.push(modelId),
+    });
     await model.doGenerate(params);
     await model.doGenerate(params);
     expect(primary.doGenerateCalls).toHaveLength(1);
@@ -83,14 +83,14 @@ describe('fallbackModel', () => {
       },
     });
     const backup = new MockLanguageModelV3({ doGenerate: answer });
-    const model = fallbackModel(
-      [
+    const model = fallbackModel({
+      chain: [
         { modelId: 'openai:a', model: primary },
         { modelId: 'ollama:b', model: backup },
       ],
-      new Map(),
-      silentLogger,
-    );
+      down: new Map(),
+      log: silentLogger,
+    });
     await expect(model.doGenerate(params)).rejects.toThrow(/HTTP 400/);
     expect(backup.doGenerateCalls).toHaveLength(0);
   });

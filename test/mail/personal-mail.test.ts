@@ -30,34 +30,57 @@ const choice = (partial: Partial<ReaderPreferences>): ReaderPreferences => ({
 describe("planning a reader's mail (pure)", () => {
   it('no choices: the edition as it is; topics first; levels not wanted only named; "only" names the rest', () => {
     const all = titles.map((_, index) => index);
-    expect(planReaderMail(edition, topicsOf, null, ['en'])).toEqual({
+    expect(
+      planReaderMail({ edition, topicsOfItems: topicsOf, preferences: null, languages: ['en'] }),
+    ).toEqual({
       language: 'en',
       full: all,
       also: [],
       nothingMatched: false,
     });
     expect(ON_TOPICS.every((index) => /code|robotics/.test(topicsOf[index]!.join()))).toBe(true);
-    const first = planReaderMail(
+    const first = planReaderMail({
       edition,
-      topicsOf,
-      choice({ topics: ['robotics', 'code'], levels: ['Accessible', 'Intermediate'] }),
-      ['en'],
-    );
+      topicsOfItems: topicsOf,
+      preferences: choice({ topics: ['robotics', 'code'], levels: ['Accessible', 'Intermediate'] }),
+      languages: ['en'],
+    });
     expect(first.full.slice(0, 4)).toEqual(ON_TOPICS);
     expect(first.also).toEqual(ADVANCED);
     expect(new Set([...first.full, ...first.also]).size).toBe(titles.length);
-    const only = planReaderMail(
+    const only = planReaderMail({
       edition,
-      topicsOf,
-      choice({ topics: ['robotics', 'code'], onlyMyTopics: true }),
-      ['en', 'de'],
-    );
+      topicsOfItems: topicsOf,
+      preferences: choice({ topics: ['robotics', 'code'], onlyMyTopics: true }),
+      languages: ['en', 'de'],
+    });
     expect(only.full).toEqual(ON_TOPICS);
     expect(only.also).toEqual(all.filter((index) => !ON_TOPICS.includes(index)));
     // A language without a translation falls back to the written one; a topic nobody wrote about: the whole edition.
-    expect(planReaderMail(edition, topicsOf, choice({ language: 'de' }), ['en']).language).toBe('en');
-    expect(planReaderMail(edition, topicsOf, choice({ language: 'de' }), ['en', 'de']).language).toBe('de');
-    expect(planReaderMail(edition, topicsOf, choice({ topics: ['life-sciences'] }), ['en'])).toMatchObject({
+    expect(
+      planReaderMail({
+        edition,
+        topicsOfItems: topicsOf,
+        preferences: choice({ language: 'de' }),
+        languages: ['en'],
+      }).language,
+    ).toBe('en');
+    expect(
+      planReaderMail({
+        edition,
+        topicsOfItems: topicsOf,
+        preferences: choice({ language: 'de' }),
+        languages: ['en', 'de'],
+      }).language,
+    ).toBe('de');
+    expect(
+      planReaderMail({
+        edition,
+        topicsOfItems: topicsOf,
+        preferences: choice({ topics: ['life-sciences'] }),
+        languages: ['en'],
+      }),
+    ).toMatchObject({
       full: all,
       nothingMatched: true,
     });

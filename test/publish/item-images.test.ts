@@ -86,8 +86,14 @@ describe('item images', () => {
     const fs = memoryFileSystem();
     const warnings: string[] = [];
     const log = { info() {}, debug() {}, warn: (message: string) => warnings.push(message) };
-    const written = await writeEditionFiles(fs, '/out', edition, [], {
-      fetchImages: { http: imageClient(), log },
+    const written = await writeEditionFiles({
+      fs,
+      outDir: '/out',
+      edition,
+      editions: [],
+      options: {
+        fetchImages: { http: imageClient(), log },
+      },
     });
     expect(written.filter((path) => path.startsWith('/out/img/'))).toHaveLength(1);
     expect(warnings).toEqual([expect.stringContaining('/missing.png')]);

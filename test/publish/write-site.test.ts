@@ -19,7 +19,13 @@ describe('writeEditionFiles', () => {
   it('writes edition.json, the edition page and the front page with the archive newest first', async () => {
     const fs = memoryFileSystem();
     const edition = referenceEdition();
-    await writeEditionFiles(fs, '/out', edition, OLDER, { siteName: 'LLM News Digest' });
+    await writeEditionFiles({
+      fs,
+      outDir: '/out',
+      edition,
+      editions: OLDER,
+      options: { siteName: 'LLM News Digest' },
+    });
     expect([...fs.files.keys()].sort()).toEqual([
       '/out/2026-05-04/edition.json',
       '/out/2026-05-04/index.html',
@@ -51,7 +57,7 @@ describe('writeEditionFiles', () => {
   it('lists an older rebuilt week in the archive while the newest stays the front page lead', async () => {
     const fs = memoryFileSystem();
     const edition = { ...referenceEdition(), date: '2026-04-13' };
-    await writeEditionFiles(fs, '/out', edition, OLDER);
+    await writeEditionFiles({ fs, outDir: '/out', edition, editions: OLDER });
     const front = parseHTML(fs.text('/out/index.html')).document;
     expect(front.querySelector('.latest h2 a')?.textContent).toBe('Older <week>');
     expect(front.querySelectorAll('.archive li')).toHaveLength(3);
@@ -60,10 +66,20 @@ describe('writeEditionFiles', () => {
   it('rewrites the same bytes on disk when run twice', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'digest-site-'));
     try {
-      await writeEditionFiles(nodeFileSystem, dir, referenceEdition(), OLDER);
+      await writeEditionFiles({
+        fs: nodeFileSystem,
+        outDir: dir,
+        edition: referenceEdition(),
+        editions: OLDER,
+      });
       const first = await readFile(join(dir, 'index.html'));
       const json = await readFile(join(dir, '2026-05-04', 'edition.json'), 'utf8');
-      await writeEditionFiles(nodeFileSystem, dir, referenceEdition(), OLDER);
+      await writeEditionFiles({
+        fs: nodeFileSystem,
+        outDir: dir,
+        edition: referenceEdition(),
+        editions: OLDER,
+      });
       expect((await readFile(join(dir, 'index.html'))).equals(first)).toBe(true);
       expect(json).toBe(renderEditionJson(referenceEdition()));
       expect(json.endsWith('}\n')).toBe(true);
@@ -74,8 +90,8 @@ describe('writeEditionFiles', () => {
 
   it('refuses an edition date that is not a plain day', async () => {
     const edition = { ...referenceEdition(), date: '../../etc' };
-    await expect(writeEditionFiles(memoryFileSystem(), '/out', edition, [])).rejects.toBeInstanceOf(
-      PublishError,
-    );
+    await expect(
+      writeEditionFiles({ fs: memoryFileSystem(), outDir: '/out', edition, editions: [] }),
+    ).rejects.toBeInstanceOf(PublishError);
   });
 });

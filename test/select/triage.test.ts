@@ -254,15 +254,17 @@ describe('triage in the plan', () => {
   it('shortlists the best offline candidates, leaving pinned ones out', () => {
     const items = week();
     const pinned = items[3]!.key;
-    const shortlist = triageShortlist(
-      items,
-      policy({ pinnedKeys: new Set([pinned]), itemsPerEdition: 4 }),
-      '2026-05-04',
-    );
+    const shortlist = triageShortlist({
+      candidates: items,
+      policy: policy({ pinnedKeys: new Set([pinned]), itemsPerEdition: 4 }),
+      date: '2026-05-04',
+    });
     expect(shortlist).toHaveLength(20);
     expect(shortlist.map((item) => item.key)).not.toContain(pinned);
     expect(shortlist.map((item) => item.key)).not.toContain('arxiv:2605.20029');
-    expect(triageShortlist(items, policy(), '2026-05-04', 5)).toHaveLength(5);
+    expect(
+      triageShortlist({ candidates: items, policy: policy(), date: '2026-05-04', limit: 5 }),
+    ).toHaveLength(5);
   });
 
   it('lets a triage score lift an item the offline profile misjudges', () => {

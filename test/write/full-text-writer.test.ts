@@ -79,12 +79,12 @@ describe('the LLM writer on a paper read in full', () => {
   it('a takeaway whose quote is only in another section is unsupported, naming the section', () => {
     const sections = new Map(item.paper!.parts.map((part) => [part.id, part.text]));
     const introQuote = item.paper!.parts.find((part) => part.id === 'S1')!.text.split('. ')[0]!;
-    const verdicts = judgeClaims(
-      [{ kind: 'takeaway', claim: 'Mistral 7B is fast.', section: 'S3' }],
-      { claims: [{ id: 1, factual: true, verdict: 'supported', quote: introQuote }] },
-      [...sections.values()].join('\n'),
+    const verdicts = judgeClaims({
+      claims: [{ kind: 'takeaway', claim: 'Mistral 7B is fast.', section: 'S3' }],
+      answer: { claims: [{ id: 1, factual: true, verdict: 'supported', quote: introQuote }] },
+      source: [...sections.values()].join('\n'),
       sections,
-    );
+    });
     expect(verdicts[0]).toMatchObject({
       verdict: 'unsupported',
       reason: 'supporting quote not found in section S3, which the takeaway names',

@@ -59,11 +59,11 @@ function skeleton(prompt: string): string {
 }
 
 describe('item prompt builder', () => {
-  const clean = buildItemPrompt(base, options, base.text);
+  const clean = buildItemPrompt({ item: base, options, text: base.text });
   for (const entry of INJECTIONS) {
     it(`keeps "${entry.name}" inside the data delimiters`, () => {
       const item = injected(entry);
-      const prompt = buildItemPrompt(item, options, item.text);
+      const prompt = buildItemPrompt({ item, options, text: item.text });
       expect(prompt.system).toBe(clean.system);
       for (const tag of ['item', 'title', 'source_text']) {
         expect(prompt.user.split(`<${tag}>`)).toHaveLength(2);
@@ -76,7 +76,7 @@ describe('item prompt builder', () => {
 
   it('never expands placeholders found in the data', () => {
     const item = injected(INJECTIONS.find((entry) => entry.name === 'placeholders')!);
-    const prompt = buildItemPrompt(item, options, item.text);
+    const prompt = buildItemPrompt({ item, options, text: item.text });
     expect(prompt.user).toContain('{{audience}} {{text}} {{name}}');
     expect(prompt.user).toContain('{{summary}}');
   });

@@ -110,13 +110,13 @@ describe('verbatim quotes', () => {
     expect(quoteFound('agents fail', source)).toBe(false);
   });
   it('counts a supported verdict with a missing quote as unsupported, and skips non-factual summary sentences', () => {
-    const verdicts = judgeClaims(
-      [
+    const verdicts = judgeClaims({
+      claims: [
         { kind: 'takeaway', claim: 'Agents fail on long tasks.' },
         { kind: 'takeaway', claim: 'Memory is magic.' },
         { kind: 'summary', claim: 'A must-read for agent builders.' },
       ],
-      {
+      answer: {
         claims: [
           { id: 1, factual: true, verdict: 'supported', quote: 'agents fail on long tasks' },
           { id: 2, factual: false, verdict: 'supported', quote: 'memory is magic and more' },
@@ -124,7 +124,7 @@ describe('verbatim quotes', () => {
         ],
       },
       source,
-    );
+    });
     expect(verdicts.map((verdict) => [verdict.verdict, verdict.factual])).toEqual([
       ['supported', true],
       ['unsupported', true],

@@ -39,26 +39,32 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command).action(async (options: CorrectCommandOptions) => {
     if (!options.reason?.trim()) throw new ConfigError('--reason: say why the edition is corrected.');
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await withCommandDigest(options, context, async (digest) => {
-      if (!options.edition) {
-        const draft = await digest.correctionDraft(options.week);
-        const file = resolve(context.cwd, 'corrections', `${options.week}.json`);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, `${JSON.stringify(draft, null, 2)}\n`);
-        context.stdout.write(`${file}\n`);
-        context.stderr.write(
-          `Edit it, then publish the correction: digest correct --week ${options.week} --reason "…" --edition ${file}\n`,
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        if (!options.edition) {
+          const draft = await digest.correctionDraft(options.week);
+          const file = resolve(context.cwd, 'corrections', `${options.week}.json`);
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, `${JSON.stringify(draft, null, 2)}\n`);
+          context.stdout.write(`${file}\n`);
+          context.stderr.write(
+            `Edit it, then publish the correction: digest correct --week ${options.week} --reason "…" --edition ${file}\n`,
+          );
+          return;
+        }
+        const outcome = await digest.correct({
+          week: options.week,
+          reason: options.reason ?? '',
+          editor: options.editor,
+          corrected: await readCorrected(resolve(context.cwd, options.edition)),
+          outDir,
+        });
+        context.stdout.write(
+          `${resolve(outDir, options.week, 'index.html')} (revision ${outcome.revision})\n`,
         );
-        return;
-      }
-      const outcome = await digest.correct({
-        week: options.week,
-        reason: options.reason ?? '',
-        editor: options.editor,
-        corrected: await readCorrected(resolve(context.cwd, options.edition)),
-        outDir,
-      });
-      context.stdout.write(`${resolve(outDir, options.week, 'index.html')} (revision ${outcome.revision})\n`);
+      },
     });
   });
 }

@@ -65,10 +65,14 @@ export function register(program: Command, context: CliContext): void {
 
   const list = editors.command('list').description('List the editors');
   withStoreOptions(list).action(async (options: CommonOptions) => {
-    await withCommandDigest(options, context, async (digest) => {
-      const all = await digest.editors.list();
-      if (!all.length) context.stdout.write('No editors yet: add one with "digest editors add <email>".\n');
-      for (const editor of all) context.stdout.write(`${editor.email}  (added ${editor.createdAt})\n`);
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const all = await digest.editors.list();
+        if (!all.length) context.stdout.write('No editors yet: add one with "digest editors add <email>".\n');
+        for (const editor of all) context.stdout.write(`${editor.email}  (added ${editor.createdAt})\n`);
+      },
     });
   });
 
@@ -77,10 +81,14 @@ export function register(program: Command, context: CliContext): void {
     .description('Remove an editor and end their sessions')
     .argument('<email>', "the editor's e-mail address");
   withStoreOptions(remove).action(async (email: string, options: CommonOptions) => {
-    await withCommandDigest(options, context, async (digest) => {
-      const removed = await digest.editors.remove({ email });
-      context.stdout.write(removed ? `Removed editor ${email}.\n` : `${email} was not an editor.\n`);
-      if (!removed) context.exitCode = 1;
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const removed = await digest.editors.remove({ email });
+        context.stdout.write(removed ? `Removed editor ${email}.\n` : `${email} was not an editor.\n`);
+        if (!removed) context.exitCode = 1;
+      },
     });
   });
 }

@@ -10,12 +10,15 @@ export function register(program: Command, context: CliContext): void {
     );
   withStoreOptions(command).action(async (options: CommonOptions) => {
     // stdout is the protocol's channel: every log line goes to stderr (the CLI logger's default).
-    await withCommandDigest(options, context, (digest) =>
-      digest.serveMcp({
-        stdin: process.stdin,
-        stdout: context.stdout,
-        ...(context.signal ? { signal: context.signal } : {}),
-      }),
-    );
+    await withCommandDigest({
+      options,
+      context,
+      fn: (digest) =>
+        digest.serveMcp({
+          stdin: process.stdin,
+          stdout: context.stdout,
+          ...(context.signal ? { signal: context.signal } : {}),
+        }),
+    });
   });
 }

@@ -30,18 +30,22 @@ export function register(program: Command, context: CliContext): void {
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
     // Without --week: the newest stored edition (what the last build made), not today's Monday.
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
-    await withCommandDigest(options, context, async (digest) => {
-      const week = options.week ?? (await newestEdition(digest));
-      const outcome = await digest.publish({
-        week,
-        outDir,
-        chat: options.chat,
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        ...(options.allowFlagged ? { allowFlagged: true } : {}),
-      });
-      context.stdout.write(`${outcome.pagePath}\n`);
-      // Published either way; status 3 tells a scheduler that a chat channel did not get it.
-      if (outcome.needsALook) context.exitCode = 3;
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const week = options.week ?? (await newestEdition(digest));
+        const outcome = await digest.publish({
+          week,
+          outDir,
+          chat: options.chat,
+          ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+          ...(options.allowFlagged ? { allowFlagged: true } : {}),
+        });
+        context.stdout.write(`${outcome.pagePath}\n`);
+        // Published either way; status 3 tells a scheduler that a chat channel did not get it.
+        if (outcome.needsALook) context.exitCode = 3;
+      },
     }).catch((error: unknown) => {
       // Not an error of the program: the edition needs a look (exit 3), as a degraded build does.
       if (!(error instanceof FlaggedEditionError)) throw error;

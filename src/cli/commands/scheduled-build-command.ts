@@ -17,9 +17,13 @@ export function register(program: Command, context: CliContext): void {
     .requiredOption('--week <date>', 'edition date YYYY-MM-DD', parseWeek)
     .requiredOption('--out <dir>', 'the site folder digest serve serves');
   withStoreOptions(command).action(async (options: ScheduledBuildOptions) => {
-    await withCommandDigest(options, context, async (digest) => {
-      const outcome = await digest.scheduledEdition({ week: options.week, siteDir: options.out });
-      context.stdout.write(`${JSON.stringify(outcome)}\n`);
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const outcome = await digest.scheduledEdition({ week: options.week, siteDir: options.out });
+        context.stdout.write(`${JSON.stringify(outcome)}\n`);
+      },
     });
   });
 }

@@ -30,88 +30,109 @@ export function register(program: Command, context: CliContext): void {
 }
 
 /** `digest subscribers <name>` with its argument (if any); the caller adds its flags, then the store flags. */
-function subcommand(
-  group: Command,
-  name: string,
-  description: string,
-  argument?: [name: string, description: string],
-): Command {
+function subcommand({
+  group,
+  name,
+  description,
+  argument,
+}: {
+  group: Command;
+  name: string;
+  description: string;
+  argument?: [name: string, description: string];
+}): Command {
   const command = group.command(name).description(description);
   return argument ? command.argument(...argument) : command;
 }
 
 function list(group: Command, context: CliContext): void {
   withStoreOptions(
-    subcommand(
+    subcommand({
       group,
-      'list',
-      'one subscriber per line: address, status, subscribed at, and their confirmation or welcome mail when it failed, waits for a retry or is uncertain',
-    )
+      name: 'list',
+      description:
+        'one subscriber per line: address, status, subscribed at, and their confirmation or welcome mail when it failed, waits for a retry or is uncertain',
+    })
       .option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus)
       .option('--json', 'one JSON object per line'),
   ).action(async (options: ListOptions) => {
-    await withCommandDigest(options, context, async (digest) => {
-      let count = 0;
-      for await (const subscriber of await digest.subscribers.list(
-        options.status ? { status: options.status } : {},
-      )) {
-        count++;
-        context.stdout.write(
-          options.json
-            ? `${JSON.stringify(subscriber)}\n`
-            : `${[subscriber.address, subscriber.status, subscriber.createdAt, describeMail(subscriber.mail)].join('\t').trimEnd()}\n`,
-        );
-      }
-      digest.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        let count = 0;
+        for await (const subscriber of await digest.subscribers.list(
+          options.status ? { status: options.status } : {},
+        )) {
+          count++;
+          context.stdout.write(
+            options.json
+              ? `${JSON.stringify(subscriber)}\n`
+              : `${[subscriber.address, subscriber.status, subscriber.createdAt, describeMail(subscriber.mail)].join('\t').trimEnd()}\n`,
+          );
+        }
+        digest.log.info(`${count} subscriber(s)${options.status ? ` ${options.status}` : ''}`);
+      },
     });
   });
 }
 
 function add(group: Command, context: CliContext): void {
   withStoreOptions(
-    subcommand(group, 'add', 'add one address (pending unless --confirmed)', [
-      '<email>',
-      'the address',
-    ]).option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
+    subcommand({
+      group,
+      name: 'add',
+      description: 'add one address (pending unless --confirmed)',
+      argument: ['<email>', 'the address'],
+    }).option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
   ).action(async (email: string, options: Confirmed) => {
-    await withCommandDigest(options, context, async (digest) => {
-      const result = await digest.subscribers.add({ email, confirmed: options.confirmed ?? false });
-      const { address, status } = result.subscriber;
-      const said = {
-        added: `added ${address} (${status})`,
-        confirmed: `${address} is now confirmed`,
-        unchanged: `${address} is already ${status}`,
-        kept: `${address} is ${status} and stays so: only the reader can subscribe again (through the form)`,
-      };
-      context.stdout.write(`${said[result.outcome]}\n`);
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const result = await digest.subscribers.add({ email, confirmed: options.confirmed ?? false });
+        const { address, status } = result.subscriber;
+        const said = {
+          added: `added ${address} (${status})`,
+          confirmed: `${address} is now confirmed`,
+          unchanged: `${address} is already ${status}`,
+          kept: `${address} is ${status} and stays so: only the reader can subscribe again (through the form)`,
+        };
+        context.stdout.write(`${said[result.outcome]}\n`);
+      },
     });
   });
 }
 
 function remove(group: Command, context: CliContext): void {
   withStoreOptions(
-    subcommand(
+    subcommand({
       group,
-      'remove',
-      'delete a subscriber and everything stored about them (their preferences and send-log rows too)',
-      ['<email>', 'the address'],
-    ).alias('delete'),
+      name: 'remove',
+      description:
+        'delete a subscriber and everything stored about them (their preferences and send-log rows too)',
+      argument: ['<email>', 'the address'],
+    }).alias('delete'),
   ).action(async (email: string, options: CommonOptions) => {
-    await withCommandDigest(options, context, async (digest) => {
-      const address = await digest.subscribers.remove({ email });
-      context.stdout.write(`removed ${address}\n`);
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const address = await digest.subscribers.remove({ email });
+        context.stdout.write(`removed ${address}\n`);
+      },
     });
   });
 }
 
 function importCsv(group: Command, context: CliContext): void {
   withStoreOptions(
-    subcommand(
+    subcommand({
       group,
-      'import',
-      'add the addresses of a CSV file with an "email" column (pending unless --confirmed)',
-      ['<file>', 'CSV file, UTF-8, header line first'],
-    ).option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
+      name: 'import',
+      description: 'add the addresses of a CSV file with an "email" column (pending unless --confirmed)',
+      argument: ['<file>', 'CSV file, UTF-8, header line first'],
+    }).option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
   ).action(async (file: string, options: Confirmed) => {
     const path = resolve(context.cwd, file);
     const csv = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -119,40 +140,52 @@ function importCsv(group: Command, context: CliContext): void {
         { path: '<file>', message: 'not readable' },
       ]);
     });
-    await withCommandDigest(options, context, async (digest) => {
-      const report = await digest.subscribers.import({ csv, confirmed: options.confirmed ?? false });
-      for (const bad of report.invalid) {
-        context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
-      }
-      context.stdout.write(
-        `imported ${path}: ${report.added} added, ${report.confirmed} confirmed, ${report.unchanged} unchanged, ` +
-          `${report.kept} left unsubscribed or bounced, ${report.duplicates} duplicate(s), ${report.invalid.length} invalid line(s)\n`,
-      );
-      if (report.invalid.length) context.exitCode = 3;
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        const report = await digest.subscribers.import({ csv, confirmed: options.confirmed ?? false });
+        for (const bad of report.invalid) {
+          context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
+        }
+        context.stdout.write(
+          `imported ${path}: ${report.added} added, ${report.confirmed} confirmed, ${report.unchanged} unchanged, ` +
+            `${report.kept} left unsubscribed or bounced, ${report.duplicates} duplicate(s), ${report.invalid.length} invalid line(s)\n`,
+        );
+        if (report.invalid.length) context.exitCode = 3;
+      },
     });
   });
 }
 
 function exportList(group: Command, context: CliContext): void {
   withStoreOptions(
-    subcommand(
+    subcommand({
       group,
-      'export',
-      'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
-      ['[email]', "one reader: their row, preferences, send log and outbox mails (a data subject's copy)"],
-    ).option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
+      name: 'export',
+      description:
+        'the list as CSV on stdout (email,status,created_at,confirmed_at); with <email>, everything stored about that reader as JSON',
+      argument: [
+        '[email]',
+        "one reader: their row, preferences, send log and outbox mails (a data subject's copy)",
+      ],
+    }).option('--status <status>', `only this status (${SUBSCRIBER_STATUSES.join(', ')})`, parseStatus),
   ).action(async (email: string | undefined, options: CommonOptions & { status?: Status }) => {
-    await withCommandDigest(options, context, async (digest) => {
-      if (email !== undefined) {
-        const data = await digest.subscribers.exportReader({ email });
-        context.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-        return;
-      }
-      for await (const line of await digest.subscribers.export(
-        options.status ? { status: options.status } : {},
-      )) {
-        context.stdout.write(line);
-      }
+    await withCommandDigest({
+      options,
+      context,
+      fn: async (digest) => {
+        if (email !== undefined) {
+          const data = await digest.subscribers.exportReader({ email });
+          context.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+          return;
+        }
+        for await (const line of await digest.subscribers.export(
+          options.status ? { status: options.status } : {},
+        )) {
+          context.stdout.write(line);
+        }
+      },
     });
   });
 }

@@ -57,7 +57,7 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
 ${rebuild}
 <ol class="edition-items" id="edition-items" data-order-action="${weekPath(view.week, 'decide')}">
 ${join(
-  edition.items.map((item) => renderEditionItem(context, view, item, swapOptions)),
+  edition.items.map((item) => renderEditionItem({ context, view, item, swapOptions })),
   '\n',
 )}
 </ol>
@@ -66,12 +66,17 @@ ${join(
 </section>`;
 }
 
-function renderEditionItem(
-  context: DeskPageContext,
-  view: BoardView,
-  item: BoardItem,
-  swapOptions: BoardCandidate[],
-): Fragment {
+function renderEditionItem({
+  context,
+  view,
+  item,
+  swapOptions,
+}: {
+  context: DeskPageContext;
+  view: BoardView;
+  item: BoardItem;
+  swapOptions: BoardCandidate[];
+}): Fragment {
   const decide = weekPath(view.week, 'decide');
   const button = (action: string, label: string, description: string) =>
     html`<form method="post" action="${decide}" class="inline">${csrfField(context)}\

@@ -23,7 +23,19 @@ export interface TranslationsView {
   notice: string | null;
 }
 
-function field(name: string, label: string, original: string, value: string, language: string): Fragment {
+function field({
+  name,
+  label,
+  original,
+  value,
+  language,
+}: {
+  name: string;
+  label: string;
+  original: string;
+  value: string;
+  language: string;
+}): Fragment {
   return html`<div class="translation-field"><label for="${language}-${name}">${label}</label>
 <p class="original">${original}</p>
 <textarea id="${language}-${name}" name="${name}" lang="${language}" rows="3">${value}</textarea></div>`;
@@ -32,17 +44,17 @@ function field(name: string, label: string, original: string, value: string, lan
 function itemFields(item: Edition['items'][number], index: number, entry: TranslationEntry): Fragment {
   const text = entry.translation?.items[item.key];
   const takeaways = item.takeaways.map((line, number) =>
-    field(
-      `takeaway${number + 1}:${index}`,
-      `Takeaway ${number + 1}`,
-      line,
-      text?.takeaways[number] ?? line,
-      entry.language,
-    ),
+    field({
+      name: `takeaway${number + 1}:${index}`,
+      label: `Takeaway ${number + 1}`,
+      original: line,
+      value: text?.takeaways[number] ?? line,
+      language: entry.language,
+    }),
   );
   return html`<fieldset><legend>${index + 1}. ${item.title}</legend>
 <input type="hidden" name="key:${index}" value="${item.key}">
-${field(`summary:${index}`, 'Summary', item.summary, text?.summary ?? item.summary, entry.language)}
+${field({ name: `summary:${index}`, label: 'Summary', original: item.summary, value: text?.summary ?? item.summary, language: entry.language })}
 ${join(takeaways, '\n')}
 </fieldset>`;
 }
@@ -66,8 +78,8 @@ function languageSection(
 ${warnings}
 <form method="post" action="${weekPath(view.week, 'translation')}">${csrfField(context)}
 <input type="hidden" name="language" value="${entry.language}">
-${field('title', 'Title', view.original.title, translation.title, entry.language)}
-${field('intro', 'Intro', view.original.intro, translation.intro, entry.language)}
+${field({ name: 'title', label: 'Title', original: view.original.title, value: translation.title, language: entry.language })}
+${field({ name: 'intro', label: 'Intro', original: view.original.intro, value: translation.intro, language: entry.language })}
 ${join(
   view.original.items.map((item, index) => itemFields(item, index, entry)),
   '\n',
