@@ -1,4 +1,4 @@
-// digest.config.ts as the README shows it, loaded by plain Node 20 (no TypeScript loader): the compiled dist/ is what
+// digest.config.ts as docs/configuration.md shows it, loaded by plain Node 20 (no TypeScript loader): the compiled dist/ is what
 // bin/digest.js runs, so that is what this test imports, in a child process without vitest's transform.
 import { execFile } from 'node:child_process';
 import {
@@ -33,16 +33,16 @@ describe('digest.config.ts on plain Node', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('loads the README example in a clone (its ./src import included) and leaves no compiled file behind', async () => {
+  it('loads the documented example in a clone (its ./src import included) and leaves no compiled file behind', async () => {
     expect(existsSync(join(ROOT, 'dist', 'config', 'load-config.js')), 'run npm run build').toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'digest-ts-config-'));
     // The README's config sits at the root of a clone, beside src/.
     symlinkSync(join(ROOT, 'src'), join(dir, 'src'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    // The README's example, exactly as it is printed there.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const example = /```ts\n(\/\/ digest\.config\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
-    expect(example, 'the README shows a digest.config.ts').toBeDefined();
+    // The configuration page's example, exactly as it is printed there.
+    const page = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+    const example = /```ts\n(\/\/ digest\.config\.ts\n[\s\S]*?)```/.exec(page)?.[1];
+    expect(example, 'docs/configuration.md shows a digest.config.ts').toBeDefined();
     writeFileSync(join(dir, 'digest.config.ts'), example!);
     const loaded = await loadInNode(dir);
     expect(loaded.error).toBeUndefined();

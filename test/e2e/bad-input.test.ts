@@ -131,7 +131,9 @@ describe('config errors', () => {
     const { parseConfig } = await import('../../src/config/index.js');
     const config = parseConfig(
       JSON.parse(
-        readFileSync(fixturePath('..', '..', 'README.md'), 'utf8').match(/```json\n([\s\S]*?)```/)![1]!,
+        readFileSync(fixturePath('..', '..', 'docs', 'configuration.md'), 'utf8').match(
+          /```json\n([\s\S]*?)```/,
+        )![1]!,
       ),
     );
     expect(config.sources.map((source) => source.id)).toEqual([
