@@ -24,7 +24,7 @@ const SECRET = 'a-bench-secret-of-at-least-32-bytes-long!';
 interface Counter {
   counts: Map<string, number>;
   total: number;
-  onMail?: () => void;
+  onMail?: (() => void) | undefined;
 }
 
 async function startSink(counter: Counter): Promise<{ port: number; close(): Promise<void> }> {

@@ -96,7 +96,7 @@ export async function withCommandDigest<T>({
   options: CommonOptions;
   context: CliContext;
   fn: (digest: OpenDigest) => Promise<T>;
-  extra?: Partial<OpenDigestOptions>;
+  extra?: Partial<OpenDigestOptions> | undefined;
 }): Promise<T> {
   await checkDataDir(options, context);
   const { withDigest } = await import('../compose/index.js');

@@ -41,7 +41,7 @@ export class SourceError extends namedError('SourceError') {
 /** Raised by the HTTP client: status is set for HTTP errors, undefined for network/timeout/guard errors. */
 export class FetchError extends namedError('FetchError') {
   readonly url: string;
-  readonly status?: number;
+  readonly status?: number | undefined;
 
   constructor(message: string, { url, status, ...options }: { url: string; status?: number } & ErrorOptions) {
     super(message, options);

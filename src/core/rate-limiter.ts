@@ -7,7 +7,7 @@ export interface RateLimiterOptions {
   refillMs: number;
   /** Buckets kept at most; the least recently used are dropped first (a flood of keys cannot grow memory). */
   maxKeys?: number;
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 export type RateDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterMs: number };

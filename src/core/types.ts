@@ -139,7 +139,7 @@ export interface WrittenItem {
   /** Faithfulness verdicts, when a check ran. */
   checks?: unknown;
   /** Where each takeaway comes from, in takeaway order (null: not traced). */
-  support?: (TakeawaySource | null)[];
+  support?: (TakeawaySource | null)[] | undefined;
 }
 
 export interface EditionItem {
@@ -175,7 +175,7 @@ export interface EditionItem {
   /** Why a paper was written from its abstract ("no HTML rendering on arXiv"). */
   readNote?: string;
   /** Where each takeaway comes from, in takeaway order (null: not traced). */
-  support?: (TakeawaySource | null)[];
+  support?: (TakeawaySource | null)[] | undefined;
   /** What a practitioner can use, as the source states it. */
   facts?: PractitionerFact[];
 }
@@ -192,7 +192,7 @@ export interface Edition {
   sources: SourceReport[];
   /** LLM usage totals when an LLM wrote any of it. */
   usage?: unknown;
-  publishedAt?: string | null;
+  publishedAt?: string | null | undefined;
   /**
    * The corrections published since the first revision, oldest first: this is revision `corrections.length + 1`.
    * Absent on an edition never corrected (revision 1). Earlier revisions are kept whole in the store.

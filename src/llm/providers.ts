@@ -143,6 +143,7 @@ export function createModelRegistry(options: ResolveModelOptions) {
   const env = options.env;
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const server = options.llm.openaiCompatible;
+  const serverKey = server?.apiKeyEnv ? env[server.apiKeyEnv] : undefined;
   const openai = createOpenAI({
     baseURL: env.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai,
     apiKey: env.OPENAI_API_KEY ?? '',
@@ -169,7 +170,7 @@ export function createModelRegistry(options: ResolveModelOptions) {
     'openai-compatible': createOpenAICompatible({
       name: 'openai-compatible',
       baseURL: server?.baseURL ?? 'http://localhost:8000/v1',
-      ...(server?.apiKeyEnv && env[server.apiKeyEnv] ? { apiKey: env[server.apiKeyEnv] } : {}),
+      ...(serverKey ? { apiKey: serverKey } : {}),
       supportsStructuredOutputs: true,
       includeUsage: true,
       ...fetchOption,

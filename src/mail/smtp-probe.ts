@@ -16,7 +16,7 @@ export interface SmtpProbe {
   latencyMs: number;
 }
 
-function stepOf(error: { code?: string; command?: string }): SmtpStep {
+function stepOf(error: { code?: string | undefined; command?: string | undefined }): SmtpStep {
   if (error.code === 'EAUTH') return 'auth';
   if (error.code === 'ETLS' || /STARTTLS/i.test(error.command ?? '')) return 'starttls';
   return 'connect';
@@ -34,7 +34,7 @@ export function probeSmtp(settings: SmtpServer): Promise<SmtpProbe> {
       connection.close();
       resolve({ ...outcome, encrypted, latencyMs: performance.now() - started });
     };
-    const fail = (error: Error & { code?: string; command?: string }) =>
+    const fail = (error: Error & { code?: string | undefined; command?: string | undefined }) =>
       finish({ ok: false, failedStep: stepOf(error), message: error.message, authenticated: false });
     connection.on('error', fail);
     connection.connect((error) => {

@@ -49,12 +49,12 @@ export interface PageSite {
   /** Relative path from the page to the site root: "" or "../". */
   root: string;
   /** Whether the site around the page has feeds and search (publishSite) or just pages (a build). */
-  fullSite?: boolean;
+  fullSite?: boolean | undefined;
   /**
    * The subscribe form (it posts to /subscribe of `digest serve`): true writes it into the page; 'slot' leaves a
    * marker (SUBSCRIBE_SLOT) that `digest serve` fills when it can take subscriptions, so a static copy shows none.
    */
-  subscribe?: SubscribeMode;
+  subscribe?: SubscribeMode | undefined;
 }
 
 /** What search engines and link previews read: the canonical address and the Open Graph card. */

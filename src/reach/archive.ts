@@ -153,7 +153,7 @@ async function publishedEdition({
   store: ArchiveStore;
   sections: SiteSections;
   date: string;
-  language?: string;
+  language?: string | undefined;
 }) {
   const edition = await store.editions.get(date);
   if (!edition?.publishedAt) return null;

@@ -33,9 +33,9 @@ export interface AudienceProfile {
 export interface ProfileOptions {
   audience: string;
   topics: string[];
-  offTopics?: string[];
+  offTopics?: string[] | undefined;
   /** Include the product defaults (DEFAULT_TOPICS, DEFAULT_OFF_TOPICS). Default true. */
-  defaults?: boolean;
+  defaults?: boolean | undefined;
 }
 
 function compilePhrase(phrase: string): CompiledPhrase | null {

@@ -20,7 +20,7 @@ export function triageShortlist({
   candidates: StoredItem[];
   policy: SelectionPolicy;
   date: string;
-  limit?: number;
+  limit?: number | undefined;
 }): StoredItem[] {
   const { relevance: _ignored, ...offline } = policy;
   return planEdition(candidates, offline, date)

@@ -39,7 +39,7 @@ export interface ApiRoutesOptions {
   perMinute?: number;
   trustProxy?: boolean;
   /** The limiter's clock in ms: the digest's (default: the wall clock). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 function etagOf(body: Uint8Array): string {

@@ -122,8 +122,8 @@ async function handle({
   const { WebStandardStreamableHTTPServerTransport } = await import(
     '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
   );
+  // No sessionIdGenerator: stateless, every request stands alone.
   const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
     enableJsonResponse: true,
     maxRequestBodySize: maxBytes,
   });

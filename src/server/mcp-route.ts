@@ -39,7 +39,7 @@ export interface McpRouteOptions {
   perMinute?: number;
   trustProxy?: boolean;
   /** The limiter's clock in ms: the digest's (default: the wall clock). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** JSON-RPC's own error shape, so an MCP client reads the refusal as one. */

@@ -57,7 +57,7 @@ export interface SubscriberRoutesOptions {
   languages: string[];
   trustProxy: boolean;
   /** The limiters' clock in ms: the digest's (default: the wall clock). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 type Fields = Record<string, unknown>;

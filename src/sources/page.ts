@@ -101,7 +101,9 @@ function site(url: string): string {
   return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
 }
 
-function readable(document: Document): { title?: string | null; textContent?: string | null } | null {
+function readable(
+  document: Document,
+): { title?: string | null | undefined; textContent?: string | null | undefined } | null {
   try {
     return new Readability(document, { charThreshold: 200 }).parse();
   } catch {

@@ -22,7 +22,7 @@ import { translationsStore } from './translations.js';
 import type { SharedDatabase, Store } from './types.js';
 
 export interface CreateStoreOptions {
-  log?: Logger;
+  log?: Logger | undefined;
   onClose?: () => Promise<void>;
   /** How `jobs.withLock` keeps a job to one process (default: an advisory lock). */
   jobLock?: JobLockKind;

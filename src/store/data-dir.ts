@@ -33,7 +33,7 @@ export interface DataDirLock {
 }
 
 export interface LockOptions {
-  log?: Logger;
+  log?: Logger | undefined;
   heartbeatMs?: number;
   staleAfterMs?: number;
 }

@@ -20,10 +20,10 @@ import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
   /** PGlite data folder (created when missing), or "memory://" for a database that lives only in memory. */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** postgres://… — when set, PostgreSQL is used and dataDir is ignored. */
   databaseUrl?: string;
-  log?: Logger;
+  log?: Logger | undefined;
   /** Let V8 optimise PGlite's WebAssembly too (DIGEST_WASM_OPTIMIZE=1; see pglite-options.ts). */
   optimizeWasm?: boolean;
 }
@@ -96,7 +96,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
  */
 export function openStoreFromPglite(
   pglite: PGliteInterface,
-  options: { log?: Logger; closeDatabase?: boolean } = {},
+  options: { log?: Logger | undefined; closeDatabase?: boolean } = {},
 ): Promise<Store> {
   const db = pgliteDatabase(pglite, { ownsDatabase: options.closeDatabase ?? true });
   return openStoreOnDatabase({

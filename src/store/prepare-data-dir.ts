@@ -27,7 +27,7 @@ export function isPrepared(dir: string): boolean {
 export const EMPTY_DATABASE = fileURLToPath(new URL('../../dist/empty-db.tar.gz', import.meta.url));
 
 export interface PrepareOptions {
-  log?: Logger;
+  log?: Logger | undefined;
   /** Another prepared copy (tests); its manifest is the same name ending in .json. */
   emptyDatabase?: string;
 }

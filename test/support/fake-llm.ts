@@ -48,7 +48,7 @@ export interface FakeLlmOptions {
   /** Behaviour of each request; `index` counts requests of the same kind, from 0. Default: always 'valid'. */
   script?: (request: FakeLlmRequest, index: number) => FakeBehaviour;
   /** Behaviour of each embeddings request; `index` counts them from 0. Default: always 'valid'. */
-  embeddingScript?: (request: FakeEmbeddingRequest, index: number) => FakeEmbeddingBehaviour;
+  embeddingScript?: ((request: FakeEmbeddingRequest, index: number) => FakeEmbeddingBehaviour) | undefined;
 }
 
 export interface FakeLlm {

@@ -17,7 +17,7 @@ export interface SmtpBehaviour {
   /** Milliseconds to wait before answering the end of DATA (attempt counts from 1 per address). */
   dataDelayMs?: (address: string, attempt: number) => number;
   /** Called with each accepted mail before the server answers "250". */
-  onMail?: (mail: ReceivedMail) => Promise<void> | void;
+  onMail?: ((mail: ReceivedMail) => Promise<void> | void) | undefined;
   /** Keep only counts per recipient (for 10,000-mail runs). */
   countOnly?: boolean;
 }
