@@ -181,3 +181,20 @@ export async function signIn(
     },
   };
 }
+
+/** `digest build` of the harness's week from what is stored, as the CLI runs it offline; `flags` change one thing. */
+export function rebuildOffline(
+  harness: DeskHarness,
+  flags: Partial<Parameters<DeskHarness['digest']['build']>[0]> = {},
+) {
+  return harness.digest.build({
+    week: WEEK,
+    outDir: harness.siteDir,
+    ingest: false,
+    enrich: false,
+    offline: true,
+    check: false,
+    refresh: false,
+    ...flags,
+  });
+}

@@ -5,7 +5,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { createDeskHarness, type DeskHarness, EDITOR, SECOND_EDITOR, signIn, WEEK, XSS } from './_desk.js';
+import {
+  createDeskHarness,
+  type DeskHarness,
+  EDITOR,
+  rebuildOffline,
+  SECOND_EDITOR,
+  signIn,
+  WEEK,
+  XSS,
+} from './_desk.js';
 
 const PAYLOAD = '<script>window.__pwned=1</script><b onmouseover="x()">bold</b>';
 
@@ -19,16 +28,7 @@ describe('editor desk actions', () => {
   afterEach(async () => harness.close());
 
   const draftKeys = async () => (await store().editions.get(WEEK))!.items.map((item) => item.key);
-  const rebuildWithCli = () =>
-    harness.digest.build({
-      week: WEEK,
-      outDir: harness.siteDir,
-      ingest: false,
-      enrich: false,
-      offline: true,
-      check: false,
-      refresh: false,
-    });
+  const rebuildWithCli = () => rebuildOffline(harness);
 
   it('shows the board: the draft beside every ranked candidate with its signals, filtered on the server', async () => {
     const client = await signIn(harness.app);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishedEditionError } from '../../src/core/errors.js';
 import { createServerApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
-import { createDeskHarness, type DeskHarness, signIn, WEEK } from '../desk/_desk.js';
+import { createDeskHarness, type DeskHarness, rebuildOffline, signIn, WEEK } from '../desk/_desk.js';
 import { createTestStore } from '../support/database.js';
 
 /** Every file under the folder, by path, as bytes (pages, feeds, search index, edition.json…). */
@@ -53,16 +53,7 @@ describe('the edition guard', () => {
   });
 
   const build = (flags: Partial<Parameters<DeskHarness['digest']['build']>[0]>) => () =>
-    harness.digest.build({
-      week: WEEK,
-      outDir: harness.siteDir,
-      ingest: false,
-      enrich: false,
-      offline: true,
-      check: false,
-      refresh: false,
-      ...flags,
-    });
+    rebuildOffline(harness, flags);
 
   /** Use cases the CLI commands run: each throws the guard's error, naming the correction command. */
   const cliDoors: [string, () => Promise<unknown>, boolean][] = [
