@@ -51,7 +51,7 @@ export async function rebuildDraft(
     await audit(deps, context, {
       action: 'rebuild',
       itemKey: null,
-      detail: { items: outcome.result.edition.items.length, writer: outcome.result.edition.writer },
+      detail: { items: outcome.edition.items.length, writer: outcome.edition.writer },
     });
     return { ok: true, done: 'rebuilt' };
   } catch (error) {

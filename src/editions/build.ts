@@ -19,6 +19,7 @@ import {
   type BuildStages,
   buildEdition,
 } from './build-edition.js';
+import { asksForNewText, rememberInputs, unchangedEdition } from './build-inputs.js';
 import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
 import { guardEdition } from './edition-guard.js';
 import { formatWaiting, ingest } from './ingest.js';
@@ -49,7 +50,9 @@ export interface BuildLlmInput {
 }
 
 export interface BuildOutcome {
-  result: BuildResult;
+  edition: Edition;
+  /** What the build did; null when nothing had changed and the stored edition was kept (build-inputs.ts). */
+  result: BuildResult | null;
   pagePath: string;
   /** True when an LLM was asked and some item fell back, failed its check, or a call failed. */
   degraded: boolean;
@@ -57,7 +60,7 @@ export interface BuildOutcome {
 
 /** The build use case: the ports assembled once from the deps, the one orchestrator run over them, the page written. */
 export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
-  const { config, store, http, log, clock } = deps;
+  const { config, store, log, clock } = deps;
   // Before any work: a published or mailed week is never rebuilt (a correction changes it).
   await guardEdition({
     store,
@@ -66,6 +69,20 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     options: { unchanged: !asksForNewText(input) },
   });
   const startedAt = clock.now().getTime();
+  const unchanged = await unchangedEdition(deps, input);
+  if (unchanged) {
+    await writePage(deps, input, { edition: unchanged.edition, enriched: false });
+    log.info(
+      `Unchanged since its last build (the same stored items, decisions, config and program): "${unchanged.edition.title}" — ` +
+        `${unchanged.edition.items.length} items, its page written again. --refresh builds it anew.`,
+    );
+    return {
+      edition: unchanged.edition,
+      result: null,
+      pagePath: pagePath(input),
+      degraded: unchanged.degraded,
+    };
+  }
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
     date: input.week,
@@ -78,27 +95,33 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionFiles({
-    fs: deps.fs,
-    outDir: input.outDir,
-    edition: result.edition,
-    editions: await store.editions.list(),
-    options: {
-      ...siteOptions(config),
-      // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
-      ...(assembled.enrich ? { fetchImages: { http, log } } : {}),
-    },
-  });
+  await writePage(deps, input, { edition: result.edition, enriched: assembled.enrich });
   const degraded = isDegraded(usage);
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   reportBuild({ log, result, usage, seconds, degraded });
-  return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
+  await rememberInputs(deps, input, degraded);
+  return { edition: result.edition, result, pagePath: pagePath(input), degraded };
 }
 
-/** Flags that ask for other text than the stored one (new LLM answers, another model, another budget). */
-function asksForNewText(input: BuildInput): boolean {
-  const llm = input.llm ?? {};
-  return input.refresh || Boolean(llm.retryFailed || llm.model || llm.maxCost !== undefined);
+const pagePath = (input: BuildInput) => resolve(input.outDir, input.week, 'index.html');
+
+/** The edition's page (and the site's list of editions) into `--out`. */
+async function writePage(
+  deps: BuildDeps,
+  input: BuildInput,
+  { edition, enriched }: { edition: Edition; enriched: boolean },
+): Promise<void> {
+  await writeEditionFiles({
+    fs: deps.fs,
+    outDir: input.outDir,
+    edition,
+    editions: await deps.store.editions.list(),
+    options: {
+      ...siteOptions(deps.config),
+      // Item images are fetched (once, guarded) with the rest of the network enrichment; --no-enrich: no images.
+      ...(enriched ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
+    },
+  });
 }
 
 interface AssembledBuild {

@@ -78,7 +78,9 @@ export type SourceStageDeps = Narrow<
  * `build`: every deps field and most of the store (candidates, editions, decisions, desk week, cache, items, source
  * state, paper texts, translations) — a build runs every stage. Still not subscribers, outbox, jobs, search, editors.
  */
-export type BuildDeps = Omit<DigestDeps, 'store'> & { store: PolicyStore & GuardStore } & SourceStageDeps &
+export type BuildDeps = Omit<DigestDeps, 'store'> & {
+  store: PolicyStore & GuardStore & Pick<Store, 'changes'>;
+} & SourceStageDeps &
   PaperDeps &
   TranslateDeps &
   EmbedderDeps &

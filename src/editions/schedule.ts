@@ -57,7 +57,7 @@ export async function runScheduledEdition(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  const items = outcome.result.edition.items.length;
+  const items = outcome.edition.items.length;
   if (outcome.degraded) {
     log.warn(
       `schedule: the edition of ${week} was built degraded (fallbacks or flagged items); it stays a draft for an ` +

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { cacheStore } from './cache.js';
+import { changesStore } from './changes.js';
 import { clicksStore } from './clicks.js';
 import { decisionsStore } from './decisions.js';
 import { editorsStore } from './desk-editors.js';
@@ -51,6 +52,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     desk: deskStore(db),
     revisions: revisionsStore(db),
     clicks: clicksStore(db),
+    changes: changesStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);
