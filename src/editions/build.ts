@@ -4,12 +4,11 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
-import { ConfigError } from '../core/errors.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import type { ModelRoadOptions } from '../llm/model-road.js';
 import { siteOptions } from '../publish/site-options.js';
-import { isPublishedSite } from '../publish/site-swap.js';
+import { refusePublishedSite } from '../publish/site-swap.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { createSource } from '../sources/index.js';
 import { createModelRoad, createWriter, type ModelRoad, type UsageReport } from '../write/index.js';
@@ -69,7 +68,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     door: 'rebuilding it',
     options: { unchanged: !asksForNewText(input) },
   });
-  await refusePublishedSite(input.outDir);
+  await refusePublishedSite(input.outDir, 'a build writes its draft elsewhere');
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -98,15 +97,6 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   reportBuild({ log, result, usage, seconds, degraded });
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
-}
-
-/** A build writes a draft: never into the folder `digest serve` serves, which only a publish changes. */
-async function refusePublishedSite(outDir: string): Promise<void> {
-  if (!(await isPublishedSite(outDir))) return;
-  const message =
-    `holds the published site; a build writes its draft elsewhere (by default drafts/<week>/), ` +
-    'and only digest publish (or digest correct) changes the site';
-  throw new ConfigError(`--out ${outDir}: ${message}.`, [{ path: '--out', message }]);
 }
 
 /** Flags that ask for other text than the stored one (new LLM answers, another model, another budget). */

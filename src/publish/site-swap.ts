@@ -3,6 +3,7 @@
 // the new one, never a page of each. A build never comes here: its draft goes to its own folder (docs/publishing.md).
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ConfigError } from '../core/errors.js';
 import { PublishError } from './publish-errors.js';
 
 /** The folders a publish uses beside the live one: its staging copy and, for the moment of the swap, the old site. */
@@ -54,6 +55,13 @@ export async function recoverSite(siteDir: string): Promise<void> {
 /** Only a publish writes these, so a folder with them is a published site, which a build must not write into. */
 export async function isPublishedSite(dir: string): Promise<boolean> {
   return (await exists(join(dir, 'robots.txt'))) && (await exists(join(dir, 'sitemap.xml')));
+}
+
+/** A draft (a build's page, `digest email`'s files) never goes into the live site, which only a publish changes. */
+export async function refusePublishedSite(outDir: string, elsewhere: string): Promise<void> {
+  if (!(await isPublishedSite(outDir))) return;
+  const message = `holds the published site, which only digest publish (or digest correct) changes; ${elsewhere} (by default drafts/<week>/)`;
+  throw new ConfigError(`--out ${outDir}: ${message}.`, [{ path: '--out', message }]);
 }
 
 const exists = (path: string) =>
