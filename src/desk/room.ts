@@ -65,8 +65,9 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
     try {
       return await (options.jobs ?? ((here: DeskJob) => runDeskJob(roomDeps, here)))(job);
     } catch (error) {
-      if (error instanceof BuildStoppedError) return stoppedRefusal(error);
-      throw error;
+      if (!(error instanceof BuildStoppedError)) throw error;
+      deps.log.warn(`desk: ${error.message}`);
+      return stoppedRefusal(error);
     }
   };
   const rebuildDraft = (context: DeskActionContext) => runJob({ kind: 'rebuild', context, form: {} });
