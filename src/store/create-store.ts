@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { cacheStore } from './cache.js';
+import { clicksStore } from './clicks.js';
 import { decisionsStore } from './decisions.js';
 import { editorsStore } from './desk-editors.js';
 import { deskStore } from './desk-edits.js';
@@ -49,6 +50,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     editors: editorsStore(db),
     desk: deskStore(db),
     revisions: revisionsStore(db),
+    clicks: clicksStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);

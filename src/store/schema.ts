@@ -141,6 +141,27 @@ export interface EditionRevisionsTable {
   created_at: DefaultTimestamp;
 }
 
+/** Click counts per (edition, revision, item, channel, day) naming no reader (migration 012). */
+export interface LinkClicksTable {
+  edition_date: string;
+  revision: number;
+  item_key: string;
+  channel: 'mail' | 'site';
+  day: string;
+  clicks: number;
+  prefetched: number;
+}
+
+/** Per-reader mode only: which reader clicked which item, first click kept (migration 012). */
+export interface ReaderClicksTable {
+  edition_date: string;
+  revision: number;
+  item_key: string;
+  channel: 'mail' | 'site';
+  subscriber_id: number;
+  clicked_at: Timestamp;
+}
+
 export interface EditionTranslationsTable {
   edition_date: string;
   language: string;
@@ -278,4 +299,6 @@ export interface Database {
   approvals: ApprovalsTable;
   desk_audit: DeskAuditTable;
   paper_texts: PaperTextsTable;
+  link_clicks: LinkClicksTable;
+  reader_clicks: ReaderClicksTable;
 }

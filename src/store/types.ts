@@ -3,6 +3,7 @@
 // `Pick<Store, 'editions' | 'sendLog'>`. One implementation over PGlite and PostgreSQL (create-store.ts).
 
 import type { StageStore } from '../core/ports.js';
+import type { ClicksPort } from './clicks.js';
 import type { EditorsPort } from './desk-editors.js';
 import type { DeskPort } from './desk-edits.js';
 import type { IngestRunsPort } from './ingest-runs.js';
@@ -31,6 +32,8 @@ export interface Store extends StageStore {
   jobs: JobsPort;
   /** Every published revision of an edition, and corrections (store/revisions.ts). */
   revisions: RevisionsPort;
+  /** Counted links: click counts per item, and per-reader clicks in that mode (store/clicks.ts). */
+  clicks: ClicksPort;
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

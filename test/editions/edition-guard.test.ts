@@ -1,43 +1,55 @@
 // One guard, every door: against a published edition every path that could change it (the build with each of its
 // flags, pin, skip and add, each desk action, the translations page, approve, the scheduled run) refuses before any
-// work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes. A week
+// work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes. The
+// edition is published and mailed first; a draft build of the next week goes to the drafts, never the site. A week
 // mailed but never published is frozen too.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishedEditionError } from '../../src/core/errors.js';
 import type { Edition } from '../../src/core/types.js';
 import { createServerApp } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { createDeskHarness, type DeskHarness, rebuildOffline, signIn, WEEK } from '../desk/_desk.js';
+import {
+  createDeskHarness,
+  type DeskHarness,
+  rebuildOffline,
+  signIn,
+  WEEK,
+  weekItems,
+} from '../desk/_desk.js';
 import { runDigest } from '../support/cli.js';
 import { createTestStore, seedPgliteDataDir } from '../support/database.js';
 import { referenceEdition } from '../support/reference-edition.js';
-
-/** Every file under the folder, by path, as bytes (pages, feeds, search index, edition.json…). */
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(relative(dir, path), (await readFile(path)).toString('base64'));
-  }
-  return files;
-}
+import { filesOf } from '../support/site-tree.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 describe('the edition guard', () => {
   let testStore: Store;
   const store = () => testStore;
   let harness: DeskHarness;
+  let smtp: TestSmtpServer;
   let snapshot: () => Promise<unknown>;
   let before: unknown;
 
   beforeAll(async () => {
     testStore = await createTestStore();
-    harness = await createDeskHarness(store(), { languages: ['en', 'de'] });
+    smtp = await startSmtpServer();
+    harness = await createDeskHarness(store(), {
+      languages: ['en', 'de'],
+      email: {
+        from: 'Test Digest <digest@example.org>',
+        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
+        send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
+      },
+      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
+    });
     await harness.digest.publish({ week: WEEK, outDir: harness.siteDir, chat: false, allowFlagged: true });
+    await store().subscribers.put('reader@example.org', 'reader@example.org', 'confirmed');
+    const sent = await harness.digest.send({ week: WEEK, allowFlagged: true });
+    expect(sent.counts).toMatchObject({ sent: 1, failed: 0 });
     const api = createServerApp({
       site: { dir: harness.siteDir },
       health: { checkDatabase: async () => {} },
@@ -55,6 +67,7 @@ describe('the edition guard', () => {
   }, 60_000);
   afterAll(async () => {
     await harness?.close();
+    await smtp?.close();
     await testStore?.close();
   });
 
@@ -151,6 +164,27 @@ describe('the edition guard', () => {
       offline: true,
     });
     expect(outcome).toEqual({ week: WEEK, status: 'frozen', items: 0 });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a draft build of the next week writes the drafts' folder, never the site", async () => {
+    const next = '2026-05-11';
+    await store().items.upsert(
+      weekItems(4).map((item, index) => ({
+        ...item,
+        url: `https://arxiv.org/abs/2605.2000${index}`,
+        arxivId: `2605.2000${index}`,
+        title: `Next week's paper ${index + 1} on agents`,
+        publishedAt: '2026-05-07T08:00:00Z',
+      })),
+    );
+    const built = await rebuildOffline(harness, { week: next });
+    expect(built.pagePath).toBe(join(harness.draftDir, next, 'index.html'));
+    expect(await readFile(built.pagePath, 'utf8')).toContain('Next week&#39;s paper');
+    // Pointed at the live site by mistake, the build refuses before any work.
+    await expect(rebuildOffline(harness, { week: next, outDir: harness.siteDir })).rejects.toThrow(
+      /holds the published site/,
+    );
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -12,6 +12,7 @@ import * as paperTexts from './008-paper-texts.js';
 import * as readerPreferences from './009-reader-preferences.js';
 import * as canonicalMailbox from './010-canonical-mailbox.js';
 import * as revisions from './011-revisions.js';
+import * as linkClicks from './012-link-clicks.js';
 import * as sendRevisions from './013-send-revisions.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '009-reader-preferences': readerPreferences,
   '010-canonical-mailbox': canonicalMailbox,
   '011-revisions': revisions,
+  '012-link-clicks': linkClicks,
   '013-send-revisions': sendRevisions,
 };
 

@@ -1,0 +1,176 @@
+// Store contract: counted links. Counts add up (also from two stores on one database, as two `digest serve`
+// instances), the aggregate table names no reader, reader rows go with the reader. Both databases.
+import { describe, expect, it } from 'vitest';
+import type { ClickTally, ReaderClick } from '../../src/store/clicks.js';
+import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/types.js';
+import {
+  createPostgresDatabase,
+  type DatabaseKind,
+  freshPglite,
+  onServer,
+  storeDatabases,
+  useTestStore,
+} from '../support/database.js';
+
+const tally = (over: Partial<ClickTally>): ClickTally => ({
+  edition: '2026-11-23',
+  revision: 1,
+  itemKey: 'item-a',
+  channel: 'mail',
+  day: '2026-11-24',
+  clicks: 0,
+  prefetched: 0,
+  ...over,
+});
+
+for (const { kind, skip } of storeDatabases()) {
+  describe.skipIf(skip !== null)(`link clicks on ${kind}`, () => {
+    const store = useTestStore(kind);
+
+    it('adds counts up across batches, revisions, channels and days; repeats within a batch summed', async () => {
+      await store().clicks.add(
+        [
+          tally({ clicks: 2 }),
+          tally({ clicks: 1, prefetched: 12 }),
+          tally({ itemKey: 'item-b', prefetched: 1 }),
+        ],
+        [],
+      );
+      await store().clicks.add(
+        [
+          tally({ clicks: 1, revision: 2 }),
+          tally({ clicks: 1, channel: 'site', day: '2026-11-25' }),
+          tally({ edition: '2026-11-16', clicks: 4 }),
+        ],
+        [],
+      );
+      expect(await store().clicks.byItem('2026-11-23')).toEqual([
+        { itemKey: 'item-a', clicks: 5, prefetched: 12, uniqueReaders: null },
+        { itemKey: 'item-b', clicks: 0, prefetched: 1, uniqueReaders: null },
+      ]);
+      expect(await store().clicks.byEdition(10)).toEqual([
+        { edition: '2026-11-23', clicks: 5, prefetched: 13 },
+        { edition: '2026-11-16', clicks: 4, prefetched: 0 },
+      ]);
+      expect(await store().clicks.byEdition(1)).toHaveLength(1);
+      expect(await store().clicks.byItem('2026-01-01')).toEqual([]);
+    });
+
+    it('two stores on one database (two `digest serve`) flushing at once lose no count', async () => {
+      await withRawDatabase(kind, async ({ first, second }) => {
+        await Promise.all(
+          Array.from({ length: 8 }, (_, index) =>
+            (index % 2 ? second : first).clicks.add([tally({ clicks: 3, prefetched: 1 })], []),
+          ),
+        );
+        expect(await first.clicks.byItem('2026-11-23')).toEqual([
+          { itemKey: 'item-a', clicks: 24, prefetched: 8, uniqueReaders: null },
+        ]);
+      });
+    });
+
+    it('the aggregate table holds no subscriber id, address, IP or user agent', async () => {
+      await withRawDatabase(kind, async ({ first, query }) => {
+        await first.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+        await first.clicks.add([tally({ clicks: 1 }), tally({ itemKey: 'item-b', prefetched: 2 })], []);
+        const columns = await query(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'link_clicks' ORDER BY column_name`,
+        );
+        expect(columns.map((row) => row.column_name)).toEqual([
+          'channel',
+          'clicks',
+          'day',
+          'edition_date',
+          'item_key',
+          'prefetched',
+          'revision',
+        ]);
+        const rows = await query('SELECT * FROM link_clicks');
+        expect(rows).toHaveLength(2);
+        expect(JSON.stringify(rows)).not.toMatch(/ada|example\.com|\d+\.\d+\.\d+\.\d+|Mozilla/);
+      });
+    });
+
+    it('per-reader rows: first click kept, unique readers counted, exported and deleted with the reader', async () => {
+      const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+      const bo = await store().subscribers.put('bo@example.com', 'bo@example.com', 'confirmed');
+      const click = (subscriberId: number, itemKey: string, at: string): ReaderClick => ({
+        edition: '2026-11-23',
+        revision: 1,
+        itemKey,
+        channel: 'mail',
+        subscriberId,
+        at,
+      });
+      await store().clicks.add(
+        [tally({ clicks: 3 }), tally({ itemKey: 'item-b', clicks: 1 })],
+        [
+          click(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
+          click(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
+          click(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
+          // A reader gone before the batch was written: skipped, the batch still lands.
+          click(bo.id + 1000, 'item-a', '2026-11-24T09:00:00.000Z'),
+        ],
+      );
+      await store().clicks.add([tally({ clicks: 1 })], [click(ada.id, 'item-a', '2026-11-24T10:00:00.000Z')]);
+      expect(await store().clicks.byItem('2026-11-23')).toEqual([
+        { itemKey: 'item-a', clicks: 4, prefetched: 0, uniqueReaders: 2 },
+        { itemKey: 'item-b', clicks: 1, prefetched: 0, uniqueReaders: 1 },
+      ]);
+      expect(await store().clicks.forSubscriber(ada.id)).toEqual([
+        click(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
+        click(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
+      ]);
+      expect(await store().clicks.deleteSubscriber(ada.id)).toBe(2);
+      expect(await store().clicks.forSubscriber(ada.id)).toEqual([]);
+      // Deleting the subscriber row removes the rest (ON DELETE CASCADE); the counts stay, naming nobody.
+      await store().subscribers.remove('bo@example.com');
+      expect(await store().clicks.forSubscriber(bo.id)).toEqual([]);
+      expect((await store().clicks.byItem('2026-11-23'))[0]).toMatchObject({
+        clicks: 4,
+        uniqueReaders: null,
+      });
+    });
+  });
+}
+
+interface RawDatabase {
+  first: Store;
+  /** A second store on the same database, as a second `digest serve` instance. */
+  second: Store;
+  query(text: string): Promise<Record<string, unknown>[]>;
+}
+
+/** Two stores on one fresh database, and plain SQL on it, for what the ports do not show. */
+async function withRawDatabase(kind: DatabaseKind, fn: (raw: RawDatabase) => Promise<void>): Promise<void> {
+  if (kind === 'pglite') {
+    const pglite = await freshPglite();
+    const first = await openStoreFromPglite(pglite, { closeDatabase: false });
+    const second = await openStoreFromPglite(pglite, { closeDatabase: false });
+    try {
+      await fn({
+        first,
+        second,
+        query: async (text) => (await pglite.query<Record<string, unknown>>(text)).rows,
+      });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await pglite.close();
+    }
+    return;
+  }
+  const database = await createPostgresDatabase();
+  const first = await openStore({ databaseUrl: database.url });
+  const second = await openStore({ databaseUrl: database.url });
+  try {
+    await fn({
+      first,
+      second,
+      query: (text) => onServer(database.url, async (client) => (await client.query(text)).rows),
+    });
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+    await database.drop();
+  }
+}
