@@ -10,6 +10,7 @@ import { openModelRoad } from '../llm/open-model-road.js';
 import type { ModelRoad, ModelRoadOptions } from '../llm/road-base.js';
 import type { UsageReport } from '../llm/usage.js';
 import { siteOptions } from '../publish/site-options.js';
+import { refusePublishedSite } from '../publish/site-swap.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { openWriter } from '../write/writer-setup.js';
 import {
@@ -31,7 +32,10 @@ import { translateLanguages } from './translate-edition.js';
 
 export interface BuildInput {
   week: string;
-  /** Folder the edition's page is written to (checked by the entry point before any work). */
+  /**
+   * Folder the draft's page is written to (checked by the entry point before any work): never the published site,
+   * which only a publish changes (refused with a ConfigError).
+   */
   outDir: string;
   ingest: boolean;
   enrich: boolean;
@@ -68,6 +72,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     door: 'rebuilding it',
     options: { unchanged: !asksForNewText(input) },
   });
+  await refusePublishedSite(input.outDir, 'a build writes its draft elsewhere');
   const startedAt = clock.now().getTime();
   const unchanged = await unchangedEdition(deps, input);
   if (unchanged) {
