@@ -35,6 +35,8 @@ function editionUseCases(deps: DigestDeps) {
     taste: (input: editions.TasteInput) => editions.taste(deps, input),
     /** What readers did with a published edition (`digest stats`, the desk, the operator's API). */
     stats: (input: { week?: string | undefined }) => editions.readerStats(deps, input),
+    /** Every edition's clicks and prefetches, for /metrics. */
+    clickTotals: () => editions.clickTotals(deps),
     decide: (input: editions.DecideInput) => editions.decide(deps, input),
     add: (input: editions.AddInput) => editions.add(deps, input),
     publish: (input: editions.PublishInput) => editions.publish(deps, input),

@@ -33,6 +33,8 @@ export const taste = lazy(async () => (await import('./steer-taste.js')).taste);
 /** What readers did with a published edition: clicks per item, mails and what followed, the trend. */
 export const readerStats = lazy(async () => (await import('./reader-stats.js')).readerStats);
 
+export const clickTotals = lazy(async () => (await import('./reader-stats.js')).clickTotals);
+
 export const decide = lazy(async () => (await import('./decide.js')).decide);
 
 export const add = lazy(async () => (await import('./decide.js')).add);

@@ -115,3 +115,15 @@ async function clickTrend(store: StatsStore, week: string): Promise<TrendPoint[]
   }
   return trend;
 }
+
+/** Every edition's counted links: readers' clicks and link scanners' prefetches (for /metrics). */
+export async function clickTotals(deps: { store: Pick<Store, 'clicks'> }): Promise<{
+  clicks: number;
+  prefetched: number;
+}> {
+  const editions = await deps.store.clicks.byEdition(Number.MAX_SAFE_INTEGER);
+  return {
+    clicks: editions.reduce((sum, edition) => sum + edition.clicks, 0),
+    prefetched: editions.reduce((sum, edition) => sum + edition.prefetched, 0),
+  };
+}
