@@ -1,7 +1,8 @@
 // What followed an edition's mail, from what the store records today: mails sent (the send log), bounces (a
 // permanent failure when it was sent, or its reader marked bounced later) and unsubscribes of its readers, between
 // its first mail and the next mailed edition's first mail. A complaint unsubscribes its reader
-// (subscribers/delivery-events.ts) and is not stored apart, so it counts as an unsubscribe here.
+// (subscribers/delivery-events.ts) and is not stored apart, so it counts as an unsubscribe here. Only the
+// edition's own mails count (notice 0): a correction notice (migration 013) is not another edition mailed.
 import { type Kysely, sql } from 'kysely';
 import { bindQueries } from './_bind.js';
 import { isoTimestamp } from './_values.js';
@@ -35,13 +36,13 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
     first_mail_at: Date | null;
   }>`
     WITH window_of AS (
-      SELECT (SELECT min(created_at) FROM send_log WHERE edition_date = ${edition}::date) AS starts,
-             (SELECT min(created_at) FROM send_log WHERE edition_date > ${edition}::date) AS ends
+      SELECT (SELECT min(created_at) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0) AS starts,
+             (SELECT min(created_at) FROM send_log WHERE edition_date > ${edition}::date AND notice = 0) AS ends
     ),
     readers AS (
       SELECT l.state, l.failure, s.status, s.updated_at, s.unsubscribed_at
       FROM send_log l JOIN subscribers s ON s.id = l.subscriber_id
-      WHERE l.edition_date = ${edition}::date
+      WHERE l.edition_date = ${edition}::date AND l.notice = 0
     )
     SELECT
       count(*) FILTER (WHERE r.state = 'sent')::int AS sent,

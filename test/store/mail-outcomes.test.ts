@@ -7,18 +7,23 @@ const FIRST = '2026-03-02';
 const NEXT = '2026-03-09';
 
 /** Every queued row of the edition sent, but `refused` readers' mails refused for good. */
-async function mail(store: Store, edition: string, refused: ReadonlySet<number> = new Set()): Promise<void> {
-  await store.sendLog.enqueue(edition);
+async function mail(
+  store: Store,
+  edition: string,
+  { refused = new Set<number>(), notice = 0 }: { refused?: ReadonlySet<number>; notice?: number } = {},
+): Promise<void> {
+  await store.sendLog.enqueue({ edition, notice });
   const worker = 'test-worker';
   const ids = await store.sendLog.reserveBatch({
     edition,
+    notice,
     worker,
     limit: 100,
     deadClaimers: [],
     leaseSeconds: 60,
   });
   for (const subscriberId of ids) {
-    const row = { edition, subscriberId, worker };
+    const row = { edition, notice, subscriberId, worker };
     await store.sendLog.start(row);
     if (refused.has(subscriberId)) {
       await store.sendLog.recordFailed(row, {
@@ -59,7 +64,9 @@ for (const { kind, skip } of storeDatabases()) {
         number,
         number,
       ];
-      await mail(store(), FIRST, new Set([dee]));
+      await mail(store(), FIRST, { refused: new Set([dee]) });
+      // A correction notice of revision 2 to the same readers is not another mail of the edition.
+      await mail(store(), FIRST, { notice: 2 });
       // After the first edition: cy leaves, bob's provider reports a hard bounce.
       await store().subscribers.setStatus(cy, 'unsubscribed', ['confirmed']);
       await store().subscribers.recordBounce(bob, 1);
