@@ -2,7 +2,8 @@
 // - a rebuild of the unchanged sample week (after one build that records its inputs), and a build with no model
 //   (`--offline --refresh` on a fresh copy of the demo's data folder: every stage runs, nothing is reused) (wall s,
 //   medians of 3, with the machine's load average beside them: the machine is shared);
-// - the whole process tree's peak RSS of the README's commands, run as `npx digest …` (npm's own process counted)
+// - the whole process tree's peak RSS of the README's commands, run as written (`./digest …`, the clone's link to
+//   bin/digest.js) and through `npx digest …` for comparison (npm's own process counted)
 //   and as `./bin/digest.js …` (no npm process): a build with a model (loopback fake, 300 ms) and `serve` under load;
 // - a dead local model (ollama on a closed loopback port): calls made and wall time;
 // - tokens per write call against a real grammar engine (node-llama-cpp, the suite's tiny model) and the bound.
@@ -84,9 +85,9 @@ function treeSum(file: string, field = 1): number {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
 
-/** The README's command as written (`npx digest`, from the clone) and without npm (`./bin/digest.js`). */
+/** The README's command as written (`./digest`, from the clone) and through npm (`npx digest`), for comparison. */
 const viaNpx = (dataDir: string, ...args: string[]) => ['npx', 'digest', ...args, '--data-dir', dataDir];
-const viaBin = (dataDir: string, ...args: string[]) => [BIN, ...args, '--data-dir', dataDir];
+const viaReadme = (dataDir: string, ...args: string[]) => ['./digest', ...args, '--data-dir', dataDir];
 /** A build of the sample week by the compiled CLI. */
 const build = (...args: string[]) => [process.execPath, BIN, 'build', '--week', WEEK, '--no-ingest', ...args];
 
@@ -143,16 +144,12 @@ async function readmeTrees(cwd: string, data: string): Promise<Record<string, nu
   const withModel = ['build', '--week', WEEK, '--no-ingest', '--no-enrich', '--refresh', '--out', out];
   try {
     const npx = await run(viaNpx(data, ...withModel), root, env);
-    const bin = await run([process.execPath, ...viaBin(data, ...withModel)], root, env);
+    const readme = await run(viaReadme(data, ...withModel), root, env);
     return {
-      'build with a model, `npx digest`: tree peak MB': npx.treeMb,
-      'build with a model, `./bin/digest.js`: tree peak MB': bin.treeMb,
-      'serve under load, `npx digest`: tree peak MB': await serveTree(['npx', 'digest'], data, cwd),
-      'serve under load, `./bin/digest.js`: tree peak MB': await serveTree(
-        [process.execPath, BIN],
-        data,
-        cwd,
-      ),
+      'build with a model, `./digest` (the README): tree peak MB': readme.treeMb,
+      'build with a model, `npx digest` (npm beside it): tree peak MB': npx.treeMb,
+      'serve under load, `./digest` (the README): tree peak MB': await serveTree(['./digest'], data, cwd),
+      'serve under load, `npx digest` (npm beside it): tree peak MB': await serveTree(['npx', 'digest'], data, cwd),
     };
   } finally {
     await fake.close();

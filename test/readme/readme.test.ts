@@ -9,11 +9,11 @@
 //   and turns enrichment off (its services are not recorded); the eval's models are a loopback fake LLM (their
 //   *_BASE_URL and keys in the environment); two addresses are rewritten (REWRITES) to loopback servers;
 // - the clock: today is 2026-05-05, so "the most recent Monday" is the recorded week;
-// - `npx digest …` and `npm start` run the CLI in this process (runCli: bin/digest.js's code path), except
+// - `./digest …` (the clone's link to bin/digest.js) and `npm start` run the CLI in this process (runCli: bin/digest.js's code path), except
 //   `digest serve`, which is the real bin/digest.js process on a free port (PORT) instead of 8080 (with the real
 //   clock: it only serves); `npm install` is skipped (this checkout is installed).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -142,11 +142,11 @@ describe('README', () => {
       }
       return rewritten;
     });
-    if (argv[0] === 'npx' && argv[1] === 'digest') return argv.slice(2);
+    if (argv[0] === './digest') return argv.slice(1);
     if (argv.join(' ') === 'npm start') return ['demo'];
     if (argv.join(' ') === 'npm install') return null;
     throw new Error(
-      `README runs "${command.text}": this test knows only npx digest, npm start and npm install`,
+      `README runs "${command.text}": this test knows only ./digest, npm start and npm install`,
     );
   }
 
@@ -192,7 +192,7 @@ describe('README', () => {
     }
   }
 
-  const isInit = (command: ReadmeCommand) => command.argv[0] === 'npx' && command.argv[2] === 'init';
+  const isInit = (command: ReadmeCommand) => command.argv[0] === './digest' && command.argv[1] === 'init';
 
   /** A newsletter already set up (by the README's `digest init`): its address, its mail server, .env's secret. */
   function initArgv(): string[] {
@@ -285,6 +285,19 @@ describe('README', () => {
     expect(readmeBlocks(README, 'all')).toHaveLength(blocks.length);
   });
 
+  it("./digest, the README's command, is the clone's bin/digest.js: one node process, no npm beside it", async () => {
+    const link = fileURLToPath(new URL('../../digest', import.meta.url));
+    expect(readlinkSync(link)).toBe('bin/digest.js');
+    const child = spawn(link, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('quick start, offline: npm start builds the sample week into ./data and its draft into ./drafts', async () => {
     const [offline] = readmeBlocks(README, ['Quick start']);
     const { cwd } = await runSection([offline!], environment());
@@ -309,7 +322,7 @@ describe('README', () => {
   it('weekly use: every command, then the cron line', async () => {
     const blocks = readmeBlocks(README, ['Using it every week']);
     const { log } = await runSection(blocks, environment(), initArgv());
-    expect(log.some((entry) => entry.startsWith('$ npx digest eval'))).toBe(true);
+    expect(log.some((entry) => entry.startsWith('$ ./digest eval'))).toBe(true);
     expect(used).toContain('https://example.com/post');
     expect(blocks.filter((block) => block.skip)).toEqual([]);
   }, 300_000);

@@ -78,9 +78,9 @@ describe('digest init', () => {
   it('checks what it can, and prints the next commands, doctor and the schedule line', () => {
     expect(run.stdout).toContain(`✓ the SMTP server at 127.0.0.1:${smtp.port} answers`);
     expect(run.stdout).toContain('✗ ANTHROPIC_API_KEY is not set');
-    expect(run.stdout).toMatch(/npx digest build[\s\S]*npx digest publish[\s\S]*npx digest serve/);
-    expect(run.stdout).toContain('npx digest doctor');
-    expect(run.stdout).toContain(`0 7 * * 1  cd ${cwd} && npx digest build && npx digest publish`);
+    expect(run.stdout).toMatch(/\.\/digest build[\s\S]*\.\/digest publish[\s\S]*\.\/digest serve/);
+    expect(run.stdout).toContain('./digest doctor');
+    expect(run.stdout).toContain(`0 7 * * 1  cd ${cwd} && ./digest build && ./digest publish`);
   });
 
   it('refuses to overwrite without --force (exit 2), and an unreachable SMTP server is a failed check', async () => {

@@ -126,13 +126,13 @@ function nextSteps(cwd: string): string {
   return [
     '',
     'Next:',
-    '  npx digest build     # this week from your sources (--offline: no LLM calls)',
-    '  npx digest publish   # the site in ./out: pages, feeds, email',
-    '  npx digest serve     # the site, subscribing, the desk and the weekly schedule',
-    'Then run `npx digest doctor` to check the whole set-up. (To try it first without network: npx digest demo.)',
+    '  ./digest build     # this week from your sources (--offline: no LLM calls)',
+    '  ./digest publish   # the site in ./out: pages, feeds, email',
+    '  ./digest serve     # the site, subscribing, the desk and the weekly schedule',
+    'Then run `./digest doctor` to check the whole set-up. (To try it first without network: ./digest demo.)',
     '',
     'Weekly: digest serve builds Mondays at 07:00 UTC (config "schedule"); without it, this crontab line does it:',
-    `0 7 * * 1  cd ${shellWord(resolve(cwd))} && npx digest build && npx digest publish && npx digest send`,
+    `0 7 * * 1  cd ${shellWord(resolve(cwd))} && ./digest build && ./digest publish && ./digest send`,
     '',
   ].join('\n');
 }
