@@ -4,14 +4,13 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
-import { ConfigError } from '../core/errors.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import { openModelRoad } from '../llm/open-model-road.js';
 import type { ModelRoad, ModelRoadOptions } from '../llm/road-base.js';
 import type { UsageReport } from '../llm/usage.js';
 import { siteOptions } from '../publish/site-options.js';
-import { isPublishedSite } from '../publish/site-swap.js';
+import { refusePublishedSite } from '../publish/site-swap.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import { openWriter } from '../write/writer-setup.js';
 import {
@@ -70,7 +69,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     door: 'rebuilding it',
     options: { unchanged: !asksForNewText(input) },
   });
-  await refusePublishedSite(input.outDir);
+  await refusePublishedSite(input.outDir, 'a build writes its draft elsewhere');
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -99,15 +98,6 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   reportBuild({ log, result, usage, seconds, degraded });
   return { result, pagePath: resolve(input.outDir, input.week, 'index.html'), degraded };
-}
-
-/** A build writes a draft: never into the folder `digest serve` serves, which only a publish changes. */
-async function refusePublishedSite(outDir: string): Promise<void> {
-  if (!(await isPublishedSite(outDir))) return;
-  const message =
-    `holds the published site; a build writes its draft elsewhere (by default drafts/<week>/), ` +
-    'and only digest publish (or digest correct) changes the site';
-  throw new ConfigError(`--out ${outDir}: ${message}.`, [{ path: '--out', message }]);
 }
 
 /** Flags that ask for other text than the stored one (new LLM answers, another model, another budget). */
