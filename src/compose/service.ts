@@ -33,6 +33,8 @@ export interface ServiceUseCases {
   desk(options: DeskOptions): Promise<Desk>;
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
   sendLogCounts(): Promise<Record<string, number>>;
+  stats: NonNullable<ServerUseCases['stats']>;
+  clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
 }
 
@@ -77,6 +79,7 @@ export async function composeService(
   const metrics = createDigestMetrics({
     subscribersByStatus: () => deps.store.subscribers.count(),
     sendLog: () => digest.sendLogCounts(),
+    linkClicks: () => digest.clickTotals(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
   const requestLines = batchedLogLines(options.requestLog);
@@ -172,6 +175,7 @@ async function serverUseCases({
     archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
     // The desk's actions that build or regenerate run in their own process, like the scheduled build.
     desk: await digest.desk({ siteDir: options.siteDir, jobs: deskJobs }),
+    stats: digest.stats,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { analyticsSchema } from './analytics-schema.js';
 import { chatSchema, pushSchema } from './deliver-schema.js';
 import { llmSchema } from './llm-schema.js';
 import { publishSchema } from './publish-schema.js';
@@ -125,6 +126,8 @@ export const configSchema = z
     chat: chatSchema,
     push: pushSchema,
     schedule: scheduleSchema,
+    /** Counted links: off, aggregate (default when the service mails) or per-reader (docs/analytics.md). */
+    analytics: analyticsSchema,
   })
   .strict();
 

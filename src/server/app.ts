@@ -12,6 +12,7 @@ import { sameSecret, urlTextGuard } from './guards.js';
 import { createHealthProbe } from './health-probe.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+import { operatorRoutes, type StatsUseCase } from './operator-routes.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { createSiteFiles, type SiteFiles } from './site-file-cache.js';
@@ -56,6 +57,8 @@ export interface ServerUseCases {
   archive?: { archive: Archive; publicUrl?: string | undefined };
   /** The editor's desk use cases; when given, /admin serves the desk. */
   desk?: Desk;
+  /** What readers did with a published edition; when given, /operator/stats serves it (the /metrics check). */
+  stats?: StatsUseCase;
 }
 
 export interface ServerSecurity {
@@ -125,6 +128,10 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   app.use('*', urlTextGuard());
   healthRoute(app, deps.health, log);
   metricsRoute(app, metrics, security.metricsToken);
+  if (deps.useCases?.stats) {
+    const allowed = (c: Parameters<typeof fromLoopback>[0]) => operatorAllowed(c, security.metricsToken);
+    app.route('/operator', operatorRoutes({ stats: deps.useCases.stats, allowed }));
+  }
   useCaseRoutes(app, deps.useCases ?? {}, {
     ...deps.limits,
     trustProxy,
@@ -182,11 +189,14 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
 }
 
 // Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
+function operatorAllowed(c: Parameters<typeof fromLoopback>[0], token: string | undefined): boolean {
+  const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+  return token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
+}
+
 function metricsRoute(app: Hono<ServerEnv>, metrics: DigestMetrics, token: string | undefined): void {
   app.get('/metrics', async (c) => {
-    const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    const allowed = token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
-    if (!allowed) {
+    if (!operatorAllowed(c, token)) {
       return c.json(
         {
           error: 'unauthorized',

@@ -10,7 +10,10 @@ import type { Database } from './schema.js';
 type Db = Kysely<Database>;
 
 export type ClickChannel = 'mail' | 'site';
-/** Counts to add for one (edition, revision, item, channel, day). */
+/**
+ * Counts to add for one (edition, revision, item, channel, day). A scanner found out late moves clicks already
+ * counted over: `{ clicks: -1, prefetched: 1 }` (sums stay at zero or more).
+ */
 export interface ClickTally {
   edition: string;
   revision: number;
@@ -50,10 +53,22 @@ export interface ClicksPort {
   byEdition(limit: number): Promise<EditionClicks[]>;
   forSubscriber(subscriberId: number): Promise<ReaderClick[]>;
   deleteSubscriber(subscriberId: number): Promise<number>;
+  /** Whether per-reader counting is on for this reader (true unless they turned it off). */
+  readerCounting(subscriberId: number): Promise<boolean>;
+  /** The reader's own switch; false when the subscriber is gone. Turning it off deletes their clicks. */
+  setReaderCounting(subscriberId: number, on: boolean): Promise<boolean>;
 }
 
 export function clicksStore(db: Db): ClicksPort {
-  return bindQueries(db, { add, byItem, byEdition, forSubscriber, deleteSubscriber });
+  return bindQueries(db, {
+    add,
+    byItem,
+    byEdition,
+    forSubscriber,
+    deleteSubscriber,
+    readerCounting,
+    setReaderCounting,
+  });
 }
 
 // Rows a statement at most: well under PostgreSQL's 65,535 parameters.
@@ -69,7 +84,7 @@ function chunks<T>(rows: T[]): T[][] {
 function mergeTallies(tallies: ClickTally[]): ClickTally[] {
   const merged = new Map<string, ClickTally>();
   for (const tally of tallies) {
-    if (tally.clicks <= 0 && tally.prefetched <= 0) continue;
+    if (tally.clicks === 0 && tally.prefetched === 0) continue;
     const key = JSON.stringify([tally.edition, tally.revision, tally.itemKey, tally.channel, tally.day]);
     const seen = merged.get(key);
     if (seen) {
@@ -94,14 +109,14 @@ async function add(db: Db, tallies: ClickTally[], readers: ReaderClick[]): Promi
             item_key: tally.itemKey,
             channel: tally.channel,
             day: tally.day,
-            clicks: Math.max(0, tally.clicks),
-            prefetched: Math.max(0, tally.prefetched),
+            clicks: tally.clicks,
+            prefetched: tally.prefetched,
           })),
         )
         .onConflict((conflict) =>
           conflict.columns(['edition_date', 'revision', 'item_key', 'channel', 'day']).doUpdateSet({
-            clicks: sql`link_clicks.clicks + excluded.clicks`,
-            prefetched: sql`link_clicks.prefetched + excluded.prefetched`,
+            clicks: sql`greatest(0, link_clicks.clicks + excluded.clicks)`,
+            prefetched: sql`greatest(0, link_clicks.prefetched + excluded.prefetched)`,
           }),
         )
         .execute();
@@ -110,12 +125,20 @@ async function add(db: Db, tallies: ClickTally[], readers: ReaderClick[]): Promi
   });
 }
 
-/** The first click of a reader on an item is kept; a reader deleted meanwhile is skipped, not an error. */
+/**
+ * The first click of a reader on an item is kept; a reader deleted meanwhile, or who turned counting off, is
+ * skipped, not an error.
+ */
 async function addReaders(tx: Db, readers: ReaderClick[]): Promise<void> {
   const ids = [...new Set(readers.map((reader) => reader.subscriberId))];
-  const present = new Set(
-    (await tx.selectFrom('subscribers').select('id').where('id', 'in', ids).execute()).map((row) => row.id),
-  );
+  const counted = await tx
+    .selectFrom('subscribers')
+    .leftJoin('subscriber_preferences', 'subscriber_preferences.subscriber_id', 'subscribers.id')
+    .select('subscribers.id')
+    .where('subscribers.id', 'in', ids)
+    .where((eb) => eb.fn.coalesce('subscriber_preferences.count_my_clicks', sql<boolean>`true`), '=', true)
+    .execute();
+  const present = new Set(counted.map((row) => row.id));
   const rows = readers.filter((reader) => present.has(reader.subscriberId));
   if (rows.length === 0) return;
   await tx
@@ -208,4 +231,33 @@ async function deleteSubscriber(db: Db, subscriberId: number): Promise<number> {
     .where('subscriber_id', '=', subscriberId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+async function readerCounting(db: Db, subscriberId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('subscriber_preferences')
+    .select('count_my_clicks')
+    .where('subscriber_id', '=', subscriberId)
+    .executeTakeFirst();
+  return row?.count_my_clicks ?? true;
+}
+
+async function setReaderCounting(db: Db, subscriberId: number, on: boolean): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .insertInto('subscriber_preferences')
+      .columns(['subscriber_id', 'count_my_clicks'])
+      .expression((eb) =>
+        eb
+          .selectFrom('subscribers')
+          .select(['id', sql<boolean>`${on}::boolean`.as('count_my_clicks')])
+          .where('id', '=', subscriberId),
+      )
+      .onConflict((conflict) =>
+        conflict.column('subscriber_id').doUpdateSet({ count_my_clicks: on, updated_at: sql`now()` }),
+      )
+      .executeTakeFirst();
+    if (!on) await deleteSubscriber(tx, subscriberId);
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  });
 }

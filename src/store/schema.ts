@@ -125,6 +125,8 @@ export interface SubscriberPreferencesTable {
   topics: Json<string[]>;
   levels: Json<string[]>;
   only_my_topics: boolean;
+  /** Per-reader click counting on for this reader (migration 012); they may turn it off. */
+  count_my_clicks: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: DefaultTimestamp;
 }
 

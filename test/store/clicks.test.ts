@@ -57,6 +57,32 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().clicks.byItem('2026-01-01')).toEqual([]);
     });
 
+    it('a scanner found out late moves its counted clicks over; a reader may turn their counting off', async () => {
+      await store().clicks.add([tally({ clicks: 2 })], []);
+      await store().clicks.add([tally({ clicks: -1, prefetched: 1 })], []);
+      expect(await store().clicks.byItem('2026-11-23')).toEqual([
+        { itemKey: 'item-a', clicks: 1, prefetched: 1, uniqueReaders: null },
+      ]);
+      const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+      const click = { edition: '2026-11-23', revision: 1, itemKey: 'item-a', channel: 'mail' as const };
+      await store().clicks.add([], [{ ...click, subscriberId: ada.id, at: '2026-11-24T08:00:00.000Z' }]);
+      expect(await store().clicks.readerCounting(ada.id)).toBe(true);
+      expect(await store().clicks.setReaderCounting(ada.id, false)).toBe(true);
+      expect(await store().clicks.readerCounting(ada.id)).toBe(false);
+      // Turning it off deletes what was kept, and later clicks of theirs are not kept.
+      expect(await store().clicks.forSubscriber(ada.id)).toEqual([]);
+      await store().clicks.add([], [{ ...click, subscriberId: ada.id, at: '2026-11-24T09:00:00.000Z' }]);
+      expect(await store().clicks.forSubscriber(ada.id)).toEqual([]);
+      // Their other choices are untouched.
+      expect(await store().preferences.get(ada.id)).toEqual({
+        language: null,
+        topics: [],
+        levels: [],
+        onlyMyTopics: false,
+      });
+      expect(await store().clicks.setReaderCounting(ada.id + 1000, false)).toBe(false);
+    });
+
     it('two stores on one database (two `digest serve`) flushing at once lose no count', async () => {
       await withRawDatabase(kind, async ({ first, second }) => {
         await Promise.all(
