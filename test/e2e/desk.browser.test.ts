@@ -133,8 +133,9 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     expect(new URL(page.url()).pathname).toBe('/admin/login');
   }, 120_000);
 
-  it('reorders by dragging when the script runs, with no policy violation', async () => {
-    const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url });
+  /** A new browser context, signed in through the form, on the week's board. */
+  async function signedInPage(options: { bypassCSP: boolean }): Promise<OpenedPage> {
+    const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url, ...options });
     const { page } = fresh;
     await page.goto(`${served.url}/admin/login`);
     await page.fill('#email', EDITOR.email);
@@ -143,21 +144,20 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       page.waitForURL(/\/admin\/week\//),
       page.getByRole('button', { name: 'Sign in' }).click(),
     ]);
+    return fresh;
+  }
+
+  it('reorders by dragging when the script runs, with no policy violation', async () => {
+    const fresh = await signedInPage({ bypassCSP: false });
+    const { page } = fresh;
     expect(await fresh.violations()).toEqual([]);
     expect(await page.locator('#edition-items li').first().getAttribute('draggable')).toBe('true');
     await fresh.context.close();
   }, 60_000);
 
   it('corrects the published edition: from a refused rebuild to revision 2 live, revision 1 still served', async () => {
-    const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url, bypassCSP: true });
+    const fresh = await signedInPage({ bypassCSP: true });
     const { page } = fresh;
-    await page.goto(`${served.url}/admin/login`);
-    await page.fill('#email', EDITOR.email);
-    await page.fill('#password', EDITOR.password);
-    await Promise.all([
-      page.waitForURL(/\/admin\/week\//),
-      page.getByRole('button', { name: 'Sign in' }).click(),
-    ]);
     expect(await page.getByRole('link', { name: 'Correct this edition' }).count()).toBe(1);
     // The desk's rebuild of a published week is refused; its page offers the correction as a button.
     const [refusal] = await Promise.all([
