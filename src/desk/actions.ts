@@ -14,6 +14,7 @@ const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
 const translating = () => import('./desk-translations.js');
+const correcting = () => import('./desk-correction.js');
 
 type Form = Record<string, string>;
 
@@ -58,6 +59,12 @@ export function actions(room: DeskRoom) {
       regenerateItem({ room, session, week, form }),
     saveTranslation: (session: DeskSession, week: string, form: Form) =>
       saveTranslation({ room, session, week, form }),
+
+    /** Approves a correction draft: revision N+1, through `digest correct`'s use case. */
+    async correct(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };
+      return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
+    },
 
     async approve(session: DeskSession, week: string): Promise<DeskReply> {
       const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };

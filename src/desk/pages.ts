@@ -27,6 +27,7 @@ import { renderReaders } from './views/readers-page.js';
 const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
 const translating = () => import('./desk-translations.js');
+const correcting = () => import('./desk-correction.js');
 
 type Query = Record<string, string | undefined>;
 
@@ -67,6 +68,16 @@ export function pages(room: DeskRoom) {
     async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
       const view = await (await publishing()).approveView(deps, week);
       return view ? page(renderApprove(room.context(session), view)) : null;
+    },
+
+    /** "Correct this edition": the correction draft of a published edition. */
+    async correctionPage(session: DeskSession, week: string): Promise<DeskReply | null> {
+      const [{ correctionView }, { renderCorrection }] = await Promise.all([
+        correcting(),
+        import('./views/correction-page.js'),
+      ]);
+      const view = await correctionView(deps, week);
+      return view ? page(renderCorrection(room.context(session), view)) : null;
     },
 
     audit: (session: DeskSession) => auditPage(room, session),

@@ -8,6 +8,8 @@ import type {
   AddInput,
   BuildInput,
   BuildOutcome,
+  CorrectInput,
+  CorrectOutcome,
   GuardStore,
   PublishInput,
   PublishOutcome,
@@ -26,6 +28,8 @@ export interface DeskRuns {
   send(input: SendInput): Promise<SendOutcome>;
   /** The full text an earlier build stored for a paper (nothing is fetched). */
   readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
+  /** `digest correct`'s use case: publishes a corrected edition as its next revision. */
+  correct(input: CorrectInput): Promise<CorrectOutcome>;
   /** The desk's own rebuild of the draft, as a job (desk-jobs.ts: its own process in `digest serve`). */
   rebuildDraft(context: DeskActionContext): Promise<DeskOutcome>;
 }

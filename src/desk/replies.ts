@@ -39,6 +39,7 @@ const NOTICES: Record<string, string> = {
   regenerated: 'Regenerated; an editor’s version, if any, stays in place.',
   published: 'Approved and published.',
   translation: 'The translation was saved.',
+  corrected: 'Corrected: the new revision is live; the earlier one stays readable at its own page.',
 };
 
 export const page = (html: string, status = 200): DeskReply => ({ kind: 'page', status, html });
@@ -59,7 +60,16 @@ export function messagePage(
 /** An action's answer: back to `back` saying what was done, or a page saying why it was refused. */
 export function outcomeReply(context: DeskPageContext, outcome: DeskOutcome, back: string): DeskReply {
   if (outcome.ok) return redirect(`${back}?${new URLSearchParams({ done: outcome.done })}`);
-  return messagePage(context, { title: outcome.title, message: outcome.message, back }, outcome.status);
+  const correct = outcome.correct ? weekUrl(outcome.correct, '/correct') : undefined;
+  return page(
+    renderDeskMessage(context, {
+      title: outcome.title,
+      message: outcome.message,
+      back,
+      ...(correct ? { correct } : {}),
+    }),
+    outcome.status,
+  );
 }
 
 /** A regeneration's spending as the redirect's numbers, read back by costNotice(). */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuildStoppedError } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
-import { add, build, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
+import { add, build, correct, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
 import {
   type DeskJob,
@@ -100,6 +100,7 @@ function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
     build: (input) => build(deps, input),
     add: (input) => add(deps, input),
     publish: (input) => publish(deps, input),
+    correct: (input) => correct(deps, input),
     // Loaded when first sent: the mail stack is not carried by an idle `digest serve`.
     send: async (input) => (await import('../subscribers/index.js')).send(deps, input),
     readStoredPaper: (arxivId) => readStoredPaper(deps, arxivId),

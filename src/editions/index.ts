@@ -6,7 +6,7 @@ import { lazy } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
-export type { CorrectInput } from './correct.js';
+export type { CorrectInput, CorrectOutcome } from './correct.js';
 export type { AddInput, DecideInput } from './decide.js';
 export {
   frozenEdition,

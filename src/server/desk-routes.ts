@@ -21,7 +21,16 @@ type CookieOptions = (c: Context, path: string, maxAge: number) => Parameters<ty
 type WeekRequest = { session: DeskSession; week: string; form: Form; query: Record<string, string> };
 
 /** The actions posted to /admin/week/:week/<name>, each a desk use case of the same name. */
-const WEEK_ACTIONS = ['decide', 'add', 'count', 'rebuild', 'edit', 'regenerate', 'approve'] as const;
+const WEEK_ACTIONS = [
+  'decide',
+  'add',
+  'count',
+  'rebuild',
+  'edit',
+  'regenerate',
+  'approve',
+  'correct',
+] as const;
 /** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */
 const PREVIEWS = { '': 'page', '/email': 'email', '/email.txt': 'text' } as const;
 
@@ -201,6 +210,7 @@ function registerWeekRoutes(
   page('/item', (r) => desk.item(r.session, r.week, r.query));
   page('/translations', (r) => desk.translations(r.session, r.week, r.query));
   page('/approve', (r) => desk.approvePage(r.session, r.week));
+  page('/correct', (r) => desk.correctionPage(r.session, r.week));
   page('/readers', (r) => desk.readers(r.session, r.week));
   for (const [path, kind] of Object.entries(PREVIEWS))
     page(`/preview${path}`, (r) => desk.preview(r.week, kind));

@@ -250,9 +250,10 @@ async function reserveSendBatch(
   db: Kysely<Database>,
   { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
 ): Promise<number[]> {
+  // The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
+  // of a join and reserve far more than `limit` (one process then took the whole send).
   const result = await sql<{ subscriber_id: number }>`
-    UPDATE send_log SET claimed_by = ${worker}, claimed_at = now(), updated_at = now()
-    WHERE edition_date = ${edition}::date AND notice = ${notice} AND subscriber_id IN (
+    WITH picked AS MATERIALIZED (
       SELECT subscriber_id FROM send_log
       WHERE edition_date = ${edition}::date AND notice = ${notice}
         AND (state = 'queued' OR (state = 'failed' AND next_attempt_at <= now()))
@@ -261,7 +262,10 @@ async function reserveSendBatch(
       ORDER BY subscriber_id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING subscriber_id`.execute(db);
+    UPDATE send_log AS l SET claimed_by = ${worker}, claimed_at = now(), updated_at = now()
+    FROM picked
+    WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND l.subscriber_id = picked.subscriber_id
+    RETURNING l.subscriber_id`.execute(db);
   return result.rows.map((row) => Number(row.subscriber_id)).sort((a, b) => a - b);
 }
 

@@ -1,5 +1,6 @@
 // The editor's desk in real Chromium against the real `digest serve` (bin/digest.js) on loopback with the sample
-// week: sign in, a decision, an edit, approve → publish; axe-core on every admin page; keyboard sign-in.
+// week: sign in, a decision, an edit, approve → publish, then a correction of the published edition; axe-core on
+// every admin page; keyboard sign-in.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -132,8 +133,9 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     expect(new URL(page.url()).pathname).toBe('/admin/login');
   }, 120_000);
 
-  it('reorders by dragging when the script runs, with no policy violation', async () => {
-    const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url });
+  /** A new browser context, signed in through the form, on the week's board. */
+  async function signedInPage(options: { bypassCSP: boolean }): Promise<OpenedPage> {
+    const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url, ...options });
     const { page } = fresh;
     await page.goto(`${served.url}/admin/login`);
     await page.fill('#email', EDITOR.email);
@@ -142,8 +144,50 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       page.waitForURL(/\/admin\/week\//),
       page.getByRole('button', { name: 'Sign in' }).click(),
     ]);
+    return fresh;
+  }
+
+  it('reorders by dragging when the script runs, with no policy violation', async () => {
+    const fresh = await signedInPage({ bypassCSP: false });
+    const { page } = fresh;
     expect(await fresh.violations()).toEqual([]);
     expect(await page.locator('#edition-items li').first().getAttribute('draggable')).toBe('true');
     await fresh.context.close();
   }, 60_000);
+
+  it('corrects the published edition: from a refused rebuild to revision 2 live, revision 1 still served', async () => {
+    const fresh = await signedInPage({ bypassCSP: true });
+    const { page } = fresh;
+    expect(await page.getByRole('link', { name: 'Correct this edition' }).count()).toBe(1);
+    // The desk's rebuild of a published week is refused; its page offers the correction as a button.
+    const [refusal] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/rebuild')),
+      page.getByRole('button', { name: 'Rebuild the draft' }).click(),
+    ]);
+    expect(refusal.status()).toBe(409);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/admin/week/${WEEK}/correct\\??$`)),
+      page.getByRole('button', { name: 'Correct this edition' }).click(),
+    ]);
+    await expectAccessible(page, 'correction');
+    const before = await page.inputValue('#summary-0');
+    await page.fill('#reason', 'The first summary overstated the result');
+    await page.fill('#summary-0', 'A corrected summary, written on the desk.');
+    await Promise.all([
+      page.waitForURL(/done=corrected/),
+      page.getByRole('button', { name: 'Approve and publish the correction' }).click(),
+    ]);
+    expect(await page.locator('.notice').textContent()).toContain('Corrected');
+
+    const live = await (await fetch(`${served.url}/${WEEK}/`)).text();
+    expect(live).toContain('A corrected summary, written on the desk.');
+    expect(live).toContain('The first summary overstated the result');
+    const earlier = await (await fetch(`${served.url}/${WEEK}-r1/`)).text();
+    expect(earlier).not.toContain('A corrected summary, written on the desk.');
+    expect(earlier).toContain(before.slice(0, 40).replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+    await page.goto(`${served.url}/admin/audit`);
+    const audit = await page.locator('table.audit').textContent();
+    expect(audit).toMatch(new RegExp(`${EDITOR.email.replace('.', '\\.')}\\s*correct`));
+    await fresh.context.close();
+  }, 90_000);
 });

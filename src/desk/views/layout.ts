@@ -43,13 +43,18 @@ ${options.body}
 /** A short page for a refusal or an error: what happened and where to go next. */
 export function renderDeskMessage(
   context: DeskPageContext,
-  options: { title: string; message: string; back: string },
+  options: { title: string; message: string; back: string; correct?: string },
 ): string {
   return renderDeskPage(context, {
     title: options.title,
     body: html`<h1>${options.title}</h1>
 <p class="message" role="alert">${options.message}</p>
-<p><a href="${options.back}">Back</a></p>`,
+${
+  // A refused change of a published edition: the honest way to change it, one click away.
+  options.correct
+    ? html`<form method="get" action="${options.correct}"><p><button type="submit">Correct this edition</button></p></form>`
+    : null
+}<p><a href="${options.back}">Back</a></p>`,
   });
 }
 

@@ -145,3 +145,13 @@ export interface ApproveView {
   publishedAt: string | null;
   canPublish: string | null;
 }
+
+/** The correction draft of a published edition: the text a correction may change, in the published order. */
+export interface CorrectionView {
+  week: string;
+  /** The revision live now; approving publishes the next. */
+  revision: number;
+  title: string;
+  intro: string;
+  items: { key: string; title: string; summary: string; takeaways: string[]; level: string }[];
+}
