@@ -1,6 +1,7 @@
 // `digest serve` composed: the HTTP app, its metrics and health checks, the outbox worker, the shared database and the
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
+import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import type { Desk, DeskOptions } from '../desk/index.js';
@@ -32,6 +33,7 @@ export interface ServiceUseCases {
   archive(): Archive | Promise<Archive>;
   desk(options: DeskOptions): Promise<Desk>;
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
+  linkRedirect(): Promise<subscribers.LinkRedirect>;
   sendLogCounts(): Promise<Record<string, number>>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
 }
@@ -82,6 +84,8 @@ export async function composeService(
   const requestLines = batchedLogLines(options.requestLog);
   // Whether the last scheduled build in this process failed or was stopped: /healthz says "degraded" until one works.
   const lastBuild = { failed: false };
+  // Counted links: one counter per server, its last counts written when the server closes.
+  const clicks = analyticsMode(config) === 'off' ? null : await digest.linkRedirect();
   const app = createServerApp({
     site: {
       dir: options.siteDir,
@@ -96,7 +100,7 @@ export async function composeService(
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
     },
-    useCases: await serverUseCases({ deps, digest, options, settings }),
+    useCases: await serverUseCases({ deps, digest, options, settings, clicks }),
     security: {
       trustProxy: config.server.trustProxy,
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
@@ -132,6 +136,8 @@ export async function composeService(
         url: server.url,
         async close() {
           await server.close();
+          // Requests answered are counted: the batch still in memory is written before the store closes.
+          await clicks?.stop();
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
@@ -147,13 +153,16 @@ async function serverUseCases({
   digest,
   options,
   settings,
+  clicks,
 }: {
   deps: DigestDeps;
   digest: ServiceUseCases;
   options: ServiceOptions;
   settings: ReturnType<typeof subscribers.subscriptionSettings>;
+  clicks: subscribers.LinkRedirect | null;
 }): Promise<ServerUseCases> {
   return {
+    ...(clicks ? { clicks: { follow: (request: subscribers.FollowRequest) => clicks.follow(request) } } : {}),
     // Without a public base URL no link could be mailed and no Origin checked: no subscriber routes.
     ...(settings
       ? {

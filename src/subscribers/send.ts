@@ -61,7 +61,7 @@ export async function send(deps: SendDeps, request: SendInput): Promise<SendOutc
     log.info(`Dry run: ${wouldSend.length} reader(s) would get "${edition.title}"; nothing written or sent.`);
     return { ...base, wouldSend, counts: await store.sendLog.counts(input.week) };
   }
-  const readers = sendReaders(deps, settings.send.bounceLimit);
+  const readers = sendReaders(deps, settings.send.bounceLimit, edition.date);
   const mail = await prepareSendMail(deps, edition, settings);
   const worker = newClaimerId();
   const claim = { worker, deadClaimers: deadClaimers(await store.sendLog.claimers(input.week), worker) };
