@@ -37,6 +37,7 @@ export const COMMAND_EXITS: Record<string, Partial<Record<1 | 2 | 3, string>>> =
   push: {},
   send: {
     1: 'no published edition to send, or none for --week: build and publish it first',
+    2: 'bad input, or --correction for a week with no correction (correct it first: digest correct) or without --week',
     3: 'some mails failed or are uncertain, or the edition has flagged items (not sent; --allow-flagged)',
   },
   subscribers: { 3: 'import: some lines were invalid (each named)' },

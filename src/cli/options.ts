@@ -121,8 +121,11 @@ export interface WeekCommandSpec<O extends WeekOptions> {
   argument?: [name: string, description: string];
   /** The command's own flags; --help lists them after --week and before the store flags. */
   flags?: (command: Command) => Command;
-  /** The description of an `--out <dir>` flag (default ./out), checked writable before the store opens. */
-  out?: string;
+  /**
+   * An `--out <dir>` flag, checked writable before the store opens: what it is for, and its default folder (`drafts`
+   * for what is not the live site: only `publish` writes `out`, the folder `digest serve` serves).
+   */
+  out?: { description: string; folder: string };
   /** What --week defaults to, for --help (default "the most recent Monday"; the command reads `options.week`). */
   weekDefault?: string;
   /** Text --help prints after the options (e.g. the exit statuses). */
@@ -143,7 +146,7 @@ export function weekCommand<O extends WeekOptions>(
     const command = program.command(spec.name).description(spec.description);
     if (spec.argument) command.argument(...spec.argument);
     weekOption(command, spec.weekDefault);
-    if (spec.out) command.option('--out <dir>', spec.out, 'out');
+    if (spec.out) command.option('--out <dir>', spec.out.description, spec.out.folder);
     spec.flags?.(command);
     withStoreOptions(command);
     if (spec.help) command.addHelpText('after', spec.help);
@@ -152,7 +155,9 @@ export function weekCommand<O extends WeekOptions>(
       const args = input.slice(0, -2) as string[];
       const options = input.at(-2) as O & { out?: string };
       const week = commandWeek(options, context);
-      const outDir = spec.out ? await checkWritableFolder(options.out ?? 'out', '--out', context.cwd) : '';
+      const outDir = spec.out
+        ? await checkWritableFolder(options.out ?? spec.out.folder, '--out', context.cwd)
+        : '';
       await withCommandDigest({
         options,
         context,

@@ -71,6 +71,8 @@ function deskUseCases(deps: DigestDeps) {
   return {
     /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
     desk: (options: desk.DeskOptions) => desk.createDesk(deps, options),
+    /** `digest desk-job`: a desk action that builds or regenerates, in the process `digest serve` started for it. */
+    deskJob: (job: string) => desk.runDeskJob(deps, job),
     editors: {
       add: (input: { email: string; password: string }) => desk.addEditor(deps, input),
       list: () => desk.listEditors(deps),

@@ -4,7 +4,7 @@
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
-import type { Desk, DeskOptions } from '../desk/index.js';
+import type { Desk, DeskJobRunner, DeskOptions } from '../desk/index.js';
 import * as editions from '../editions/index.js';
 import { siteContentSecurityPolicy } from '../publish/site-policy.js';
 import type { Archive } from '../reach/index.js';
@@ -20,7 +20,7 @@ import {
   startServer,
 } from '../server/index.js';
 import * as subscribers from '../subscribers/index.js';
-import { runBuildProcess } from './build-process.js';
+import { type BuildProcessSettings, runBuildProcess, runDeskJobProcess } from './build-process.js';
 
 /** The digest's use cases the service is made of (a Digest has them all). */
 export interface ServiceUseCases {
@@ -82,8 +82,10 @@ export async function composeService(
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
   const requestLines = batchedLogLines(options.requestLog);
-  // Whether the last scheduled build in this process failed or was stopped: /healthz says "degraded" until one works.
+  // Whether the last build (scheduled, or a desk action's) failed or was stopped: /healthz is "degraded" until one works.
   const lastBuild = { failed: false };
+  const build = buildSettings(deps, options);
+  const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
   // Counted links: one counter per server, its last counts written when the server closes.
   const clicks = analyticsMode(config) === 'off' ? null : await digest.linkRedirect();
   const app = createServerApp({
@@ -100,7 +102,7 @@ export async function composeService(
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
     },
-    useCases: await serverUseCases({ deps, digest, options, settings, clicks }),
+    useCases: await serverUseCases({ deps, digest, options, settings, deskJobs, clicks }),
     security: {
       trustProxy: config.server.trustProxy,
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
@@ -121,7 +123,8 @@ export async function composeService(
     metrics,
     siteDir: options.siteDir,
     mailing: mailStatus !== undefined,
-    build: { configFile: options.configFile ?? null, dataDir: options.dataDir ?? null, lastBuild },
+    build,
+    lastBuild,
   };
   return {
     app,
@@ -153,12 +156,14 @@ async function serverUseCases({
   digest,
   options,
   settings,
+  deskJobs,
   clicks,
 }: {
   deps: DigestDeps;
   digest: ServiceUseCases;
   options: ServiceOptions;
   settings: ReturnType<typeof subscribers.subscriptionSettings>;
+  deskJobs: DeskJobRunner;
   clicks: subscribers.LinkRedirect | null;
 }): Promise<ServerUseCases> {
   return {
@@ -174,7 +179,8 @@ async function serverUseCases({
         }
       : {}),
     archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
-    desk: await digest.desk({ siteDir: options.siteDir }),
+    // The desk's actions that build or regenerate run in their own process, like the scheduled build.
+    desk: await digest.desk({ siteDir: options.siteDir, jobs: deskJobs }),
   };
 }
 
@@ -185,7 +191,33 @@ interface ServiceParts {
   metrics: DigestMetrics;
   siteDir: string;
   mailing: boolean;
-  build: { configFile: string | null; dataDir: string | null; lastBuild: { failed: boolean } };
+  build: BuildProcessSettings;
+  lastBuild: { failed: boolean };
+}
+
+/** How this server's builds run in their own process: its config and database, the schedule's limits, its log. */
+function buildSettings(deps: DigestDeps, options: ServiceOptions): BuildProcessSettings {
+  const { schedule } = deps.config;
+  return {
+    configFile: options.configFile ?? null,
+    dataDir: options.dataDir ?? null,
+    env: deps.env,
+    limits: { timeoutSeconds: schedule.buildTimeoutSeconds, memoryMb: schedule.buildMemoryMb },
+    log: deps.log,
+    signal: deps.signal,
+  };
+}
+
+/** The build's outcome, remembered for /healthz: a build that was stopped or failed marks it degraded. */
+async function tracked<T>(lastBuild: { failed: boolean }, build: Promise<T>): Promise<T> {
+  try {
+    const outcome = await build;
+    lastBuild.failed = false;
+    return outcome;
+  } catch (error) {
+    lastBuild.failed = true;
+    throw error;
+  }
 }
 
 async function listenWithOutbox(
@@ -232,25 +264,12 @@ async function scheduledBuild(
   running: ServiceParts,
   week: string,
 ): Promise<editions.ScheduledEditionOutcome> {
-  const { deps, digest, metrics, build } = running;
-  const { schedule } = deps.config;
-  try {
-    const built = await runBuildProcess({
-      week,
-      siteDir: running.siteDir,
-      configFile: build.configFile,
-      dataDir: build.dataDir,
-      env: deps.env,
-      limits: { timeoutSeconds: schedule.buildTimeoutSeconds, memoryMb: schedule.buildMemoryMb },
-      log: deps.log,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
-    build.lastBuild.failed = false;
-    const send = (edition: string) =>
-      digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });
-    return await editions.sendPublished(built, send, deps.log);
-  } catch (error) {
-    build.lastBuild.failed = true;
-    throw error;
-  }
+  const { deps, digest, metrics } = running;
+  const built = await tracked(
+    running.lastBuild,
+    runBuildProcess(running.build, { week, siteDir: running.siteDir }),
+  );
+  const send = (edition: string) =>
+    digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });
+  return editions.sendPublished(built, send, deps.log);
 }

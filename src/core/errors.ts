@@ -70,6 +70,20 @@ export class StoreError extends namedError('StoreError') {}
 /** Nothing to build: every source failed, or the week has no candidates. */
 export class BuildError extends namedError('BuildError') {}
 
+/** Why a build's own process ended without its outcome: its deadline, its memory limit, a crash, the server stopping. */
+export type BuildStopReason = 'deadline' | 'memory' | 'crash' | 'stopping';
+
+/** A build run in its own process (`digest serve`'s schedule and desk) that was stopped or died; nothing it wrote half-way is kept. */
+export class BuildStoppedError extends BuildError {
+  override name = 'BuildStoppedError';
+  constructor(
+    message: string,
+    readonly reason: BuildStopReason,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * An earlier step has not been done: no edition for the week yet, or not published. Exit 1 like BuildError (nothing
  * was done; the message names the step), not 2: the input was fine.

@@ -200,6 +200,10 @@ export interface Edition {
   corrections?: EditionCorrection[];
 }
 
+/** The revision an edition is at: 1, plus one per published correction. */
+export const editionRevision = (edition: Pick<Edition, 'corrections'>): number =>
+  (edition.corrections?.length ?? 0) + 1;
+
 /** One published correction of an edition: the revision it made, when, by whom and why. */
 export interface EditionCorrection {
   revision: number;

@@ -13,7 +13,6 @@ import { renderItemEdit } from './views/item-page.js';
 const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
-const regenerating = () => import('./regenerate.js');
 const translating = () => import('./desk-translations.js');
 
 type Form = Record<string, string>;
@@ -34,10 +33,10 @@ export function actions(room: DeskRoom) {
       return back(session, week, await (await decisions()).decideOnDesk(deps, context, input));
     },
 
+    // Adding reads the page (or the paper) and rebuilds: a job, in its own process in `digest serve`.
     async add(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
-      const input = { input: form.input ?? '', note: form.note ?? '' };
       const context = await room.actionContext(session, week);
-      return back(session, week, await (await decisions()).addOnDesk(deps, context, input));
+      return back(session, week, await room.runJob({ kind: 'add', context, form }));
     },
 
     async count(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
@@ -47,7 +46,7 @@ export function actions(room: DeskRoom) {
 
     async rebuild(session: DeskSession, week: string): Promise<DeskReply> {
       const context = await room.actionContext(session, week);
-      return back(session, week, await (await decisions()).rebuildDraft(deps, context));
+      return back(session, week, await deps.runs.rebuildDraft(context));
     },
 
     edit: (session: DeskSession, week: string, form: EditForm) =>
@@ -104,11 +103,12 @@ interface FormAction {
 
 async function regenerateItem({ room, session, week, form }: FormAction): Promise<DeskReply> {
   const key = form.key ?? '';
-  const outcome = await (await regenerating()).regenerateOnDesk(
-    room.deps,
-    await room.actionContext(session, week),
-    { key, writer: form.writer ?? '' },
-  );
+  const context = await room.actionContext(session, week);
+  const outcome = await room.runJob({
+    kind: 'regenerate',
+    context,
+    form: { key, writer: form.writer ?? '' },
+  });
   if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
   const spent = 'spent' in outcome && outcome.spent ? costQuery(outcome.spent) : {};
   return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams({ key, done: outcome.done, ...spent })}`);

@@ -24,7 +24,7 @@ const DECIDE_ACTIONS = ['pin', 'skip', 'unpin', 'undo', 'swap', 'up', 'down', 'o
 
 type AuditNote = Pick<AuditEntry, 'action' | 'itemKey' | 'detail'>;
 /** A change to the week, audited, after which the draft is rebuilt. */
-type ChangeDeps = WeekStoreDeps & RunsDeps<'build'>;
+type ChangeDeps = WeekStoreDeps & RunsDeps<'rebuildDraft'>;
 
 /** Rebuilds the week's draft from the stored candidates and decisions (no ingest; cached LLM answers are reused). */
 export async function rebuildDraft(
@@ -75,13 +75,14 @@ async function auditAndRebuild({
   note,
   done,
 }: {
-  deps: AuditDeps & DraftDeps & RunsDeps<'build'>;
+  deps: AuditDeps & RunsDeps<'rebuildDraft'>;
   context: DeskActionContext;
   note: AuditNote;
   done: string;
 }): Promise<DeskOutcome> {
   await audit(deps, context, note);
-  const rebuilt = await rebuildDraft(deps, context);
+  // A job: in `digest serve` the rebuild runs in its own process (desk-jobs.ts).
+  const rebuilt = await deps.runs.rebuildDraft(context);
   return rebuilt.ok ? { ok: true, done } : rebuilt;
 }
 

@@ -4,6 +4,7 @@
 import type { DigestDeps } from '../deps.js';
 import { actions } from './actions.js';
 import { createDeskAuth, DEFAULT_SIGN_IN_LIMITS, type DeskSession } from './auth.js';
+import { type DeskJobOutcome, parseDeskJob } from './desk-jobs.js';
 import { pages } from './pages.js';
 import type { DeskReply } from './replies.js';
 import { createDeskRoom, type DeskOptions } from './room.js';
@@ -28,3 +29,12 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
 }
 
 export type Desk = ReturnType<typeof createDesk>;
+
+/**
+ * `digest desk-job`: one desk action that builds or regenerates (the JSON `digest serve` hands it), run in this
+ * process — the one `digest serve` started for it.
+ */
+export function runDeskJobHere(deps: DigestDeps, text: string): Promise<DeskJobOutcome> {
+  const job = parseDeskJob(text);
+  return createDeskRoom(deps, { siteDir: '', draftDir: job.context.draftDir }).runJob(job);
+}

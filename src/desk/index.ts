@@ -3,6 +3,7 @@
 import { lazy } from '../core/lazy.js';
 
 export type { Desk, DeskOptions, DeskReply, DeskSession } from './desk.js';
+export type { DeskJob, DeskJobOutcome, DeskJobRunner } from './desk-jobs.js';
 export { MIN_PASSWORD_LENGTH } from './passwords.js';
 
 /**
@@ -16,3 +17,6 @@ export const addEditor = lazy(async () => (await import('./editors.js')).addEdit
 export const listEditors = lazy(async () => (await import('./editors.js')).listEditors);
 
 export const removeEditor = lazy(async () => (await import('./editors.js')).removeEditor);
+
+/** One desk action that builds or regenerates, from its JSON, run in this process (`digest desk-job`). */
+export const runDeskJob = lazy(async () => (await import('./desk.js')).runDeskJobHere);

@@ -1,7 +1,6 @@
 // What a desk action returns, and the refusals every change to a week shares.
 import { PublishedEditionError } from '../core/errors.js';
-import { frozenEdition, frozenMessage } from '../editions/index.js';
-import type { DraftDeps } from './ports.js';
+import { frozenEdition, frozenMessage, type GuardStore } from '../editions/index.js';
 
 /**
  * Done (a word the next page shows as its notice), or refused (a status and why, shown on a page; `correct`: the
@@ -38,7 +37,7 @@ export async function refuseChange({
   invalid = null,
   door = 'this change',
 }: {
-  deps: DraftDeps;
+  deps: { store: GuardStore };
   week: string;
   invalid?: DeskOutcome | null;
   door?: string;

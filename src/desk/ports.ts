@@ -15,6 +15,7 @@ import type {
 } from '../editions/index.js';
 import type { Store } from '../store/types.js';
 import type { SendInput, SendOutcome } from '../subscribers/index.js';
+import type { DeskActionContext, DeskOutcome } from './outcome.js';
 
 /** The other rooms' use cases a desk action runs, bound to the full deps by room.ts. */
 export interface DeskRuns {
@@ -25,6 +26,8 @@ export interface DeskRuns {
   send(input: SendInput): Promise<SendOutcome>;
   /** The full text an earlier build stored for a paper (nothing is fetched). */
   readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
+  /** The desk's own rebuild of the draft, as a job (desk-jobs.ts: its own process in `digest serve`). */
+  rebuildDraft(context: DeskActionContext): Promise<DeskOutcome>;
 }
 
 /** The use cases of other rooms an action runs, by name. */

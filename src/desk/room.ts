@@ -3,9 +3,17 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BuildStoppedError } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import { add, build, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
+import {
+  type DeskJob,
+  type DeskJobOutcome,
+  type DeskJobRunner,
+  runDeskJob,
+  stoppedRefusal,
+} from './desk-jobs.js';
 import type { DeskActionContext } from './outcome.js';
 import type { DeskDeps, DeskRuns } from './ports.js';
 import type { DeskPageContext } from './views/view-model.js';
@@ -16,6 +24,11 @@ export interface DeskOptions {
   /** Where rebuilt drafts' pages go (never the published site); default a private temporary folder. */
   draftDir?: string;
   signInLimits?: SignInLimits;
+  /**
+   * Where the actions that build or regenerate run (`digest serve`: each in its own process, with a deadline and a
+   * memory limit); default here.
+   */
+  jobs?: DeskJobRunner;
 }
 
 export interface DeskRoom {
@@ -30,6 +43,8 @@ export interface DeskRoom {
   listWeek(week: string): Promise<ListResult>;
   /** Who acts on which week, where its draft goes; forgets the week's cached ranking, which the action changes. */
   actionContext(session: DeskSession, week: string): Promise<DeskActionContext>;
+  /** Runs an action that builds or regenerates where the desk's jobs run; a stopped one is refused with what to do. */
+  runJob(job: DeskJob): Promise<DeskJobOutcome>;
 }
 
 const PLAN_TTL_MS = 60_000;
@@ -46,8 +61,20 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
   // Ranking a week of 2,000 candidates takes about a second; the board reuses the plan until a desk action changes
   // the week, or for PLAN_TTL_MS (a CLI ingest or decision shows up by then; "Rebuild the draft" refreshes at once).
   const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
+  const runJob = async (job: DeskJob): Promise<DeskJobOutcome> => {
+    try {
+      return await (options.jobs ?? ((here: DeskJob) => runDeskJob(roomDeps, here)))(job);
+    } catch (error) {
+      if (!(error instanceof BuildStoppedError)) throw error;
+      deps.log.warn(`desk: ${error.message}`);
+      return stoppedRefusal(error);
+    }
+  };
+  const rebuildDraft = (context: DeskActionContext) => runJob({ kind: 'rebuild', context, form: {} });
+  const roomDeps: DeskDeps = { ...deps, runs: { ...deskRuns(deps), rebuildDraft } };
   return {
-    deps: { ...deps, runs: deskRuns(deps) },
+    deps: roomDeps,
+    runJob,
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
     loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),
@@ -68,7 +95,7 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
 }
 
 /** The other rooms' use cases the desk's actions run, with the full deps. */
-function deskRuns(deps: DigestDeps): DeskRuns {
+function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
   return {
     build: (input) => build(deps, input),
     add: (input) => add(deps, input),

@@ -2,14 +2,9 @@
 // lines (usage, papers read, flagged items, warnings, what was built). Only lines for the log: no decision is made here.
 import type { Logger } from '../core/ports.js';
 import type { SourceReport } from '../core/types.js';
-import {
-  formatFlaggedItems,
-  formatProgress,
-  formatUsageTable,
-  outcomeNotes,
-  type UsageReport,
-  type WriterSetup,
-} from '../write/index.js';
+import type { UsageReport } from '../llm/usage.js';
+import { formatFlaggedItems, formatProgress, formatUsageTable, outcomeNotes } from '../write/format-usage.js';
+import type { WriterSetup } from '../write/writer-setup.js';
 import type { BuildProgress, BuildResult } from './build-edition.js';
 import type { FullTextSummary } from './edition-items.js';
 

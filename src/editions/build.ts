@@ -6,11 +6,13 @@ import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import type { ModelRoadOptions } from '../llm/model-road.js';
+import { openModelRoad } from '../llm/open-model-road.js';
+import type { ModelRoad, ModelRoadOptions } from '../llm/road-base.js';
+import type { UsageReport } from '../llm/usage.js';
 import { siteOptions } from '../publish/site-options.js';
+import { refusePublishedSite } from '../publish/site-swap.js';
 import { writeEditionFiles } from '../publish/write-site.js';
-import { createSource } from '../sources/index.js';
-import { createModelRoad, createWriter, type ModelRoad, type UsageReport } from '../write/index.js';
+import { openWriter } from '../write/writer-setup.js';
 import {
   type BuildPorts,
   type BuildProgress,
@@ -29,7 +31,10 @@ import { translateLanguages } from './translate-edition.js';
 
 export interface BuildInput {
   week: string;
-  /** Folder the edition's page is written to (checked by the entry point before any work). */
+  /**
+   * Folder the draft's page is written to (checked by the entry point before any work): never the published site,
+   * which only a publish changes (refused with a ConfigError).
+   */
   outDir: string;
   ingest: boolean;
   enrich: boolean;
@@ -64,6 +69,7 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     door: 'rebuilding it',
     options: { unchanged: !asksForNewText(input) },
   });
+  await refusePublishedSite(input.outDir, 'a build writes its draft elsewhere');
   const startedAt = clock.now().getTime();
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -115,14 +121,14 @@ async function assembleBuild(deps: BuildDeps, input: BuildInput): Promise<Assemb
   const { config, log } = deps;
   // One road for every LLM call of the build (triage, writing, checks, title/intro, translation); throws
   // ConfigError before any work when a configured model has no key.
-  const road = createModelRoad(roadOptions(deps, input));
-  const writerSetup = createWriter({ road });
+  const road = await openModelRoad(roadOptions(deps, input));
+  const writerSetup = await openWriter(road);
   if (writerSetup.notice) log.info(writerSetup.notice);
   // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
   const notice = input.offline ? offlineNotice(input, config) : null;
   if (notice) log.info(notice);
-  const triage = chooseTriage(deps, input, road);
+  const triage = await chooseTriage(deps, input, road);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.llm?.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
@@ -172,11 +178,18 @@ function sourceStages(deps: SourceStageDeps, input: BuildInput, enrich: boolean)
   return {
     ...(input.ingest
       ? {
-          ingest: () =>
+          ingest: async () =>
             ingest({
               sources: config.sources,
               window: editionWindow(input.week),
-              ports: { store, http, log, timer, createSource },
+              // The source adapters (feed parsers and all) load only for a build that asks the sources.
+              ports: {
+                store,
+                http,
+                log,
+                timer,
+                createSource: (await import('../sources/index.js')).createSource,
+              },
               ...signal,
               progress: {
                 onSourceDone: (report) => log.info(formatSourceLine(report)),
@@ -207,11 +220,11 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
  * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
  * stands in, as it did.
  */
-function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
+async function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
   if (!input.offline) return createTriage({ deps, week: input.week, road });
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
-  const cached = createModelRoad({
+  const cached = await openModelRoad({
     llm: config.llm,
     store,
     log: silentLogger,

@@ -3,7 +3,7 @@
 // readable at its own page, the live page says "Corrected on DATE: reason", and the desk's audit log records it.
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import type { Edition, EditionItem } from '../core/types.js';
+import { type Edition, type EditionItem, editionRevision } from '../core/types.js';
 import type { CorrectDeps } from './ports.js';
 import { publish } from './publish-and-email.js';
 
@@ -60,7 +60,7 @@ export async function correct(deps: CorrectDeps, input: CorrectInput): Promise<C
   const edition = correctedEdition(current, input.corrected);
   if (sameText(edition, current))
     throw new ConfigError('The corrected edition changes nothing; nothing was published.');
-  const revision = (current.corrections?.length ?? 0) + 2;
+  const revision = editionRevision(current) + 1;
   const at = deps.clock.now().toISOString();
   const corrections = [...(current.corrections ?? []), { revision, at, reason, editor: input.editor }];
   const next = { ...edition, corrections };

@@ -44,7 +44,8 @@ export function frozenMessage(frozen: FrozenEdition, door: string): string {
 
 /**
  * Throws PublishedEditionError when the week's edition is frozen; call it before any work. `unchanged`: the caller
- * asked only to rebuild it as it is, which is answered "already published" with nothing written.
+ * asked only to rebuild it as it is, which is answered "already published" with nothing written (for a published
+ * edition; one only mailed is refused like any change).
  */
 export async function guardEdition({
   store,
@@ -59,7 +60,8 @@ export async function guardEdition({
 }): Promise<void> {
   const frozen = await frozenEdition(store, week);
   if (!frozen) return;
-  if (options.unchanged) {
+  // Mailed but never published: nothing "already published" to rebuild as it is; any build is refused.
+  if (options.unchanged && frozen.publishedAt) {
     throw new PublishedEditionError(
       `The edition of ${week} is already published; nothing was built or written. ` +
         `To change it, open a correction: ${correctionCommand(week)}`,

@@ -9,6 +9,7 @@ import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/ema
 import { fetchItemImages } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { PublishError } from '../publish/publish-errors.js';
+import { refusePublishedSite } from '../publish/site-swap.js';
 import { type ChatStep, chatAfterPublish } from '../reach/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
 import { type PublishEditionResult, publishEdition } from './publish-edition.js';
@@ -102,6 +103,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
       { path: 'publish.email.smtp', message: 'required for --send' },
     ]);
   }
+  await refusePublishedSite(input.outDir, 'digest email writes its files elsewhere');
   const edition = await loadEdition(deps.store, input.week);
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;
   // Images only with a site to point at (mail clients load them from there) and enrichment on, as for the site.

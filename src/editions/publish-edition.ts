@@ -1,5 +1,5 @@
 // `digest publish` and `digest email` without the CLI: read editions from the store, render, write through the port.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
@@ -10,6 +10,7 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
+import { swapSite } from '../publish/site-swap.js';
 import { writeFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 
@@ -91,26 +92,33 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
   const { site: settings } = input;
   const languages = settings.languages ?? [];
   const translated = await translatedEditions(input.store, editions, languages);
-  const site = await publishSite({
-    fs: input.fs,
-    outDir: input.outDir,
-    editions,
-    baseUrl: settings.baseUrl,
-    ...(settings.siteName ? { siteName: settings.siteName } : {}),
-    ...(settings.feedLimit ? { feedLimit: settings.feedLimit } : {}),
-    ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
-    ...(settings.subscribeForm !== undefined ? { subscribeForm: settings.subscribeForm } : {}),
-    ...(languages.length ? { languages } : {}),
-    ...(translated.size ? { translated } : {}),
+  // Everything goes to a staging copy that replaces the live site at once (publish/site-swap.ts).
+  const written = await swapSite(input.outDir, async (staging) => {
+    const into = { ...input, outDir: staging };
+    const site = await publishSite({
+      fs: input.fs,
+      outDir: staging,
+      editions,
+      baseUrl: settings.baseUrl,
+      ...(settings.siteName ? { siteName: settings.siteName } : {}),
+      ...(settings.feedLimit ? { feedLimit: settings.feedLimit } : {}),
+      ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
+      ...(settings.subscribeForm !== undefined ? { subscribeForm: settings.subscribeForm } : {}),
+      ...(languages.length ? { languages } : {}),
+      ...(translated.size ? { translated } : {}),
+    });
+    const revisions = await writeRevisionPages(into, editions);
+    const email = await writeEmails({ input: into, edition, translated, images: site.images });
+    const live = (path: string) => join(input.outDir, relative(staging, path));
+    return { site, email, files: [...site.files, ...revisions, ...email.files].map(live) };
   });
-  const revisions = await writeRevisionPages(input, editions);
-  const email = await writeEmails({ input, edition, translated, images: site.images });
+  const { site, email } = written;
   return {
     edition,
     languages: [languages[0] ?? 'en', ...translated.keys()],
     newlyPublished,
     editions: editions.length,
-    files: [...site.files, ...revisions, ...email.files],
+    files: written.files,
     bytes: site.bytes,
     email: email.email,
     warnings: site.warnings,

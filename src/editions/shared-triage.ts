@@ -2,7 +2,6 @@
 // the very answers the build got and shows the ranking the build used.
 import type { StoredItem } from '../core/types.js';
 import type { ModelRoad } from '../llm/model-road.js';
-import { triageCandidates } from '../select/triage.js';
 import { triageShortlist } from '../select/triage-shortlist.js';
 import type { SelectionPolicy } from '../select/types.js';
 import type { TriageDeps } from './ports.js';
@@ -39,6 +38,8 @@ export function createTriage({
       date: week,
       limit: config.selection.triageLimit,
     });
+    // Loaded with the first triage (it brings the AI SDK): a build without a triage model never loads it.
+    const { triageCandidates } = await import('../select/triage.js');
     const result = await triageCandidates(shortlist, {
       road,
       audience: config.audience,

@@ -2,7 +2,6 @@
 // beside it. Offline or without a model only the first language is published, and the build says so.
 import type { Edition } from '../core/types.js';
 import type { ModelRoad } from '../llm/model-road.js';
-import { translateEdition } from '../write/translate.js';
 import type { TranslateDeps } from './ports.js';
 
 export async function translateLanguages(
@@ -20,6 +19,7 @@ export async function translateLanguages(
     return [];
   }
   deps.log.info(`› translate into ${others.join(', ')}`);
+  const { translateEdition } = await import('../write/translate.js');
   const warnings: string[] = [];
   await Promise.all(
     others.map(async (language) => {

@@ -6,6 +6,9 @@ export type EnrichCache = CachePort;
 /** Page details of posts (image, text, the arXiv id the page names), by canonical URL. */
 export const PAGE_CACHE_NAMESPACE = 'enrich:page';
 
+/** arXiv metadata by id (arxiv-metadata.ts writes it; reading papers in full asks it for the latest version). */
+export const ARXIV_CACHE_NAMESPACE = 'enrich:arxiv';
+
 export const DEFAULT_REFRESH_AGE_HOURS = 72;
 
 export function ttlSeconds(refreshAgeHours: number | undefined): number {

@@ -3,9 +3,7 @@
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient } from '../core/ports.js';
 import { type ArxivEntry, fetchArxivEntries } from '../sources/arxiv-api.js';
-import { cachedOrFetched, type EnrichCache } from './_cache.js';
-
-export const ARXIV_CACHE_NAMESPACE = 'enrich:arxiv';
+import { ARXIV_CACHE_NAMESPACE, cachedOrFetched, type EnrichCache } from './_cache.js';
 
 export interface ArxivMetadataOptions {
   http: HttpClient;

@@ -8,9 +8,7 @@ import { errorMessage, FetchError } from '../core/errors.js';
 import type { HttpClient, Logger, PaperRecord, StageStore } from '../core/ports.js';
 import { createHostPacer, type HostPacer } from '../net/host-pacer.js';
 import type { ArxivEntry } from '../sources/arxiv-api.js';
-import { DEFAULT_REFRESH_AGE_HOURS } from './_cache.js';
-import { ARXIV_CACHE_NAMESPACE } from './arxiv-metadata.js';
-import { parsePaperHtml } from './paper-html.js';
+import { ARXIV_CACHE_NAMESPACE, DEFAULT_REFRESH_AGE_HOURS } from './_cache.js';
 
 export const DEFAULT_ARXIV_HTML_URL = 'https://arxiv.org/html/';
 /** arXiv asks robots for one request every 3 s. */
@@ -164,6 +162,8 @@ async function fetchPaper({
   }
   const type = response.headers['content-type'] ?? '';
   if (type && !HTML_TYPES.test(type)) return none(`arXiv answered ${type}, not an HTML rendering`);
+  // The HTML parser loads with the first paper fetched: reading stored texts (offline, a rebuild) needs none.
+  const { parsePaperHtml } = await import('./paper-html.js');
   const paper = parsePaperHtml(response.body.toString('utf8'), { arxivId: id, url: response.url });
   if (!paper) return none('the HTML rendering has no sections (or nests deeper than any paper)');
   // The version asked for is the one read; without one, the version the page states (its links then name it).

@@ -2,12 +2,10 @@
 // built with the AI SDK's own middleware (model-stack.ts). Outermost first: cache → retry → limit (rate, adaptive
 // concurrency, budget, breaker) → deadline → schema → transport (usage, cost, rejected keys) → the provider, whose
 // fetch caps time and size. With `llm.fallbacks`, a purpose's model is a chain of such stacks (fallback-model.ts).
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type LlmConfig, type LlmConfigInput, llmSchema, modelIdSchema } from '../config/llm-schema.js';
+import { type LlmConfig, llmSchema, modelIdSchema } from '../config/llm-schema.js';
 import { ConfigError, CredentialError } from '../core/errors.js';
-import type { Logger, StageStore } from '../core/ports.js';
+import type { Logger } from '../core/ports.js';
 import { createBreaker } from './breaker.js';
-import { AnswerLedger } from './cache-layer.js';
 import {
   BudgetExceededError,
   connectionFailure,
@@ -16,7 +14,7 @@ import {
 } from './call-errors.js';
 import type { RoadState } from './call-layers.js';
 import { fallbackModel } from './fallback-model.js';
-import { createModelStacks, type ModelStacks, type RoadEngine } from './model-stack.js';
+import { createModelStacks, type ModelStacks } from './model-stack.js';
 import {
   baseUrlSetting,
   endpointOf,
@@ -25,105 +23,29 @@ import {
   providerOf,
   type ResolveModelOptions,
 } from './providers.js';
-import { type Purpose, tokensPerSecondOf, UsageMeter, type UsageReport } from './usage.js';
+import {
+  type ModelRoad,
+  type ModelRoadOptions,
+  modelIds,
+  noModelNotice,
+  quietRoad,
+  type RoadModel,
+  type RoadProgress,
+  type RoadRun,
+  startRoad,
+} from './road-base.js';
+import { type Purpose, tokensPerSecondOf, type UsageMeter, type UsageReport } from './usage.js';
 
-export interface ModelRoadOptions {
-  /** `config.llm` (defaults applied here, so a partial object is fine). */
-  llm: LlmConfigInput;
-  store: Pick<StageStore, 'cache'>;
-  log: Logger;
-  env: NodeJS.ProcessEnv;
-  /** What this run asks of the road (the command's flags). */
-  run?: RoadRun;
-  /** Aborts every call in flight and every queued one (Ctrl-C). */
-  signal?: AbortSignal;
-  /** What sits under the stack, replaced by tests and proxies. */
-  engine?: RoadEngine;
-}
-
-/** What one run asks of the road: mostly its command's flags. */
-export interface RoadRun {
-  /** `--model provider:model`: replaces `llm.write`. */
-  modelOverride?: string;
-  /** `--offline`: no model at all. */
-  offline?: boolean;
-  /** What the caller can do instead of giving a missing or rejected key (default: the build's --offline). */
-  withoutKey?: string;
-  /** false (`--no-check`) turns the faithfulness check off; so does `llm.checkEnabled: false`. */
-  check?: boolean;
-  /** `--refresh`: ask every call again (new answers replace the cached ones). */
-  refresh?: boolean;
-  /** `--retry-failed`: ask again only the calls whose cached answer failed validation. */
-  retryFailed?: boolean;
-  /** `--max-cost`: overrides `llm.maxCostUsd`. */
-  maxCostUsd?: number;
-  /** Answer every call from the cache only, never asking a model (`digest list` shows the build's ranking). */
-  cacheOnly?: boolean;
-}
-
-/** A model for one purpose, wrapped in the whole stack. */
-export interface RoadModel {
-  /** The model asked first. */
-  readonly modelId: string;
-  /** The model, then `llm.fallbacks`: the order a call whose provider is down tries them. */
-  readonly models: readonly string[];
-  readonly purpose: Purpose;
-  readonly model: LanguageModelV3;
-  readonly temperature: number;
-  readonly maxOutputTokens: number;
-}
-
-/** For the progress line: calls in flight and queued by the road, and each model's output tokens per second. */
-export interface RoadProgress {
-  running: number;
-  waiting: number;
-  tokensPerSecond: Record<string, number>;
-}
-
-export interface ModelRoad {
-  /** The model for a purpose, or null: no model configured, offline, the check turned off, or fallback allowed. */
-  model(purpose: Purpose): RoadModel | null;
-  /** Said once by the caller: why this run writes extractively, or what is off. Null when nothing to say. */
-  readonly notice: string | null;
-  readonly meter: UsageMeter;
-  usage(): UsageReport;
-  /** After validating an answer: `errors` empty = usable. Unusable answers stay cached but `retryFailed` re-asks them. */
-  settle(callId: string, errors: string[]): Promise<void>;
-  /** Whether the answer to `callId` came from the cache. */
-  wasCached(callId: string): boolean;
-  /** The model that answered `callId` (read before settling it). */
-  answeredBy(callId: string): string | undefined;
-  /** Calls running and waiting now, and the models' speed so far. */
-  progress(): RoadProgress;
-  forget(callId: string): void;
-  /** Aborted on the caller's signal or when the road stops (a rejected key). */
-  readonly signal: AbortSignal;
-  /** Throws the reason the road stopped (CredentialError, the caller's abort), if it did. */
-  throwIfStopped(): void;
-  readonly refresh: boolean;
-  readonly retryFailed: boolean;
-  readonly log: Logger;
-  readonly config: LlmConfig;
-}
-
-export const NO_MODEL_NOTICE =
-  'No LLM configured: writing with the offline extractive writer. To use a model, set "llm": { "write": "openai:gpt-4.1-mini" } ' +
-  'in digest.config.json (or anthropic:…, ollama:…, openai-compatible:…) with OPENAI_API_KEY / ANTHROPIC_API_KEY in the ' +
-  'environment, or pass --model provider:model.';
+export type {
+  ModelRoad,
+  ModelRoadOptions,
+  RoadModel,
+  RoadProgress,
+  RoadRun,
+} from './road-base.js';
 
 const BUILD_WITHOUT_KEY =
   'build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it';
-
-/** Model ids per purpose: triage uses the (cheaper) check model; the title and intro, and translations, the writing model. */
-function modelIds(llm: LlmConfig, run: RoadRun): Record<Purpose, string | undefined> {
-  const write = run.modelOverride ?? llm.write;
-  const check = llm.check ?? write;
-  const checkOn = run.check !== false && llm.checkEnabled;
-  // Translation (config `languages`) is writing in another language: the writing model.
-  return { write, edition: write, check: checkOn ? check : undefined, triage: check, translate: write };
-}
-
-type RoadBase = Omit<ModelRoad, 'model' | 'notice' | 'progress'>;
 
 /**
  * Builds the road for one run. Throws ConfigError before any work when a configured model lacks its key or
@@ -132,23 +54,15 @@ type RoadBase = Omit<ModelRoad, 'model' | 'notice' | 'progress'>;
 export function createModelRoad(options: ModelRoadOptions): ModelRoad {
   const llm = llmSchema.parse(options.llm);
   const run = options.run ?? {};
-  const stop = new AbortController();
-  const ledger = new AnswerLedger(options.store);
-  const base = roadBase({ options, llm, ledger, stop });
-  const none = (notice: string | null): ModelRoad => ({
-    ...base,
-    model: () => null,
-    notice,
-    progress: () => ({ running: 0, waiting: 0, tokensPerSecond: {} }),
-  });
-  if (run.offline) return none('Offline: writing with the extractive writer, no LLM calls.');
+  const { base, stop, ledger } = startRoad(options, llm);
+  if (run.modelOverride && !run.offline) validateId(run.modelOverride, '--model');
+  const quiet = noModelNotice(llm, run);
+  if (quiet) return quietRoad(base, quiet);
 
   const ids = modelIds(llm, run);
-  if (run.modelOverride) validateId(run.modelOverride, '--model');
-  if (!ids.write) return none(NO_MODEL_NOTICE);
   const resolve = { llm, env: options.env };
   const checked = checkSettings(llm, ids, { ...run, resolve });
-  if ('unusable' in checked) return none(checked.unusable);
+  if ('unusable' in checked) return quietRoad(base, checked.unusable);
 
   const { meter, signal, throwIfStopped } = base;
   const state = roadState({
@@ -181,38 +95,6 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
       return wrapped.get(purpose) ?? null;
     },
     progress: () => progressOf(stacks.windows(), meter.snapshot()),
-  };
-}
-
-/** What every road answers, with or without models: usage, the ledger's answers, the stop signal, the run's flags. */
-function roadBase({
-  options,
-  llm,
-  ledger,
-  stop,
-}: {
-  options: ModelRoadOptions;
-  llm: LlmConfig;
-  ledger: AnswerLedger;
-  stop: AbortController;
-}): RoadBase {
-  const meter = new UsageMeter();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  return {
-    meter,
-    usage: () => meter.snapshot(),
-    settle: (callId: string, errors: string[]) => ledger.settle(callId, errors),
-    wasCached: (callId: string) => ledger.wasCached(callId),
-    answeredBy: (callId: string) => ledger.answeredBy(callId),
-    forget: (callId: string) => ledger.forget(callId),
-    signal,
-    throwIfStopped: () => {
-      if (signal.aborted) throw signal.reason ?? new Error('aborted');
-    },
-    refresh: options.run?.refresh ?? false,
-    retryFailed: options.run?.retryFailed ?? false,
-    log: options.log,
-    config: llm,
   };
 }
 

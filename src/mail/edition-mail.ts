@@ -70,10 +70,7 @@ export async function prepareEditionMail(
   edition: Edition,
   options: EditionMailOptions,
 ): Promise<EditionMail> {
-  if (!isHeaderSafe(options.from)) throw new Error('publish.email.from must be one line');
-  const envelopeFrom = /<([^>]+)>\s*$/.exec(options.from)?.[1] ?? options.from;
-  const sender = normaliseAddress(envelopeFrom);
-  if (!sender.ok) throw new Error(`publish.email.from has no valid address (${options.from})`);
+  const sender = { address: envelopeSender(options.from) };
   const { fill, language } = await cutTemplates(edition, options);
   const domain = new URL(options.baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
   const subject = language
@@ -93,11 +90,7 @@ export async function prepareEditionMail(
     from: options.from,
     envelopeFrom: sender.address,
     build({ subscriberId, address, token, preferencesToken = '', clickTag = '' }) {
-      // The address came from the database; it is checked again here because it becomes a header line.
-      const checked = normaliseAddress(address);
-      if (!checked.ok || checked.address !== address) {
-        throw new InvalidRecipientError(`not a valid address for a mail header: ${JSON.stringify(address)}`);
-      }
+      headerRecipient(address);
       const messageId = `<edition-${edition.date}.${subscriberId}@${domain}>`;
       const unsubscribe = listUnsubscribeHeaders({
         baseUrl: options.baseUrl,
@@ -125,6 +118,24 @@ export async function prepareEditionMail(
       return { messageId, raw, envelope: { from: sender.address, to: [address] } };
     },
   };
+}
+
+/** The bare address of publish.email.from, for the SMTP envelope; throws when it is not one line with an address. */
+export function envelopeSender(from: string): string {
+  if (!isHeaderSafe(from)) throw new Error('publish.email.from must be one line');
+  const sender = normaliseAddress(/<([^>]+)>\s*$/.exec(from)?.[1] ?? from);
+  if (!sender.ok) throw new Error(`publish.email.from has no valid address (${from})`);
+  return sender.address;
+}
+
+/** The address as a header line may carry it, or InvalidRecipientError (the row then fails for good). */
+export function headerRecipient(address: string): string {
+  // The address came from the database; it is checked again here because it becomes a header line.
+  const checked = normaliseAddress(address);
+  if (!checked.ok || checked.address !== address) {
+    throw new InvalidRecipientError(`not a valid address for a mail header: ${JSON.stringify(address)}`);
+  }
+  return address;
 }
 
 /**

@@ -2,7 +2,7 @@
 // and rate limits, and settles every row. Any number of workers (processes) may run one send at once.
 import PQueue from 'p-queue';
 import type { SendConfig } from '../config/publish-schema.js';
-import type { SendRecipient } from '../store/send-log.js';
+import type { HeldSendRow, SendKey, SendRecipient } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
 import { InvalidRecipientError, type OutgoingMail } from './edition-mail.js';
 import type { PersonalMails } from './personal-mail.js';
@@ -35,8 +35,15 @@ export interface SendReaders {
 
 export interface SendRunOptions {
   store: Pick<Store, 'sendLog'>;
-  /** Composes each reader's mail (their variant of the edition, their tokens). */
-  mail: Pick<PersonalMails, 'edition' | 'compose'>;
+  /**
+   * Composes each reader's mail (their variant of the edition, or a correction notice; their tokens). `notice`: the
+   * revision whose correction notice this is (absent: the edition); `revision`: the revision the mail carries,
+   * recorded on each reader's row.
+   */
+  mail: Pick<PersonalMails, 'edition' | 'compose'> & {
+    notice?: number | undefined;
+    revision?: number | undefined;
+  };
   sender: MailSender;
   /** This worker's claimer id (see claimer.ts), and the claimers judged gone before the run: their rows are free. */
   claim: { worker: string; deadClaimers: readonly string[] };
@@ -86,6 +93,7 @@ async function reserveAndSend(run: Run): Promise<void> {
     while (!stop.signal.aborted) {
       const ids = await store.sendLog.reserveBatch({
         edition: mail.edition,
+        notice: mail.notice,
         worker: claim.worker,
         limit: batch,
         deadClaimers: claim.deadClaimers,
@@ -106,7 +114,7 @@ async function reserveAndSend(run: Run): Promise<void> {
       }
       await Promise.race([queue.onIdle(), stopped]);
       if (stop.signal.aborted) break;
-      const counts = await store.sendLog.counts(mail.edition);
+      const counts = await store.sendLog.counts(sendKey(mail));
       if (counts.retrying === 0 || counts.nextRetryInMs === null) break;
       await delay(Math.min(Math.max(counts.nextRetryInMs, 10), MAX_RETRY_WAIT_MS), stop.signal);
     }
@@ -120,10 +128,10 @@ async function reserveAndSend(run: Run): Promise<void> {
 
 /** One reader's mail: the row becomes "sending" (or skipped: the reader left), then is settled by the answer. */
 async function sendToReader(run: Run, subscriberId: number): Promise<void> {
-  const { store, mail, claim, onEvent } = run.options;
+  const { store, mail, onEvent } = run.options;
   if (run.stop.signal.aborted) return;
-  const row = { edition: mail.edition, subscriberId, worker: claim.worker };
-  const recipient = await store.sendLog.start({ edition: row.edition, subscriberId, worker: row.worker });
+  const row = heldRow(run, subscriberId);
+  const recipient = await store.sendLog.start({ ...row, revision: mail.revision });
   if (!recipient) {
     onEvent?.({ kind: 'skipped', subscriberId });
     return;
@@ -131,16 +139,8 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
   const outgoing = await composeFor(run, recipient);
   if (!outgoing) return;
   try {
-    const sent = await run.options.sender.send(outgoing, () =>
-      store.sendLog.handOver({ edition: row.edition, subscriberId, worker: row.worker }),
-    );
-    await store.sendLog.recordSent(
-      { edition: row.edition, subscriberId, worker: row.worker },
-      {
-        smtpResponse: sent.response,
-        messageId: sent.messageId,
-      },
-    );
+    const sent = await run.options.sender.send(outgoing, () => store.sendLog.handOver(row));
+    await store.sendLog.recordSent(row, { smtpResponse: sent.response, messageId: sent.messageId });
     onEvent?.({ kind: 'sent', address: recipient.address });
   } catch (error) {
     await settleFailure(run, recipient, error);
@@ -149,7 +149,7 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
 
 /** The reader's mail, or null when their address cannot take one (the row is then failed for good). */
 async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingMail | null> {
-  const { store, mail, claim, readers, onEvent } = run.options;
+  const { store, mail, readers, onEvent } = run.options;
   try {
     const tokens = readers.tokensFor(recipient);
     return await mail.compose({
@@ -160,14 +160,11 @@ async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingM
     });
   } catch (error) {
     if (!(error instanceof InvalidRecipientError)) throw error;
-    await store.sendLog.recordFailed(
-      { edition: mail.edition, subscriberId: recipient.subscriberId, worker: claim.worker },
-      {
-        smtpResponse: error.message,
-        retryInMs: null,
-        failure: 'permanent',
-      },
-    );
+    await store.sendLog.recordFailed(heldRow(run, recipient.subscriberId), {
+      smtpResponse: error.message,
+      retryInMs: null,
+      failure: 'permanent',
+    });
     onEvent?.({ kind: 'failed', address: recipient.address, response: error.message, bounced: false });
     return null;
   }
@@ -175,7 +172,7 @@ async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingM
 
 /** Records what a failed mail means: the run stops (fatal), the reader is tried again, or the row fails. */
 async function settleFailure(run: Run, recipient: SendRecipient, error: unknown): Promise<void> {
-  const { store, mail, claim, limits, readers, onEvent } = run.options;
+  const { store, limits, readers, onEvent } = run.options;
   const { subscriberId, address } = recipient;
   // Another process took the row over before the dot (this one was judged gone): it sends the mail.
   if (error instanceof HandOverRefusedError) {
@@ -184,14 +181,11 @@ async function settleFailure(run: Run, recipient: SendRecipient, error: unknown)
   }
   const verdict = judgeFailure(error);
   const record = (retryInMs: number | null, failure: 'temporary' | 'permanent') =>
-    store.sendLog.recordFailed(
-      { edition: mail.edition, subscriberId, worker: claim.worker },
-      {
-        smtpResponse: verdict.response,
-        retryInMs,
-        failure,
-      },
-    );
+    store.sendLog.recordFailed(heldRow(run, subscriberId), {
+      smtpResponse: verdict.response,
+      retryInMs,
+      failure,
+    });
   if (verdict.kind === 'fatal') {
     // Not this reader's fault: the row waits for the next run, and the send stops.
     await record(0, 'temporary');
@@ -210,6 +204,16 @@ async function settleFailure(run: Run, recipient: SendRecipient, error: unknown)
   await record(null, verdict.kind === 'permanent' ? 'permanent' : 'temporary');
   const bounced = verdict.kind === 'permanent' ? await readers.recordBounce(subscriberId) : false;
   onEvent?.({ kind: 'failed', address, response: verdict.response, bounced });
+}
+
+/** The send-log row of this run's mail for one reader, as this worker holds it. */
+function heldRow(run: Run, subscriberId: number): HeldSendRow {
+  const { mail, claim } = run.options;
+  return { edition: mail.edition, notice: mail.notice, subscriberId, worker: claim.worker };
+}
+
+function sendKey(mail: SendRunOptions['mail']): SendKey {
+  return { edition: mail.edition, notice: mail.notice ?? 0 };
 }
 
 function rateLimit(perSecond: number): { interval: number; intervalCap: number } {

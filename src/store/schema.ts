@@ -190,6 +190,10 @@ export interface SendLogTable {
   failure: ColumnType<'temporary' | 'permanent' | null, 'temporary' | 'permanent' | null | undefined>;
   /** When the mail's terminating dot was released to the server (migration 006); null until then. */
   handed_over_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  /** The revision of the edition the mail carried, or the notice announced (migration 013). */
+  revision: ColumnType<number, number | undefined, number>;
+  /** 0: the edition itself; N ≥ 2: the correction notice of revision N (migration 013). */
+  notice: ColumnType<number, number | undefined, number>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

@@ -8,16 +8,30 @@ import { bindQueries } from './_bind.js';
 import { toPreferences } from './preferences.js';
 import type { Database, SendState } from './schema.js';
 
-/** One reader's row of one edition, as the worker that reserved it holds it. */
+/**
+ * Which mail of an edition a send concerns: the edition itself (a date alone, or notice 0), or the correction notice
+ * of revision `notice` (≥ 2). Each has its own rows, one per reader, so each goes at most once to a reader.
+ */
+export type SendKey = string | { edition: string; notice: number };
+
+function keyOf(key: SendKey): { edition: string; notice: number } {
+  return typeof key === 'string' ? { edition: key, notice: 0 } : key;
+}
+
+/** One reader's row of one edition (or of one of its correction notices), as the worker that reserved it holds it. */
 export interface HeldSendRow {
   edition: string;
   subscriberId: number;
   worker: string;
+  /** The correction notice of this revision; absent or 0: the edition itself. */
+  notice?: number | undefined;
 }
 
 /** What `worker` asks for when it reserves its next rows. */
 export interface SendBatchRequest {
   edition: string;
+  /** As in HeldSendRow. */
+  notice?: number | undefined;
   worker: string;
   limit: number;
   /** Workers known to be gone: their reservations are taken over at once. */
@@ -28,30 +42,31 @@ export interface SendBatchRequest {
 
 /** The send log of `digest send`: rows written before sending, reserved, started, handed over, then settled. */
 export interface SendLogPort {
-  enqueue(edition: string): Promise<{ added: number; skipped: number; retried: number }>;
+  enqueue(key: SendKey): Promise<{ added: number; skipped: number; retried: number }>;
   /** The workers that hold rows of the edition now. */
-  claimers(edition: string): Promise<string[]>;
+  claimers(key: SendKey): Promise<string[]>;
   recoverAbandoned(
-    edition: string,
+    key: SendKey,
     deadClaimers: readonly string[],
     leaseSeconds: number,
   ): Promise<{ requeued: number; uncertain: number }>;
-  requeueUncertain(edition: string): Promise<number>;
+  requeueUncertain(key: SendKey): Promise<number>;
   reserveBatch(request: SendBatchRequest): Promise<number[]>;
-  start(row: HeldSendRow): Promise<SendRecipient | null>;
+  /** `revision`: the revision of the edition this mail carries, recorded on the row (the edition's mail only). */
+  start(row: HeldSendRow & { revision?: number | undefined }): Promise<SendRecipient | null>;
   handOver(row: HeldSendRow): Promise<boolean>;
   recordSent(row: HeldSendRow, sent: SentMailRecord): Promise<void>;
   recordFailed(row: HeldSendRow, failed: SendFailure): Promise<void>;
   /** One edition's rows by state, and when its next retry is due. */
-  counts(edition: string): Promise<SendCounts & { nextRetryInMs: number | null }>;
+  counts(key: SendKey): Promise<SendCounts & { nextRetryInMs: number | null }>;
   /** Rows by state over every edition (for /metrics). */
   totals(): Promise<SendCounts>;
   list(
-    edition: string,
+    key: SendKey,
     options: { states: readonly SendState[]; afterId?: number; limit?: number },
   ): Promise<SendLogEntry[]>;
   previewRecipients(
-    edition: string,
+    key: SendKey,
     options?: { afterId?: number; limit?: number },
   ): Promise<{ id: number; address: string }[]>;
 }
@@ -96,38 +111,52 @@ export interface SendLogEntry {
   state: SendState;
   attempts: number;
   smtpResponse: string | null;
+  /** The revision of the edition the mail carried (or the notice announces). */
+  revision: number;
 }
 
 const STATES: SendState[] = ['queued', 'sending', 'sent', 'failed', 'uncertain', 'skipped'];
 
 /**
- * Writes a queued row for every confirmed subscriber that has none for this edition (one statement; a rerun adds
- * only readers confirmed since), queues temporary failures of an earlier run again with fresh attempts, and marks
- * rows still waiting for a reader who is no longer confirmed skipped.
+ * Writes a queued row for every reader who should get this mail and has none (one statement; a rerun adds only
+ * readers since), queues temporary failures of an earlier run again with fresh attempts, and marks rows still
+ * waiting for a reader who is no longer confirmed skipped. The edition goes to every confirmed subscriber; a
+ * correction notice of revision N to each reader whose edition mail carried an earlier revision and was sent (or
+ * may have been: uncertain).
  */
 async function enqueueSend(
   db: Kysely<Database>,
-  edition: string,
+  key: SendKey,
 ): Promise<{ added: number; skipped: number; retried: number }> {
+  const { edition, notice } = keyOf(key);
   const retried = await db
     .updateTable('send_log')
     .set({ state: 'queued', attempts: 0, claimed_by: null, failure: null, updated_at: sql`now()` })
     .where('edition_date', '=', edition)
+    .where('notice', '=', notice)
     .where('state', '=', 'failed')
     .where('failure', '=', 'temporary')
     .where('next_attempt_at', 'is', null)
     .executeTakeFirst();
-  const added = await sql`
+  const added = await (notice === 0
+    ? sql`
     INSERT INTO send_log (edition_date, subscriber_id, state)
     SELECT ${edition}::date, id, 'queued' FROM subscribers WHERE status = 'confirmed'
-    ON CONFLICT DO NOTHING`.execute(db);
+    ON CONFLICT DO NOTHING`
+    : sql`
+    INSERT INTO send_log (edition_date, subscriber_id, state, notice, revision)
+    SELECT l.edition_date, l.subscriber_id, 'queued', ${notice}, ${notice}
+    FROM send_log AS l JOIN subscribers AS s ON s.id = l.subscriber_id
+    WHERE l.edition_date = ${edition}::date AND l.notice = 0 AND l.revision < ${notice}
+      AND l.state IN ('sent', 'uncertain') AND s.status = 'confirmed'
+    ON CONFLICT DO NOTHING`
+  ).execute(db);
   const skipped = await sql`
     UPDATE send_log AS l SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
     FROM subscribers AS s
-    WHERE l.edition_date = ${edition}::date AND s.id = l.subscriber_id AND s.status <> 'confirmed'
-      AND l.state IN ('queued', 'failed') AND (l.state = 'queued' OR l.next_attempt_at IS NOT NULL)`.execute(
-    db,
-  );
+    WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND s.id = l.subscriber_id
+      AND s.status <> 'confirmed' AND l.state IN ('queued', 'failed')
+      AND (l.state = 'queued' OR l.next_attempt_at IS NOT NULL)`.execute(db);
   return {
     added: Number(added.numAffectedRows ?? 0),
     skipped: Number(skipped.numAffectedRows ?? 0),
@@ -136,12 +165,14 @@ async function enqueueSend(
 }
 
 /** Who holds rows of this edition (queued reservations or mails in flight), for the caller to judge alive or not. */
-async function sendClaimers(db: Kysely<Database>, edition: string): Promise<string[]> {
+async function sendClaimers(db: Kysely<Database>, key: SendKey): Promise<string[]> {
+  const { edition, notice } = keyOf(key);
   const rows = await db
     .selectFrom('send_log')
     .select('claimed_by')
     .distinct()
     .where('edition_date', '=', edition)
+    .where('notice', '=', notice)
     .where('state', 'in', ['queued', 'sending'])
     .where('claimed_by', 'is not', null)
     .execute();
@@ -155,11 +186,12 @@ async function sendClaimers(db: Kysely<Database>, edition: string): Promise<stri
  */
 async function recoverAbandoned(
   db: Kysely<Database>,
-  edition: string,
+  key: SendKey,
   deadClaimers: readonly string[],
   leaseSeconds: number,
 ): Promise<{ requeued: number; uncertain: number }> {
-  const abandoned = sql`edition_date = ${edition}::date AND state = 'sending'
+  const { edition, notice } = keyOf(key);
+  const abandoned = sql`edition_date = ${edition}::date AND notice = ${notice} AND state = 'sending'
       AND (claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
            OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))`;
   const requeued = await sql`
@@ -175,10 +207,11 @@ async function recoverAbandoned(
 }
 
 /** The update of one edition's row for one reader, only while `worker` holds it. */
-function heldRow(db: Kysely<Database>, { edition, subscriberId, worker }: HeldSendRow) {
+function heldRow(db: Kysely<Database>, { edition, subscriberId, worker, notice = 0 }: HeldSendRow) {
   return db
     .updateTable('send_log')
     .where('edition_date', '=', edition)
+    .where('notice', '=', notice)
     .where('subscriber_id', '=', subscriberId)
     .where('claimed_by', '=', worker);
 }
@@ -197,11 +230,13 @@ async function handOver(db: Kysely<Database>, row: HeldSendRow): Promise<boolean
 }
 
 /** `--resend-uncertain`: uncertain rows are queued again (their readers may get the mail twice). */
-async function requeueUncertain(db: Kysely<Database>, edition: string): Promise<number> {
+async function requeueUncertain(db: Kysely<Database>, key: SendKey): Promise<number> {
+  const { edition, notice } = keyOf(key);
   const result = await db
     .updateTable('send_log')
     .set({ state: 'queued', claimed_by: null, next_attempt_at: null, updated_at: sql`now()` })
     .where('edition_date', '=', edition)
+    .where('notice', '=', notice)
     .where('state', '=', 'uncertain')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -213,13 +248,13 @@ async function requeueUncertain(db: Kysely<Database>, edition: string): Promise<
  */
 async function reserveSendBatch(
   db: Kysely<Database>,
-  { edition, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
+  { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
 ): Promise<number[]> {
   const result = await sql<{ subscriber_id: number }>`
     UPDATE send_log SET claimed_by = ${worker}, claimed_at = now(), updated_at = now()
-    WHERE edition_date = ${edition}::date AND subscriber_id IN (
+    WHERE edition_date = ${edition}::date AND notice = ${notice} AND subscriber_id IN (
       SELECT subscriber_id FROM send_log
-      WHERE edition_date = ${edition}::date
+      WHERE edition_date = ${edition}::date AND notice = ${notice}
         AND (state = 'queued' OR (state = 'failed' AND next_attempt_at <= now()))
         AND (claimed_by IS NULL OR claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
              OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))
@@ -236,7 +271,7 @@ async function reserveSendBatch(
  */
 async function startSending(
   db: Kysely<Database>,
-  { edition, subscriberId, worker }: HeldSendRow,
+  { edition, subscriberId, worker, notice = 0, revision }: HeldSendRow & { revision?: number | undefined },
 ): Promise<SendRecipient | null> {
   const result = await sql<{
     address: string;
@@ -249,9 +284,10 @@ async function startSending(
     only_my_topics: boolean | null;
   }>`
     UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, handed_over_at = NULL, claimed_at = now(),
-      updated_at = now()
+      updated_at = now(), revision = coalesce(${revision ?? null}::integer, l.revision)
     FROM subscribers AS s LEFT JOIN subscriber_preferences AS p ON p.subscriber_id = s.id
-    WHERE l.edition_date = ${edition}::date AND l.subscriber_id = ${subscriberId} AND l.claimed_by = ${worker}
+    WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND l.subscriber_id = ${subscriberId}
+      AND l.claimed_by = ${worker}
       AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
     RETURNING s.address, s.generation, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
       p.only_my_topics`.execute(db);
@@ -269,8 +305,8 @@ async function startSending(
   }
   await sql`
     UPDATE send_log SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
-    WHERE edition_date = ${edition}::date AND subscriber_id = ${subscriberId} AND claimed_by = ${worker}
-      AND state IN ('queued', 'failed')`.execute(db);
+    WHERE edition_date = ${edition}::date AND notice = ${notice} AND subscriber_id = ${subscriberId}
+      AND claimed_by = ${worker} AND state IN ('queued', 'failed')`.execute(db);
   return null;
 }
 
@@ -330,12 +366,13 @@ async function recordFailed(db: Kysely<Database>, row: HeldSendRow, failed: Send
 /** Rows by state for one edition, and how long until the next retry is due (null: none waiting). */
 async function sendCounts(
   db: Kysely<Database>,
-  edition: string,
+  key: SendKey,
 ): Promise<SendCounts & { nextRetryInMs: number | null }> {
-  return countByState(db, sql`WHERE edition_date = ${edition}::date`);
+  const { edition, notice } = keyOf(key);
+  return countByState(db, sql`WHERE edition_date = ${edition}::date AND notice = ${notice}`);
 }
 
-/** Rows by state over every edition (for /metrics). */
+/** Rows by state over every edition and notice (for /metrics). */
 async function sendLogCounts(db: Kysely<Database>): Promise<SendCounts> {
   const { nextRetryInMs: _, ...counts } = await countByState(db, sql``);
   return counts;
@@ -364,14 +401,16 @@ async function countByState(
 /** Rows of one edition in the given states with their readers' addresses, in subscriber order (keyset paging). */
 async function listSendLog(
   db: Kysely<Database>,
-  edition: string,
+  key: SendKey,
   options: { states: readonly SendState[]; afterId?: number; limit?: number },
 ): Promise<SendLogEntry[]> {
+  const { edition, notice } = keyOf(key);
   const rows = await db
     .selectFrom('send_log as l')
     .innerJoin('subscribers as s', 's.id', 'l.subscriber_id')
-    .select(['l.subscriber_id', 's.address', 'l.state', 'l.attempts', 'l.smtp_response'])
+    .select(['l.subscriber_id', 's.address', 'l.state', 'l.attempts', 'l.smtp_response', 'l.revision'])
     .where('l.edition_date', '=', edition)
+    .where('l.notice', '=', notice)
     .where('l.state', 'in', [...options.states])
     .where('l.subscriber_id', '>', options.afterId ?? 0)
     .orderBy('l.subscriber_id')
@@ -383,24 +422,31 @@ async function listSendLog(
     state: row.state,
     attempts: row.attempts,
     smtpResponse: row.smtp_response,
+    revision: row.revision,
   }));
 }
 
 /**
  * `--dry-run`: confirmed readers a send would mail now (no row yet, or one still queued or due for a retry), in id
- * order (keyset paging). Reads only.
+ * order (keyset paging). A correction notice only to readers whose edition mail carried an earlier revision. Reads only.
  */
 async function previewRecipients(
   db: Kysely<Database>,
-  edition: string,
+  key: SendKey,
   options: { afterId?: number; limit?: number } = {},
 ): Promise<{ id: number; address: string }[]> {
+  const { edition, notice } = keyOf(key);
+  const mailedEarlier = sql`EXISTS (
+        SELECT 1 FROM send_log AS e
+        WHERE e.edition_date = ${edition}::date AND e.notice = 0 AND e.subscriber_id = s.id
+          AND e.revision < ${notice} AND e.state IN ('sent', 'uncertain'))`;
   const result = await sql<{ id: number; address: string }>`
     SELECT s.id, s.address FROM subscribers AS s
     WHERE s.status = 'confirmed' AND s.id > ${options.afterId ?? 0}
+      AND ${notice === 0 ? sql`TRUE` : mailedEarlier}
       AND NOT EXISTS (
         SELECT 1 FROM send_log AS l
-        WHERE l.edition_date = ${edition}::date AND l.subscriber_id = s.id
+        WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND l.subscriber_id = s.id
           AND NOT (l.state = 'queued' OR (l.state = 'failed' AND l.next_attempt_at IS NOT NULL)))
     ORDER BY s.id LIMIT ${Math.min(Math.max(options.limit ?? 1000, 1), 10_000)}`.execute(db);
   return result.rows.map((row) => ({ id: Number(row.id), address: row.address }));

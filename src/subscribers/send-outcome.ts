@@ -2,7 +2,7 @@
 // edition's send log as it stands. Types here; the use case is send.ts.
 import type { Logger } from '../core/ports.js';
 import type { SendEvent } from '../mail/send-run.js';
-import type { SendCounts, SendLogEntry } from '../store/send-log.js';
+import type { SendCounts, SendKey, SendLogEntry } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
 
 export interface SendProgress {
@@ -49,8 +49,28 @@ export interface SendOutcome extends SendLogState {
   /** Uncertain rows queued again by --resend-uncertain. */
   requeued: number;
   run: RunCounts;
+  /** `--correction`: the revision whose correction notice was sent (absent: the edition was). */
+  correction?: number;
   /** Plain `digest send` found the newest published edition sent already: nothing was done. */
   nothingToSend?: true;
+}
+
+export interface SendInput extends ProgressHooks {
+  /** The edition; default the newest published one, unless it has been sent (see send-choice.ts). */
+  week?: string;
+  /** Say who would get it; write nothing, send nothing. */
+  dryRun?: boolean;
+  /** Send even with fallbacks or flagged items. */
+  allowFlagged?: boolean;
+  /** Queue uncertain rows again (their readers may get the mail twice). */
+  resendUncertain?: boolean;
+  /** Public base URL for unsubscribe links (default server.baseUrl, then publish.baseUrl). */
+  baseUrl?: string;
+  /**
+   * Not the edition: the correction notice of its latest revision, to each reader who was sent an earlier one
+   * (needs `week`; see send-correction.ts).
+   */
+  correction?: boolean;
 }
 
 export interface ProgressHooks {
@@ -89,7 +109,7 @@ export function trackProgress(
 }
 
 /** The edition's send log after this worker ran out of work. */
-export async function sendLogState(store: Pick<Store, 'sendLog'>, week: string): Promise<SendLogState> {
+export async function sendLogState(store: Pick<Store, 'sendLog'>, week: SendKey): Promise<SendLogState> {
   // Rows still held when this worker runs out of work belong to another process sharing the send (PostgreSQL).
   // Claimers first, then counts: rows only move towards settled, so a claimer seen first covers every row counted.
   const claimers = await store.sendLog.claimers(week);

@@ -4,7 +4,7 @@ import type { ModelRoad, RoadModel } from '../llm/model-road.js';
 import { callStructured } from '../llm/structured-call.js';
 import { type CheckOutput, checkOutputSchemaFor, type ItemOutput } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
-import { normaliseForMatch, splitSentences, wordCount } from './sentences.js';
+import { quoteFound, splitSentences } from './sentences.js';
 
 export interface ClaimVerdict {
   kind: 'takeaway' | 'summary';
@@ -47,21 +47,6 @@ export interface CheckResult {
   claims: ClaimVerdict[];
   unsupported: ClaimVerdict[];
   error?: string;
-}
-
-/** True when every "..."-separated part of the quote occurs in the source, and the quote has ≥ 4 words. */
-export function quoteFound(quote: string, source: string): boolean {
-  const fold = (text: string) =>
-    normaliseForMatch(text.replace(/‹/g, '<').replace(/›/g, '>'))
-      .replace(/^["'\s]+|["'\s]+$/g, '')
-      .trim();
-  const haystack = fold(source);
-  const parts = fold(quote)
-    .split(/\.\.\.|…/)
-    .map((part) => part.trim().replace(/[.,;:!?]+$/, ''))
-    .filter(Boolean);
-  if (parts.length === 0 || wordCount(parts.join(' ')) < 4) return false;
-  return parts.every((part) => haystack.includes(part));
 }
 
 type Claim = Pick<ClaimVerdict, 'kind' | 'claim' | 'section'>;

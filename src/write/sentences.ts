@@ -154,3 +154,18 @@ export function rejectReason(sentence: string): string | null {
   if (/[<>]|\\[A-Za-z]+|[_^]\{|\$[^$]*[\\^_][^$]*\$|\$[A-Za-z]\$/.test(sentence)) return 'markup';
   return null;
 }
+
+/** True when every "..."-separated part of the quote occurs in the source, and the quote has ≥ 4 words. */
+export function quoteFound(quote: string, source: string): boolean {
+  const fold = (text: string) =>
+    normaliseForMatch(text.replace(/‹/g, '<').replace(/›/g, '>'))
+      .replace(/^["'\s]+|["'\s]+$/g, '')
+      .trim();
+  const haystack = fold(source);
+  const parts = fold(quote)
+    .split(/\.\.\.|…/)
+    .map((part) => part.trim().replace(/[.,;:!?]+$/, ''))
+    .filter(Boolean);
+  if (parts.length === 0 || wordCount(parts.join(' ')) < 4) return false;
+  return parts.every((part) => haystack.includes(part));
+}

@@ -2,8 +2,8 @@
 // the text the writer was given (the paper's parts, or the abstract / post text): a quote found in the named part
 // keeps it, one found in another part is moved there, and one found nowhere traces to nothing (never a guessed link).
 import type { TakeawaySource } from '../core/types.js';
-import { quoteFound } from './faithfulness.js';
 import type { PaperPart } from './paper-input.js';
+import { quoteFound } from './sentences.js';
 import type { ItemForWriting } from './types.js';
 
 export interface SupportClaim {

@@ -172,6 +172,16 @@ describe('digest publish / digest email', () => {
     expect(received[0]!.data.replace(/\r\n$/, '')).toBe(eml.replace(/\r\n$/, ''));
   }, 60_000);
 
+  it('email writes to drafts/ by default and never into the published site', async () => {
+    const site = await snapshot(join(cwd, 'out'));
+    const refused = await run(cwd, ['email', '--week', '2026-05-04', '--out', 'out']);
+    expect(String(refused.error)).toMatch(/--out .*out: holds the published site/);
+    expect(await snapshot(join(cwd, 'out'))).toEqual(site);
+    const drafted = await run(cwd, ['email', '--week', '2026-05-04']);
+    expect(drafted.error).toBeNull();
+    expect(drafted.stdout.trim()).toBe(join(cwd, 'drafts', '2026-05-04', 'edition.eml'));
+  }, 60_000);
+
   it('email reports a week with no edition', async () => {
     const result = await run(cwd, ['email', '--week', '2026-01-05']);
     expect(String(result.error)).toMatch(/no edition for 2026-01-05.*digest build --week 2026-01-05/);

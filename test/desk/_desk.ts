@@ -48,6 +48,8 @@ export interface DeskHarness {
   desk: Desk;
   app: ReturnType<typeof createServerApp>;
   siteDir: string;
+  /** Where builds write the draft's page: never the site, which only a publish writes. */
+  draftDir: string;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function createDeskHarness(
     desk,
     app,
     siteDir,
+    draftDir,
     close: async () => {
       await rm(siteDir, { recursive: true, force: true });
       await rm(draftDir, { recursive: true, force: true });
@@ -189,7 +192,7 @@ export function rebuildOffline(
 ) {
   return harness.digest.build({
     week: WEEK,
-    outDir: harness.siteDir,
+    outDir: harness.draftDir,
     ingest: false,
     enrich: false,
     offline: true,

@@ -203,7 +203,7 @@ describe('editor desk actions', () => {
     await rebuildWithCli();
     const rebuilt = (await store().editions.get(WEEK))!.items.find((entry) => entry.key === key)!;
     expect(rebuilt.facts).toEqual(item.facts);
-    const html = await readFile(join(harness.siteDir, WEEK, 'index.html'), 'utf8');
+    const html = await readFile(join(harness.draftDir, WEEK, 'index.html'), 'utf8');
     expect(html).toContain(
       '<p class="facts"><a href="https://github.com/example/repo">Code</a> · Apache-2.0 · 8×H100 · ',
     );

@@ -55,7 +55,7 @@ describe('a build with every malformed feed beside one good feed', () => {
     writeFileSync(join(cwd, 'digest.config.json'), JSON.stringify({ sources, http: { retries: 0 } }));
     const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(run.code, run.stderr).toBe(0);
-    const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+    const edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
     expect(edition.sources).toHaveLength(sources.length);
     expect(edition.sources.find((source) => source.id === 'rss-good')).toMatchObject({ status: 'ok' });
     expect(edition.items.length).toBeGreaterThan(0);
@@ -95,7 +95,7 @@ describe('a build with every malformed feed beside one good feed', () => {
       );
       const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd: dir });
       expect(run.code, run.stderr).toBe(0);
-      const html = readFileSync(join(dir, 'out', WEEK, 'index.html'), 'utf8');
+      const html = readFileSync(join(dir, 'drafts', WEEK, 'index.html'), 'utf8');
       expect(html).not.toMatch(/<script/i);
       expect(html).not.toMatch(/<img[^>]+onerror/i);
       expect(html).not.toMatch(/href="javascript:/i);

@@ -78,7 +78,7 @@ describe('a build killed during ingest', () => {
     const rows = (JSON.parse(list.stdout) as { candidates: { key: string; title: string }[] }).candidates;
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);
-    const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+    const edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
     expect(edition.sources.map((source) => source.status)).toEqual(['ok', 'ok']);
   }, 120_000);
 });

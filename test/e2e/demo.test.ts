@@ -15,14 +15,14 @@ describe('digest demo (npm start)', () => {
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'digest-demo-'));
     first = await runDigest(['demo'], { cwd });
-    edition = JSON.parse(readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8')) as Edition;
-    html = readFileSync(join(cwd, 'out', '2026-05-04', 'index.html'), 'utf8');
+    edition = JSON.parse(readFileSync(join(cwd, 'drafts', '2026-05-04', 'edition.json'), 'utf8')) as Edition;
+    html = readFileSync(join(cwd, 'drafts', '2026-05-04', 'index.html'), 'utf8');
   }, 120_000);
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
   it('exits 0 and prints the path of the page', () => {
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout.trim()).toBe(join(cwd, 'out', '2026-05-04', 'index.html'));
+    expect(first.stdout.trim()).toBe(join(cwd, 'drafts', '2026-05-04', 'index.html'));
   });
 
   it('reports every source, and the HF lists carried the week', () => {
@@ -74,7 +74,7 @@ describe('digest demo (npm start)', () => {
       'Hugging Face Daily Papers',
     );
     expect(html).not.toMatch(/<script/i);
-    const archive = readFileSync(join(cwd, 'out', 'index.html'), 'utf8');
+    const archive = readFileSync(join(cwd, 'drafts', 'index.html'), 'utf8');
     expect(archive).toContain(edition.title.replace(/&/g, '&amp;'));
   });
 
@@ -82,7 +82,7 @@ describe('digest demo (npm start)', () => {
     const again = await runDigest(['demo'], { cwd });
     expect(again.code, again.stderr).toBe(0);
     const second = JSON.parse(
-      readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8'),
+      readFileSync(join(cwd, 'drafts', '2026-05-04', 'edition.json'), 'utf8'),
     ) as Edition;
     expect(second.items.map((item) => item.key)).toEqual(edition.items.map((item) => item.key));
     expect(second.title).toBe(edition.title);

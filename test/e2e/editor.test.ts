@@ -68,7 +68,7 @@ describe('editor controls', () => {
 
     const first = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd });
     expect(first.code, first.stderr).toBe(0);
-    let edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+    let edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
     const manual = edition.items.filter((item) => item.source === 'manual');
     expect(manual).toHaveLength(2);
     expect(manual.map((item) => item.key)).toContain('arxiv:2604.26951');
@@ -76,7 +76,7 @@ describe('editor controls', () => {
     const tutor = manual.find((item) => item.title.startsWith('Fine-Tuning'))!;
     expect(tutor.image).toBe('https://images.example.org/tutor.png');
     expect(tutor.takeaways).toHaveLength(3);
-    const html = readFileSync(join(cwd, 'out', WEEK, 'index.html'), 'utf8').replace(/<[^>]+>/g, '');
+    const html = readFileSync(join(cwd, 'drafts', WEEK, 'index.html'), 'utf8').replace(/<[^>]+>/g, '');
     expect(html).toContain('via the editors');
 
     const victim = edition.items.find((item) => item.source === 'rss-willison')!;
@@ -86,7 +86,7 @@ describe('editor controls', () => {
       cwd,
     });
     expect(second.code, second.stderr).toBe(0);
-    edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+    edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
     expect(edition.items.map((item) => item.key)).not.toContain(victim.key);
     expect(edition.items.filter((item) => item.source === 'manual')).toHaveLength(2);
   }, 120_000);

@@ -17,8 +17,9 @@ import { SAMPLE_WEEK } from '../../src/sample/sample-week.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runDigest } from '../support/cli.js';
 
-const edition = (cwd: string): Edition =>
-  JSON.parse(readFileSync(join(cwd, 'out', SAMPLE_WEEK, 'edition.json'), 'utf8'));
+/** The edition as a build leaves it (drafts/) or, after `digest publish`, as the site shows it (out/). */
+const edition = (cwd: string, folder = 'drafts'): Edition =>
+  JSON.parse(readFileSync(join(cwd, folder, SAMPLE_WEEK, 'edition.json'), 'utf8'));
 
 async function listed(cwd: string): Promise<string[]> {
   const run = await runDigest(['list', '--week', SAMPLE_WEEK, '--json'], { cwd });
@@ -93,7 +94,7 @@ describe("after the README's service path (init --yes --smtp 127.0.0.1:1025 && d
       const ran = await runDigest(args, { cwd, env });
       expect(ran.code, `${args[0]}: ${ran.stderr}`).toBe(0);
     }
-    demo = edition(cwd).items.map((item) => item.key);
+    demo = edition(cwd, 'out').items.map((item) => item.key);
   }, 180_000);
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 

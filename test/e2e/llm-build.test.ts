@@ -44,7 +44,7 @@ describe('digest build with an LLM', () => {
     try {
       const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd, env: envFor(fake) });
       expect(run.code, run.stderr).toBe(0);
-      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      const edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
       expect(edition.writer).toBe(MODEL);
       expect(edition.items).toHaveLength(4);
       for (const item of edition.items) expect(item.writer).toBe(MODEL);
@@ -67,7 +67,7 @@ describe('digest build with an LLM', () => {
       });
       expect(again.code, again.stderr).toBe(0);
       expect(fake.requests.length).toBe(calls);
-      const rebuilt = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      const rebuilt = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
       expect(rebuilt.items.map((item) => item.summary)).toEqual(edition.items.map((item) => item.summary));
     } finally {
       await fake.close();
@@ -81,7 +81,7 @@ describe('digest build with an LLM', () => {
     try {
       const run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd, env: envFor(fake) });
       expect(run.code, run.stderr).toBe(3);
-      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      const edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
       expect(edition.items).toHaveLength(4);
       for (const item of edition.items) expect(item.writer).toBe('extractive');
       expect(run.stderr).toMatch(/4 written extractively \(HTTP 500 ×4\)/);
@@ -107,7 +107,7 @@ describe('digest build with an LLM', () => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/Set OPENAI_API_KEY/);
       expect(run.stderr).not.toMatch(/Ingesting/);
-      expect(existsSync(join(cwd, 'out', WEEK, 'edition.json'))).toBe(false);
+      expect(existsSync(join(cwd, 'drafts', WEEK, 'edition.json'))).toBe(false);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
@@ -122,7 +122,7 @@ describe('digest build with an LLM', () => {
       });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr.match(/OPENAI_API_KEY/g)?.length).toBe(1);
-      const edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+      const edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
       expect(edition.writer).toBe('extractive');
     } finally {
       rmSync(cwd, { recursive: true, force: true });

@@ -39,7 +39,8 @@ describe('the LLM road from the CLI', () => {
   });
 
   const env = (fake: FakeLlm) => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL });
-  const edition = () => JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+  const edition = () =>
+    JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
 
   it('caches invalid answers, asks a hung call again, lists the build picks, and repairs with --retry-failed', async () => {
     // First build: every answer about one item breaks the schema (its repair too); the first check hangs.

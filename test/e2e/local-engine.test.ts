@@ -43,7 +43,7 @@ describe('digest build with a local engine or a fallback model', () => {
     return cwd;
   }
   const editionOf = (cwd: string) =>
-    JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition & {
+    JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition & {
       usage: UsageReport;
     };
 

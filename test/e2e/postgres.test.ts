@@ -20,7 +20,7 @@ describe.skipIf(postgres.skip !== null)('digest on PostgreSQL', () => {
       const demo = await runDigest(['demo'], { cwd, env });
       expect(demo.code, demo.stderr).toBe(0);
       const edition = JSON.parse(
-        readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8'),
+        readFileSync(join(cwd, 'drafts', '2026-05-04', 'edition.json'), 'utf8'),
       ) as Edition;
       expect(edition.items).toHaveLength(12);
       // The PGlite folder of the demo was never created: everything went to PostgreSQL.

@@ -54,7 +54,7 @@ describe.skipIf(problem !== null)('digest build against a real local engine (lla
       }),
     );
     run = await runDigest(['build', '--week', WEEK, '--no-enrich'], { cwd, env: {} });
-    edition = JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+    edition = JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
   }, 120_000);
 
   afterAll(async () => {

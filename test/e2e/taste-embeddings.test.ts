@@ -31,7 +31,8 @@ describe('learned taste with an embeddings model', () => {
     );
   const digest = (args: string[]) =>
     runDigest(args, { cwd, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.baseURL } });
-  const edition = () => JSON.parse(readFileSync(join(cwd, 'out', WEEK, 'edition.json'), 'utf8')) as Edition;
+  const edition = () =>
+    JSON.parse(readFileSync(join(cwd, 'drafts', WEEK, 'edition.json'), 'utf8')) as Edition;
   const sent = () => fake.embeddings.flatMap((request) => request.input);
 
   beforeAll(async () => {

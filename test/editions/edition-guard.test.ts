@@ -1,37 +1,55 @@
 // One guard, every door: against a published edition every path that could change it (the build with each of its
 // flags, pin, skip and add, each desk action, the translations page, approve, the scheduled run) refuses before any
-// work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+// work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes. The
+// edition is published and mailed first; a draft build of the next week goes to the drafts, never the site. A week
+// mailed but never published is frozen too.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishedEditionError } from '../../src/core/errors.js';
+import type { Edition } from '../../src/core/types.js';
 import { createServerApp } from '../../src/server/app.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { createDeskHarness, type DeskHarness, rebuildOffline, signIn, WEEK } from '../desk/_desk.js';
-import { createTestStore } from '../support/database.js';
-
-/** Every file under the folder, by path, as bytes (pages, feeds, search index, edition.json…). */
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(relative(dir, path), (await readFile(path)).toString('base64'));
-  }
-  return files;
-}
+import {
+  createDeskHarness,
+  type DeskHarness,
+  rebuildOffline,
+  signIn,
+  WEEK,
+  weekItems,
+} from '../desk/_desk.js';
+import { runDigest } from '../support/cli.js';
+import { createTestStore, seedPgliteDataDir } from '../support/database.js';
+import { referenceEdition } from '../support/reference-edition.js';
+import { filesOf } from '../support/site-tree.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 describe('the edition guard', () => {
   let testStore: Store;
   const store = () => testStore;
   let harness: DeskHarness;
+  let smtp: TestSmtpServer;
   let snapshot: () => Promise<unknown>;
   let before: unknown;
 
   beforeAll(async () => {
     testStore = await createTestStore();
-    harness = await createDeskHarness(store(), { languages: ['en', 'de'] });
+    smtp = await startSmtpServer();
+    harness = await createDeskHarness(store(), {
+      languages: ['en', 'de'],
+      email: {
+        from: 'Test Digest <digest@example.org>',
+        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
+        send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
+      },
+      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
+    });
     await harness.digest.publish({ week: WEEK, outDir: harness.siteDir, chat: false, allowFlagged: true });
+    await store().subscribers.put('reader@example.org', 'reader@example.org', 'confirmed');
+    const sent = await harness.digest.send({ week: WEEK, allowFlagged: true });
+    expect(sent.counts).toMatchObject({ sent: 1, failed: 0 });
     const api = createServerApp({
       site: { dir: harness.siteDir },
       health: { checkDatabase: async () => {} },
@@ -49,6 +67,7 @@ describe('the edition guard', () => {
   }, 60_000);
   afterAll(async () => {
     await harness?.close();
+    await smtp?.close();
     await testStore?.close();
   });
 
@@ -146,5 +165,72 @@ describe('the edition guard', () => {
     });
     expect(outcome).toEqual({ week: WEEK, status: 'frozen', items: 0 });
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("a draft build of the next week writes the drafts' folder, never the site", async () => {
+    const next = '2026-05-11';
+    await store().items.upsert(
+      weekItems(4).map((item, index) => ({
+        ...item,
+        url: `https://arxiv.org/abs/2605.2000${index}`,
+        arxivId: `2605.2000${index}`,
+        title: `Next week's paper ${index + 1} on agents`,
+        publishedAt: '2026-05-07T08:00:00Z',
+      })),
+    );
+    const built = await rebuildOffline(harness, { week: next });
+    expect(built.pagePath).toBe(join(harness.draftDir, next, 'index.html'));
+    expect(await readFile(built.pagePath, 'utf8')).toContain('Next week&#39;s paper');
+    // Pointed at the live site by mistake, the build refuses before any work.
+    await expect(rebuildOffline(harness, { week: next, outDir: harness.siteDir })).rejects.toThrow(
+      /holds the published site/,
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('the edition guard on a week mailed but never published', () => {
+  let cwd: string;
+  let store: Store;
+  let edition: Edition;
+
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'digest-mailed-unpublished-'));
+    await seedPgliteDataDir(join(cwd, 'data'));
+    store = await openStore({ dataDir: join(cwd, 'data') });
+    edition = referenceEdition();
+    await store.editions.save(edition);
+    // A mail of it went out (an operator published, sent, and the publication was lost): the send log says so.
+    await store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+    await store.sendLog.enqueue(WEEK);
+    const row = { edition: WEEK, subscriberId: 0, worker: 'a-sender' };
+    const [id] = await store.sendLog.reserveBatch({ ...row, limit: 1, deadClaimers: [], leaseSeconds: 60 });
+    await store.sendLog.start({ ...row, subscriberId: id! });
+    await store.sendLog.recordSent(
+      { ...row, subscriberId: id! },
+      { smtpResponse: '250 OK', messageId: '<m>' },
+    );
+    await store.close();
+  }, 60_000);
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('is frozen: digest build refuses with exit 2 naming the correction, and the stored edition is unchanged', async () => {
+    for (const flags of [['--offline'], ['--offline', '--refresh']]) {
+      const run = await runDigest(['build', '--week', WEEK, ...flags, '--data-dir', 'data'], { cwd });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('mailed to 1 reader(s)');
+      expect(run.stderr).not.toContain('already published');
+      expect(run.stderr).toContain(`digest correct --week ${WEEK} --reason`);
+    }
+    const after = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      const stored = await after.editions.get(WEEK);
+      expect(stored?.publishedAt ?? null).toBeNull();
+      expect(stored?.items).toEqual(edition.items);
+    } finally {
+      await after.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // clock whose sleep advances it (the 3 s spacing is checked on that clock, without waiting).
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ARXIV_CACHE_NAMESPACE } from '../../src/enrich/arxiv-metadata.js';
+import { ARXIV_CACHE_NAMESPACE } from '../../src/enrich/_cache.js';
 import { ARXIV_INTERVAL_MS, type FullTextOptions, readFullTexts } from '../../src/enrich/full-text.js';
 import { createHostPacer, type PacerTimer } from '../../src/net/host-pacer.js';
 import { createHttpClient } from '../../src/net/http-client.js';

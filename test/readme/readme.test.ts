@@ -285,10 +285,14 @@ describe('README', () => {
     expect(readmeBlocks(README, 'all')).toHaveLength(blocks.length);
   });
 
-  it('quick start, offline: npm start builds the sample week into ./data and ./out', async () => {
+  it('quick start, offline: npm start builds the sample week into ./data and its draft into ./drafts', async () => {
     const [offline] = readmeBlocks(README, ['Quick start']);
     const { cwd } = await runSection([offline!], environment());
-    expect(readFileSync(join(cwd, 'out', '2026-05-04', 'index.html'), 'utf8')).toContain('via Hugging Face');
+    expect(readFileSync(join(cwd, 'drafts', '2026-05-04', 'index.html'), 'utf8')).toContain(
+      'via Hugging Face',
+    );
+    // A build is a draft: the site `digest serve` serves is only written by `digest publish`.
+    expect(existsSync(join(cwd, 'out', '2026-05-04'))).toBe(false);
   }, 120_000);
 
   it('quick start, the service: init, demo, publish, serve — and a reader subscribes', async () => {

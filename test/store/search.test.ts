@@ -158,12 +158,17 @@ describe('migration 004-search', () => {
       await before.close();
       // As a database of the release before this migration: no search table, neither it nor any later migration
       // recorded (and their changes undone: 005 and 006 each add a send_log column, 007 the outbox and a subscriber
-      // column, 008 a table, 009 two tables, 011 one), so the migrator applies 004 and what follows in order.
+      // column, 008 a table, 009 two tables, 011 one, 012 two, 013 two send_log columns and its key), so the
+      // migrator applies 004 and what follows in order.
       await pglite.exec(
         `DROP TABLE search_items; ALTER TABLE send_log DROP COLUMN failure;
          ALTER TABLE send_log DROP COLUMN handed_over_at; DROP TABLE paper_texts;
          DROP TABLE outbox; ALTER TABLE subscribers DROP COLUMN generation;
          DROP TABLE subscriber_preferences; DROP TABLE edition_translations; DROP TABLE edition_revisions;
+         DROP TABLE link_clicks; DROP TABLE reader_clicks;
+         ALTER TABLE send_log DROP CONSTRAINT send_log_pkey; ALTER TABLE send_log DROP COLUMN notice;
+         ALTER TABLE send_log DROP COLUMN revision; ALTER TABLE send_log ADD PRIMARY KEY (edition_date, subscriber_id);
+         CREATE INDEX send_log_pending ON send_log (edition_date, state, subscriber_id);
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );
       const after = await openStoreFromPglite(pglite, { closeDatabase: false });

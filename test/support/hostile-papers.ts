@@ -62,3 +62,28 @@ export function mathPage(count: number): string {
   const formula = `<math alttext="${tex}"><mi>x</mi></math>`;
   return paper(section('S1', '1', 'Maths', `<p class="ltx_p">${`${formula} and `.repeat(count)}</p>`));
 }
+
+/**
+ * A blog post (for sources/page.ts: Readability on linkedom) grown to about `bytes` of one hostile shape: `links`
+ * in one paragraph, `paragraphs` of a few words, or `nesting` (paragraphs each 200 divs deep).
+ */
+export function hostilePost(shape: 'links' | 'paragraphs' | 'nesting', bytes: number): string {
+  const one = {
+    links: (index: number) => `see <a href="https://example.org/${index}">link ${index}</a>, `,
+    paragraphs: (index: number) => `<p>Paragraph ${index} has a few words of text, a comma, and more.</p>`,
+    nesting: (index: number) =>
+      `${'<div>'.repeat(200)}<p>Deep paragraph ${index}.</p>${'</div>'.repeat(200)}`,
+  }[shape];
+  const parts: string[] = [];
+  let size = 0;
+  for (let index = 0; size < bytes; index += 1) {
+    const part = one(index);
+    parts.push(part);
+    size += part.length;
+  }
+  const body = shape === 'links' ? `<p>${parts.join('')}</p>` : parts.join('');
+  return (
+    '<!DOCTYPE html><html><head><title>A post</title><meta property="og:title" content="A hostile post">' +
+    `</head><body><article><h1>A hostile post</h1>${body}</article></body></html>`
+  );
+}

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createCallLimiter } from '../../src/llm/call-limiter.js';
 import { costOf, priceOf } from '../../src/llm/pricing.js';
 import { UsageMeter } from '../../src/llm/usage.js';
-import { judgeClaims, quoteFound } from '../../src/write/faithfulness.js';
+import { judgeClaims } from '../../src/write/faithfulness.js';
 import { formatFallbacks, formatFlaggedItems, formatUsageTable } from '../../src/write/format-usage.js';
 import { absentThemes } from '../../src/write/llm-edition.js';
 import { asPromptData, loadPrompt, truncateToTokens } from '../../src/write/prompts.js';
+import { quoteFound } from '../../src/write/sentences.js';
 import { ruleLabel, validateEditionOutput, validateItemOutput } from '../../src/write/validate-output.js';
 import { hfItems } from '../support/real-items.js';
 

@@ -15,7 +15,10 @@ interface BuildCommandOptions extends WeekOptions, GatherOptions, ModelCallOptio
 export const register = weekCommand<BuildCommandOptions>({
   name: 'build',
   description: 'Ingest, select, write and render one edition (default: the most recent Monday)',
-  out: 'output folder',
+  out: {
+    description: "the draft's folder: its page and edition.json (the site is written by publish)",
+    folder: 'drafts',
+  },
   flags: (own) =>
     own
       .option('--no-ingest', 'build from what is already stored')

@@ -13,7 +13,7 @@ export function register(program: Command, context: CliContext): void {
   program
     .command('demo')
     .description('Build the bundled sample week (2026-05-04) offline: recorded real feeds served on loopback')
-    .option('--out <dir>', 'output folder', 'out')
+    .option('--out <dir>', "the draft's folder (digest publish writes the site, out/)", 'drafts')
     // The default data folder, so the commands after the demo (list, publish, serve, editors) meet it without flags.
     .option('--data-dir <dir>', 'PGlite data folder (default ./data, or DIGEST_DATA_DIR)')
     .option('--verbose', 'more log lines')

@@ -14,7 +14,7 @@ export const register = weekCommand<EmailCommandOptions>({
   name: 'email',
   description:
     'Write the edition as email: email.html, email.txt and a complete edition.eml (optionally send it)',
-  out: 'output folder',
+  out: { description: 'folder the email files go to (publish writes them into the site)', folder: 'drafts' },
   flags: (own) =>
     own
       .option('--base-url <url>', 'site address for "View in your browser" links (default: publish.baseUrl)')

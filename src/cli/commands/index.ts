@@ -7,6 +7,7 @@ import { register as chat } from './chat-command.js';
 import { register as correct } from './correct-command.js';
 import { register as decide } from './decide-command.js';
 import { register as demo } from './demo-command.js';
+import { register as deskJob } from './desk-job-command.js';
 import { register as doctor } from './doctor-command.js';
 import { register as editors } from './editors-command.js';
 import { register as email } from './email-command.js';
@@ -42,6 +43,7 @@ export const COMMANDS: RegisterCommand[] = [
   subscribers,
   serve,
   scheduledBuild,
+  deskJob,
   mcp,
   editors,
   doctor,

@@ -7,6 +7,7 @@ interface SendCommandOptions extends WeekOptions {
   allowFlagged?: boolean;
   resendUncertain?: boolean;
   baseUrl?: string;
+  correction?: boolean;
 }
 
 export const register = weekCommand<SendCommandOptions>({
@@ -23,6 +24,10 @@ export const register = weekCommand<SendCommandOptions>({
         'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
       )
       .option(
+        '--correction',
+        'mail the correction notice of the latest revision (what changed, links) to each reader sent an earlier one; needs --week',
+      )
+      .option(
         '--base-url <url>',
         'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
       ),
@@ -35,6 +40,7 @@ export const register = weekCommand<SendCommandOptions>({
         ...(options.allowFlagged ? { allowFlagged: true } : {}),
         ...(options.resendUncertain ? { resendUncertain: true } : {}),
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(options.correction ? { correction: true } : {}),
         onProgress: progress.update,
       });
       progress.end();
@@ -73,7 +79,9 @@ function report(outcome: SendOutcome): string {
       'may or may not have arrived; not resent',
     ],
   ];
-  const lines = [`Edition ${outcome.week}:`];
+  const lines = [
+    `${outcome.correction ? `Correction notice (revision ${outcome.correction})` : 'Edition'} ${outcome.week}:`,
+  ];
   for (const [label, value, note] of rows) {
     lines.push(`  ${label.padEnd(10)}${String(value).padStart(8)}${value ? `   ${note}` : ''}`);
   }

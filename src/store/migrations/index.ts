@@ -13,6 +13,7 @@ import * as readerPreferences from './009-reader-preferences.js';
 import * as canonicalMailbox from './010-canonical-mailbox.js';
 import * as revisions from './011-revisions.js';
 import * as linkClicks from './012-link-clicks.js';
+import * as sendRevisions from './013-send-revisions.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '010-canonical-mailbox': canonicalMailbox,
   '011-revisions': revisions,
   '012-link-clicks': linkClicks,
+  '013-send-revisions': sendRevisions,
 };
 
 export const migrationProvider: MigrationProvider = {
