@@ -90,6 +90,16 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     for (const cwd of cwds) await rm(cwd, { recursive: true, force: true });
   });
 
+  /** A fresh digest in this mode whose edition `digest send` mailed to the three readers (the catcher emptied first). */
+  async function mailed(analytics: unknown): Promise<Setup> {
+    smtp.mails.length = 0;
+    const setup = await setUp(smtp, analytics);
+    cwds.push(setup.cwd);
+    const sent = await setup.digest('send', '--week', WEEK, '--base-url', BASE_URL);
+    expect(sent.code, sent.stderr).toBe(0);
+    return setup;
+  }
+
   /** Opens the reader's received mail in Chromium and clicks two of its item links, as that reader's address. */
   async function clickFromMail(html: string, serviceUrl: string, reader: { ip: string; items: number[] }) {
     const context = await browser.newContext({ userAgent: BROWSER_AGENT });
@@ -122,11 +132,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
   }
 
   it('aggregate: two readers click two items while a scanner prefetches all twelve; forged tokens go home', async () => {
-    smtp.mails.length = 0;
-    const setup = await setUp(smtp, 'aggregate');
-    cwds.push(setup.cwd);
-    const sent = await setup.digest('send', '--week', WEEK, '--base-url', BASE_URL);
-    expect(sent.code, sent.stderr).toBe(0);
+    const setup = await mailed('aggregate');
     expect(smtp.mails).toHaveLength(3);
     const mails = smtp.mails.map((mail) => parseMail(mail.raw));
     const tokens = countedTokens(mails[0]!.html);
@@ -180,11 +186,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
   }, 180_000);
 
   it('"off" mails the items\' own links', async () => {
-    smtp.mails.length = 0;
-    const setup = await setUp(smtp, 'off');
-    cwds.push(setup.cwd);
-    const sent = await setup.digest('send', '--week', WEEK, '--base-url', BASE_URL);
-    expect(sent.code, sent.stderr).toBe(0);
+    const setup = await mailed('off');
     const mail = parseMail(smtp.mails[0]!.raw);
     expect(countedTokens(mail.html)).toEqual([]);
     expect(mail.html).not.toContain('/r/');
@@ -192,11 +194,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
   }, 120_000);
 
   it('per-reader: which reader clicked is kept once per item, exported, and removed with the reader', async () => {
-    smtp.mails.length = 0;
-    const setup = await setUp(smtp, { mode: 'per-reader' });
-    cwds.push(setup.cwd);
-    const sent = await setup.digest('send', '--week', WEEK, '--base-url', BASE_URL);
-    expect(sent.code, sent.stderr).toBe(0);
+    const setup = await mailed({ mode: 'per-reader' });
     const byReader = new Map(smtp.mails.map((mail) => [mail.to[0]!, parseMail(mail.raw).html]));
     const adaTokens = countedTokens(byReader.get('ada@example.com')!);
     // Each reader's links carry their own signed part.
