@@ -121,6 +121,18 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'post-page',
+    file: 'post-page.ts',
+    exportName: 'benchPostPage',
+    targets: {
+      '100,000 links in one <p> (5.3 MB) ms': ['<=', 3000],
+      '12 MB post: links in one <p> ms': ['<=', 3000],
+      '12 MB post: paragraphs ms': ['<=', 3000],
+      '12 MB post: paragraphs nested 200 deep ms': ['<=', 3000],
+      'peak RSS MB': ['<=', 300],
+    },
+  },
+  {
     name: 'scheduled-build',
     file: 'scheduled-build.ts',
     exportName: 'benchScheduledBuild',

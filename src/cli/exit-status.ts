@@ -24,6 +24,7 @@ export const COMMAND_EXITS: Record<string, Partial<Record<1 | 2 | 3, string>>> =
   pin: {},
   skip: {},
   taste: {},
+  stats: { 1: 'no published edition yet, or none for --week: publish it first' },
   eval: { 3: 'some model has flagged claims, unsupported sentences or fallbacks' },
   publish: {
     1: 'no edition to publish yet: build it first',

@@ -33,6 +33,10 @@ function editionUseCases(deps: DigestDeps) {
     /** Whether anything was stored yet, and the newest edition: what a command without --week or data says. */
     storeStatus: () => editions.storeStatus(deps.store),
     taste: (input: editions.TasteInput) => editions.taste(deps, input),
+    /** What readers did with a published edition (`digest stats`, the desk, the operator's API). */
+    stats: (input: { week?: string | undefined }) => editions.readerStats(deps, input),
+    /** Every edition's clicks and prefetches, for /metrics. */
+    clickTotals: () => editions.clickTotals(deps),
     decide: (input: editions.DecideInput) => editions.decide(deps, input),
     add: (input: editions.AddInput) => editions.add(deps, input),
     publish: (input: editions.PublishInput) => editions.publish(deps, input),

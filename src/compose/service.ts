@@ -35,6 +35,8 @@ export interface ServiceUseCases {
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
   linkRedirect(): Promise<subscribers.LinkRedirect>;
   sendLogCounts(): Promise<Record<string, number>>;
+  stats: NonNullable<ServerUseCases['stats']>;
+  clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
 }
 
@@ -79,6 +81,7 @@ export async function composeService(
   const metrics = createDigestMetrics({
     subscribersByStatus: () => deps.store.subscribers.count(),
     sendLog: () => digest.sendLogCounts(),
+    linkClicks: () => digest.clickTotals(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
   });
   const requestLines = batchedLogLines(options.requestLog);
@@ -181,6 +184,7 @@ async function serverUseCases({
     archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
     // The desk's actions that build or regenerate run in their own process, like the scheduled build.
     desk: await digest.desk({ siteDir: options.siteDir, jobs: deskJobs }),
+    stats: digest.stats,
   };
 }
 

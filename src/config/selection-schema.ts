@@ -34,6 +34,11 @@ export const selectionSchema = z
     mix: mixSchema,
     /** Learn from the editor's history (published picks, pins, skips) and blend it into relevance. */
     learnTaste: z.boolean().default(true),
+    /**
+     * How much what readers clicked in earlier editions moves an item's score (0: not at all, at most ±this). The
+     * relevance signal weighs 0.5; 0.15 lets readers reorder close calls without outvoting the audience profile.
+     */
+    readerWeight: z.number().min(0).max(1).default(0.15),
   })
   .strict()
   .default({
@@ -41,4 +46,5 @@ export const selectionSchema = z
     triageBatchSize: 40,
     mix: { maxPosts: 3, minPosts: 1 },
     learnTaste: true,
+    readerWeight: 0.15,
   });

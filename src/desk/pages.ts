@@ -1,6 +1,9 @@
 // The desk's pages (what a GET shows): sign-in, the week's board, an item's edit page, the previews, translations,
-// the approval page and the audit log. Each returns a reply; the routes only parse the request.
+// the approval page, the audit log and what readers did with a published edition. Each returns a reply; the routes
+// only parse the request.
 import { latestMonday } from '../core/dates.js';
+import { NotReadyError } from '../core/errors.js';
+import { readerStats } from '../editions/index.js';
 import type { DeskSession } from './auth.js';
 import { boardView, parseBoardFilter } from './board.js';
 import {
@@ -18,6 +21,7 @@ import { renderApprove, renderAudit } from './views/audit-approve-pages.js';
 import { renderBoard } from './views/board-page.js';
 import { renderItemEdit } from './views/item-page.js';
 import { renderLoginPage } from './views/layout.js';
+import { renderReaders } from './views/readers-page.js';
 
 // These load on first use: the previews bring the email renderer (mjml), which an idle `digest serve` should not carry.
 const editing = () => import('./editing.js');
@@ -66,6 +70,16 @@ export function pages(room: DeskRoom) {
     },
 
     audit: (session: DeskSession) => auditPage(room, session),
+
+    /** What readers did with the week's published edition; null (not found) for a draft. */
+    async readers(session: DeskSession, week: string): Promise<DeskReply | null> {
+      try {
+        return page(renderReaders(room.context(session), await readerStats(deps, { week })));
+      } catch (error) {
+        if (error instanceof NotReadyError) return null;
+        throw error;
+      }
+    },
 
     notFound(session: DeskSession, message: string): DeskReply {
       return messagePage(room.context(session), { title: 'Not found', message, back: '/admin' }, 404);

@@ -81,7 +81,11 @@ export type ApprovalSendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'s
  * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (seven of the store's
  * groups, not the sign-in's editors) and every run.
  */
+/** What readers did with a published edition: its items, their clicks, the mails and what followed. */
+export type ReaderStatsDeps = { store: Pick<Store, 'editions' | 'clicks' | 'mailOutcomes'> };
+
 export type DeskDeps = ApprovalDeps &
+  ReaderStatsDeps &
   TranslationDeps &
   RegenerateDeps &
   Pick<DigestDeps, 'clock'> & { runs: DeskRuns };

@@ -18,6 +18,7 @@ export type { ListInput, ListResult, PlannedItem } from './list.js';
 /** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
 export type { RoadDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
+export type { EditionStats } from './reader-stats.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
 export type { TasteInput, TasteReport } from './steer-taste.js';
@@ -28,6 +29,11 @@ export const build = lazy(async () => (await import('./build.js')).build);
 export const list = lazy(async () => (await import('./list.js')).list);
 
 export const taste = lazy(async () => (await import('./steer-taste.js')).taste);
+
+/** What readers did with a published edition: clicks per item, mails and what followed, the trend. */
+export const readerStats = lazy(async () => (await import('./reader-stats.js')).readerStats);
+
+export const clickTotals = lazy(async () => (await import('./reader-stats.js')).clickTotals);
 
 export const decide = lazy(async () => (await import('./decide.js')).decide);
 

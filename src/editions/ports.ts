@@ -30,10 +30,10 @@ export type TranslateDeps = Narrow<'config' | 'log' | 'signal', 'translations'>;
 /** `list`: the week ranked as a build ranks it (policy, cached triage, stored taste vectors) beside the saved edition. */
 export type ListDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'signal'> & { store: PolicyStore };
 
-/** `taste`: the editor's history (editions, decisions, candidates) and the reset mark in the cache. */
+/** `taste`: the editor's history (editions, decisions, candidates), the reset mark in the cache, readers' clicks. */
 export type TasteDeps = Narrow<
   'config' | 'log' | 'clock' | 'env' | 'signal',
-  'editions' | 'items' | 'decisions' | 'cache'
+  'editions' | 'items' | 'decisions' | 'cache' | 'clicks'
 >;
 
 /** `decide`: an item looked up, a decision stored. */

@@ -8,9 +8,13 @@ import type { Embedder } from '../llm/embeddings.js';
 import { loadTaste } from '../select/taste-history.js';
 import type { PlannedItem, SelectionPolicy } from '../select/types.js';
 import type { Store } from '../store/types.js';
+import { loadReaderTaste } from './reader-history.js';
 
-/** What a week's policy reads: decisions, earlier editions and their items (taste), the desk's item count. */
-export type PolicyStore = Pick<Store, 'decisions' | 'editions' | 'items' | 'cache' | 'desk'>;
+/**
+ * What a week's policy reads: decisions, earlier editions and their items (taste), what readers clicked in them,
+ * the desk's item count.
+ */
+export type PolicyStore = Pick<Store, 'decisions' | 'editions' | 'items' | 'cache' | 'desk' | 'clicks'>;
 
 /**
  * The week's candidates as every ranking sees them: stored items plus what enrichment cached about them (a post's
@@ -52,6 +56,10 @@ export async function selectionPolicy(
   policy.defaultTopics = config.selection.defaultTopics;
   policy.mix = config.selection.mix;
   if (config.selection.learnTaste) policy.taste = (await loadTaste(store, date, taste)).signal;
+  if (config.selection.readerWeight > 0) {
+    const readers = await loadReaderTaste(store, date);
+    if (readers) policy.readers = { taste: readers, weight: config.selection.readerWeight };
+  }
   if (relevance) policy.relevance = relevance;
   return policy;
 }

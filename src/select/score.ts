@@ -1,6 +1,7 @@
 // The score: a documented linear sum of normalised signals (each 0–1) and penalties (0 or 1).
 // docs/selection.md explains every term; `digest list` and edition.json show them per item.
 import type { DateWindow, StoredItem } from '../core/types.js';
+import { readerScores } from './reader-taste.js';
 import type { RelevanceResult } from './relevance.js';
 import { tasteShare } from './taste.js';
 import type { SelectionPolicy } from './types.js';
@@ -86,6 +87,8 @@ export function scoreCandidates({
   const share = tasteShare(policy.taste);
   const tastes = policy.taste && share > 0 ? policy.taste.scores(items) : [];
   const maxTaste = Math.max(...tastes, 1e-9);
+  const readers = policy.readers && policy.readers.weight > 0 ? policy.readers : null;
+  const readerValues = readers ? readerScores(readers.taste, items) : [];
   const start = dayIndex(window.start);
   const span = Math.max(1, dayIndex(window.end) - start);
 
@@ -123,6 +126,13 @@ export function scoreCandidates({
       score += weight * value;
       recorded[name] = round(value);
       recorded[`${name}Points`] = round(weight * value);
+    }
+    if (readers) {
+      // 0.5 is neutral: what readers clicked more lifts an item by up to the weight, what they clicked less lowers it.
+      const value = readerValues[index] ?? 0.5;
+      recorded.readers = value;
+      recorded.readersPoints = round(readers.weight * (2 * value - 1));
+      score += readers.weight * (2 * value - 1);
     }
     return { score: round(score), signals: recorded };
   });

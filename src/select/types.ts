@@ -1,4 +1,5 @@
 import type { DateWindow, StoredItem } from '../core/types.js';
+import type { ReaderTaste } from './reader-taste.js';
 import type { TasteSignal } from './taste.js';
 
 /** How many posts (items without an arXiv id) the edition carries besides the editor's own additions. */
@@ -32,6 +33,8 @@ export interface SelectionPolicy {
   mix?: PostMix;
   /** The installation's learned taste (select/taste.ts), blended into relevance; unset or null: none yet. */
   taste?: TasteSignal | null;
+  /** What readers clicked in earlier editions (select/reader-taste.ts) and the weight it gets; unset: none. */
+  readers?: { taste: ReaderTaste; weight: number } | null;
 }
 
 export interface PlannedItem {

@@ -13,6 +13,7 @@ import { sameSecret, urlTextGuard } from './guards.js';
 import { createHealthProbe } from './health-probe.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+import { operatorRoutes, type StatsUseCase } from './operator-routes.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { createSiteFiles, type SiteFiles } from './site-file-cache.js';
@@ -59,6 +60,8 @@ export interface ServerUseCases {
   desk?: Desk;
   /** Counted links (analytics not "off"): /r/<token> redirects and counts. */
   clicks?: Pick<ClickRouteOptions, 'follow'>;
+  /** What readers did with a published edition; when given, /operator/stats serves it (the /metrics check). */
+  stats?: StatsUseCase;
 }
 
 export interface ServerSecurity {
@@ -128,6 +131,10 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   app.use('*', urlTextGuard());
   healthRoute(app, deps.health, log);
   metricsRoute(app, metrics, security.metricsToken);
+  if (deps.useCases?.stats) {
+    const allowed = (c: Parameters<typeof fromLoopback>[0]) => operatorAllowed(c, security.metricsToken);
+    app.route('/operator', operatorRoutes({ stats: deps.useCases.stats, allowed }));
+  }
   useCaseRoutes(app, deps.useCases ?? {}, {
     ...deps.limits,
     trustProxy,
@@ -185,11 +192,14 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
 }
 
 // Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
+function operatorAllowed(c: Parameters<typeof fromLoopback>[0], token: string | undefined): boolean {
+  const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+  return token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
+}
+
 function metricsRoute(app: Hono<ServerEnv>, metrics: DigestMetrics, token: string | undefined): void {
   app.get('/metrics', async (c) => {
-    const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    const allowed = token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
-    if (!allowed) {
+    if (!operatorAllowed(c, token)) {
       return c.json(
         {
           error: 'unauthorized',

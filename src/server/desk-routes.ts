@@ -201,6 +201,7 @@ function registerWeekRoutes(
   page('/item', (r) => desk.item(r.session, r.week, r.query));
   page('/translations', (r) => desk.translations(r.session, r.week, r.query));
   page('/approve', (r) => desk.approvePage(r.session, r.week));
+  page('/readers', (r) => desk.readers(r.session, r.week));
   for (const [path, kind] of Object.entries(PREVIEWS))
     page(`/preview${path}`, (r) => desk.preview(r.week, kind));
 

@@ -193,6 +193,8 @@ export interface DigestMetricsOptions {
   sendLog?: () => Promise<Record<string, number>>;
   /** The outbox's waiting mails (confirmations, welcomes) and how many of them wait for a retry. */
   outbox?: () => Promise<{ waiting: number; retrying: number }>;
+  /** Counted links over every edition, read from the database: readers' clicks and link scanners' prefetches. */
+  linkClicks?: () => Promise<{ clicks: number; prefetched: number }>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -215,7 +217,22 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       buckets: HTTP_DURATION_BUCKETS,
     }),
   };
-  const { subscribersByStatus, sendLog, outbox } = options;
+  const { subscribersByStatus, sendLog, outbox, linkClicks } = options;
+  if (linkClicks) {
+    // From the database, so every `digest serve` counting into it reports the same totals.
+    registry.collectedGauge({
+      name: 'digest_link_clicks',
+      help: 'Counted link follows over every edition: clicks by readers, prefetched by link scanners (apart).',
+      labelNames: ['kind'],
+      collect: async () => {
+        const { clicks, prefetched } = await linkClicks();
+        return [
+          { labels: { kind: 'click' }, value: clicks },
+          { labels: { kind: 'prefetched' }, value: prefetched },
+        ];
+      },
+    });
+  }
   if (outbox) {
     registry.collectedGauge({
       name: 'digest_outbox_mails',

@@ -5,13 +5,13 @@ import { collapse } from '../core/text.js';
 import { httpUrl } from '../core/urls.js';
 
 const HIDDEN = 'script|style|noscript|template|iframe|object|svg|math|head|select|textarea';
-const HIDDEN_BLOCK = new RegExp(
-  `<(${HIDDEN})\\b(?:[^>"']|"[^"]*"|'[^']*')*>[\\s\\S]*?(?:<\\/\\1\\s*>|$)`,
-  'gi',
-);
+// An attribute list whose quote or tag never closes runs to the end of the text: every alternative then always
+// matches, so no `<` costs a scan to the end and back (issue 30: `<iframe ` or `<a "` repeated was quadratic).
+const ATTRIBUTES = `(?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*`;
+const HIDDEN_BLOCK = new RegExp(`<(${HIDDEN})\\b${ATTRIBUTES}(?:>[\\s\\S]*?(?:<\\/\\1\\s*>|$)|$)`, 'gi');
 const COMMENT = /<!--[\s\S]*?(?:--!?>|$)/g;
 const DECLARATION = /<![^>]*>?|<\?[\s\S]*?(?:\?>|$)/g;
-const TAG = /<\/?([a-zA-Z][a-zA-Z0-9:-]*)(?:[^>"']|"[^"]*"|'[^']*')*(?:>|$)/g;
+const TAG = new RegExp(`<\\/?([a-zA-Z][a-zA-Z0-9:-]*)${ATTRIBUTES}(?:>|$)`, 'g');
 const BLOCK = new Set(
   'p div br hr li ul ol dl dt dd h1 h2 h3 h4 h5 h6 table tr td th thead tbody tfoot section article aside header footer nav main blockquote pre figure figcaption address details summary body html title img'.split(
     ' ',

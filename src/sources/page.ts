@@ -1,5 +1,9 @@
 // One web page's metadata for a manual item: og:/twitter: meta, canonical link, readable text (Readability on
-// linkedom). The URL is untrusted: the client refuses non-public addresses on every hop.
+// linkedom). The URL is untrusted: the client refuses non-public addresses on every hop. The page is untrusted too
+// (issue 30): Readability's time grows with the square of the nesting depth and steeply with the page's size, so
+// scripts and styles are stripped first, the DOM holds at most MAX_DOM_CHARS, and a page deeper than
+// MAX_READABLE_DEPTH, or longer than MAX_READABLE_CHARS or MAX_READABLE_NODES, gives its text by the linear tokenizer. Builds run
+// this in their own process (compose/build-process.ts), never on the server's event loop.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { FetchError } from '../core/errors.js';
@@ -21,6 +25,15 @@ export interface PageMetadata {
 }
 
 const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml)\b/i;
+/** Script-like blocks, removed before parsing: each match ends at its end tag or the page's end, so it is linear. */
+const SCRIPT_BLOCKS = /<(script|style|noscript|template|svg)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi;
+/** The readable text kept is 20,000 characters (enrich/page-details.ts): a million characters of markup is plenty. */
+export const MAX_DOM_CHARS = 1_000_000;
+/** Markup Readability is given at most (scripts and styles stripped): a long article is a tenth of it. */
+export const MAX_READABLE_CHARS = 300_000;
+/** Elements, text and comments: about twice the elements of an ordinary long post. */
+export const MAX_READABLE_NODES = 20_000;
+export const MAX_READABLE_DEPTH = 64;
 
 export async function fetchPageMetadata(
   url: string,
@@ -48,11 +61,20 @@ export async function fetchPageMetadata(
 
 /** Metadata of an HTML document fetched from `pageUrl` (its final URL after redirects). */
 export function readPage(html: string, pageUrl: string): PageMetadata {
-  const { document } = parseHTML(html);
+  const markup = html.replace(SCRIPT_BLOCKS, ' ').slice(0, MAX_DOM_CHARS);
+  const { document } = parseHTML(markup);
+  // One pass over the page's meta elements (not a selector walk over the whole page per key): the first of each name.
+  const metas = new Map<string, string>();
+  for (const element of Array.from(document.querySelectorAll('meta'))) {
+    for (const attribute of ['property', 'name']) {
+      const key = element.getAttribute(attribute)?.toLowerCase();
+      const content = collapse(element.getAttribute('content') ?? '');
+      if (key && content && !metas.has(key)) metas.set(key, content);
+    }
+  }
   const meta = (...keys: string[]): string | null => {
     for (const key of keys) {
-      const element = document.querySelector(`meta[property="${key}" i], meta[name="${key}" i]`);
-      const content = collapse(element?.getAttribute('content') ?? '');
+      const content = metas.get(key.toLowerCase());
       if (content) return content;
     }
     return null;
@@ -82,10 +104,10 @@ export function readPage(html: string, pageUrl: string): PageMetadata {
     meta('og:title', 'twitter:title') ?? collapse(document.querySelector('title')?.textContent ?? '') ?? '';
   const description = meta('og:description', 'twitter:description', 'description') ?? '';
   const siteName = meta('og:site_name', 'application-name');
-  // Readability rewrites the document it reads, so it runs last.
-  const article = readable(document);
-  const text =
-    collapse(article?.textContent ?? '') || htmlToText(document.body?.innerHTML ?? '') || description;
+  // Readability rewrites the document it reads, so it runs last; a page too deep or too large for it is not given.
+  const article =
+    markup.length <= MAX_READABLE_CHARS && withinReadableSize(document) ? readable(document) : null;
+  const text = collapse(article?.textContent ?? '') || htmlToText(markup) || description;
   return {
     url: base,
     title: title || collapse(article?.title ?? '') || new URL(base).hostname,
@@ -99,6 +121,21 @@ export function readPage(html: string, pageUrl: string): PageMetadata {
 
 function site(url: string): string {
   return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+}
+
+/** Whether Readability reads `document` in bounded time: one walk in document order, stopped past the limits. */
+function withinReadableSize(document: Document): boolean {
+  const depths = new Map<Node, number>();
+  // Elements, text and comments (1 | 4 | 128): a page of a million comments is as slow to read as one of elements.
+  const walker = document.createTreeWalker(document.documentElement, 1 | 4 | 128);
+  let count = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const depth = (node.parentNode ? (depths.get(node.parentNode) ?? 0) : 0) + 1;
+    count += 1;
+    if (depth > MAX_READABLE_DEPTH || count > MAX_READABLE_NODES) return false;
+    depths.set(node, depth);
+  }
+  return true;
 }
 
 function readable(

@@ -10,6 +10,7 @@ import { editionsStore } from './editions.js';
 import { ingestRunsStore } from './ingest-runs.js';
 import { itemsStore } from './items.js';
 import { type JobLockKind, jobsStore } from './job-lock.js';
+import { mailOutcomesStore } from './mail-outcomes.js';
 import { outboxStore } from './outbox.js';
 import { paperTextsStore } from './paper-texts.js';
 import { preferencesStore } from './preferences.js';
@@ -51,6 +52,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     desk: deskStore(db),
     revisions: revisionsStore(db),
     clicks: clicksStore(db),
+    mailOutcomes: mailOutcomesStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);

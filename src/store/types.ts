@@ -8,6 +8,7 @@ import type { EditorsPort } from './desk-editors.js';
 import type { DeskPort } from './desk-edits.js';
 import type { IngestRunsPort } from './ingest-runs.js';
 import type { JobsPort } from './job-lock.js';
+import type { MailOutcomesPort } from './mail-outcomes.js';
 import type { OutboxPort } from './outbox.js';
 import type { PreferencesPort } from './preferences.js';
 import type { RevisionsPort } from './revisions.js';
@@ -34,6 +35,8 @@ export interface Store extends StageStore {
   revisions: RevisionsPort;
   /** Counted links: click counts per item, and per-reader clicks in that mode (store/clicks.ts). */
   clicks: ClicksPort;
+  /** What followed each edition's mail: sent, bounces, unsubscribes (store/mail-outcomes.ts). */
+  mailOutcomes: MailOutcomesPort;
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

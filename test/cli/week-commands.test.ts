@@ -13,6 +13,7 @@ const WEEK_COMMANDS: [string, string[]][] = [
   ['pin', ['--undo']],
   ['skip', ['--undo']],
   ['taste', ['--reset', '--json']],
+  ['stats', ['--json']],
   ['eval', ['--models', '--max-cost', '--json']],
   ['email', ['--out', '--send', '--to']],
   ['chat', ['--channel', '--again']],

@@ -1,6 +1,6 @@
 // Issue 30: the desk's actions that build or regenerate run off the server's event loop, in their own process with
 // the scheduled build's deadline and memory limit (schedule.buildMemoryMb), on the real `digest serve`. Rebuilding the
-// draft works there; adding a hostile post (10 MB of paragraphs, far past a 64 MB heap) is stopped, and the stop is
+// draft works there; adding a hostile post (60 MB of paragraphs, far past a 64 MB heap) is stopped, and the stop is
 // reported everywhere: the desk's answer (what happened and what to do), /healthz "degraded" (answering all along),
 // the server's log; the store keeps what it had. The next build that works makes /healthz "ok" again.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +18,9 @@ import { type Answer, httpRequest } from './_http.js';
 
 const WEEK = '2026-05-04';
 const EDITOR = { email: 'ed@example.org', password: 'correct horse battery staple' };
-const HUGE_POST = hostilePost('paragraphs', 10 * 1024 * 1024);
+// 60 MB of paragraphs (the site allows pages that large here): reading it as text alone needs more than 64 MB of heap,
+// whatever the reader's caps.
+const HUGE_POST = hostilePost('paragraphs', 60 * 1024 * 1024);
 
 describe('desk actions that build run in their own process (real digest serve)', () => {
   let cwd: string;
@@ -41,7 +43,7 @@ describe('desk actions that build run in their own process (real digest serve)',
         itemsPerEdition: 4,
         publish: { baseUrl: 'https://digest.example/' },
         enrich: { enabled: false },
-        http: { allowLoopback: true, retries: 0 },
+        http: { allowLoopback: true, retries: 0, maxBytes: 100 * 1024 * 1024 },
         schedule: { enabled: false, buildMemoryMb: 64, buildTimeoutSeconds: 120 },
       }),
     );

@@ -15,6 +15,7 @@ import { LISTED_REPO_QUOTE, practitionerFacts } from '../../src/write/facts.js';
 import { CHARS_PER_TOKEN, paperForWriting } from '../../src/write/paper-input.js';
 import { normaliseForMatch } from '../../src/write/sentences.js';
 import { readFixture } from '../support/fixtures.js';
+import { GROWTH_BOUND, growth as growthOf } from '../support/growth.js';
 import {
   deepNestingPage,
   manyLinksPage,
@@ -200,33 +201,8 @@ describe('practitioner facts', () => {
   });
 });
 
-/** The fastest of five runs, in ms: the least disturbed by whatever else the machine is doing. */
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * How much longer a page four times the size takes: about 4 when linear, 16 when quadratic (the bound the tests
- * hold, 12, leaves room for a loaded machine and the collector; the bench holds the absolute targets).
- */
-function growth(page: (size: number) => string, size: number): number {
-  const small = page(size);
-  const large = page(size * 4);
-  const parse = (html: string) => () =>
-    parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/x' });
-  // Warmed first, so the JIT's first compilations are not what is measured.
-  parse(small)();
-  parse(large)();
-  return fastest(parse(large)) / fastest(parse(small));
-}
-
-const GROWTH_BOUND = 12;
+const growth = (page: (size: number) => string, size: number) =>
+  growthOf((html) => parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/x' }), page, size);
 
 describe('parsePaperHtml on hostile pages (issue 30): linear in the page, and still right', () => {
   const read = (html: string) =>

@@ -20,6 +20,7 @@ import { register as push } from './push-command.js';
 import { register as scheduledBuild } from './scheduled-build-command.js';
 import { register as send } from './send-command.js';
 import { register as serve } from './serve-command.js';
+import { register as stats } from './stats-command.js';
 import { register as subscribers } from './subscribers-command.js';
 import { register as taste } from './taste-command.js';
 
@@ -33,6 +34,7 @@ export const COMMANDS: RegisterCommand[] = [
   add,
   decide,
   taste,
+  stats,
   evaluate,
   publish,
   correct,

@@ -10,7 +10,8 @@ interface TasteOptions extends WeekOptions {
 /** `digest taste`: what the ranking learned from the editor's history; `--reset` forgets it. */
 export const register = weekCommand<TasteOptions>({
   name: 'taste',
-  description: 'Print what the ranking learned from published editions, pins and skips (--reset forgets it)',
+  description:
+    "Print what the ranking learned from published editions, pins, skips and readers' clicks (--reset forgets the editor's history)",
   flags: (own) =>
     own
       .option('--reset', 'forget the history so far; learning starts again from the next published edition')
@@ -56,5 +57,21 @@ function formatTasteReport(report: TasteReport): string {
       lines.push(...titles(report.negativeTitles));
     }
   }
+  lines.push(...readerLines(report.readers));
   return `${lines.join('\n')}\n`;
+}
+
+/** What readers taught it: the topics, sources and kinds they clicked more and less than the rest of an edition. */
+function readerLines(readers: TasteReport['readers']): string[] {
+  if (!readers)
+    return [
+      'What readers taught it: nothing yet (no published edition with enough clicks, or selection.readerWeight is 0).',
+    ];
+  const features = (list: typeof readers.clickedMore) =>
+    list.map((feature) => `${plainLine(feature.feature)} (×${feature.affinity})`).join(', ') || '—';
+  return [
+    `What readers taught it, from ${readers.clicks} click(s) in ${readers.editions} edition(s) (weight ${readers.weight}: at most ±${readers.weight} points):`,
+    `  Clicked more than the rest of their edition: ${features(readers.clickedMore)}`,
+    `  Clicked less: ${features(readers.clickedLess)}`,
+  ];
 }

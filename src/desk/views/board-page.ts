@@ -53,7 +53,8 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
 <a href="${weekPath(view.week, 'preview')}">Preview the page</a> · \
 <a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
 <a href="${weekPath(view.week, 'translations')}">Translations</a> · \
-<a href="${weekPath(view.week, 'approve')}">Approve and publish…</a></p>
+<a href="${weekPath(view.week, 'approve')}">Approve and publish…</a>\
+${edition.publishedAt ? html` · <a href="${weekPath(view.week, 'readers')}">What readers did</a>` : null}</p>
 ${rebuild}
 <ol class="edition-items" id="edition-items" data-order-action="${weekPath(view.week, 'decide')}">
 ${join(

@@ -1,0 +1,64 @@
+// What followed an edition's mail, from what the store records today: mails sent (the send log), bounces (a
+// permanent failure when it was sent, or its reader marked bounced later) and unsubscribes of its readers, between
+// its first mail and the next mailed edition's first mail. A complaint unsubscribes its reader
+// (subscribers/delivery-events.ts) and is not stored apart, so it counts as an unsubscribe here. Only the
+// edition's own mails count (notice 0): a correction notice (migration 013) is not another edition mailed.
+import { type Kysely, sql } from 'kysely';
+import { bindQueries } from './_bind.js';
+import { isoTimestamp } from './_values.js';
+import type { Database } from './schema.js';
+
+export interface MailOutcomes {
+  /** Mails handed to the server and accepted. */
+  sent: number;
+  /** Refused for good when sent, or their reader marked bounced (the provider's report) before the next edition. */
+  bounced: number;
+  /** Readers of this edition who left (or complained) before the next edition's first mail. */
+  unsubscribed: number;
+  /** When its first mail was queued (ISO), null when it was never mailed. */
+  firstMailAt: string | null;
+}
+
+export interface MailOutcomesPort {
+  /** What followed the edition's mail: counted until the next mailed edition's first mail, or until now. */
+  forEdition(edition: string): Promise<MailOutcomes>;
+}
+
+export function mailOutcomesStore(db: Kysely<Database>): MailOutcomesPort {
+  return bindQueries(db, { forEdition: mailOutcomes });
+}
+
+async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<MailOutcomes> {
+  const result = await sql<{
+    sent: number;
+    bounced: number;
+    unsubscribed: number;
+    first_mail_at: Date | null;
+  }>`
+    WITH window_of AS (
+      SELECT (SELECT min(created_at) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0) AS starts,
+             (SELECT min(created_at) FROM send_log WHERE edition_date > ${edition}::date AND notice = 0) AS ends
+    ),
+    readers AS (
+      SELECT l.state, l.failure, s.status, s.updated_at, s.unsubscribed_at
+      FROM send_log l JOIN subscribers s ON s.id = l.subscriber_id
+      WHERE l.edition_date = ${edition}::date AND l.notice = 0
+    )
+    SELECT
+      count(*) FILTER (WHERE r.state = 'sent')::int AS sent,
+      count(*) FILTER (WHERE (r.state = 'failed' AND r.failure = 'permanent')
+        OR (r.state = 'sent' AND r.status = 'bounced' AND r.updated_at >= w.starts
+            AND (w.ends IS NULL OR r.updated_at < w.ends)))::int AS bounced,
+      count(*) FILTER (WHERE r.state = 'sent' AND r.status = 'unsubscribed' AND r.unsubscribed_at >= w.starts
+        AND (w.ends IS NULL OR r.unsubscribed_at < w.ends))::int AS unsubscribed,
+      min(w.starts) AS first_mail_at
+    FROM window_of w LEFT JOIN readers r ON true
+    GROUP BY w.starts, w.ends`.execute(db);
+  const row = result.rows[0];
+  return {
+    sent: Number(row?.sent ?? 0),
+    bounced: Number(row?.bounced ?? 0),
+    unsubscribed: Number(row?.unsubscribed ?? 0),
+    firstMailAt: row?.first_mail_at ? isoTimestamp(row.first_mail_at) : null,
+  };
+}
