@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
   }, 180_000);
 
   it('"off" mails the items\' own links', async () => {
-    const setup = await mailed('off');
+    await mailed('off');
     const mail = parseMail(smtp.mails[0]!.raw);
     expect(countedTokens(mail.html)).toEqual([]);
     expect(mail.html).not.toContain('/r/');
