@@ -191,6 +191,16 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'clicks',
+    file: 'clicks.ts',
+    exportName: 'benchClicks',
+    targets: {
+      '/r/ first answer (302 = 1)': ['>=', 1],
+      '/r/ p99 ms (100 clients)': ['<=', 20],
+      '100k clicks: heap growth MB': ['<=', 5],
+    },
+  },
+  {
     name: 'subscribe',
     file: 'subscribe.ts',
     exportName: 'benchSubscribe',

@@ -90,6 +90,8 @@ function subscriberUseCases(deps: DigestDeps) {
     subscriptions: subscriptionUseCases(deps),
     readerPreferences: readerPreferenceUseCases(deps),
     send: (input: subscribers.SendInput) => subscribers.send(deps, input),
+    /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */
+    linkRedirect: () => subscribers.createLinkRedirect(deps),
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
     sendLogCounts: () => subscribers.sendLogCounts(deps),
     subscribers: {

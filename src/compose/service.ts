@@ -1,6 +1,7 @@
 // `digest serve` composed: the HTTP app, its metrics and health checks, the outbox worker, the shared database and the
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
+import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import type { Desk, DeskJobRunner, DeskOptions } from '../desk/index.js';
@@ -32,6 +33,7 @@ export interface ServiceUseCases {
   archive(): Archive | Promise<Archive>;
   desk(options: DeskOptions): Promise<Desk>;
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
+  linkRedirect(): Promise<subscribers.LinkRedirect>;
   sendLogCounts(): Promise<Record<string, number>>;
   stats: NonNullable<ServerUseCases['stats']>;
   clickTotals(): Promise<{ clicks: number; prefetched: number }>;
@@ -87,6 +89,8 @@ export async function composeService(
   const lastBuild = { failed: false };
   const build = buildSettings(deps, options);
   const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
+  // Counted links: one counter per server, its last counts written when the server closes.
+  const clicks = analyticsMode(config) === 'off' ? null : await digest.linkRedirect();
   const app = createServerApp({
     site: {
       dir: options.siteDir,
@@ -101,7 +105,7 @@ export async function composeService(
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
     },
-    useCases: await serverUseCases({ deps, digest, options, settings, deskJobs }),
+    useCases: await serverUseCases({ deps, digest, options, settings, deskJobs, clicks }),
     security: {
       trustProxy: config.server.trustProxy,
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
@@ -138,6 +142,8 @@ export async function composeService(
         url: server.url,
         async close() {
           await server.close();
+          // Requests answered are counted: the batch still in memory is written before the store closes.
+          await clicks?.stop();
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
@@ -154,14 +160,17 @@ async function serverUseCases({
   options,
   settings,
   deskJobs,
+  clicks,
 }: {
   deps: DigestDeps;
   digest: ServiceUseCases;
   options: ServiceOptions;
   settings: ReturnType<typeof subscribers.subscriptionSettings>;
   deskJobs: DeskJobRunner;
+  clicks: subscribers.LinkRedirect | null;
 }): Promise<ServerUseCases> {
   return {
+    ...(clicks ? { clicks: { follow: (request: subscribers.FollowRequest) => clicks.follow(request) } } : {}),
     // Without a public base URL no link could be mailed and no Origin checked: no subscriber routes.
     ...(settings
       ? {

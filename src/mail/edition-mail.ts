@@ -27,6 +27,13 @@ export interface EditionMailOptions {
   preferencesLink?: boolean;
   /** The clock each mail's Date header reads (the use case passes its clock port). */
   now: () => Date;
+  /** Counted links (analytics): each item's /r/ link; per reader, each reader's own part appended (`clickTag`). */
+  countedLinks?: CountedLinks | undefined;
+}
+
+export interface CountedLinks {
+  itemUrl(itemKey: string): string;
+  perReader: boolean;
 }
 
 /** A rendered edition waiting for its readers' tokens. */
@@ -42,6 +49,8 @@ export interface EditionMail {
     token: string;
     /** The reader's signed 'preferences' token (with `preferencesLink`). */
     preferencesToken?: string;
+    /** Per-reader counted links: the reader's signed part of each /r/ link ('' when they turned counting off). */
+    clickTag?: string | undefined;
   }): OutgoingMail;
 }
 
@@ -62,31 +71,10 @@ export async function prepareEditionMail(
   options: EditionMailOptions,
 ): Promise<EditionMail> {
   const sender = { address: envelopeSender(options.from) };
-  // A token never contains this (tokens are "<letter>.<base64url>.<base36>.<base64url>"), and it survives HTML
-  // escaping and URL serialisation unchanged.
-  const placeholder = `TOKEN${randomBytes(12).toString('hex')}`;
-  const preferencesPlaceholder = `PREFS${randomBytes(12).toString('hex')}`;
-  const { pageUrl: variantPage, ...variant } = options.variant ?? {};
-  const pageUrl = variantPage ?? absoluteUrl(options.baseUrl, `${edition.date}/`);
-  const renderOptions = {
-    pageUrl,
-    unsubscribeUrl: unsubscribeUrl(options.baseUrl, placeholder),
-    siteUrl: options.baseUrl,
-    ...(options.images ? { images: options.images } : {}),
-    ...(options.preferencesLink
-      ? { preferencesUrl: preferencesUrl(options.baseUrl, preferencesPlaceholder) }
-      : {}),
-    ...variant,
-  };
-  const slots = [placeholder, ...(options.preferencesLink ? [preferencesPlaceholder] : [])];
-  const htmlTemplate = fillable(await renderEmailHtml(edition, renderOptions), slots);
-  const textTemplate = fillable(renderEmailText(edition, renderOptions), slots);
+  const { fill, language } = await cutTemplates(edition, options);
   const domain = new URL(options.baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
-  const subject = variant.language
-    ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, variant.language)})`.replace(
-        /[\r\n]+/g,
-        ' ',
-      )
+  const subject = language
+    ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, language)})`.replace(/[\r\n]+/g, ' ')
     : emailSubject(edition);
   // The message is assembled here rather than by nodemailer's composer: its streams cost ~5 ms a mail, this ~0.3.
   const boundary = `----=_digest_${randomBytes(12).toString('hex')}`;
@@ -101,7 +89,7 @@ export async function prepareEditionMail(
     subject,
     from: options.from,
     envelopeFrom: sender.address,
-    build({ subscriberId, address, token, preferencesToken = '' }) {
+    build({ subscriberId, address, token, preferencesToken = '', clickTag = '' }) {
       headerRecipient(address);
       const messageId = `<edition-${edition.date}.${subscriberId}@${domain}>`;
       const unsubscribe = listUnsubscribeHeaders({
@@ -118,11 +106,12 @@ export async function prepareEditionMail(
         `List-Unsubscribe: ${(unsubscribe['List-Unsubscribe'] ?? '').replace(/>, </g, '>,\r\n <')}`,
         `List-Unsubscribe-Post: ${unsubscribe['List-Unsubscribe-Post']}`,
       ];
+      const filled = fill([token, preferencesToken, clickTag]);
       const raw = [
         headers.join('\r\n'),
         '',
-        part(boundary, 'text/plain', textTemplate([token, preferencesToken])),
-        part(boundary, 'text/html', htmlTemplate([token, preferencesToken])),
+        part(boundary, 'text/plain', filled.text),
+        part(boundary, 'text/html', filled.html),
         `--${boundary}--`,
         '',
       ].join('\r\n');
@@ -147,6 +136,55 @@ export function headerRecipient(address: string): string {
     throw new InvalidRecipientError(`not a valid address for a mail header: ${JSON.stringify(address)}`);
   }
   return address;
+}
+
+/**
+ * The HTML and text parts rendered once with placeholders where each reader's links go (unsubscribe, preferences,
+ * and per-reader counted links), cut there; `fill` makes one reader's parts from [unsubscribe, preferences, clicks].
+ */
+async function cutTemplates(edition: Edition, options: EditionMailOptions) {
+  // A token never contains this (tokens are "<letter>.<base64url>.<base36>.<base64url>"), and it survives HTML
+  // escaping and URL serialisation unchanged.
+  const placeholder = `TOKEN${randomBytes(12).toString('hex')}`;
+  const preferencesPlaceholder = `PREFS${randomBytes(12).toString('hex')}`;
+  const readerPlaceholder = `READER${randomBytes(12).toString('hex')}`;
+  const counted = options.countedLinks;
+  const { pageUrl: variantPage, ...variant } = options.variant ?? {};
+  const pageUrl = variantPage ?? absoluteUrl(options.baseUrl, `${edition.date}/`);
+  const renderOptions = {
+    pageUrl,
+    unsubscribeUrl: unsubscribeUrl(options.baseUrl, placeholder),
+    siteUrl: options.baseUrl,
+    ...(options.images ? { images: options.images } : {}),
+    ...(options.preferencesLink
+      ? { preferencesUrl: preferencesUrl(options.baseUrl, preferencesPlaceholder) }
+      : {}),
+    ...variant,
+  };
+  const countedLink = !counted
+    ? undefined
+    : counted.perReader
+      ? (key: string) => `${counted.itemUrl(key)}${readerPlaceholder}`
+      : counted.itemUrl;
+  const slots = [placeholder, ...(options.preferencesLink ? [preferencesPlaceholder] : [])];
+  const html = await renderEmailHtml(edition, renderOptions, countedLink);
+  // A mail whose items have no link of their own has no reader part to fill.
+  const readerSlot = html.includes(readerPlaceholder);
+  if (readerSlot) slots.push(readerPlaceholder);
+  const values = (token: string, preferences: string, reader: string) => [
+    token,
+    ...(options.preferencesLink ? [preferences] : []),
+    ...(readerSlot ? [reader] : []),
+  ];
+  const htmlTemplate = fillable(html, slots);
+  const textTemplate = fillable(renderEmailText(edition, renderOptions, countedLink), slots);
+  return {
+    language: variant.language,
+    fill: ([token, preferences, reader]: [string, string, string]) => {
+      const filled = values(token, preferences, reader);
+      return { html: htmlTemplate(filled), text: textTemplate(filled) };
+    },
+  };
 }
 
 /**

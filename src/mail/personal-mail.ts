@@ -75,6 +75,8 @@ export interface PersonalRecipient {
   preferences: ReaderPreferences | null;
   token: string;
   preferencesToken: string;
+  /** Per-reader counted links: the reader's signed part of each /r/ link. */
+  clickTag?: string | undefined;
 }
 
 export interface PersonalMails {

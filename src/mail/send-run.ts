@@ -26,6 +26,8 @@ export interface SendReaders {
   tokensFor(recipient: { subscriberId: number; address: string; generation: number }): {
     unsubscribe: string;
     preferences: string;
+    /** Per-reader counted links: the reader's signed part of each /r/ link. */
+    clicks?: string;
   };
   /** Counts a permanent failure; true when the address is now bounced. */
   recordBounce(subscriberId: number): Promise<boolean>;
@@ -154,6 +156,7 @@ async function composeFor(run: Run, recipient: SendRecipient): Promise<OutgoingM
       ...recipient,
       token: tokens.unsubscribe,
       preferencesToken: tokens.preferences,
+      clickTag: tokens.clicks,
     });
   } catch (error) {
     if (!(error instanceof InvalidRecipientError)) throw error;

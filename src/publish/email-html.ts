@@ -31,6 +31,9 @@ export interface EmailOptions {
   preferencesUrl?: string;
 }
 
+/** Counted links (analytics): each item's link through the service's /r/ redirect, by item key. */
+export type CountedLink = (itemKey: string) => string;
+
 /** An item a personal mail names without showing it. */
 export interface AlsoItem {
   title: string;
@@ -65,7 +68,11 @@ const STYLES = raw(`
 const LANDMARK = raw(`<mj-html-attributes><mj-selector path="div[aria-roledescription=email]">
 <mj-html-attribute name="role">main</mj-html-attribute></mj-selector></mj-html-attributes>`);
 
-export async function renderEmailHtml(edition: Edition, options: EmailOptions = {}): Promise<string> {
+export async function renderEmailHtml(
+  edition: Edition,
+  options: EmailOptions = {},
+  countedLink?: CountedLink,
+): Promise<string> {
   const pageUrl = safeUrl(options.pageUrl);
   const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
   // Mail clients load images from the published site only: absolute URLs under the base URL, else no image.
@@ -73,6 +80,7 @@ export async function renderEmailHtml(edition: Edition, options: EmailOptions = 
     pageUrl,
     imageRoot: absoluteUrl(options.siteUrl ?? undefined, ''),
     ...(options.images ? { images: options.images } : {}),
+    countedLink,
   });
   const words = uiText(options.language);
   const preferences = safeUrl(options.preferencesUrl);

@@ -2,7 +2,7 @@
 // Plain text needs no escaping; the item view already turned control characters and bidi overrides into spaces.
 import type { Edition, Level } from '../core/types.js';
 import { safeUrl } from '../core/urls.js';
-import { DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
+import { type CountedLink, DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 
@@ -23,10 +23,14 @@ export function wrap(text: string, indent = '', width = WIDTH): string[] {
   return lines;
 }
 
-export function renderEmailText(edition: Edition, options: EmailOptions = {}): string {
+export function renderEmailText(
+  edition: Edition,
+  options: EmailOptions = {},
+  countedLink?: CountedLink,
+): string {
   const pageUrl = safeUrl(options.pageUrl);
   const unsubscribe = safeUrl(options.unsubscribeUrl ?? DEFAULT_UNSUBSCRIBE_URL);
-  const view = toEditionView(edition);
+  const view = toEditionView(edition, { countedLink });
   const words = uiText(options.language);
   const also = options.alsoInEdition ?? [];
   const [longDate, count] = options.language

@@ -72,6 +72,8 @@ export interface ItemViewOptions {
   /** Absolute URL of the edition page, for permalinks that leave the page. */
   pageUrl?: string | null;
   maxAuthors?: number;
+  /** Counted links (analytics): the item's link through the service's /r/ redirect, by item key, in place of its own. */
+  countedLink?: ((itemKey: string) => string) | undefined;
 }
 
 export interface EditionView {
@@ -123,7 +125,7 @@ export function toItemView(
     number: position.number,
     anchor: position.anchor,
     title,
-    url: safeUrl(readerUrl(item.url, item.arxivId)),
+    url: countedUrl(safeUrl(readerUrl(item.url, item.arxivId)), item.key, options),
     level: plainText(item.level),
     levelClass: (LEVELS as readonly string[]).includes(item.level) ? item.level.toLowerCase() : 'unknown',
     authors,
@@ -199,4 +201,9 @@ export function leadImage(
     if (local) return `${home}${local.path}`;
   }
   return null;
+}
+
+/** The counted link where the item has a link of its own to count; an item without one stays without. */
+function countedUrl(url: string | null, key: string, options: ItemViewOptions): string | null {
+  return url && options.countedLink ? options.countedLink(key) : url;
 }

@@ -6,6 +6,7 @@ import type { Desk } from '../desk/index.js';
 import { API_BASE, API_VERSION, type Archive } from '../reach/index.js';
 import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
+import { type ClickRouteOptions, clickRoutes } from './click-routes.js';
 import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';
 import { sameSecret, urlTextGuard } from './guards.js';
@@ -57,6 +58,8 @@ export interface ServerUseCases {
   archive?: { archive: Archive; publicUrl?: string | undefined };
   /** The editor's desk use cases; when given, /admin serves the desk. */
   desk?: Desk;
+  /** Counted links (analytics not "off"): /r/<token> redirects and counts. */
+  clicks?: Pick<ClickRouteOptions, 'follow'>;
   /** What readers did with a published edition; when given, /operator/stats serves it (the /metrics check). */
   stats?: StatsUseCase;
 }
@@ -226,6 +229,7 @@ function useCaseRoutes(
 ): void {
   const { trustProxy, now } = options;
   if (useCases.subscribers) app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, now }));
+  if (useCases.clicks) app.route('/', clickRoutes({ follow: useCases.clicks.follow, trustProxy }));
   if (useCases.archive) {
     app.route(
       API_BASE,

@@ -64,7 +64,7 @@ export function clicksStore(db: Db): ClicksPort {
     add,
     byItem,
     byEdition,
-    forSubscriber,
+    forSubscriber: readerClicks,
     deleteSubscriber,
     readerCounting,
     setReaderCounting,
@@ -207,7 +207,8 @@ async function byEdition(db: Db, limit: number): Promise<EditionClicks[]> {
   }));
 }
 
-async function forSubscriber(db: Db, subscriberId: number): Promise<ReaderClick[]> {
+/** One reader's clicks (per-reader mode), oldest first: also part of their export (store/preferences.ts). */
+export async function readerClicks(db: Db, subscriberId: number): Promise<ReaderClick[]> {
   const rows = await db
     .selectFrom('reader_clicks')
     .selectAll()

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import { bindQueries } from './_bind.js';
 import { json } from './_values.js';
+import { type ReaderClick, readerClicks } from './clicks.js';
 import type { Database, OutboxKind, OutboxState, SendState } from './schema.js';
 import { getSubscriber, type Subscriber } from './subscribers.js';
 
@@ -101,13 +102,15 @@ export interface SubscriberExport {
     handedOverAt: string | null;
     updatedAt: string;
   }[];
+  /** Per-reader counted links only: the items the reader clicked (first click each), else empty. */
+  clicks: ReaderClick[];
 }
 
 /** Everything stored about one reader, or null when the address is unknown. */
 async function exportSubscriber(db: Kysely<Database>, address: string): Promise<SubscriberExport | null> {
   const subscriber = await getSubscriber(db, { address });
   if (!subscriber) return null;
-  const [preferences, rows, mails] = await Promise.all([
+  const [preferences, rows, mails, clicks] = await Promise.all([
     getPreferences(db, subscriber.id),
     db
       .selectFrom('send_log')
@@ -121,6 +124,7 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
       .where('subscriber_id', '=', subscriber.id)
       .orderBy('id')
       .execute(),
+    readerClicks(db, subscriber.id),
   ]);
   return {
     subscriber,
@@ -142,5 +146,6 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
       handedOverAt: mail.handed_over_at?.toISOString() ?? null,
       updatedAt: mail.updated_at.toISOString(),
     })),
+    clicks,
   };
 }

@@ -27,6 +27,9 @@ export const createReaderPreferences = lazy(
 export const exportReader = lazy(async () => (await import('./reader-preferences.js')).exportReader);
 
 /** `digest send`: one edition to every confirmed reader, through the send log. */
+export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.js';
+/** `/r/<token>` of `digest serve`: counted links, their counts batched in memory and written every second. */
+export const createLinkRedirect = lazy(async () => (await import('./link-redirect.js')).createLinkRedirect);
 export const send = lazy(async () => (await import('./send.js')).send);
 
 /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */

@@ -1,38 +1,72 @@
 // The mail of `digest send`: the edition in each language readers may get, its images, and each reader's signed
 // links. Composed per reader by mail/personal-mail.ts.
+import { analyticsMode } from '../config/analytics-schema.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
+import type { CountedLinks } from '../mail/edition-mail.js';
 import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
 import type { SendReaders } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
+import { digestClickTokens } from './click-tokens.js';
 import type { SendDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
 
 export async function prepareSendMail(
-  deps: Pick<SendDeps, 'config' | 'clock' | 'http' | 'log' | 'store'>,
+  deps: Pick<SendDeps, 'config' | 'clock' | 'http' | 'log' | 'store' | 'env'>,
   edition: Edition,
   settings: SendSettings,
 ): Promise<PersonalMails> {
   const { unsubscribeMailto } = settings.send;
+  const countedLinks = mailLinks(deps, edition, settings.baseUrl);
   return preparePersonalMails({
     editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: deps.config.publish.email.from,
     baseUrl: settings.baseUrl,
     now: () => deps.clock.now(),
     ...(unsubscribeMailto ? { unsubscribeMailto } : {}),
+    ...(countedLinks ? { countedLinks } : {}),
     ...(await emailImages(deps, edition, settings.baseUrl)),
   });
 }
 
-/** Each reader's links, signed as their mail is composed; a permanent failure counts toward their bounces. */
+/**
+ * Counted links (analytics not "off"): each item's link through /r/ on the service, its token naming the edition,
+ * the revision being mailed, the channel and the item.
+ */
+function mailLinks(
+  deps: Pick<SendDeps, 'config' | 'env'>,
+  edition: Edition,
+  baseUrl: string,
+): CountedLinks | null {
+  const mode = analyticsMode(deps.config);
+  if (mode === 'off') return null;
+  const tokens = digestClickTokens(deps);
+  const revision = (edition.corrections?.length ?? 0) + 1;
+  return {
+    perReader: mode === 'per-reader',
+    itemUrl: (itemKey) => {
+      const token = tokens.item({ edition: edition.date, revision, channel: 'mail', itemKey });
+      return absoluteUrl(baseUrl, `r/${token}`) ?? `${baseUrl}r/${token}`;
+    },
+  };
+}
+
+/**
+ * Each reader's links, signed as their mail is composed; a permanent failure counts toward their bounces. In
+ * per-reader mode each reader's /r/ links carry their signed part (a reader who turned counting off is kept out
+ * when the counts are written: store/clicks.ts).
+ */
 export function sendReaders(
-  deps: Pick<SendDeps, 'env' | 'clock' | 'store'>,
+  deps: Pick<SendDeps, 'env' | 'clock' | 'store' | 'config'>,
   bounceLimit: number,
+  edition: string,
 ): SendReaders {
   const tokens = digestTokens(deps);
+  const clickTokens = analyticsMode(deps.config) === 'per-reader' ? digestClickTokens(deps) : null;
   return {
     tokensFor: ({ subscriberId, address, generation }) => ({
+      ...(clickTokens ? { clicks: clickTokens.reader(edition, subscriberId) } : {}),
       unsubscribe: tokens.issue('unsubscribe', { id: String(subscriberId), address }),
       // Bound to the reader's subscription: after leaving and coming back, this mail's link no longer opens the page.
       preferences: tokens.issue('preferences', {

@@ -66,7 +66,7 @@ export async function deliver(
       mail,
       sender,
       claim,
-      readers: sendReaders(deps, settings.send.bounceLimit),
+      readers: sendReaders(deps, settings.send.bounceLimit, mail.edition),
       limits: settings.send,
       onEvent,
       ...(deps.signal ? { signal: deps.signal } : {}),

@@ -85,7 +85,8 @@ function tokenSigner(secret: Buffer) {
   };
 }
 
-function sameBytes(given: string, expected: Buffer): boolean {
+/** Constant-time compare of a base64url signature with the expected bytes. */
+export function sameBytes(given: string, expected: Buffer): boolean {
   const bytes = Buffer.from(given, 'base64url');
   return bytes.byteLength === expected.byteLength && timingSafeEqual(bytes, expected);
 }

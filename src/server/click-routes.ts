@@ -1,0 +1,33 @@
+// `/r/<token>`: counted links (issue 33). GET and HEAD answer 302 to where the use case says — the item's stored
+// link, or the edition's page or the site's home for a bad token — with nothing from the request in the answer.
+// The count is taken in memory by the use case; this route never waits for the database to write it.
+import { Hono } from 'hono';
+import type { FollowAnswer, FollowRequest } from '../subscribers/index.js';
+import { clientAddress } from './client-address.js';
+import type { RequestVariables } from './request-log.js';
+
+/** Longer than any token we issue: anything longer is read as no token. */
+const MAX_TOKEN = 160;
+
+export interface ClickRouteOptions {
+  follow(request: FollowRequest): Promise<FollowAnswer>;
+  trustProxy: boolean;
+}
+
+export function clickRoutes(options: ClickRouteOptions): Hono<{ Variables: RequestVariables }> {
+  const app = new Hono<{ Variables: RequestVariables }>();
+  app.on(['GET', 'HEAD'], '/r/:token', async (c) => {
+    const token = c.req.param('token');
+    const answer = await options.follow({
+      token: token.length <= MAX_TOKEN ? token : '',
+      method: c.req.method,
+      userAgent: c.req.header('user-agent'),
+      source: clientAddress(c, options.trustProxy),
+    });
+    // Never cached (each fetch is a count); the item's site learns nothing of the token.
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(answer.location, 302);
+  });
+  return app;
+}

@@ -1,0 +1,162 @@
+// Counting /r/ fetches without delaying the answer: each fetch is classified (click, prefetched, or not counted past
+// the source's rate limit) and added to an in-memory batch, which a timer writes every second through
+// `store.clicks.add` (and once more when the service stops). A crash loses at most the last second of counts, and
+// the reader rows still inside their burst window (5 s). The batch is bounded: it is summed per (edition, revision,
+// item, channel, day), and past MAX_PENDING keys it is written at once.
+
+import type { Timer } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/ports.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
+import type { ClickTally, ReaderClick } from '../store/clicks.js';
+import type { Store } from '../store/types.js';
+import type { ClickLink } from './click-tokens.js';
+import { createBurstWindows, isScannerRequest, type WindowFetch } from './scanner-rule.js';
+
+export const FLUSH_EVERY_MS = 1_000;
+const MAX_PENDING = 20_000;
+
+/** One fetch of /r/ whose token was good and whose item was found. */
+export interface CountedFetch {
+  link: ClickLink;
+  itemKey: string;
+  /** Items in that revision: the burst rule's "most of one mail's links". */
+  itemsInMail: number;
+  /** The client address (the proxy's X-Forwarded-For with server.trustProxy). */
+  source: string;
+  method: string;
+  userAgent: string | undefined;
+}
+
+export type FetchVerdict = 'click' | 'prefetched' | 'limited';
+
+export interface ClickCounter {
+  /** Classifies and batches a fetch; never waits. */
+  record(fetch: CountedFetch): FetchVerdict;
+  /** Writes the batch now, with the reader rows past their burst window (the timer does it every second). */
+  flush(): Promise<void>;
+  /** Stops the timer and writes everything still held, reader rows in their window too. */
+  stop(): Promise<void>;
+  /** Keys held in memory (batch, reader rows, sources in the burst window, rate-limited sources). */
+  held(): { tallies: number; readers: number; sources: number; limited: number };
+}
+
+export interface ClickCounterOptions {
+  store: Pick<Store, 'clicks'>;
+  /** Per-reader mode: keep which reader clicked (their tokens name them). */
+  perReader: boolean;
+  /** Counted fetches per client address per minute (analytics.perMinute). */
+  perMinute: number;
+  timer: Timer;
+  /** Today's date (YYYY-MM-DD, UTC) and the time now (ISO 8601), from the clock port. */
+  today: () => { day: string; at: string };
+  log: Logger;
+}
+
+interface Held {
+  tally: Omit<ClickTally, 'clicks' | 'prefetched'>;
+  reader: ReaderClick | null;
+}
+
+export function createClickCounter(options: ClickCounterOptions): ClickCounter {
+  const { timer } = options;
+  const limiter = createRateLimiter({
+    capacity: options.perMinute,
+    refillMs: Math.ceil(60_000 / options.perMinute),
+    maxKeys: 10_000,
+    now: () => timer.now(),
+  });
+  const windows = createBurstWindows<Held>();
+  const batch = clickBatch(options);
+  let stopped = false;
+  const flush = () => {
+    batch.settle(windows.release(timer.now()));
+    return batch.flush();
+  };
+  const tick = () => {
+    if (stopped) return;
+    void flush().finally(() => {
+      if (!stopped) cancel = timer.after(FLUSH_EVERY_MS, tick);
+    });
+  };
+  let cancel = timer.after(FLUSH_EVERY_MS, tick);
+
+  return {
+    record(fetch) {
+      if (!limiter.take(fetch.source).allowed) return 'limited';
+      const { day, at } = options.today();
+      const { link, itemKey } = fetch;
+      const item = { edition: link.edition, revision: link.revision, itemKey, channel: link.channel };
+      const tally = { ...item, day };
+      if (isScannerRequest(fetch.method, fetch.userAgent)) {
+        batch.count(tally, 0, 1);
+        return 'prefetched';
+      }
+      const subscriberId = options.perReader ? link.subscriberId : null;
+      const reader = subscriberId === null ? null : { ...item, subscriberId, at };
+      const mail = `${link.edition}|${link.revision}|${link.channel}|${subscriberId ?? ''}`;
+      const verdict = windows.add(
+        fetch.source,
+        { mail, item: itemKey, at: timer.now(), payload: { tally, reader } },
+        fetch.itemsInMail,
+      );
+      // A burst found now: the same source's earlier fetches of this mail were a scanner's too.
+      for (const earlier of verdict.reclassified) batch.count(earlier.payload.tally, -1, 1);
+      batch.settle(verdict.released);
+      batch.count(tally, verdict.burst ? 0 : 1, verdict.burst ? 1 : 0);
+      return verdict.burst ? 'prefetched' : 'click';
+    },
+    flush,
+    async stop() {
+      stopped = true;
+      cancel();
+      batch.settle(windows.release(timer.now(), true));
+      await batch.flush();
+    },
+    held: () => ({ ...batch.held(), sources: windows.sources, limited: limiter.size }),
+  };
+}
+
+/** The counts and reader rows waiting for the next write, summed per key; written one batch at a time. */
+function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
+  let tallies = new Map<string, ClickTally>();
+  let readers: ReaderClick[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  const count = (tally: Held['tally'], clicks: number, prefetched: number) => {
+    const key = JSON.stringify(tally);
+    const held = tallies.get(key);
+    if (held) {
+      held.clicks += clicks;
+      held.prefetched += prefetched;
+    } else tallies.set(key, { ...tally, clicks, prefetched });
+    if (tallies.size + readers.length > MAX_PENDING) void flush();
+  };
+  const flush = () => {
+    writing = writing.then(async () => {
+      const batch = [...tallies.values()];
+      const rows = readers;
+      tallies = new Map();
+      readers = [];
+      if (batch.length === 0 && rows.length === 0) return;
+      try {
+        await options.store.clicks.add(batch, rows);
+      } catch (error) {
+        options.log.warn(`clicks: ${batch.length} counts kept for the next write: ${errorMessage(error)}`);
+        // Back into the batch, summed with what came meanwhile: memory stays bounded by the keys.
+        for (const tally of batch)
+          if (tallies.size < MAX_PENDING) count(tally, tally.clicks, tally.prefetched);
+        if (readers.length < MAX_PENDING) readers.push(...rows);
+      }
+    });
+    return writing;
+  };
+  return {
+    count,
+    flush,
+    /** Fetches that left the burst window as clicks: their reader rows join the batch. */
+    settle(fetches: WindowFetch<Held>[]) {
+      for (const fetch of fetches) if (fetch.payload.reader) readers.push(fetch.payload.reader);
+    },
+    held: () => ({ tallies: tallies.size, readers: readers.length }),
+  };
+}

@@ -1,0 +1,134 @@
+// Counting /r/ fetches: clicks, scanners apart (HEAD, scanner agents, a burst from one source, recorded-style),
+// per-source rate limits, unique readers, and the batch written every second and at stop — into a real store.
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/ports.js';
+import { type CountedFetch, createClickCounter } from '../../src/subscribers/click-counter.js';
+import type { ClickLink } from '../../src/subscribers/click-tokens.js';
+import { useTestStore } from '../support/database.js';
+import { manualTimer } from '../support/manual-timer.js';
+
+const EDITION = '2026-11-23';
+const items = Array.from({ length: 12 }, (_, index) => `arxiv:2611.${String(index + 1).padStart(5, '0')}`);
+const browser =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+function fetchOf(item: number, over: Partial<CountedFetch> & { subscriberId?: number } = {}): CountedFetch {
+  const link: ClickLink = {
+    edition: EDITION,
+    revision: 1,
+    channel: 'mail',
+    keyTag: 'unused',
+    subscriberId: over.subscriberId ?? null,
+  };
+  const { subscriberId: _id, ...rest } = over;
+  return {
+    link,
+    itemKey: items[item]!,
+    itemsInMail: 12,
+    source: '198.51.100.7',
+    method: 'GET',
+    userAgent: browser,
+    ...rest,
+  };
+}
+
+describe('click counter', () => {
+  const store = useTestStore();
+  const counterOn = (perReader = false, perMinute = 30) => {
+    const timer = manualTimer();
+    const counter = createClickCounter({
+      store: store(),
+      perReader,
+      perMinute,
+      timer,
+      today: () => ({
+        day: '2026-11-24',
+        at: new Date(Date.UTC(2026, 10, 24, 8) + timer.now()).toISOString(),
+      }),
+      log: silentLogger,
+    });
+    return { timer, counter };
+  };
+  const counts = async () =>
+    Object.fromEntries(
+      (await store().clicks.byItem(EDITION)).map((row) => [
+        row.itemKey,
+        [row.clicks, row.prefetched, row.uniqueReaders],
+      ]),
+    );
+
+  it('two readers click two items while a gateway prefetches all twelve: the twelve are prefetched', async () => {
+    const { timer, counter } = counterOn();
+    // Recorded-style burst: a security gateway fetches every link of the mail within ~1.2 s of delivery.
+    const verdicts = items.map((_, index) => {
+      timer.advance(100);
+      return counter.record(fetchOf(index, { source: '203.0.113.9', userAgent: browser }));
+    });
+    expect(verdicts.slice(0, 5)).toEqual(['click', 'click', 'click', 'click', 'click']);
+    expect(verdicts.slice(5)).toEqual(Array(7).fill('prefetched'));
+    timer.advance(30_000);
+    counter.record(fetchOf(0, { source: '198.51.100.7' }));
+    counter.record(fetchOf(3, { source: '198.51.100.7' }));
+    timer.advance(60_000);
+    counter.record(fetchOf(0, { source: '192.0.2.44' }));
+    counter.record(fetchOf(3, { source: '192.0.2.44' }));
+    await counter.stop();
+    const stored = await counts();
+    expect(stored[items[0]!]).toEqual([2, 1, null]);
+    expect(stored[items[3]!]).toEqual([2, 1, null]);
+    const prefetched = Object.values(stored).reduce((sum, [, p]) => sum + (p as number), 0);
+    const clicks = Object.values(stored).reduce((sum, [c]) => sum + (c as number), 0);
+    expect(prefetched).toBe(12);
+    expect(clicks).toBe(4);
+  });
+
+  it('HEAD requests and known scanner agents are prefetched on their own', async () => {
+    const { counter } = counterOn();
+    expect(counter.record(fetchOf(1, { method: 'HEAD' }))).toBe('prefetched');
+    expect(counter.record(fetchOf(1, { userAgent: 'Mozilla/5.0 (compatible; Barracuda Sentinel)' }))).toBe(
+      'prefetched',
+    );
+    expect(
+      counter.record(
+        fetchOf(1, { userAgent: 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0)' }),
+      ),
+    ).toBe('prefetched');
+    expect(counter.record(fetchOf(1))).toBe('click');
+    await counter.stop();
+    expect((await counts())[items[1]!]).toEqual([1, 3, null]);
+  });
+
+  it('a reader opening three of twelve items at once stays a reader; one source over its limit is not counted', async () => {
+    const { timer, counter } = counterOn(false, 5);
+    for (const item of [2, 5, 7]) {
+      timer.advance(400);
+      expect(counter.record(fetchOf(item))).toBe('click');
+    }
+    timer.advance(10_000);
+    // A flood from one address: five counted a minute at most (analytics.perMinute), the rest only redirected.
+    const flood = Array.from({ length: 50 }, () => counter.record(fetchOf(9, { source: '192.0.2.200' })));
+    expect(flood.filter((verdict) => verdict !== 'limited')).toHaveLength(5);
+    await counter.stop();
+    const stored = await counts();
+    expect(stored[items[2]!]).toEqual([1, 0, null]);
+    const [clicks, prefetched] = stored[items[9]!] as [number, number];
+    expect(clicks + prefetched).toBe(5);
+  });
+
+  it('writes counts at once, reader rows after their burst window, the rest at stop; per-reader repeats count once', async () => {
+    const { timer, counter } = counterOn(true);
+    const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+    counter.record(fetchOf(4, { subscriberId: ada.id }));
+    timer.advance(2_000);
+    counter.record(fetchOf(4, { subscriberId: ada.id }));
+    await counter.flush();
+    // Counts are written at once; the reader row waits out its burst window (5 s).
+    expect((await counts())[items[4]!]).toEqual([2, 0, null]);
+    timer.advance(6_000);
+    await counter.flush();
+    expect((await counts())[items[4]!]).toEqual([2, 0, 1]);
+    expect(counter.held()).toMatchObject({ tallies: 0, readers: 0 });
+    await counter.stop();
+    expect(await store().clicks.forSubscriber(ada.id)).toHaveLength(1);
+  });
+});
