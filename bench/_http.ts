@@ -53,9 +53,16 @@ export interface Load {
 /** autocannon in a process of its own (so the client does not share a thread with anything measured). */
 export function autocannon(
   url: string,
-  options: { seconds: number; connections: number; headers?: Record<string, string> },
+  options: {
+    seconds: number;
+    connections: number;
+    headers?: Record<string, string>;
+    /** Requests per second of all connections together (autocannon -R); unset: each sends as fast as answered. */
+    overallRate?: number;
+  },
 ): Promise<Load> {
   const args = [AUTOCANNON, '-j', '-d', String(options.seconds), '-c', String(options.connections)];
+  if (options.overallRate) args.push('-R', String(options.overallRate));
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {
