@@ -1,8 +1,10 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
 import { resolve } from 'node:path';
+import { analyticsMode } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { ConfigError } from '../core/errors.js';
+import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
@@ -11,6 +13,7 @@ import { loadEdition } from '../publish/load-edition.js';
 import { PublishError } from '../publish/publish-errors.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
 import { type ChatStep, chatAfterPublish } from '../reach/index.js';
+import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
 import { type PublishEditionResult, publishEdition } from './publish-edition.js';
 
@@ -119,6 +122,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
       email: config.publish.email,
       ...(baseUrl ? { baseUrl } : {}),
       ...(images ? { images } : {}),
+      countedLink: mailCountedLink(deps, edition, baseUrl),
     },
   });
   log.info(
@@ -135,6 +139,20 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
   }
   return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/**
+ * Counted links (analytics not "off") in the list address's mail: each item through /r/ on the service (server.baseUrl,
+ * else the site's), channel "mail", no reader part. No address to count at: the items' own links.
+ */
+function mailCountedLink(
+  deps: EmailDeps,
+  edition: Edition,
+  siteUrl: string | undefined,
+): ((itemKey: string) => string) | undefined {
+  const service = deps.config.server.baseUrl ?? siteUrl;
+  if (!service || analyticsMode(deps.config) === 'off') return undefined;
+  return countedItemLink(deps, { edition, baseUrl: service, channel: 'mail' });
 }
 
 /** Sends exactly the bytes of edition.eml to the given recipients, in one SMTP transaction. */

@@ -11,6 +11,7 @@ import { register as registerEmail } from '../../src/cli/commands/email-command.
 import { register as registerPublish } from '../../src/cli/commands/publish-command.js';
 import type { CliContext } from '../../src/cli/context.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createClickTokens } from '../../src/subscribers/click-tokens.js';
 import { referenceEdition } from '../support/reference-edition.js';
 
 async function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -185,5 +186,70 @@ describe('digest publish / digest email', () => {
   it('email reports a week with no edition', async () => {
     const result = await run(cwd, ['email', '--week', '2026-01-05']);
     expect(String(result.error)).toMatch(/no edition for 2026-01-05.*digest build --week 2026-01-05/);
+  }, 60_000);
+});
+
+describe('digest email: counted links', () => {
+  const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
+  let cwd: string;
+
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'digest-cli-email-clicks-'));
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      await store.editions.save(referenceEdition());
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  /** The item links of the list mail written in this analytics mode. */
+  async function mailLinks(analytics: string): Promise<{ html: string; text: string }> {
+    await writeFile(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        analytics,
+        server: { baseUrl: 'https://service.example.org/' },
+        publish: {
+          baseUrl: 'https://digest.example.org/',
+          email: { from: 'Digest <d@example.org>', to: [] },
+        },
+      }),
+    );
+    const result = await run(cwd, ['email', '--week', '2026-05-04', '--out', analytics], {
+      DIGEST_SECRET: SECRET,
+    });
+    expect(result.error).toBeNull();
+    const read = (file: string) => readFile(join(cwd, analytics, '2026-05-04', file), 'utf8');
+    return { html: await read('email.html'), text: await read('email.txt') };
+  }
+
+  it('aggregate: each item links through /r/ on the service, channel mail, no reader part', async () => {
+    const { html, text } = await mailLinks('aggregate');
+    const tokens = [...html.matchAll(/href="https:\/\/service\.example\.org\/r\/([^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
+    const items = referenceEdition().items.filter((item) => item.url);
+    expect(new Set(tokens).size).toBe(items.length);
+    const read = createClickTokens(Buffer.from(SECRET)).read;
+    for (const token of tokens) {
+      expect(read(token)).toMatchObject({
+        edition: '2026-05-04',
+        revision: 1,
+        channel: 'mail',
+        subscriberId: null,
+      });
+    }
+    expect(text).toContain(`https://service.example.org/r/${tokens[0]}`);
+    expect(html).not.toContain(`href="${items[0]!.url}"`);
+  }, 60_000);
+
+  it("off: the items' own links", async () => {
+    const { html } = await mailLinks('off');
+    expect(html).not.toContain('/r/');
+    expect(html).toContain(`href="${referenceEdition().items[0]!.url}"`);
   }, 60_000);
 });
