@@ -12,6 +12,7 @@ import { fetchItemImages } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { PublishError } from '../publish/publish-errors.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
+import type { SiteCountedLink } from '../publish/types.js';
 import { type ChatStep, chatAfterPublish } from '../reach/index.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
@@ -54,6 +55,7 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
       feedLimit: config.publish.feedLimit,
       ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
       languages: config.languages,
+      countedLink: siteCountedLink(deps, baseUrl),
     },
     email: config.publish.email,
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
@@ -139,6 +141,25 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
   }
   return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/**
+ * Counted links on the site (analytics.site, mode not "off"): each edition page's items through /r/ on the service
+ * (server.baseUrl, else the site's), channel "site", no reader part. One signer per edition.
+ */
+function siteCountedLink(deps: PublishDeps, siteUrl: string): SiteCountedLink | undefined {
+  const { config } = deps;
+  if (!config.analytics.site || analyticsMode(config) === 'off') return undefined;
+  const baseUrl = config.server.baseUrl ?? siteUrl;
+  const byEdition = new Map<string, (itemKey: string) => string>();
+  return (edition, itemKey) => {
+    let link = byEdition.get(edition.date);
+    if (!link) {
+      link = countedItemLink(deps, { edition, baseUrl, channel: 'site' });
+      byEdition.set(edition.date, link);
+    }
+    return link(itemKey);
+  };
 }
 
 /**

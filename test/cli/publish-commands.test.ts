@@ -189,7 +189,7 @@ describe('digest publish / digest email', () => {
   }, 60_000);
 });
 
-describe('digest email: counted links', () => {
+describe('counted links in digest email and on the site', () => {
   const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
   let cwd: string;
 
@@ -206,8 +206,7 @@ describe('digest email: counted links', () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  /** The item links of the list mail written in this analytics mode. */
-  async function mailLinks(analytics: string): Promise<{ html: string; text: string }> {
+  async function configure(analytics: unknown): Promise<void> {
     await writeFile(
       join(cwd, 'digest.config.json'),
       JSON.stringify({
@@ -219,6 +218,15 @@ describe('digest email: counted links', () => {
         },
       }),
     );
+  }
+  const countedTokens = (html: string) =>
+    [...html.matchAll(/href="https:\/\/service\.example\.org\/r\/([^"]+)"/g)].map((m) => m[1]!);
+  const linkedItems = () => referenceEdition().items.filter((item) => item.url);
+  const readToken = (token: string) => createClickTokens(Buffer.from(SECRET)).read(token);
+
+  /** The list mail `digest email` writes in this analytics mode. */
+  async function listMail(analytics: string): Promise<{ html: string; text: string }> {
+    await configure(analytics);
     const result = await run(cwd, ['email', '--week', '2026-05-04', '--out', analytics], {
       DIGEST_SECRET: SECRET,
     });
@@ -227,16 +235,22 @@ describe('digest email: counted links', () => {
     return { html: await read('email.html'), text: await read('email.txt') };
   }
 
-  it('aggregate: each item links through /r/ on the service, channel mail, no reader part', async () => {
-    const { html, text } = await mailLinks('aggregate');
-    const tokens = [...html.matchAll(/href="https:\/\/service\.example\.org\/r\/([^"]+)"/g)].map(
-      (m) => m[1]!,
-    );
-    const items = referenceEdition().items.filter((item) => item.url);
-    expect(new Set(tokens).size).toBe(items.length);
-    const read = createClickTokens(Buffer.from(SECRET)).read;
+  /** The edition page `digest publish` writes with this analytics setting. */
+  async function editionPage(analytics: unknown, out: string): Promise<string> {
+    await configure(analytics);
+    const result = await run(cwd, ['publish', '--week', '2026-05-04', '--out', out], {
+      DIGEST_SECRET: SECRET,
+    });
+    expect(result.error).toBeNull();
+    return readFile(join(cwd, out, '2026-05-04', 'index.html'), 'utf8');
+  }
+
+  it('digest email, aggregate: each item links through /r/ on the service, channel mail, no reader part', async () => {
+    const { html, text } = await listMail('aggregate');
+    const tokens = countedTokens(html);
+    expect(new Set(tokens).size).toBe(linkedItems().length);
     for (const token of tokens) {
-      expect(read(token)).toMatchObject({
+      expect(readToken(token)).toMatchObject({
         edition: '2026-05-04',
         revision: 1,
         channel: 'mail',
@@ -244,12 +258,39 @@ describe('digest email: counted links', () => {
       });
     }
     expect(text).toContain(`https://service.example.org/r/${tokens[0]}`);
-    expect(html).not.toContain(`href="${items[0]!.url}"`);
+    expect(html).not.toContain(`href="${linkedItems()[0]!.url}"`);
   }, 60_000);
 
-  it("off: the items' own links", async () => {
-    const { html } = await mailLinks('off');
+  it("digest email, off: the items' own links", async () => {
+    const { html } = await listMail('off');
     expect(html).not.toContain('/r/');
-    expect(html).toContain(`href="${referenceEdition().items[0]!.url}"`);
+    expect(html).toContain(`href="${linkedItems()[0]!.url}"`);
+  }, 60_000);
+
+  it('analytics.site: the edition page links each item through /r/, channel site, no reader part', async () => {
+    const page = await editionPage({ mode: 'aggregate', site: true }, 'site-counted');
+    const tokens = countedTokens(page);
+    expect(new Set(tokens).size).toBe(linkedItems().length);
+    for (const token of tokens) {
+      expect(readToken(token)).toMatchObject({
+        edition: '2026-05-04',
+        revision: 1,
+        channel: 'site',
+        subscriberId: null,
+      });
+    }
+    expect(page).not.toContain(`href="${linkedItems()[0]!.url}"`);
+  }, 60_000);
+
+  it("site off (the default) or mode off: the edition page keeps the items' own links", async () => {
+    for (const [analytics, out] of [
+      [{ mode: 'aggregate' }, 'site-default'],
+      [{ mode: 'off', site: true }, 'site-off'],
+    ] as const) {
+      const page = await editionPage(analytics, out);
+      expect(countedTokens(page)).toEqual([]);
+      expect(page).not.toContain('/r/');
+      expect(page).toContain(`href="${linkedItems()[0]!.url}"`);
+    }
   }, 60_000);
 });
