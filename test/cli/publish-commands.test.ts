@@ -222,7 +222,16 @@ describe('counted links in digest email and on the site', () => {
   const countedTokens = (html: string) =>
     [...html.matchAll(/href="https:\/\/service\.example\.org\/r\/([^"]+)"/g)].map((m) => m[1]!);
   const linkedItems = () => referenceEdition().items.filter((item) => item.url);
-  const readToken = (token: string) => createClickTokens(Buffer.from(SECRET)).read(token);
+  /** One signed /r/ token per linked item, each naming this edition's first revision, the channel and no reader. */
+  function expectCounted(html: string, channel: 'mail' | 'site'): string[] {
+    const tokens = countedTokens(html);
+    expect(new Set(tokens).size).toBe(linkedItems().length);
+    const read = createClickTokens(Buffer.from(SECRET)).read;
+    for (const token of tokens) {
+      expect(read(token)).toMatchObject({ edition: '2026-05-04', revision: 1, channel, subscriberId: null });
+    }
+    return tokens;
+  }
 
   /** The list mail `digest email` writes in this analytics mode. */
   async function listMail(analytics: string): Promise<{ html: string; text: string }> {
@@ -247,16 +256,7 @@ describe('counted links in digest email and on the site', () => {
 
   it('digest email, aggregate: each item links through /r/ on the service, channel mail, no reader part', async () => {
     const { html, text } = await listMail('aggregate');
-    const tokens = countedTokens(html);
-    expect(new Set(tokens).size).toBe(linkedItems().length);
-    for (const token of tokens) {
-      expect(readToken(token)).toMatchObject({
-        edition: '2026-05-04',
-        revision: 1,
-        channel: 'mail',
-        subscriberId: null,
-      });
-    }
+    const tokens = expectCounted(html, 'mail');
     expect(text).toContain(`https://service.example.org/r/${tokens[0]}`);
     expect(html).not.toContain(`href="${linkedItems()[0]!.url}"`);
   }, 60_000);
@@ -269,16 +269,7 @@ describe('counted links in digest email and on the site', () => {
 
   it('analytics.site: the edition page links each item through /r/, channel site, no reader part', async () => {
     const page = await editionPage({ mode: 'aggregate', site: true }, 'site-counted');
-    const tokens = countedTokens(page);
-    expect(new Set(tokens).size).toBe(linkedItems().length);
-    for (const token of tokens) {
-      expect(readToken(token)).toMatchObject({
-        edition: '2026-05-04',
-        revision: 1,
-        channel: 'site',
-        subscriberId: null,
-      });
-    }
+    const tokens = expectCounted(page, 'site');
     expect(page).not.toContain(`href="${linkedItems()[0]!.url}"`);
   }, 60_000);
 
