@@ -1,8 +1,10 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
 import { resolve } from 'node:path';
+import { analyticsMode } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { ConfigError } from '../core/errors.js';
+import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
@@ -10,7 +12,9 @@ import { fetchItemImages } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { PublishError } from '../publish/publish-errors.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
+import type { SiteCountedLink } from '../publish/types.js';
 import { type ChatStep, chatAfterPublish } from '../reach/index.js';
+import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
 import { type PublishEditionResult, publishEdition } from './publish-edition.js';
 
@@ -51,6 +55,7 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
       feedLimit: config.publish.feedLimit,
       ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
       languages: config.languages,
+      countedLink: siteCountedLink(deps, baseUrl),
     },
     email: config.publish.email,
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
@@ -119,6 +124,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
       email: config.publish.email,
       ...(baseUrl ? { baseUrl } : {}),
       ...(images ? { images } : {}),
+      countedLink: mailCountedLink(deps, edition, baseUrl),
     },
   });
   log.info(
@@ -135,6 +141,39 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
   }
   return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/**
+ * Counted links on the site (analytics.site, mode not "off"): each edition page's items through /r/ on the service
+ * (server.baseUrl, else the site's), channel "site", no reader part. One signer per edition.
+ */
+function siteCountedLink(deps: PublishDeps, siteUrl: string): SiteCountedLink | undefined {
+  const { config } = deps;
+  if (!config.analytics.site || analyticsMode(config) === 'off') return undefined;
+  const baseUrl = config.server.baseUrl ?? siteUrl;
+  const byEdition = new Map<string, (itemKey: string) => string>();
+  return (edition, itemKey) => {
+    let link = byEdition.get(edition.date);
+    if (!link) {
+      link = countedItemLink(deps, { edition, baseUrl, channel: 'site' });
+      byEdition.set(edition.date, link);
+    }
+    return link(itemKey);
+  };
+}
+
+/**
+ * Counted links (analytics not "off") in the list address's mail: each item through /r/ on the service (server.baseUrl,
+ * else the site's), channel "mail", no reader part. No address to count at: the items' own links.
+ */
+function mailCountedLink(
+  deps: EmailDeps,
+  edition: Edition,
+  siteUrl: string | undefined,
+): ((itemKey: string) => string) | undefined {
+  const service = deps.config.server.baseUrl ?? siteUrl;
+  if (!service || analyticsMode(deps.config) === 'off') return undefined;
+  return countedItemLink(deps, { edition, baseUrl: service, channel: 'mail' });
 }
 
 /** Sends exactly the bytes of edition.eml to the given recipients, in one SMTP transaction. */

@@ -11,6 +11,7 @@ import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { publishSite } from '../publish/publish-site.js';
 import { swapSite } from '../publish/site-swap.js';
+import type { SiteCountedLink } from '../publish/types.js';
 import { writeFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 
@@ -36,6 +37,8 @@ interface SiteSettings {
   subscribeForm?: boolean;
   /** Configured languages, the written one first: each translated one gets its own section of the site. */
   languages?: readonly string[];
+  /** Counted links (analytics.site): the edition pages' item links through the service's /r/. */
+  countedLink?: SiteCountedLink | undefined;
 }
 
 export interface PublishEditionResult {
@@ -106,6 +109,7 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
       ...(settings.subscribeForm !== undefined ? { subscribeForm: settings.subscribeForm } : {}),
       ...(languages.length ? { languages } : {}),
       ...(translated.size ? { translated } : {}),
+      countedLink: settings.countedLink,
     });
     const revisions = await writeRevisionPages(into, editions);
     const email = await writeEmails({ input: into, edition, translated, images: site.images });

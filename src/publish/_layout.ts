@@ -1,4 +1,5 @@
 // The document shell every site page shares: head metadata, the security policy and the header/footer.
+import type { AnalyticsMode } from '../config/analytics-schema.js';
 import { SITE_CSS } from './_styles.js';
 import { preferenceFields } from './preference-fields.js';
 import { styleSourceHash } from './style-hash.js';
@@ -188,17 +189,33 @@ function subscribeSection({
   languages: readonly string[] | undefined;
 }): Fragment | null {
   if (mode === 'slot') return html`<!--digest:subscribe root="${root}"-->`;
-  return mode ? subscribeForm(siteName, root, languages) : null;
+  return mode ? subscribeForm(siteName, root, { languages }) : null;
+}
+
+export interface SubscribeFormOptions {
+  /** Configured languages: with several, the form offers the reader a choice of them. */
+  languages?: readonly string[] | undefined;
+  /** Counted links (analytics mode): what the form says about clicks; unset or "off": nothing. */
+  clicks?: AnalyticsMode | undefined;
+}
+
+/** The one sentence readers are told about counted clicks in this mode (docs/analytics.md), or null ("off"). */
+export function clickNote(mode: AnalyticsMode | undefined): string | null {
+  if (mode === 'per-reader')
+    return 'Clicks on links in the mail are counted per reader; you can turn that off on your preferences page.';
+  if (mode === 'aggregate') return 'Clicks on links in the mail are counted without naming anyone.';
+  return null;
 }
 
 /**
  * Plain HTML, no script: it works wherever the page does. The "website" field is a honeypot: hidden from sight and
  * from assistive technology and out of the tab order, so only a bot that fills every field fills it.
  */
-export function subscribeForm(siteName: string, root: string, languages: readonly string[] = []): Fragment {
+export function subscribeForm(siteName: string, root: string, options: SubscribeFormOptions = {}): Fragment {
+  const note = clickNote(options.clicks);
   return html`<section class="subscribe" aria-labelledby="subscribe-title">
 <h2 id="subscribe-title">Get ${siteName} by email</h2>
-<p>One mail a week. Confirm from your inbox; every mail has a one-click unsubscribe link.</p>
+<p>One mail a week. Confirm from your inbox; every mail has a one-click unsubscribe link.</p>${note ? html`\n<p class="click-note">${note}</p>` : null}
 <form class="search-form" method="post" action="${root}subscribe">
 <label class="visually-hidden" for="subscribe-email">Email address</label>
 <input id="subscribe-email" type="email" name="email" required maxlength="254" autocomplete="email" placeholder="you@example.com">
@@ -206,7 +223,7 @@ export function subscribeForm(siteName: string, root: string, languages: readonl
 <input id="subscribe-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
 <button type="submit">Subscribe</button>
 <details class="choices"><summary>Choose your edition (optional)</summary>
-${preferenceFields({ languages, idPrefix: 'subscribe' })}
+${preferenceFields({ languages: options.languages ?? [], idPrefix: 'subscribe' })}
 </details>
 </form>
 </section>

@@ -27,6 +27,7 @@ function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors:
     maxAuthors,
     ...(options.images ? { images: options.images } : {}),
     imageRoot: options.locale?.assetRoot ?? '../',
+    countedLink: options.countedLink && ((itemKey: string) => options.countedLink!(edition, itemKey)),
   });
   const language = options.locale?.language;
   const words = language ? uiText(language) : null;

@@ -3,7 +3,7 @@ import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
-import { renderEmailHtml } from './email-html.js';
+import { type CountedLink, renderEmailHtml } from './email-html.js';
 import { renderEditionEml } from './email-message.js';
 import { renderEmailText } from './email-text.js';
 import type { ImageMap } from './item-images.js';
@@ -16,6 +16,8 @@ export interface EmailFilesOptions {
   images?: ImageMap;
   /** The mail's language (a translated edition): `lang` and the words around the content. */
   language?: string;
+  /** Counted links (analytics): each item's link through the service's /r/ redirect, by item key. */
+  countedLink?: CountedLink | undefined;
 }
 
 export interface RenderedEmail {
@@ -33,8 +35,8 @@ export async function renderEmail(edition: Edition, options: EmailFilesOptions):
     ...(options.images ? { images: options.images } : {}),
     ...(options.language ? { language: options.language } : {}),
   };
-  const html = await renderEmailHtml(edition, emailOptions);
-  const text = renderEmailText(edition, emailOptions);
+  const html = await renderEmailHtml(edition, emailOptions, options.countedLink);
+  const text = renderEmailText(edition, emailOptions, options.countedLink);
   const host = pageUrl ? new URL(pageUrl).hostname : undefined;
   const eml = await renderEditionEml(edition, {
     from: options.email.from,

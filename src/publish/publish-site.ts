@@ -12,7 +12,7 @@ import { renderEditionMarkdown } from './markdown.js';
 import { PublishError } from './publish-errors.js';
 import { renderSearchHtml, renderSearchIndex, SEARCH_FILES, SEARCH_SCRIPT } from './search-page.js';
 import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js';
-import { DEFAULT_SITE_NAME, type SiteOptions } from './types.js';
+import { DEFAULT_SITE_NAME, type SiteCountedLink, type SiteOptions } from './types.js';
 import { assertEditionDate, type SiteFiles, summaryOf, writeFiles } from './write-site.js';
 
 /** What the site shows and how: the input of the pure render (siteFiles), same input, same bytes. */
@@ -45,6 +45,8 @@ export interface PublishSiteOptions extends Omit<PublishSiteInput, 'images'> {
    * no item images. Failures are warnings.
    */
   fetchImages?: FetchImagesOptions;
+  /** Counted links (analytics.site): the edition pages' item links through /r/. */
+  countedLink?: SiteCountedLink | undefined;
 }
 
 export interface PublishSiteResult {
@@ -56,7 +58,8 @@ export interface PublishSiteResult {
   images: ImageMap;
 }
 
-export function siteFiles(input: PublishSiteInput): SiteFiles {
+/** `countedLink` (analytics.site): the edition pages link their items through /r/; unset: their own links. */
+export function siteFiles(input: PublishSiteInput, countedLink?: SiteCountedLink): SiteFiles {
   const home = absoluteUrl(input.baseUrl, '');
   if (!home)
     throw new PublishError(
@@ -93,6 +96,7 @@ export function siteFiles(input: PublishSiteInput): SiteFiles {
       fullSite: true,
       // Unset: a slot `digest serve` fills when it can take subscriptions; a static copy of the site shows no form.
       subscribe: input.subscribeForm ?? 'slot',
+      ...(countedLink ? { countedLink } : {}),
       ...(input.images ? { images: input.images } : {}),
       locale: {
         ...(section.language ? { language: section.language } : {}),
@@ -155,9 +159,9 @@ function sectionFiles(
 }
 
 export async function publishSite(input: PublishSiteOptions): Promise<PublishSiteResult> {
-  const { fetchImages, fs: _fs, outDir: _outDir, ...rest } = input;
+  const { fetchImages, fs: _fs, outDir: _outDir, countedLink, ...rest } = input;
   const fetched = fetchImages ? await fetchItemImages(input.editions, fetchImages) : null;
-  const files = siteFiles({ ...rest, ...(fetched ? { images: fetched.images } : {}) });
+  const files = siteFiles({ ...rest, ...(fetched ? { images: fetched.images } : {}) }, countedLink);
   for (const [path, data] of fetched?.files ?? []) files.set(path, data);
   const written = await writeFiles(input.fs, input.outDir, files);
   let bytes = 0;

@@ -1,8 +1,9 @@
 // The pages `digest serve` answers the subscribe, confirm and unsubscribe requests with: the site's own shell, no
 // script, and never a word about whether an address is known.
 
+import type { AnalyticsMode } from '../config/analytics-schema.js';
 import type { ReaderPreferences } from '../core/types.js';
-import { renderPage, subscribeForm } from './_layout.js';
+import { clickNote, renderPage, subscribeForm } from './_layout.js';
 import { preferenceFields } from './preference-fields.js';
 import { type Fragment, html } from './template.js';
 import { DEFAULT_SITE_NAME } from './types.js';
@@ -22,6 +23,8 @@ export type SubscriberPage =
       address: string;
       preferences: ReaderPreferences;
       languages: readonly string[];
+      /** The reader's own switch for counted clicks (per-reader mode): on unless they turned it off. */
+      countMyClicks?: boolean;
       /** The last submission was refused: which field and why. */
       problem?: string;
       saved?: boolean;
@@ -31,6 +34,8 @@ export interface SubscriberPageOptions {
   siteName?: string;
   /** The site's root as an absolute URL, or "/" (links and the form's action resolve from it). */
   root: string;
+  /** Counted links (analytics mode): what the pages say about clicks, and the preferences page's switch. */
+  clicks?: AnalyticsMode | undefined;
 }
 
 const TITLES: Record<SubscriberPage['kind'], string> = {
@@ -55,11 +60,12 @@ export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPa
     description: `${title} — ${siteName}`,
     site: { name: siteName, root },
     body: html`<h1>${title}</h1>
-${body(page, siteName, root)}`,
+${body(page, siteName, options)}`,
   });
 }
 
-function body(page: SubscriberPage, siteName: string, root: string): Fragment {
+function body(page: SubscriberPage, siteName: string, options: SubscriberPageOptions): Fragment {
+  const { root, clicks } = options;
   const home = html`<p><a href="${root}index.html">Back to ${siteName}</a></p>`;
   switch (page.kind) {
     case 'check-inbox':
@@ -69,7 +75,7 @@ Open it to start getting ${siteName}. Nothing arrived? Look in the spam folder; 
 ${home}`;
     case 'invalid-address':
       return html`<p role="alert">The email field: ${page.message}.</p>
-${subscribeForm(siteName, root)}`;
+${subscribeForm(siteName, root, { clicks })}`;
     case 'confirm':
       // A GET only shows this button: a mail scanner that opens the link confirms nobody.
       return html`<p>Send ${siteName} to ${maskAddress(page.address)} once a week?</p>
@@ -98,14 +104,17 @@ ${home}`;
 Links from a recent mail work; to subscribe, ask for a new confirmation mail on the site.</p>
 ${home}`;
     case 'preferences':
-      return preferencesBody(page, root);
+      return preferencesBody(page, options);
     case 'too-many-requests':
       return html`<p>Too many requests came from your network. Please try again in a minute.</p>
 ${home}`;
   }
 }
 
-function preferencesBody(page: Extract<SubscriberPage, { kind: 'preferences' }>, root: string): Fragment {
+function preferencesBody(
+  page: Extract<SubscriberPage, { kind: 'preferences' }>,
+  { root, clicks }: SubscriberPageOptions,
+): Fragment {
   const status = page.problem
     ? html`<p role="alert">${page.problem}</p>`
     : page.saved
@@ -117,9 +126,26 @@ function preferencesBody(page: Extract<SubscriberPage, { kind: 'preferences' }>,
 <form class="preferences" method="post" action="${root}preferences">
 <input type="hidden" name="token" value="${page.token}">
 ${preferenceFields({ languages: page.languages, current: page.preferences })}
+${clickChoice(clicks, page.countMyClicks ?? true)}
 <button type="submit">Save</button>
 </form>
 <p><a href="${root}index.html">Back to the site</a></p>`;
+}
+
+/**
+ * What the preferences page says about counted clicks: per reader, the statement and the reader's own switch (the
+ * hidden field tells the POST the switch was offered, so an unticked box turns counting off); in aggregate mode one
+ * sentence; off: nothing.
+ */
+function clickChoice(clicks: AnalyticsMode | undefined, on: boolean): Fragment | null {
+  const note = clickNote(clicks);
+  if (!note) return null;
+  if (clicks !== 'per-reader') return html`<p class="click-note">${note}</p>`;
+  return html`<fieldset><legend>Clicks</legend>
+<p class="click-note">${note}</p>
+<input type="hidden" name="clicksOffered" value="1">
+<p><label><input type="checkbox" name="countMyClicks" value="1"${on ? html` checked` : null}> Count my clicks</label></p>
+</fieldset>`;
 }
 
 /** "ada@example.com" → "a…@example.com": enough for the reader to recognise, little for someone the mail reached. */

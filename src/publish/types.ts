@@ -1,6 +1,11 @@
 // Options shared by the site renderers.
+
+import type { Edition } from '../core/types.js';
 import type { PageLocale, SubscribeMode } from './_layout.js';
 import type { ImageMap } from './item-images.js';
+
+/** Counted links on the site (analytics.site): an item's link of an edition through the service's /r/ redirect. */
+export type SiteCountedLink = (edition: Edition, itemKey: string) => string;
 
 export interface SiteOptions {
   /** Absolute URL the site is served from (canonical links, Open Graph, feeds, sitemap). */
@@ -15,6 +20,8 @@ export interface SiteOptions {
   subscribe?: SubscribeMode;
   /** The language section the pages are in, for a site in several languages (publishSite); unset: English. */
   locale?: SiteLocale;
+  /** Counted links (analytics.site): the edition pages' item links through /r/; unset: the items' own links. */
+  countedLink?: SiteCountedLink | undefined;
 }
 
 /** One language's section of the site. */

@@ -101,9 +101,15 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
     webhook: limiter(WEBHOOK_REQUESTS_PER_MINUTE),
   };
   const page = (c: Context, status: PageStatus, content: SubscriberPage) =>
-    c.html(renderSubscriberPage(content, { siteName: settings.siteName, root: settings.baseUrl }), status, {
-      ...NO_STORE,
-    });
+    c.html(
+      renderSubscriberPage(content, {
+        siteName: settings.siteName,
+        root: settings.baseUrl,
+        clicks: settings.clicks,
+      }),
+      status,
+      { ...NO_STORE },
+    );
   const limited = (c: Context, which: Limit, json: boolean): Response | null => {
     const decision = limits[which].take(ip(c));
     if (decision.allowed) return null;
@@ -257,6 +263,7 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
       token,
       address: info.address,
       preferences: info.preferences,
+      ...(info.countMyClicks === null ? {} : { countMyClicks: info.countMyClicks }),
       languages: kit.languages,
       ...extra,
     });
@@ -296,7 +303,11 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
         ? c.json({ error: 'invalid-token', field: 'token', message: 'The link is not valid.' }, 400, NO_STORE)
         : page(c, 400, { kind: 'invalid-link' });
     }
-    if (json) return c.json({ status: 'saved', preferences: outcome.preferences }, 200, NO_STORE);
+    if (json) {
+      const saved = { status: 'saved', preferences: outcome.preferences };
+      const clicks = outcome.countMyClicks === null ? {} : { countMyClicks: outcome.countMyClicks };
+      return c.json({ ...saved, ...clicks }, 200, NO_STORE);
+    }
     return form({ c, token, status: 200, extra: { saved: true } });
   });
 }

@@ -4,6 +4,8 @@
 // stored revision, so /r/ can only ever send a reader to a link that edition published.
 import { createHash, createHmac } from 'node:crypto';
 import { MIN_SECRET_BYTES, readSecret } from '../config/secret.js';
+import type { Edition } from '../core/types.js';
+import { absoluteUrl } from '../core/urls.js';
 import type { DigestDeps } from '../deps.js';
 import type { ClickChannel } from '../store/clicks.js';
 import { sameBytes } from './tokens.js';
@@ -98,4 +100,21 @@ export function createClickTokens(secret: Buffer): ClickTokens {
 /** The digest's click tokens: signed with DIGEST_SECRET. */
 export function digestClickTokens(deps: Pick<DigestDeps, 'env'>): ClickTokens {
   return createClickTokens(readSecret(deps.env));
+}
+
+/**
+ * Each item's counted link for one edition as it stands now (its revision: corrections + 1) on one channel:
+ * `<service>/r/<token>`, the same for everyone (no reader part). Used by `digest send` and `digest email`.
+ */
+export function countedItemLink(
+  deps: Pick<DigestDeps, 'env'>,
+  target: { edition: Edition; baseUrl: string; channel: ClickChannel },
+): (itemKey: string) => string {
+  const tokens = digestClickTokens(deps);
+  const { edition, baseUrl, channel } = target;
+  const revision = (edition.corrections?.length ?? 0) + 1;
+  return (itemKey) => {
+    const token = tokens.item({ edition: edition.date, revision, channel, itemKey });
+    return absoluteUrl(baseUrl, `r/${token}`) ?? `${baseUrl}r/${token}`;
+  };
 }

@@ -4,6 +4,7 @@
 
 import { lazy } from '../core/lazy.js';
 
+export { countedItemLink } from './click-tokens.js';
 export { describeMail, SUBSCRIBER_STATUSES } from './manage.js';
 export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';

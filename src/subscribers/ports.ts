@@ -16,8 +16,8 @@ export interface ListReadersDeps {
 /** What a reader's signed links need besides the store: the secret (env) and the time. */
 type LinkPorts = Pick<DigestDeps, 'config' | 'log' | 'env' | 'clock'>;
 
-/** A reader's preferences page behind the link of every mail. */
-export type PreferencesDeps = LinkPorts & ReadersDeps;
+/** A reader's preferences page behind the link of every mail, with their switch for counted clicks. */
+export type PreferencesDeps = LinkPorts & { store: Pick<Store, 'subscribers' | 'preferences' | 'clicks'> };
 
 /** Subscribe, confirm, unsubscribe, the provider's webhook, and the outbox of confirmation and welcome mails. */
 export type SubscriptionDeps = LinkPorts & { store: Pick<Store, 'subscribers' | 'preferences' | 'outbox'> };

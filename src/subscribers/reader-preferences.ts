@@ -1,6 +1,7 @@
 // A reader's own edition: the preferences page behind the signed link of every mail (no account: the token is the
 // key), what the subscribe form may carry, and the reader's data for export. The choices offered are the configured
 // languages, the ranking's topics and the levels.
+import { analyticsMode } from '../config/analytics-schema.js';
 import { NotFoundError } from '../core/errors.js';
 import { NO_PREFERENCES, type PreferencesCheck, parsePreferences } from '../core/reader-choices.js';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
@@ -23,13 +24,21 @@ export function preferenceOptions(config: DigestDeps['config']): PreferenceOptio
 }
 
 export type PreferencesInfo =
-  | { ok: true; address: string; preferences: ReaderPreferences; options: PreferenceOptions }
+  | {
+      ok: true;
+      address: string;
+      preferences: ReaderPreferences;
+      options: PreferenceOptions;
+      /** The reader's switch for counted clicks in per-reader mode; null in other modes (nothing to switch). */
+      countMyClicks: boolean | null;
+    }
   | { ok: false; reason: string };
 
 export type PreferencesSaved =
-  | { ok: true; preferences: ReaderPreferences }
+  | { ok: true; preferences: ReaderPreferences; countMyClicks: boolean | null }
   | { ok: false; reason: string }
-  | Extract<PreferencesCheck, { ok: false }>;
+  | Extract<PreferencesCheck, { ok: false }>
+  | { ok: false; field: 'countMyClicks'; message: string };
 
 export interface ReaderPreferencesUseCases {
   show(token: string): Promise<PreferencesInfo>;
@@ -41,6 +50,8 @@ const MAX_TOKEN_LENGTH = 300;
 export function createReaderPreferences(deps: PreferencesDeps): ReaderPreferencesUseCases {
   const tokens = digestTokens(deps);
   const options = preferenceOptions(deps.config);
+  const perReader = analyticsMode(deps.config) === 'per-reader';
+  const counting = async (rowId: number) => (perReader ? deps.store.clicks.readerCounting(rowId) : null);
   const lookup = async (id: string) => {
     const row = await deps.store.subscribers.get({ id: Number(id) });
     // Someone who left keeps no page: their link says "not valid" like any other. A link names the subscription
@@ -58,20 +69,38 @@ export function createReaderPreferences(deps: PreferencesDeps): ReaderPreference
       const checked = await verify(token);
       if (!checked.ok) return checked;
       const preferences = (await deps.store.preferences.get(checked.subscriber.rowId)) ?? NO_PREFERENCES;
-      return { ok: true, address: checked.subscriber.address, preferences, options };
+      const countMyClicks = await counting(checked.subscriber.rowId);
+      return { ok: true, address: checked.subscriber.address, preferences, options, countMyClicks };
     },
     async save(token, fields) {
       const checked = await verify(token);
       if (!checked.ok) return checked;
       const parsed = parsePreferences(fields, { languages: options.languages, topics: TOPIC_NAMES });
       if (!parsed.ok) return parsed;
+      const switched = perReader ? clickSwitch(fields) : undefined;
+      if (switched === null) return { ok: false, field: 'countMyClicks', message: 'must be true or false' };
       const { rowId } = checked.subscriber;
       if (!(await deps.store.preferences.set(rowId, parsed.preferences)))
         return { ok: false, reason: 'gone' };
+      // Turned off, the reader's kept clicks are deleted and later ones are not kept (store.clicks).
+      if (switched !== undefined) await deps.store.clicks.setReaderCounting(rowId, switched);
       deps.log.info(`subscriber ${rowId} chose their edition`);
-      return { ok: true, preferences: parsed.preferences };
+      return { ok: true, preferences: parsed.preferences, countMyClicks: await counting(rowId) };
     },
   };
+}
+
+/**
+ * The reader's "Count my clicks" switch from a submission: `countMyClicks` when sent (true/false, "1"/"0", "on"); an
+ * unticked box sends nothing, so a form that offered it (`clicksOffered`) means off; neither: unchanged (undefined).
+ * null: not a yes or no.
+ */
+function clickSwitch(fields: Record<string, unknown>): boolean | null | undefined {
+  const value = fields.countMyClicks;
+  if (value === undefined) return fields.clicksOffered !== undefined ? false : undefined;
+  if (value === true || value === 'on' || value === '1' || value === 'true') return true;
+  if (value === false || value === '0' || value === 'false') return false;
+  return null;
 }
 
 /** `digest subscribers export <email>`: everything stored about one reader. */

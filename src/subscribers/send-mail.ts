@@ -8,7 +8,7 @@ import type { CountedLinks } from '../mail/edition-mail.js';
 import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
 import type { SendReaders } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
-import { digestClickTokens } from './click-tokens.js';
+import { countedItemLink, digestClickTokens } from './click-tokens.js';
 import type { SendDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
 
@@ -41,14 +41,9 @@ function mailLinks(
 ): CountedLinks | null {
   const mode = analyticsMode(deps.config);
   if (mode === 'off') return null;
-  const tokens = digestClickTokens(deps);
-  const revision = (edition.corrections?.length ?? 0) + 1;
   return {
     perReader: mode === 'per-reader',
-    itemUrl: (itemKey) => {
-      const token = tokens.item({ edition: edition.date, revision, channel: 'mail', itemKey });
-      return absoluteUrl(baseUrl, `r/${token}`) ?? `${baseUrl}r/${token}`;
-    },
+    itemUrl: countedItemLink(deps, { edition, baseUrl, channel: 'mail' }),
   };
 }
 

@@ -1,5 +1,6 @@
 // What the subscribe routes need to know before any request: where the site lives (links in mails, the one Origin a
 // POST may carry) and the limits. Light on purpose: `digest serve` reads it at start, the use cases load later.
+import { type AnalyticsMode, analyticsMode } from '../config/analytics-schema.js';
 import type { Config } from '../config/config-schema.js';
 
 export interface SubscriptionSettings {
@@ -12,6 +13,8 @@ export interface SubscriptionSettings {
   perMinute: number;
   /** False without publish.email.smtp: no confirmation mail can go out, so subscribing answers 503. */
   canMail: boolean;
+  /** Counted links (analytics mode): what the subscribe form and the preferences page tell readers about clicks. */
+  clicks: AnalyticsMode;
 }
 
 /** null when neither server.baseUrl nor publish.baseUrl is set: no link could be mailed, no Origin checked. */
@@ -28,6 +31,7 @@ export function subscriptionSettings(config: Config): SubscriptionSettings | nul
     siteName: config.name,
     perMinute: config.server.subscribePerMinute,
     canMail: config.publish.email.smtp !== undefined,
+    clicks: analyticsMode(config),
   };
 }
 

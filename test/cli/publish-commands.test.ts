@@ -11,6 +11,7 @@ import { register as registerEmail } from '../../src/cli/commands/email-command.
 import { register as registerPublish } from '../../src/cli/commands/publish-command.js';
 import type { CliContext } from '../../src/cli/context.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createClickTokens } from '../../src/subscribers/click-tokens.js';
 import { referenceEdition } from '../support/reference-edition.js';
 
 async function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -185,5 +186,102 @@ describe('digest publish / digest email', () => {
   it('email reports a week with no edition', async () => {
     const result = await run(cwd, ['email', '--week', '2026-01-05']);
     expect(String(result.error)).toMatch(/no edition for 2026-01-05.*digest build --week 2026-01-05/);
+  }, 60_000);
+});
+
+describe('counted links in digest email and on the site', () => {
+  const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
+  let cwd: string;
+
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'digest-cli-email-clicks-'));
+    const store = await openStore({ dataDir: join(cwd, 'data') });
+    try {
+      await store.editions.save(referenceEdition());
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  async function configure(analytics: unknown): Promise<void> {
+    await writeFile(
+      join(cwd, 'digest.config.json'),
+      JSON.stringify({
+        analytics,
+        server: { baseUrl: 'https://service.example.org/' },
+        publish: {
+          baseUrl: 'https://digest.example.org/',
+          email: { from: 'Digest <d@example.org>', to: [] },
+        },
+      }),
+    );
+  }
+  const countedTokens = (html: string) =>
+    [...html.matchAll(/href="https:\/\/service\.example\.org\/r\/([^"]+)"/g)].map((m) => m[1]!);
+  const linkedItems = () => referenceEdition().items.filter((item) => item.url);
+  /** One signed /r/ token per linked item, each naming this edition's first revision, the channel and no reader. */
+  function expectCounted(html: string, channel: 'mail' | 'site'): string[] {
+    const tokens = countedTokens(html);
+    expect(new Set(tokens).size).toBe(linkedItems().length);
+    const read = createClickTokens(Buffer.from(SECRET)).read;
+    for (const token of tokens) {
+      expect(read(token)).toMatchObject({ edition: '2026-05-04', revision: 1, channel, subscriberId: null });
+    }
+    return tokens;
+  }
+
+  /** The list mail `digest email` writes in this analytics mode. */
+  async function listMail(analytics: string): Promise<{ html: string; text: string }> {
+    await configure(analytics);
+    const result = await run(cwd, ['email', '--week', '2026-05-04', '--out', analytics], {
+      DIGEST_SECRET: SECRET,
+    });
+    expect(result.error).toBeNull();
+    const read = (file: string) => readFile(join(cwd, analytics, '2026-05-04', file), 'utf8');
+    return { html: await read('email.html'), text: await read('email.txt') };
+  }
+
+  /** The edition page `digest publish` writes with this analytics setting. */
+  async function editionPage(analytics: unknown, out: string): Promise<string> {
+    await configure(analytics);
+    const result = await run(cwd, ['publish', '--week', '2026-05-04', '--out', out], {
+      DIGEST_SECRET: SECRET,
+    });
+    expect(result.error).toBeNull();
+    return readFile(join(cwd, out, '2026-05-04', 'index.html'), 'utf8');
+  }
+
+  it('digest email, aggregate: each item links through /r/ on the service, channel mail, no reader part', async () => {
+    const { html, text } = await listMail('aggregate');
+    const tokens = expectCounted(html, 'mail');
+    expect(text).toContain(`https://service.example.org/r/${tokens[0]}`);
+    expect(html).not.toContain(`href="${linkedItems()[0]!.url}"`);
+  }, 60_000);
+
+  it("digest email, off: the items' own links", async () => {
+    const { html } = await listMail('off');
+    expect(html).not.toContain('/r/');
+    expect(html).toContain(`href="${linkedItems()[0]!.url}"`);
+  }, 60_000);
+
+  it('analytics.site: the edition page links each item through /r/, channel site, no reader part', async () => {
+    const page = await editionPage({ mode: 'aggregate', site: true }, 'site-counted');
+    const tokens = expectCounted(page, 'site');
+    expect(page).not.toContain(`href="${linkedItems()[0]!.url}"`);
+  }, 60_000);
+
+  it("site off (the default) or mode off: the edition page keeps the items' own links", async () => {
+    for (const [analytics, out] of [
+      [{ mode: 'aggregate' }, 'site-default'],
+      [{ mode: 'off', site: true }, 'site-off'],
+    ] as const) {
+      const page = await editionPage(analytics, out);
+      expect(countedTokens(page)).toEqual([]);
+      expect(page).not.toContain('/r/');
+      expect(page).toContain(`href="${linkedItems()[0]!.url}"`);
+    }
   }, 60_000);
 });

@@ -2,7 +2,9 @@
 // real `digest serve` answers /r/, a scanner prefetches every link of a mail, two readers click two items each in
 // Chromium from their received mail, and the store holds exactly those counts once the server stops (its last
 // batch written at shutdown). A forged token goes to the site's home; "off" mails plain links; per-reader mode keeps
-// which reader clicked, in their export, gone with `subscribers remove`. Needs `npm run build`.
+// which reader clicked, in their export, gone with `subscribers remove`, and a reader who turns "Count my clicks" off
+// on the preferences page is counted but not kept; with analytics.site the published edition page's links count
+// too. Needs `npm run build`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +231,84 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
       expect((await after.clicks.byItem(WEEK)).every((row) => row.uniqueReaders === null)).toBe(true);
     } finally {
       await after.close();
+    }
+  }, 180_000);
+
+  it('per-reader: the preferences page states it and "Count my clicks" turned off keeps no reader rows', async () => {
+    const setup = await mailed({ mode: 'per-reader' });
+    const html = parseMail(smtp.mails.find((mail) => mail.to[0] === 'bo@example.com')!.raw).html;
+    const token = /href="https:\/\/digest\.example\.org\/preferences\?token=([^"&]+)"/.exec(html)?.[1];
+    expect(token).toBeDefined();
+    const service = await serve(setup);
+    const proxy = { 'x-forwarded-for': '198.51.100.7' };
+    try {
+      const page = await (await fetch(`${service.url}preferences?token=${token}`, { headers: proxy })).text();
+      expect(page).toContain('counted per reader; you can turn that off on your preferences page.');
+      expect(page).toMatch(/name="countMyClicks" value="1" checked> Count my clicks/);
+      // The page's own form, unticked: the existing signed POST (token in the body, same Origin only).
+      const form = new URLSearchParams({ token: decodeURIComponent(token!), clicksOffered: '1' });
+      const post = (origin: string) =>
+        fetch(`${service.url}preferences`, {
+          method: 'POST',
+          headers: { ...proxy, origin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+          redirect: 'manual',
+        });
+      expect((await post('https://evil.example')).status).toBe(403);
+      const saved = await post(new URL(service.url).origin);
+      expect(saved.status).toBe(200);
+      const after = await saved.text();
+      expect(after).toContain('role="status"');
+      expect(after).toMatch(/name="countMyClicks" value="1"> Count my clicks/);
+      // Bo clicks two items from the mail: counted, but not as Bo.
+      for (const item of countedTokens(html).slice(0, 2)) {
+        const answer = await fetch(`${service.url}r/${item}`, {
+          headers: { ...proxy, 'user-agent': BROWSER_AGENT },
+          redirect: 'manual',
+        });
+        expect(answer.status).toBe(302);
+      }
+    } finally {
+      await service.stop();
+    }
+    const exported = await setup.digest('subscribers', 'export', 'bo@example.com');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).clicks).toEqual([]);
+    const store = await openStore({ dataDir: join(setup.cwd, 'data') });
+    try {
+      const counted = (await store.clicks.byItem(WEEK)).filter((row) => row.clicks > 0);
+      expect(counted).toHaveLength(2);
+      expect(counted.map((row) => row.uniqueReaders ?? 0)).toEqual([0, 0]);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+
+  it('analytics.site: an item link of the published edition page is counted through /r/ of digest serve', async () => {
+    const setup = await setUp(smtp, { mode: 'aggregate', site: true });
+    cwds.push(setup.cwd);
+    const published = await setup.digest('publish', '--week', WEEK, '--base-url', BASE_URL, '--out', 'site');
+    expect(published.code, published.stderr).toBe(0);
+    const service = await serve(setup);
+    try {
+      const page = await (await fetch(`${service.url}${WEEK}/index.html`)).text();
+      const links = [...page.matchAll(/href="(http:\/\/127\.0\.0\.1:\d+\/r\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(links.length).toBeGreaterThan(2);
+      const answer = await fetch(links[0]!, {
+        headers: { 'user-agent': BROWSER_AGENT, 'x-forwarded-for': '198.51.100.9' },
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get('location')).toMatch(/^https:\/\/(?!127\.0\.0\.1)/);
+    } finally {
+      await service.stop();
+    }
+    const store = await openStore({ dataDir: join(setup.cwd, 'data') });
+    try {
+      const counted = (await store.clicks.byItem(WEEK)).filter((row) => row.clicks > 0);
+      expect(counted.map((row) => row.clicks)).toEqual([1]);
+    } finally {
+      await store.close();
     }
   }, 180_000);
 });

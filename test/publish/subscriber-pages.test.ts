@@ -2,6 +2,7 @@
 // script, escaped tokens and addresses.
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
+import type { AnalyticsMode } from '../../src/config/analytics-schema.js';
 import { parseConfig } from '../../src/config/load-config.js';
 import { NO_PREFERENCES } from '../../src/core/reader-choices.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
@@ -74,7 +75,9 @@ describe('the subscribe form on the site', () => {
       ['de/2026-05-04/index.html', '../../subscribe'],
       ['de/search/index.html', '../../subscribe'],
     ] as const) {
-      const filled = fillSubscribeSlot(site.get(path) as string, 'LLM News Digest', ['en', 'de']);
+      const filled = fillSubscribeSlot(site.get(path) as string, 'LLM News Digest', {
+        languages: ['en', 'de'],
+      });
       expect(filled).toContain(`<form class="search-form" method="post" action="${action}">`);
       expect(filled).toContain('<select id="subscribe-language" name="language">');
       expect(filled).toContain('<option value="de" lang="de">Deutsch</option>');
@@ -137,5 +140,49 @@ describe('the preferences page', () => {
     expect(page(['en'])).toContain('puts first: your topics and levels.');
     expect(page(['en', 'de'])).toContain('puts first: your language, your topics and levels.');
     expect(await errorsOf(page(['en']))).toEqual([]);
+  });
+});
+
+describe('what the subscribe form and the preferences page say about counted clicks', () => {
+  const served = siteFiles({ editions: weeklyEditions(1), baseUrl: 'https://digest.example.org/' });
+  const form = (clicks: AnalyticsMode) =>
+    fillSubscribeSlot(served.get('index.html') as string, 'LLM News Digest', { clicks });
+  const preferences = (clicks: AnalyticsMode, countMyClicks: boolean) =>
+    renderSubscriberPage(
+      {
+        kind: 'preferences',
+        token: 'p.token',
+        address: 'ada@example.org',
+        preferences: NO_PREFERENCES,
+        languages: ['en'],
+        countMyClicks,
+      },
+      { root: '/', clicks },
+    );
+  const SWITCH = /<input type="checkbox" name="countMyClicks" value="1"( checked)?> Count my clicks/;
+
+  it('per-reader: both say clicks are counted per reader and can be turned off; the page has the switch', async () => {
+    const sentence = 'counted per reader; you can turn that off on your preferences page.';
+    expect(form('per-reader')).toContain(sentence);
+    const on = preferences('per-reader', true);
+    expect(on).toContain(sentence);
+    expect(on.match(SWITCH)?.[1]).toBe(' checked');
+    expect(on).toContain('<input type="hidden" name="clicksOffered" value="1">');
+    expect(preferences('per-reader', false).match(SWITCH)?.[1]).toBeUndefined();
+    expect(await errorsOf(on)).toEqual([]);
+    expect(await errorsOf(form('per-reader'))).toEqual([]);
+  });
+
+  it('aggregate: one sentence naming nobody, no switch; off: nothing about clicks', () => {
+    for (const page of [form('aggregate'), preferences('aggregate', true)]) {
+      expect(page).toContain('Clicks on links in the mail are counted without naming anyone.');
+      expect(page).not.toContain('per reader');
+      expect(page).not.toMatch(SWITCH);
+    }
+    for (const page of [form('off'), preferences('off', true)]) {
+      expect(page).not.toContain('click-note');
+      expect(page).not.toMatch(/counted/i);
+      expect(page).not.toMatch(SWITCH);
+    }
   });
 });
