@@ -149,7 +149,11 @@ async function readmeTrees(cwd: string, data: string): Promise<Record<string, nu
       'build with a model, `./digest` (the README): tree peak MB': readme.treeMb,
       'build with a model, `npx digest` (npm beside it): tree peak MB': npx.treeMb,
       'serve under load, `./digest` (the README): tree peak MB': await serveTree(['./digest'], data, cwd),
-      'serve under load, `npx digest` (npm beside it): tree peak MB': await serveTree(['npx', 'digest'], data, cwd),
+      'serve under load, `npx digest` (npm beside it): tree peak MB': await serveTree(
+        ['npx', 'digest'],
+        data,
+        cwd,
+      ),
     };
   } finally {
     await fake.close();
