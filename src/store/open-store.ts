@@ -1,6 +1,6 @@
 // Opens the store: PostgreSQL when a database URL is given, else PGlite in a folder (or in memory).
 // Pending migrations are applied before the store is handed out. PGlite and pg load only when used.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { type CreateStoreOptions, createStore } from './create-store.js';
 import { assertDataDir, lockDataDir } from './data-dir.js';
-import { isExposed, tightenPermissions } from './data-dir-permissions.js';
+import { isPrivateFolder, tightenPermissions } from './data-dir-permissions.js';
 import { pgliteDatabase, postgresDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { pgliteOptions } from './pglite-options.js';
@@ -64,11 +64,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // A killed `digest serve` leaves its socket and share file behind.
     await clearShare(location);
     // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): the walk
-    // before PGlite starts, and its warning, only when the folder itself was open to others (or not ours); the
-    // walk after it starts tightens every file either way.
-    if (isExposed(location)) {
+    // before PGlite starts only when the folder is not private (0700, ours), its warning only when others could
+    // enter it; the walk after PGlite starts tightens every file either way.
+    if (!isPrivateFolder(location)) {
+      const exposed = ((await stat(location)).mode & 0o005) !== 0;
       const loosened = await tightenPermissions(location);
-      if (loosened) log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
+      if (exposed && loosened)
+        log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
     }
     const pglite = await openPglite(location, options.optimizeWasm);
     const db = pgliteDatabase(pglite);
