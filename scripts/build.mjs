@@ -1,7 +1,9 @@
 // `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/**/*.js, one file per module
 // (no bundle, so the CLI's dynamic imports stay lazy), plus the files modules read at run time (prompts), plus the
 // prepared empty database new data folders start from (scripts/empty-db.mjs).
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+// Kysely ships ~260 ES modules that every command opening the store loads one by one (~130 ms of CPU, issue 32):
+// it is bundled once into dist/_vendor/kysely.js and dist/ imports that file instead of the package.
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -31,5 +33,29 @@ await build({
   logLevel: 'warning',
 });
 for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
+await vendor('kysely');
 await makeEmptyDatabase(dist);
 process.stderr.write(`built ${entries.length} modules and ${assets.length} assets into dist/\n`);
+
+/** Bundles `name` into dist/_vendor/<name>.js and points dist's imports of the package at it. */
+async function vendor(name) {
+  const bundle = join(dist, '_vendor', `${name}.js`);
+  await build({
+    stdin: { contents: `export * from '${name}';`, resolveDir: root, loader: 'js' },
+    bundle: true,
+    outfile: bundle,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const from = `from "${name}";`;
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const code = readFileSync(file, 'utf8');
+    if (!code.includes(from)) continue;
+    const path = relative(entry.parentPath, bundle);
+    writeFileSync(file, code.replaceAll(from, `from "${path.startsWith('.') ? path : `./${path}`}";`));
+  }
+}

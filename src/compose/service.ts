@@ -75,7 +75,7 @@ export async function composeService(
   options: ServiceOptions,
 ): Promise<DigestService> {
   const { config } = deps;
-  const readiness = subscribers.subscribeReadiness(config, options.configFile ?? null);
+  const readiness = await subscribers.subscribeReadiness(config, options.configFile ?? null);
   const settings = subscribers.subscriptionSettings(config);
   const mailStatus = settings?.canMail ? () => digest.subscriptions.mailStatus() : undefined;
   const metrics = createDigestMetrics({

@@ -8,6 +8,8 @@ export const DEFAULT_SCHEDULE_TIME_ZONE = 'UTC';
 
 /** Whether `zone` is an IANA time zone this Node knows ("Europe/Berlin", "UTC"). */
 export function isTimeZone(zone: string): boolean {
+  // The default needs no look: the first Intl.DateTimeFormat loads the time zone data (~20 ms of every command).
+  if (zone === DEFAULT_SCHEDULE_TIME_ZONE) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

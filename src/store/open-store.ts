@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { type CreateStoreOptions, createStore } from './create-store.js';
 import { assertDataDir, lockDataDir } from './data-dir.js';
-import { tightenPermissions } from './data-dir-permissions.js';
+import { isPrivateFolder, tightenPermissions } from './data-dir-permissions.js';
 import { pgliteDatabase, postgresDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { pgliteOptions } from './pglite-options.js';
@@ -63,12 +63,15 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     if (!isPrepared(location)) await prepareDataDir(location, { log });
     // A killed `digest serve` leaves its socket and share file behind.
     await clearShare(location);
-    // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): say so
-    // only when the folder itself was open to others.
-    const exposed = ((await stat(location)).mode & 0o005) !== 0;
-    const loosened = await tightenPermissions(location);
-    if (exposed && loosened)
-      log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
+    // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): the walk
+    // before PGlite starts only when the folder is not private (0700, ours), its warning only when others could
+    // enter it; the walk after PGlite starts tightens every file either way.
+    if (!isPrivateFolder(location)) {
+      const exposed = ((await stat(location)).mode & 0o005) !== 0;
+      const loosened = await tightenPermissions(location);
+      if (exposed && loosened)
+        log?.warn(`tightened permissions of ${given}: ${loosened} files were readable by others`);
+    }
     const pglite = await openPglite(location, options.optimizeWasm);
     const db = pgliteDatabase(pglite);
     // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.

@@ -10,7 +10,11 @@ export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';
 export type { SendInput, SendOutcome, SendProgress } from './send.js';
 export type { MailStatus, SubscribeInput, Subscriptions } from './subscribe.js';
-export { subscribeReadiness } from './subscribe-readiness.js';
+// Lazy: it fills the subscribe slot with an HTML decoder (entities) that only `digest serve` needs, and every CLI
+// command imports this face to register its commands.
+export const subscribeReadiness = lazy(
+  async () => (await import('./subscribe-readiness.js')).subscribeReadiness,
+);
 export {
   renderSubscriberPage,
   type SubscriberPage,

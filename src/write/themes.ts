@@ -25,8 +25,13 @@ export const THEMES: readonly Theme[] = [...DEFAULT_TOPICS, ...DEFAULT_OFF_TOPIC
   .map(toTheme)
   .filter((theme): theme is Theme => theme !== null);
 
-function countMatches(pattern: RegExp, text: string): number {
-  return text.match(pattern)?.length ?? 0;
+/** Whether `pattern` (global) matches `text` at least `wanted` times: it stops there instead of collecting all. */
+function matchesAtLeast(pattern: RegExp, text: string, wanted: number): boolean {
+  pattern.lastIndex = 0;
+  let found = 0;
+  while (found < wanted && pattern.exec(text) !== null) found += 1;
+  pattern.lastIndex = 0;
+  return found >= wanted;
 }
 
 /** Theme ids an item carries, in table order. */
@@ -36,7 +41,7 @@ export function themesOf(item: { title: string; text: string }): string[] {
     .filter((sentence) => !['boilerplate', 'contains a URL'].includes(rejectReason(sentence) ?? ''))
     .join(' ');
   return THEMES.filter(
-    (theme) => countMatches(theme.keywords, item.title) > 0 || countMatches(theme.keywords, text) >= 2,
+    (theme) => matchesAtLeast(theme.keywords, item.title, 1) || matchesAtLeast(theme.keywords, text, 2),
   ).map((theme) => theme.id);
 }
 

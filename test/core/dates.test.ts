@@ -14,4 +14,10 @@ describe('edition dates', () => {
   it('formats dates as the reference page does', () => {
     expect(formatLongDate('2026-05-04')).toBe('May 4, 2026');
   });
+  it('writes every month and day as Intl would (en-US, UTC)', () => {
+    const intl = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+    for (const day of daysOf({ start: '2025-12-25', end: '2026-12-31' })) {
+      expect(formatLongDate(day)).toBe(intl.format(new Date(`${day}T00:00:00Z`)));
+    }
+  });
 });

@@ -185,6 +185,20 @@ describe('a private data folder', () => {
     await expect(extractTarGz(truncated, join(dir, 'out'))).rejects.toThrow(/truncated/);
   });
 
+  it('opens a private folder without a walk first or a warning, and still tightens what PGlite finds loose', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    await seedPgliteDataDir(dataDir);
+    await chmod(dataDir, 0o700);
+    // As a killed run leaves one: loose, but inside a folder others cannot enter.
+    await chmod(join(dataDir, 'pg_hba.conf'), 0o666);
+    const log = recordingLogger();
+    const store = await openStore({ dataDir, log });
+    cleanups.push(() => store.close());
+    expect(log.warnings).toEqual([]);
+    expect((await lstat(join(dataDir, 'pg_hba.conf'))).mode & 0o777).toBe(0o600);
+    expect(await readableByOthers(dataDir)).toEqual([]);
+  });
+
   it('tightens a loosened folder when it opens, saying how many files were readable', async () => {
     const dataDir = join(await tempDir(), 'data');
     await seedPgliteDataDir(dataDir);
