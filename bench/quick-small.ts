@@ -125,10 +125,7 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
     figures['load average (1 min) when timed, 2 cores'] = `${round(load, 1)} → ${round(loadavg()[0]!, 1)}`;
 
     Object.assign(figures, await readmeTrees(cwd, data));
-    figures['serve idle RSS MB after 200 requests, `./digest serve` tree (target ≤ 200)'] = await serveIdle(
-      cwd,
-      data,
-    );
+    figures['serve idle RSS MB after 200 requests, `./digest serve` tree'] = await serveIdle(cwd, data);
     Object.assign(figures, await deadModel(cwd, data));
     Object.assign(figures, await grammarEngine(cwd));
     return figures;
