@@ -68,6 +68,18 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     now: () => timer.now(),
   });
   const windows = createBurstWindows<Held>();
+  // "One mail" of the burst rule, once per link: the redirect hands the same link for the same token, so the window
+  // compares the very same string (no per-fetch string to build and compare character by character).
+  const mails = new WeakMap<ClickLink, string>();
+  const mailOf = (link: ClickLink) => {
+    let mail = mails.get(link);
+    if (mail === undefined) {
+      const reader = options.perReader ? (link.subscriberId ?? '') : '';
+      mail = `${link.edition}|${link.revision}|${link.channel}|${reader}`;
+      mails.set(link, mail);
+    }
+    return mail;
+  };
   const batch = clickBatch(options);
   let stopped = false;
   const flush = () => {
@@ -95,10 +107,9 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
       }
       const subscriberId = options.perReader ? link.subscriberId : null;
       const reader = subscriberId === null ? null : { ...item, subscriberId, at };
-      const mail = `${link.edition}|${link.revision}|${link.channel}|${subscriberId ?? ''}`;
       const verdict = windows.add(
         fetch.source,
-        { mail, item: itemKey, at: timer.now(), payload: { tally, reader } },
+        { mail: mailOf(link), item: itemKey, at: timer.now(), payload: { tally, reader } },
         fetch.itemsInMail,
       );
       // A burst found now: the same source's earlier fetches of this mail were a scanner's too.
