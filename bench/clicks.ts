@@ -1,7 +1,10 @@
-// Counted links: the /r/ redirect of the real `digest serve` under 100 concurrent clients (autocannon, 5 s), and
-// 100,000 clicks through the counter into PGlite — the process's memory before and after (no growth).
+// Counted links: the /r/ redirect of the real `digest serve` under 100 readers clicking together at 1,000 clicks/s
+// (bench/_open-loop.mjs: each reader its own address and connection, latency from the scheduled time), the same 100
+// saturated (autocannon), one flush of 100,000 pending clicks (how long it holds the event loop), and 100,000 clicks
+// through the counter into PGlite — the process's memory before and after (no growth).
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -32,9 +35,10 @@ export async function benchClicks(): Promise<Record<string, number | string>> {
       store,
       edition.items.map((item) => item.key),
     );
+    const flushed = await flushCost(store);
     await store.close();
     const redirect = await redirectLoad(dir, tokens);
-    return { ...counted, ...redirect };
+    return { ...counted, ...flushed, ...redirect };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -93,6 +97,67 @@ async function countMany(store: Awaited<ReturnType<typeof openStore>>, keys: str
   };
 }
 
+const FLUSH_KEYS = 19_000;
+
+/**
+ * One flush of 100,000 pending clicks on 19,000 keys (just under the 20,000 at which the batch is written early: the
+ * most a flush ever holds): how long it takes, and the longest the event loop is held meanwhile — PGlite runs on the
+ * thread that answers /r/, so that is how long a redirect can wait behind it (the batch goes in slices).
+ */
+async function flushCost(store: Awaited<ReturnType<typeof openStore>>) {
+  const counter = createClickCounter({
+    store,
+    perReader: false,
+    perMinute: 10_000,
+    timer: systemTimer,
+    today: () => ({ day: '2026-05-06', at: '2026-05-06T08:00:00.000Z' }),
+    log: silentLogger,
+  });
+  const link = {
+    edition: '2026-05-04',
+    revision: 1,
+    channel: 'mail' as const,
+    keyTag: '-',
+    subscriberId: null,
+  };
+  for (let index = 0; index < 100_000; index++)
+    counter.record({
+      link,
+      itemKey: `url:https://example.com/item/${index % FLUSH_KEYS}`,
+      itemsInMail: FLUSH_KEYS,
+      source: `10.${index % 200}.${Math.floor(index / 200) % 250}.1`,
+      method: 'GET',
+      userAgent: 'Mozilla/5.0',
+    });
+  const pending = counter.held().tallies;
+  let longest = 0;
+  let last = performance.now();
+  let running = true;
+  const spin = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(spin);
+  };
+  setImmediate(spin);
+  const started = performance.now();
+  await counter.flush();
+  const wall = performance.now() - started;
+  running = false;
+  await counter.stop();
+  return {
+    'flush of 100k pending clicks: keys held': pending,
+    'flush of 100k pending clicks: wall ms': Math.round(wall),
+    'flush of 100k pending clicks: longest event-loop block ms': Number(longest.toFixed(1)),
+  };
+}
+
+/** CPU time (user + system) the process has used, from /proc (Linux, clock ticks of 10 ms), in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** Four published editions; the redirect's tokens name each of their items on both channels (not one hot key). */
 const EDITIONS = ['2026-05-04', '2026-04-27', '2026-04-20', '2026-04-13'];
 
@@ -129,9 +194,11 @@ async function redirectLoad(dir: string, tokens: string[]) {
   );
   try {
     const base = `${await serve.url}r/`;
+    const loadBefore = loadavg()[0]!;
     const first = await fetch(`${base}${tokens[0]}`, { redirect: 'manual' });
     // 100 readers clicking together at 1,000 clicks a second (far above a newsletter's peak): each every 100 ms on
     // its own phase, latency from the scheduled time (bench/_open-loop.mjs); the first 2 s warm the route.
+    const cpuBefore = cpuMs(serve.child.pid!);
     const paced = await openLoad(base, {
       paths: tokens,
       clients: 100,
@@ -139,6 +206,7 @@ async function redirectLoad(dir: string, tokens: string[]) {
       seconds: 10,
       warmSeconds: 2,
     });
+    const cpuPerThousand = ((cpuMs(serve.child.pid!) - cpuBefore) / (paced.requests + 2_000)) * 1_000;
     // The same 100 sending as fast as they are answered (autocannon, one address): throughput on these 2 cores.
     const load = await autocannon(`${base}${tokens[0]}`, { seconds: 5, connections: 100 });
     const { 302: found = 0, ...others } = paced.statuses;
@@ -152,6 +220,8 @@ async function redirectLoad(dir: string, tokens: string[]) {
         Object.values(others).reduce((sum, count) => sum + count, 0) + paced.errors + paced.unanswered,
       '/r/ other statuses (paced)': JSON.stringify(others),
       '/r/ generator late max ms (its own share)': paced.generatorLateMaxMs,
+      '/r/ serve CPU ms per 1,000 redirects (paced)': Math.round(cpuPerThousand),
+      'load average (1 min) before the paced run': Number(loadBefore.toFixed(1)),
       '/r/ req/s (100 clients, saturated)': load.requestsPerSecond,
       '/r/ p99 ms (100 clients, saturated)': load.p99Ms,
     };
