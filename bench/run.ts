@@ -198,6 +198,7 @@ const BENCHMARKS: Benchmark[] = [
     targets: {
       '/r/ first answer (302 = 1)': ['>=', 1],
       '/r/ p99 ms (100 clients, 1,000 clicks/s together)': ['<=', 20],
+      '/r/ other answers, errors, unanswered (paced)': ['<=', 0],
       '100k clicks: heap growth MB': ['<=', 5],
     },
   },
