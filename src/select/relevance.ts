@@ -2,7 +2,14 @@
 // Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
 
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
-import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './text-tokens.js';
+import {
+  type BigramIndex,
+  bigramIndex,
+  countFeatures,
+  features,
+  termCounts,
+  tokenize,
+} from './text-tokens.js';
 
 /** Title words count this many times as often as body words (a BM25F-like field boost). */
 const TITLE_BOOST = 3;
@@ -102,10 +109,21 @@ export function itemAndTitleTerms(
 }
 
 function termsOf(titleFeatures: string[], text: string, bigrams?: BigramIndex): DocumentTerms {
-  const textFeatures = text ? features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams) : [];
-  const counts = termCounts(textFeatures);
+  const { counts, length } = textTerms(text, bigrams);
   for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
-  return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
+  return { counts, length: length + TITLE_BOOST * titleFeatures.length };
+}
+
+/** The body's term counts (its first RELEVANCE_TEXT_CHARS), counted straight from its tokens. */
+function textTerms(text: string, bigrams?: BigramIndex): DocumentTerms {
+  if (!text) return { counts: new Map(), length: 0 };
+  const tokens = tokenize(text.slice(0, RELEVANCE_TEXT_CHARS));
+  if (!bigrams) {
+    const all = features(tokens);
+    return { counts: termCounts(all), length: all.length };
+  }
+  const counts = new Map<string, number>();
+  return { counts, length: countFeatures(tokens, bigrams, counts) };
 }
 
 export interface RelevanceResult {
