@@ -137,8 +137,33 @@ export interface RelevanceResult {
 
 function phraseCount(phrase: CompiledPhrase, counts: Map<string, number>): number {
   let min = Number.POSITIVE_INFINITY;
-  for (const feature of phrase.features) min = Math.min(min, counts.get(feature) ?? 0);
+  for (const feature of phrase.features) {
+    const count = counts.get(feature) ?? 0;
+    if (count === 0) return 0;
+    if (count < min) min = count;
+  }
   return min;
+}
+
+/**
+ * Term frequency of every phrase in every document. A phrase needs its first feature, so only the phrases
+ * whose first feature a document has are counted (the rest stay 0): a document meets few of the profile's phrases.
+ */
+function phraseFrequencies(documents: DocumentTerms[], phrases: CompiledPhrase[]): Float64Array[] {
+  const byFirst = new Map<string, number[]>();
+  phrases.forEach((phrase, index) => {
+    const first = phrase.features[0] ?? '';
+    const list = byFirst.get(first);
+    if (list) list.push(index);
+    else byFirst.set(first, [index]);
+  });
+  return documents.map((doc) => {
+    const row = new Float64Array(phrases.length);
+    for (const term of doc.counts.keys()) {
+      for (const index of byFirst.get(term) ?? []) row[index] = phraseCount(phrases[index]!, doc.counts);
+    }
+    return row;
+  });
 }
 
 /**
@@ -161,7 +186,7 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
   const allGroups = [...profile.groups, ...profile.offGroups];
   const phrases = allGroups.flatMap((group) => group.phrases);
   // Term frequency of every phrase in every document, computed once.
-  const frequencies = documents.map((doc) => phrases.map((phrase) => phraseCount(phrase, doc.counts)));
+  const frequencies = phraseFrequencies(documents, phrases);
   const maxIdf = Math.log(1 + (total + 1) / 0.5);
   const idf = phrases.map((_, index) => {
     let frequency = 0;
@@ -170,7 +195,7 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
     return 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf;
   });
   return documents.map((doc, docIndex) => {
-    const row = frequencies[docIndex] ?? [];
+    const row = frequencies[docIndex] ?? new Float64Array(phrases.length);
     const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / averageLength);
     let offset = 0;
     const topics = allGroups.map((group) => {
