@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanSourceText } from '../../src/write/clean-text.js';
 import { writeItemExtractively } from '../../src/write/extractive-item.js';
 import { readerVoice } from '../../src/write/extractive-voice.js';
-import { normaliseText, rejectReason, splitSentences } from '../../src/write/sentences.js';
+import { normaliseText, rejectReason, splitSentences, wordCount } from '../../src/write/sentences.js';
 import { hfItems, seedWeekItem } from '../support/real-items.js';
 
 const papers = [...hfItems('daily_papers_2026-07-31.json'), ...hfItems('daily_papers_2026-06-12.json')];
@@ -160,5 +160,20 @@ describe("the reader's voice", () => {
     );
     expect(readerVoice('Type I errors increase.', 'paper')).toBe('Type I errors increase.');
     expect(readerVoice('Let us consider the case.', 'paper')).toBeNull();
+  });
+});
+
+describe('wordCount', () => {
+  it('counts what splitting the trimmed text on \\s counts, for every space and non-space character', () => {
+    const bySplit = (text: string) => {
+      const trimmed = text.trim();
+      return trimmed ? trimmed.split(/\s+/).length : 0;
+    };
+    const texts = ['', '   ', 'one', ' two  words\n', 'a\u00a0b\u2003c\u3000d\ufeff', 'tab\tand\r\nbreaks'];
+    for (let code = 0; code < 0x10000; code++) texts.push(`a${String.fromCharCode(code)}b`);
+    texts.push(...papers.slice(0, 20).map((item) => item.text));
+    const mismatches = texts.filter((text) => wordCount(text) !== bySplit(text));
+    expect(mismatches).toEqual([]);
+    expect(wordCount('a\u2003b c')).toBe(3);
   });
 });
