@@ -47,6 +47,16 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().cache.get('llm', 'k1')).toBe('replaced');
     });
 
+    it('repairs lone surrogates in cached JSON and keeps pairs and escapes that only look alike', async () => {
+      const value = {
+        lone: 'a\uD800b \uDC00',
+        pair: 'smile \uD83D\uDE00',
+        text: 'backslash-u \\u0000 \\ud800',
+      };
+      await store().cache.put({ namespace: 'llm', key: 'surrogates', value });
+      expect(await store().cache.get('llm', 'surrogates')).toEqual({ ...value, lone: 'a\uFFFDb \uFFFD' });
+    });
+
     it('reads expired cache entries as null and live ones as stored', async () => {
       await store().cache.put({ namespace: 'llm', key: 'expired', value: { a: 1 }, ttlSeconds: 0 });
       await store().cache.put({ namespace: 'llm', key: 'past', value: { a: 1 }, ttlSeconds: -60 });
