@@ -89,6 +89,21 @@ export interface BurstVerdict<T> {
   released: WindowFetch<T>[];
 }
 
+/**
+ * Whether the window holds `mark` distinct items of `mail`. Runs on every counted fetch: one pass, no allocation
+ * beyond the few distinct items it has seen (it stops at the mark), so a reader clicking one link many times costs
+ * a short loop, not a set of the whole window.
+ */
+function reachesMark(fetches: WindowFetch<unknown>[], mail: string, mark: number): boolean {
+  const seen: string[] = [];
+  for (const fetch of fetches) {
+    if (fetch.mail !== mail || seen.includes(fetch.item)) continue;
+    seen.push(fetch.item);
+    if (seen.length >= mark) return true;
+  }
+  return false;
+}
+
 export function createBurstWindows<T>(): BurstWindows<T> {
   // Insertion order is use order (a source re-inserted on each fetch): the first is the least recently seen.
   const windows = new Map<string, WindowFetch<T>[]>();
@@ -105,11 +120,11 @@ export function createBurstWindows<T>(): BurstWindows<T> {
       const entry: WindowFetch<T> = { ...fetch, prefetched: false };
       fetches.push(entry);
       if (fetches.length > MAX_FETCHES) released.push(...fetches.splice(0, fetches.length - MAX_FETCHES));
-      const sameMail = fetches.filter((seen) => seen.mail === fetch.mail);
-      const burst = new Set(sameMail.map((seen) => seen.item)).size >= burstMark(itemsInMail);
+      const burst = reachesMark(fetches, fetch.mail, burstMark(itemsInMail));
       const reclassified: WindowFetch<T>[] = [];
       if (burst) {
-        for (const seen of sameMail) {
+        for (const seen of fetches) {
+          if (seen.mail !== fetch.mail) continue;
           if (seen !== entry && !seen.prefetched) reclassified.push(seen);
           seen.prefetched = true;
         }
