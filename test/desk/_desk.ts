@@ -64,6 +64,8 @@ export async function createDeskHarness(
     languages?: string[];
     /** publish.email (an SMTP server: approving then sends to confirmed readers). */
     email?: Record<string, unknown>;
+    /** More of the config (top-level sections such as analytics, server), laid over the harness's own. */
+    config?: Record<string, unknown>;
   } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
@@ -75,6 +77,7 @@ export async function createDeskHarness(
     enrich: { enabled: false },
     ...(options.llm ? { llm: options.llm } : {}),
     ...(options.languages ? { languages: options.languages } : {}),
+    ...options.config,
   });
   const digest = createDigest({
     config,
