@@ -64,6 +64,8 @@ export async function createDeskHarness(
     languages?: string[];
     /** publish.email (an SMTP server: approving then sends to confirmed readers). */
     email?: Record<string, unknown>;
+    /** server.deskWritesPerMinute (default 60). */
+    writesPerMinute?: number;
   } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
@@ -109,6 +111,11 @@ export async function createDeskHarness(
     site: { dir: siteDir },
     health: { checkDatabase: async () => {} },
     useCases: { desk },
+    // The digest's fixed clock: a spent budget does not refill during the test.
+    limits: {
+      deskWritesPerMinute: options.writesPerMinute ?? 60,
+      now: () => Date.parse('2026-05-05T09:00:00Z'),
+    },
     log: () => {},
   });
   return {
