@@ -131,6 +131,18 @@ export async function createDeskHarness(
   };
 }
 
+/** What the desk has stored for the week, as one string: equal before and after a request that changed nothing. */
+export async function deskState(store: Store): Promise<string> {
+  return JSON.stringify({
+    edition: await store.editions.get(WEEK),
+    decisions: await store.decisions.list(WEEK),
+    edits: await store.desk.edits(WEEK),
+    week: await store.desk.week(WEEK),
+    approval: await store.desk.approval(WEEK),
+    actions: (await store.desk.listAudit()).map((entry) => entry.action),
+  });
+}
+
 /** `name=value` of each Set-Cookie header. */
 export function cookiesOf(response: Response): Map<string, string> {
   const cookies = new Map<string, string>();

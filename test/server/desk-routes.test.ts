@@ -1,7 +1,14 @@
 // The desk's rate limit on changes, on the real app: past the budget a change is refused with 429 and a page that
 // says when to retry, and changes nothing; reading the desk stays allowed; one client address shares one budget.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDeskHarness, type DeskHarness, SECOND_EDITOR, signIn, WEEK } from '../desk/_desk.js';
+import {
+  createDeskHarness,
+  type DeskHarness,
+  deskState,
+  SECOND_EDITOR,
+  signIn,
+  WEEK,
+} from '../desk/_desk.js';
 import { useTestStore } from '../support/database.js';
 
 const WRITES = 3;
@@ -15,15 +22,7 @@ describe('desk writes are rate-limited', () => {
   });
   afterEach(async () => harness.close());
 
-  async function snapshot() {
-    const s = store();
-    return JSON.stringify({
-      edition: await s.editions.get(WEEK),
-      decisions: await s.decisions.list(WEEK),
-      week: await s.desk.week(WEEK),
-      audit: (await s.desk.listAudit()).map((entry) => [entry.action, entry.detail]),
-    });
-  }
+  const snapshot = () => deskState(store());
 
   it('answers the change past the budget with 429 and a retry time, changes nothing, and still shows pages', async () => {
     const client = await signIn(harness.app);
