@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const BIN = join(here, '..', 'bin', 'digest.js');
 export const STATIC_SERVER = join(here, '_static-server.ts');
+const OPEN_LOOP = join(here, '_open-loop.mjs');
 const AUTOCANNON = join(
   dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
   'autocannon.js',
@@ -84,6 +85,45 @@ export function autocannon(
         p99Ms: result.latency.p99,
         non2xx: result.non2xx + result.errors,
       });
+    });
+  });
+}
+
+export interface OpenLoadResult {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  statuses: Record<string, number>;
+  errors: number;
+  unanswered: number;
+  generatorLateMaxMs: number;
+}
+
+/**
+ * The open-loop generator (_open-loop.mjs) in a process of its own: `clients` keep-alive clients, each from its own
+ * X-Forwarded-For address, each asking for `paths[i % paths.length]` every `intervalMs` on its own phase; latency
+ * from each request's scheduled time.
+ */
+export function openLoad(
+  base: string,
+  options: { paths: string[]; clients: number; intervalMs: number; seconds: number; warmSeconds?: number },
+): Promise<OpenLoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [OPEN_LOOP, JSON.stringify({ base, ...options })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`open-loop generator exited ${code}: ${err}`));
+      resolve(JSON.parse(out) as OpenLoadResult);
     });
   });
 }

@@ -5,7 +5,8 @@
 // - the whole process tree's peak RSS of the README's commands, run as written (`./digest …`, the clone's link to
 //   bin/digest.js) and through `npx digest …` for comparison (npm's own process counted)
 //   and as `./bin/digest.js …` (no npm process): a build with a model (loopback fake, 300 ms) and `serve` under load;
-// - a dead local model (ollama on a closed loopback port): calls made and wall time;
+// - `serve` idle after 200 requests (the README's `./digest serve`, one process): the tree's RSS then;
+// - a dead local model (ollama on a closed loopback port): calls made (the refused attempt counts) and wall time;
 // - tokens per write call against a real grammar engine (node-llama-cpp, the suite's tiny model) and the bound.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { startFakeLlm } from '../test/support/fake-llm.js';
 import { readFixture } from '../test/support/fixtures.js';
 import { freePort, startLoopback } from '../test/support/loopback.js';
 import { engineProblem, startRealEngine } from '../test/support/real-engine.js';
-import { autocannon } from './_http.js';
+import { autocannon, startChild, stop } from './_http.js';
 
 const root = join(import.meta.dirname, '..');
 const BIN = join(root, 'bin', 'digest.js');
@@ -124,6 +125,7 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
     figures['load average (1 min) when timed, 2 cores'] = `${round(load, 1)} → ${round(loadavg()[0]!, 1)}`;
 
     Object.assign(figures, await readmeTrees(cwd, data));
+    figures['serve idle RSS MB after 200 requests, `./digest serve` tree'] = await serveIdle(cwd, data);
     Object.assign(figures, await deadModel(cwd, data));
     Object.assign(figures, await grammarEngine(cwd));
     return figures;
@@ -198,6 +200,57 @@ async function serveTree(command: string[], data: string, cwd: string): Promise<
   return treeSum(treeFile);
 }
 
+/** `./digest serve` (the README's command: one node process) after 200 requests to its pages, then idle. */
+async function serveIdle(cwd: string, data: string): Promise<number> {
+  const serve = startChild([BIN, 'serve', '--port', '0', '--out', join(cwd, 'out'), '--data-dir', data], {
+    cwd,
+    env: { DIGEST_SECRET: SECRET, DATABASE_URL: '', PORT: '' },
+  });
+  try {
+    const base = await serve.url;
+    const paths = ['', `${WEEK}/`, 'healthz', 'api/v1/editions'];
+    for (let index = 0; index < 200; index += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, offset) =>
+          fetch(`${base}${paths[(index + offset) % paths.length]}`).then((response) => {
+            if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+            return response.arrayBuffer();
+          }),
+        ),
+      );
+    }
+    // Idle: what the requests left behind once the server has had a moment with nothing to do.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return treeRssMb(serve.child.pid!);
+  } finally {
+    await stop(serve.child);
+  }
+}
+
+/** The resident memory (MB) of a process and every process under it, now. */
+function treeRssMb(pid: number): number {
+  const rss = (id: number) =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
+  const children = (id: number): number[] => {
+    try {
+      return readFileSync(`/proc/${id}/task/${id}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  };
+  let kilobytes = 0;
+  for (const queue = [pid]; queue.length; ) {
+    const id = queue.shift()!;
+    kilobytes += rss(id);
+    queue.push(...children(id));
+  }
+  return Math.round(kilobytes / 1024);
+}
+
 /** `ollama:qwen3:8b` configured and nothing listening: the calls it made and the build's wall time. */
 async function deadModel(cwd: string, data: string): Promise<Record<string, number>> {
   const port = await freePort();
@@ -213,7 +266,7 @@ async function deadModel(cwd: string, data: string): Promise<Record<string, numb
     .split('\n')
     .filter((line) => line.includes(`127.0.0.1:${port}`) && line.includes('Fix:'));
   return {
-    // An edition without usage recorded no call at all.
+    // The refused attempt (one) is counted with the failed calls; an edition without usage made none.
     'dead local model: LLM calls made': edition.usage?.calls ?? 0,
     'dead local model: lines naming the fix': lines.length,
     'dead local model: wall s': round(result.seconds),

@@ -39,6 +39,7 @@ const BENCHMARKS: Benchmark[] = [
       'build without a model wall s (median of 3)': ['<=', 1],
       'build with a model, `./digest` (the README): tree peak MB': ['<=', 250],
       'serve under load, `./digest` (the README): tree peak MB': ['<=', 250],
+      'serve idle RSS MB after 200 requests, `./digest serve` tree': ['<=', 200],
       'dead local model: LLM calls made': ['<=', 1],
       'dead local model: lines naming the fix': ['<=', 1],
       'dead local model: wall s': ['<=', 5],
@@ -197,6 +198,7 @@ const BENCHMARKS: Benchmark[] = [
     targets: {
       '/r/ first answer (302 = 1)': ['>=', 1],
       '/r/ p99 ms (100 clients, 1,000 clicks/s together)': ['<=', 20],
+      '/r/ other answers, errors, unanswered (paced)': ['<=', 0],
       '100k clicks: heap growth MB': ['<=', 5],
     },
   },

@@ -1,6 +1,6 @@
 // The CLI entry: the only place that decides exit codes (0 clean, 1 nothing built, 2 bad input, 3 needs a look,
 // 130/143 stopped by SIGINT/SIGTERM).
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { withDotEnv } from '../config/dotenv.js';
 import {
   BuildError,
@@ -11,13 +11,29 @@ import {
   errorMessage as rawMessage,
 } from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
-import { COMMANDS } from './commands/index.js';
+import {
+  COMMANDS,
+  type CommandLine,
+  type CommandModule,
+  commandModuleOf,
+  type RegisterCommand,
+} from './commands/index.js';
 import type { CliContext } from './context.js';
 import { EXIT, exitStatusHelp } from './exit-status.js';
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
-export function createProgram(context: CliContext): Command {
+/** The command module a run loaded, and its `register`. */
+interface LoadedCommand {
+  module: CommandModule;
+  register: RegisterCommand;
+}
+
+/**
+ * The program: the loaded command registered by its module, every other one as its line of `digest --help` (so the
+ * list, "unknown command" and its suggestions are the same whichever command runs).
+ */
+export function createProgram(context: CliContext, loaded?: LoadedCommand): Command {
   const program = new Command()
     .name('digest')
     .description(
@@ -41,7 +57,14 @@ export function createProgram(context: CliContext): Command {
       writeErr: (text) => context.stderr.write(text),
     })
     .exitOverride();
-  for (const register of COMMANDS) register(program, context);
+  const terms = new Map<Command, string>();
+  for (const module of COMMANDS) {
+    if (module === loaded?.module) loaded.register(program, context);
+    else for (const line of module.commands) terms.set(listed(program, line), line.term);
+  }
+  program.configureHelp({
+    subcommandTerm: (command) => terms.get(command) ?? new Help().subcommandTerm(command),
+  });
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError(`(run "digest ${command.name()} --help" for usage)`);
     command.addHelpText('after', exitStatusHelp(command.name()));
@@ -49,11 +72,19 @@ export function createProgram(context: CliContext): Command {
   return program;
 }
 
+function listed(program: Command, line: CommandLine): Command {
+  return program.command(line.name, { hidden: line.hidden ?? false }).description(line.description);
+}
+
 export async function runCli(argv: string[], outside: CliContext): Promise<number> {
   // ./.env (digest init writes DIGEST_SECRET there) lies beneath the real environment, which always wins.
   const context: CliContext = { ...outside, env: withDotEnv(outside.cwd, outside.env), exitCode: 0 };
-  const program = createProgram(context);
   try {
+    const wanted = commandModuleOf(argv);
+    const program = createProgram(
+      context,
+      wanted && { module: wanted, register: (await wanted.load()).register },
+    );
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return EXIT.badInput;

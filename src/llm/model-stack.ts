@@ -146,7 +146,18 @@ async function sizeEngineWindow(
   // Nothing listens there: the breaker is open before the first call, which then costs no connection at all (unless
   // the calls do not go there: a test's model in place of the provider's).
   const callsGoThere = !options.engine?.languageModel;
-  if (failure !== undefined && callsGoThere && options.state.unreachable(modelId, failure)) return;
+  if (failure !== undefined && callsGoThere && options.state.unreachable(modelId, failure)) {
+    // That probe was the run's one attempt at the provider: counted as a failed call, so the usage says it was made.
+    options.state.meter.recordCall({
+      model: modelId,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      latencyMs: 0,
+      failed: true,
+    });
+    return;
+  }
   const start = slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   limiter.configure(provider, { start, max: start });
   options.log.info(

@@ -1,9 +1,11 @@
 // Connections pinned to checked addresses: the host is resolved once, inside the connection, every address it
 // resolved to is checked, and the socket connects only to those addresses. A refusal is raised before any socket
 // is opened, and every redirect hop opens its connections through the same check.
+// undici loads with the first agent (the first request), not with the client: a command that asks the network
+// nothing (an offline build, a rebuild) never pays for its ~100 modules.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { type HostLookup, isAllowedAddress, refusal } from './ssrf-guard.js';
 
 export interface PinnedAgentOptions {
@@ -43,7 +45,8 @@ export function pinnedLookup(options: PinnedAgentOptions) {
 }
 
 /** An undici Agent whose every connection goes through pinnedLookup (and literal-IP hosts through the check). */
-export function createPinnedAgent(options: PinnedAgentOptions): Agent {
+export async function createPinnedAgent(options: PinnedAgentOptions): Promise<Agent> {
+  const { Agent, buildConnector } = await import('undici');
   const connectTo = buildConnector({ lookup: pinnedLookup(options) as never });
   const connect: buildConnector.connector = (target, callback) => {
     // Node skips `lookup` for literal addresses, so they are checked here, before a socket exists.

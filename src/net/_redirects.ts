@@ -1,6 +1,6 @@
 // Redirects followed by hand, so every hop is checked: a redirect to another origin is the server's choice,
 // not the user's, so from there on the request is untrusted (SSRF-checked) and carries no credentials.
-import { type Dispatcher, fetch } from 'undici';
+import type { Dispatcher, fetch as undiciFetch } from 'undici';
 import { BlockedUrlError, FetchError } from '../core/errors.js';
 import type { HttpRequest, Logger } from '../core/ports.js';
 import { displayUrl, httpUrlProblem } from '../core/urls.js';
@@ -9,7 +9,7 @@ import { assertFetchableUrl } from './ssrf-guard.js';
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export type FetchResponse = Awaited<ReturnType<typeof fetch>>;
+export type FetchResponse = Awaited<ReturnType<typeof undiciFetch>>;
 
 export interface Answer {
   response: FetchResponse;
@@ -43,6 +43,8 @@ export async function followRedirects(
   };
   if (request.etag) headers['if-none-match'] = request.etag;
   if (request.lastModified) headers['if-modified-since'] = request.lastModified;
+  // Loaded with the first request (see _pinned-agent.ts); the dispatchers have loaded it already.
+  const { fetch } = await import('undici');
   for (let hop = 0; ; hop++) {
     checkedUrl(url, trusted ? null : { allowLoopback: settings.allowLoopback }, request.label);
     const response = await fetch(url, {

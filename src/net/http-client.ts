@@ -62,7 +62,8 @@ interface Refusal {
 interface Client {
   options: HttpClientOptions;
   log: Logger;
-  hops: HopSettings;
+  /** Made with the first request (undici loads then). */
+  hops: () => Promise<HopSettings>;
   /** Errors worth another attempt (network failures, timeouts); everything else is final. */
   transient: WeakSet<Error>;
 }
@@ -71,16 +72,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const log = options.log ?? silentLogger;
   const allowLoopback = options.allowLoopback ?? false;
   const lookup = options.lookup ?? systemLookup;
+  let hops: Promise<HopSettings> | undefined;
   const client: Client = {
     options,
     log,
-    hops: {
-      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-      allowLoopback,
-      trusted: createPinnedAgent({ guard: false, allowLoopback, lookup }),
-      guarded: createPinnedAgent({ guard: true, allowLoopback, lookup }),
-      log,
-    },
+    hops: () =>
+      (hops ??= Promise.all([
+        createPinnedAgent({ guard: false, allowLoopback, lookup }),
+        createPinnedAgent({ guard: true, allowLoopback, lookup }),
+      ]).then(([trusted, guarded]) => ({
+        userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+        allowLoopback,
+        trusted,
+        guarded,
+        log,
+      }))),
     transient: new WeakSet<Error>(),
   };
   const wait = options.backoff?.sleep ?? sleep;
@@ -136,7 +142,7 @@ async function attempt(client: Client, request: HttpRequest): Promise<HttpRespon
   const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
   let answer: Answer;
   try {
-    answer = await followRedirects(request, signal, client.hops);
+    answer = await followRedirects(request, signal, await client.hops());
   } catch (error) {
     throw networkError({ client, error, url: request.url, signal, request });
   }

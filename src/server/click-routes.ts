@@ -6,6 +6,9 @@ import type { FollowAnswer, FollowRequest } from '../subscribers/index.js';
 import { clientAddress } from './client-address.js';
 import type { RequestVariables } from './request-log.js';
 
+/** The route, as the request log and the metrics label it (its 302s get no log line: request-log.ts). */
+export const CLICK_ROUTE = '/r/:token';
+
 /** Longer than any token we issue: anything longer is read as no token. */
 const MAX_TOKEN = 160;
 
@@ -16,7 +19,7 @@ export interface ClickRouteOptions {
 
 export function clickRoutes(options: ClickRouteOptions): Hono<{ Variables: RequestVariables }> {
   const app = new Hono<{ Variables: RequestVariables }>();
-  app.on(['GET', 'HEAD'], '/r/:token', async (c) => {
+  app.on(['GET', 'HEAD'], CLICK_ROUTE, async (c) => {
     const token = c.req.param('token');
     const answer = await options.follow({
       token: token.length <= MAX_TOKEN ? token : '',

@@ -15,6 +15,11 @@ export interface RequestLogOptions {
   log: (line: string) => void;
   trustProxy: boolean;
   now?: () => number;
+  /**
+   * Routes whose answers get no line unless they fail (5xx); their metrics are kept. /r/: a line per click would name
+   * the reader's address beside the link they followed, which the aggregate counts never keep.
+   */
+  quietRoutes?: readonly string[];
 }
 
 export type RequestVariables = { requestId: string };
@@ -40,22 +45,24 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
       const route = routeLabel(routePath(c));
       options.metrics.httpRequests.inc({ route, method: c.req.method, status: String(status) });
       options.metrics.httpDuration.observe({ route }, seconds);
-      options.log(
-        JSON.stringify({
-          time: systemClock.now().toISOString(),
-          level: status >= 500 ? 'error' : 'info',
-          msg: 'request',
-          requestId,
-          method: c.req.method,
-          path: c.req.path,
-          route,
-          status,
-          durationMs: Math.round(seconds * 100_000) / 100,
-          bytes: c.res.headers.has('content-length') ? Number(c.res.headers.get('content-length')) : null,
-          ip: clientAddress(c, options.trustProxy),
-          userAgent: c.req.header('user-agent') ?? null,
-        }),
-      );
+      const quiet = status < 500 && options.quietRoutes?.includes(route) === true;
+      if (!quiet)
+        options.log(
+          JSON.stringify({
+            time: systemClock.now().toISOString(),
+            level: status >= 500 ? 'error' : 'info',
+            msg: 'request',
+            requestId,
+            method: c.req.method,
+            path: c.req.path,
+            route,
+            status,
+            durationMs: Math.round(seconds * 100_000) / 100,
+            bytes: c.res.headers.has('content-length') ? Number(c.res.headers.get('content-length')) : null,
+            ip: clientAddress(c, options.trustProxy),
+            userAgent: c.req.header('user-agent') ?? null,
+          }),
+        );
     }
   };
 }

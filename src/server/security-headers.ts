@@ -25,7 +25,8 @@ export function securityHeaders(contentSecurityPolicy = DEFAULT_CONTENT_SECURITY
       headers.set('Content-Security-Policy', contentSecurityPolicy);
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('X-Frame-Options', 'DENY');
-    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    // A route's stricter one stays too (/r/ answers no-referrer: the item's site learns nothing of the link).
+    if (!headers.has('Referrer-Policy')) headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
   };

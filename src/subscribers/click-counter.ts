@@ -2,7 +2,8 @@
 // the source's rate limit) and added to an in-memory batch, which a timer writes every second through
 // `store.clicks.add` (and once more when the service stops). A crash loses at most the last second of counts, and
 // the reader rows still inside their burst window (5 s). The batch is bounded: it is summed per (edition, revision,
-// item, channel, day), and past MAX_PENDING keys it is written at once.
+// item, channel, day), and past MAX_PENDING keys it is written at once — in slices of FLUSH_SLICE rows with a turn of
+// the event loop between them, so a large write never holds the redirects for long (PGlite runs on this thread).
 
 import type { Timer } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
@@ -67,6 +68,18 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     now: () => timer.now(),
   });
   const windows = createBurstWindows<Held>();
+  // "One mail" of the burst rule, once per link: the redirect hands the same link for the same token, so the window
+  // compares the very same string (no per-fetch string to build and compare character by character).
+  const mails = new WeakMap<ClickLink, string>();
+  const mailOf = (link: ClickLink) => {
+    let mail = mails.get(link);
+    if (mail === undefined) {
+      const reader = options.perReader ? (link.subscriberId ?? '') : '';
+      mail = `${link.edition}|${link.revision}|${link.channel}|${reader}`;
+      mails.set(link, mail);
+    }
+    return mail;
+  };
   const batch = clickBatch(options);
   let stopped = false;
   const flush = () => {
@@ -94,10 +107,9 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
       }
       const subscriberId = options.perReader ? link.subscriberId : null;
       const reader = subscriberId === null ? null : { ...item, subscriberId, at };
-      const mail = `${link.edition}|${link.revision}|${link.channel}|${subscriberId ?? ''}`;
       const verdict = windows.add(
         fetch.source,
-        { mail, item: itemKey, at: timer.now(), payload: { tally, reader } },
+        { mail: mailOf(link), item: itemKey, at: timer.now(), payload: { tally, reader } },
         fetch.itemsInMail,
       );
       // A burst found now: the same source's earlier fetches of this mail were a scanner's too.
@@ -117,13 +129,26 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
   };
 }
 
+/**
+ * Rows one write takes at most. With PGlite the database runs on the thread that answers /r/, so a write of
+ * thousands of rows would hold every redirect behind it: the batch goes in slices, each its own transaction
+ * (counts add up, so a slice written before a crash is simply counted), with a turn of the event loop between them.
+ */
+export const FLUSH_SLICE = 32;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** One key per (edition, revision, item, channel, day); the item key, the only free text, last. */
+const tallyKey = (tally: Held['tally']) =>
+  `${tally.day}|${tally.edition}|${tally.revision}|${tally.channel}|${tally.itemKey}`;
+
 /** The counts and reader rows waiting for the next write, summed per key; written one batch at a time. */
 function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
   let tallies = new Map<string, ClickTally>();
   let readers: ReaderClick[] = [];
   let writing: Promise<void> = Promise.resolve();
   const count = (tally: Held['tally'], clicks: number, prefetched: number) => {
-    const key = JSON.stringify(tally);
+    const key = tallyKey(tally);
     const held = tallies.get(key);
     if (held) {
       held.clicks += clicks;
@@ -131,22 +156,30 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
     } else tallies.set(key, { ...tally, clicks, prefetched });
     if (tallies.size + readers.length > MAX_PENDING) void flush();
   };
+  // A write that failed: back into the batch, summed with what came meanwhile (memory stays bounded by the keys).
+  const keep = (batch: ClickTally[], rows: ReaderClick[], error: unknown) => {
+    options.log.warn(`clicks: ${batch.length} counts kept for the next write: ${errorMessage(error)}`);
+    for (const tally of batch) if (tallies.size < MAX_PENDING) count(tally, tally.clicks, tally.prefetched);
+    if (readers.length < MAX_PENDING) readers.push(...rows);
+  };
+  const write = async (batch: ClickTally[], rows: ReaderClick[]) => {
+    for (let start = 0; start < Math.max(batch.length, rows.length); start += FLUSH_SLICE) {
+      if (start > 0) await nextTurn();
+      const end = start + FLUSH_SLICE;
+      try {
+        await options.store.clicks.add(batch.slice(start, end), rows.slice(start, end));
+      } catch (error) {
+        return keep(batch.slice(start), rows.slice(start), error);
+      }
+    }
+  };
   const flush = () => {
-    writing = writing.then(async () => {
+    writing = writing.then(() => {
       const batch = [...tallies.values()];
       const rows = readers;
       tallies = new Map();
       readers = [];
-      if (batch.length === 0 && rows.length === 0) return;
-      try {
-        await options.store.clicks.add(batch, rows);
-      } catch (error) {
-        options.log.warn(`clicks: ${batch.length} counts kept for the next write: ${errorMessage(error)}`);
-        // Back into the batch, summed with what came meanwhile: memory stays bounded by the keys.
-        for (const tally of batch)
-          if (tallies.size < MAX_PENDING) count(tally, tally.clicks, tally.prefetched);
-        if (readers.length < MAX_PENDING) readers.push(...rows);
-      }
+      return write(batch, rows);
     });
     return writing;
   };

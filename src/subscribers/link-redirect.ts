@@ -11,7 +11,7 @@ import { absoluteUrl, safeUrl } from '../core/urls.js';
 import type { DigestDeps } from '../deps.js';
 import type { Store } from '../store/types.js';
 import { type ClickCounter, createClickCounter, type FetchVerdict } from './click-counter.js';
-import { digestClickTokens, itemKeyTag } from './click-tokens.js';
+import { type ClickLink, type ClickTokens, digestClickTokens, itemKeyTag } from './click-tokens.js';
 import { subscriptionSettings } from './subscription-settings.js';
 
 export type ClickDeps = Pick<DigestDeps, 'config' | 'env' | 'clock' | 'log'> & {
@@ -47,6 +47,8 @@ interface RevisionLinks {
 }
 
 const CACHED_REVISIONS = 64;
+/** Good tokens remembered (each a few hundred bytes): every item of many editions, on both channels. */
+const VERIFIED_TOKENS = 4_096;
 /** A revision not found is asked again after this long (it may be published meanwhile). */
 const MISSING_FOR_MS = 60_000;
 
@@ -66,9 +68,10 @@ export function createLinkRedirect(deps: ClickDeps): LinkRedirect {
     log: deps.log,
   });
   const revisions = revisionCache(deps, timer.now);
+  const read = verifiedTokens(tokens);
   return {
     async follow(request) {
-      const link = tokens.read(request.token);
+      const link = read(request.token);
       if (!link) return { location: home, counted: 'none' };
       const revision = await revisions.get(link.edition, link.revision);
       const item = revision?.items.get(link.keyTag);
@@ -95,11 +98,45 @@ async function editionPage(deps: ClickDeps, date: string, home: string): Promise
   return edition?.publishedAt ? (absoluteUrl(home, `${date}/`) ?? home) : home;
 }
 
-/** Revisions' item links, the last CACHED_REVISIONS used kept in memory (a revision never changes). */
+/**
+ * Tokens already verified, by their exact text: an HMAC per fetch is most of what the redirect computes, and the same
+ * few dozen links are followed over and over. Only good tokens are kept (a forged one is verified each time and
+ * never matches a kept one, which is the same text a good signature made); bounded, the oldest dropped first.
+ */
+function verifiedTokens(tokens: ClickTokens): (token: string) => ClickLink | null {
+  const verified = new Map<string, ClickLink>();
+  return (token) => {
+    const hit = verified.get(token);
+    if (hit) return hit;
+    const link = tokens.read(token);
+    if (!link) return null;
+    verified.set(token, Object.freeze(link));
+    if (verified.size > VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+    return link;
+  };
+}
+
+/**
+ * Revisions' item links, the last CACHED_REVISIONS used kept in memory (a revision never changes). A revision not
+ * in memory is read once however many fetches ask for it meanwhile: they share the one load in flight (a new
+ * edition's mail opened by hundreds of readers at once is one read, not hundreds).
+ */
 function revisionCache(deps: ClickDeps, now: () => number) {
   const cache = new Map<string, { links: RevisionLinks | null; at: number }>();
+  const loading = new Map<string, Promise<RevisionLinks | null>>();
+  const load = async (key: string, date: string, revision: number) => {
+    try {
+      const edition = await loadRevision(deps, date, revision);
+      const links = edition ? revisionLinks(edition) : null;
+      cache.set(key, { links, at: now() });
+      while (cache.size > CACHED_REVISIONS) cache.delete(cache.keys().next().value!);
+      return links;
+    } finally {
+      loading.delete(key);
+    }
+  };
   return {
-    async get(date: string, revision: number): Promise<RevisionLinks | null> {
+    get(date: string, revision: number): Promise<RevisionLinks | null> | RevisionLinks | null {
       const key = `${date}|${revision}`;
       const hit = cache.get(key);
       if (hit && (hit.links || now() - hit.at < MISSING_FOR_MS)) {
@@ -107,11 +144,11 @@ function revisionCache(deps: ClickDeps, now: () => number) {
         cache.set(key, hit);
         return hit.links;
       }
-      const edition = await loadRevision(deps, date, revision);
-      const links = edition ? revisionLinks(edition) : null;
-      cache.set(key, { links, at: now() });
-      while (cache.size > CACHED_REVISIONS) cache.delete(cache.keys().next().value!);
-      return links;
+      const inFlight = loading.get(key);
+      if (inFlight) return inFlight;
+      const started = load(key, date, revision);
+      loading.set(key, started);
+      return started;
     },
   };
 }

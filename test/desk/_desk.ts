@@ -64,8 +64,8 @@ export async function createDeskHarness(
     languages?: string[];
     /** publish.email (an SMTP server: approving then sends to confirmed readers). */
     email?: Record<string, unknown>;
-    /** server.deskWritesPerMinute (default 60). */
-    writesPerMinute?: number;
+    /** More of the config (top-level sections such as analytics, server), laid over the harness's own. */
+    config?: Record<string, unknown>;
   } = {},
 ): Promise<DeskHarness> {
   const siteDir = await mkdtemp(join(tmpdir(), 'desk-site-'));
@@ -77,6 +77,7 @@ export async function createDeskHarness(
     enrich: { enabled: false },
     ...(options.llm ? { llm: options.llm } : {}),
     ...(options.languages ? { languages: options.languages } : {}),
+    ...options.config,
   });
   const digest = createDigest({
     config,
@@ -113,7 +114,7 @@ export async function createDeskHarness(
     useCases: { desk },
     // The digest's fixed clock: a spent budget does not refill during the test.
     limits: {
-      deskWritesPerMinute: options.writesPerMinute ?? 60,
+      deskWritesPerMinute: config.server.deskWritesPerMinute,
       now: () => Date.parse('2026-05-05T09:00:00Z'),
     },
     log: () => {},

@@ -28,6 +28,7 @@ describe('--offline', () => {
           enabled: true,
           arxivApiUrl: server.url('/arxiv/query'),
           semanticScholarUrl: server.url('/s2'),
+          arxivHtmlUrl: server.url('/html/'),
         },
         ...extra,
       }),
@@ -80,7 +81,9 @@ describe('--offline', () => {
   }, 60_000);
 
   it('is the server standing in for those hosts: the same build online asks it', async () => {
-    config({});
+    // Papers are not read in full here: arXiv's one request every 3 s would make that 12 × 3 s (full-text-build and
+    // full-text test it, offline too).
+    config({ llm: { fullText: false } });
     server.requests.length = 0;
     const run = await runDigest(['build', '--week', WEEK, '--no-ingest', '--out', 'online-out'], { cwd });
     expect(run.code, run.stderr).toBe(0);

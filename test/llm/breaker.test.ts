@@ -54,13 +54,16 @@ describe('a model nothing listens for', () => {
     expect(log.warnings[0]).toContain(`nothing listens at ${baseURL} (connection refused)`);
     expect(log.warnings[0]).toMatch(/ollama serve.*OLLAMA_BASE_URL.*digest doctor/);
     expect(usage().fallbackItems).toBe(items.length);
+    // The refused attempt is the one call the usage reports (failed), so a build shows it was made.
+    expect(usage()).toMatchObject({ calls: 1, failedCalls: 1 });
+    expect(usage().byModel['ollama:qwen3:8b']?.calls).toBe(1);
   });
 
   it('a remote provider on a closed port: no retry, no call after the first refusal has come back', async () => {
     const port = await freePort();
     const log = recordingLog();
     const engineFetch = countingFetch();
-    const { writer } = createWriter({
+    const { writer, usage } = createWriter({
       // One call at a time, so the first refusal comes back before the second call would start.
       llm: { write: 'openai:gpt-4.1-mini', maxRetries: 3, concurrency: 1 },
       store,
@@ -72,6 +75,7 @@ describe('a model nothing listens for', () => {
     expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
     expect(engineFetch.urls).toHaveLength(1);
     expect(log.warnings).toEqual([expect.stringMatching(/connection refused.*set OPENAI_BASE_URL/)]);
+    expect(usage()).toMatchObject({ calls: 1, failedCalls: 1 });
   });
 });
 

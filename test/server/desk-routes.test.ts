@@ -18,7 +18,7 @@ describe('desk writes are rate-limited', () => {
   let harness: DeskHarness;
 
   beforeEach(async () => {
-    harness = await createDeskHarness(store(), { writesPerMinute: WRITES });
+    harness = await createDeskHarness(store(), { config: { server: { deskWritesPerMinute: WRITES } } });
   });
   afterEach(async () => harness.close());
 

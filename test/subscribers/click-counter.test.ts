@@ -2,7 +2,7 @@
 // per-source rate limits, unique readers, and the batch written every second and at stop — into a real store.
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
-import { type CountedFetch, createClickCounter } from '../../src/subscribers/click-counter.js';
+import { type CountedFetch, createClickCounter, FLUSH_SLICE } from '../../src/subscribers/click-counter.js';
 import type { ClickLink } from '../../src/subscribers/click-tokens.js';
 import { useTestStore } from '../support/database.js';
 import { manualTimer } from '../support/manual-timer.js';
@@ -130,5 +130,47 @@ describe('click counter', () => {
     expect(counter.held()).toMatchObject({ tallies: 0, readers: 0 });
     await counter.stop();
     expect(await store().clicks.forSubscriber(ada.id)).toHaveLength(1);
+  });
+
+  it('writes a large batch in slices, the event loop turning between them (PGlite runs on the redirect thread)', async () => {
+    const slices: number[] = [];
+    const real = store().clicks;
+    const counter = createClickCounter({
+      store: {
+        clicks: {
+          ...real,
+          add: (tallies, readers) => {
+            slices.push(tallies.length);
+            return real.add(tallies, readers);
+          },
+        },
+      },
+      perReader: false,
+      perMinute: 30,
+      timer: manualTimer(),
+      today: () => ({ day: '2026-11-24', at: '2026-11-24T08:00:00.000Z' }),
+      log: silentLogger,
+    });
+    // 200 items, each clicked once by a reader of its own: 200 keys waiting.
+    for (let index = 0; index < 200; index++)
+      counter.record({
+        ...fetchOf(0),
+        itemKey: `url:https://example.com/${index}`,
+        source: `10.0.${index}.1`,
+      });
+    let turns = 0;
+    let writing = true;
+    const spin = () => {
+      turns++;
+      if (writing) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await counter.flush();
+    writing = false;
+    expect(slices).toEqual([FLUSH_SLICE, FLUSH_SLICE, FLUSH_SLICE, FLUSH_SLICE, FLUSH_SLICE, FLUSH_SLICE, 8]);
+    expect(turns).toBeGreaterThanOrEqual(slices.length - 1);
+    const stored = await store().clicks.byItem(EDITION);
+    expect(stored.reduce((sum, row) => sum + row.clicks, 0)).toBe(200);
+    await counter.stop();
   });
 });

@@ -24,6 +24,8 @@ export interface ServeOptions {
   port?: number;
   /** DIGEST_SECRET; default TEST_SECRET. */
   secret?: string;
+  /** DATABASE_URL: the store on this PostgreSQL database instead of PGlite in dataDir (default none). */
+  databaseUrl?: string;
 }
 
 export function startServe(options: ServeOptions): Promise<Served> {
@@ -31,6 +33,7 @@ export function startServe(options: ServeOptions): Promise<Served> {
   const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: options.secret ?? TEST_SECRET };
   delete env.DATABASE_URL;
   delete env.PORT;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = spawn(
     process.execPath,
     [

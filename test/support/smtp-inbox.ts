@@ -25,6 +25,8 @@ export async function startSmtp(port = 0): Promise<LoopbackSmtp> {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // close() ends the connections a pooled mailer keeps open after 0.1 s, not smtp-server's 30 s.
+    closeTimeout: 100,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

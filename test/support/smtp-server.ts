@@ -47,6 +47,8 @@ export async function startSmtpServer(behaviour: SmtpBehaviour = {}): Promise<Te
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // close() ends the connections a pooled mailer keeps open after 0.1 s, not smtp-server's 30 s.
+    closeTimeout: 100,
     size: 10 * 1024 * 1024,
     onRcptTo(address, _session, callback) {
       const attempt = (rcptAttempts.get(address.address) ?? 0) + 1;

@@ -27,14 +27,17 @@ export function register(program: Command, context: CliContext): void {
     });
 }
 
-/** Where the sample week went, and the commands that read it there (the same folder, no flags needed). */
+/**
+ * Where the sample week went, and the commands that read it there (the same folder, no flags needed), written as the
+ * README has them typed: `./digest`, the clone's link to bin/digest.js (`npm start` runs this command).
+ */
 function demoNextSteps(storeLocation: string, chosenFolder: boolean): string {
   const flag = chosenFolder ? ` --data-dir ${JSON.stringify(storeLocation)}` : '';
   return [
     `The sample week is stored in ${storeLocation}; the next commands read it there:`,
-    `  digest list --week 2026-05-04${flag}`,
-    `  digest publish --week 2026-05-04 --base-url http://127.0.0.1:8080${flag}`,
-    `  digest serve${flag}          (with DIGEST_SECRET set: digest init writes it to .env)`,
+    `  ./digest list --week 2026-05-04${flag}`,
+    `  ./digest publish --week 2026-05-04 --base-url http://127.0.0.1:8080${flag}`,
+    `  ./digest serve${flag}          (with DIGEST_SECRET set: ./digest init writes it to .env)`,
     '',
   ].join('\n');
 }
