@@ -68,6 +68,18 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** The per-client limits of `digest serve`'s routes (config server.*PerMinute). */
+function serverLimits(deps: DigestDeps) {
+  const { apiPerMinute, mcpPerMinute, deskWritesPerMinute } = deps.config.server;
+  return {
+    apiPerMinute,
+    mcpPerMinute,
+    deskWritesPerMinute,
+    // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
+    now: () => deps.clock.now().getTime(),
+  };
+}
+
 /** Builds the server and what runs beside it once, from the digest's ports and use cases. */
 export async function composeService(
   deps: DigestDeps,
@@ -78,12 +90,7 @@ export async function composeService(
   const readiness = await subscribers.subscribeReadiness(config, options.configFile ?? null);
   const settings = subscribers.subscriptionSettings(config);
   const mailStatus = settings?.canMail ? () => digest.subscriptions.mailStatus() : undefined;
-  const metrics = createDigestMetrics({
-    subscribersByStatus: () => deps.store.subscribers.count(),
-    sendLog: () => digest.sendLogCounts(),
-    linkClicks: () => digest.clickTotals(),
-    ...(mailStatus ? { outbox: mailStatus } : {}),
-  });
+  const metrics = serviceMetrics(deps, digest, mailStatus);
   const requestLines = batchedLogLines(options.requestLog);
   // Whether the last build (scheduled, or a desk action's) failed or was stopped: /healthz is "degraded" until one works.
   const lastBuild = { failed: false };
@@ -111,12 +118,7 @@ export async function composeService(
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
       metricsToken: deps.env[config.server.metricsTokenEnv],
     },
-    limits: {
-      apiPerMinute: config.server.apiPerMinute,
-      mcpPerMinute: config.server.mcpPerMinute,
-      // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-      now: () => deps.clock.now().getTime(),
-    },
+    limits: serverLimits(deps),
     metrics,
     log: requestLines.log,
   });
@@ -200,6 +202,21 @@ interface ServiceParts {
 }
 
 /** How this server's builds run in their own process: its config and database, the schedule's limits, its log. */
+/** /metrics of the service: what it counts itself, and what every instance reads alike from the database. */
+function serviceMetrics(
+  deps: DigestDeps,
+  digest: ServiceUseCases,
+  mailStatus: (() => Promise<subscribers.MailStatus>) | undefined,
+): DigestMetrics {
+  return createDigestMetrics({
+    subscribersByStatus: () => deps.store.subscribers.count(),
+    sendLog: () => digest.sendLogCounts(),
+    linkClicks: () => digest.clickTotals(),
+    complaints: () => deps.store.mailOutcomes.complaints(),
+    ...(mailStatus ? { outbox: mailStatus } : {}),
+  });
+}
+
 function buildSettings(deps: DigestDeps, options: ServiceOptions): BuildProcessSettings {
   const { schedule } = deps.config;
   return {

@@ -174,6 +174,8 @@ export interface DecisionsPort {
 /** A JSON cache (LLM answers, enrichment results). Expired entries read as null. */
 export interface CachePort {
   get<T = unknown>(namespace: string, key: string): Promise<T | null>;
+  /** The entries of `keys` found (one query for all: a build reads a dozen at once); absent: `get` for each. */
+  getMany?<T = unknown>(namespace: string, keys: readonly string[]): Promise<Map<string, T>>;
   /** Without `ttlSeconds` (or with a non-finite one) the entry never expires. */
   put(entry: { namespace: string; key: string; value: unknown; ttlSeconds?: number }): Promise<void>;
 }

@@ -53,7 +53,10 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
       baseUrl,
       siteName: config.name,
       feedLimit: config.publish.feedLimit,
-      ...(config.server.subscribeForm !== undefined ? { subscribeForm: config.server.subscribeForm } : {}),
+      ...(config.server.subscribeForm !== undefined
+        ? // Written in at publish time, the form says how clicks are counted, as the one `digest serve` fills in.
+          { subscribeForm: config.server.subscribeForm && { clicks: analyticsMode(config) } }
+        : {}),
       languages: config.languages,
       countedLink: siteCountedLink(deps, baseUrl),
     },
@@ -144,19 +147,22 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
 }
 
 /**
- * Counted links on the site (analytics.site, mode not "off"): each edition page's items through /r/ on the service
- * (server.baseUrl, else the site's), channel "site", no reader part. One signer per edition.
+ * Counted links on the site (analytics.site, mode not "off"): the items of each edition page, live or an earlier
+ * revision's (`<date>-r<n>/`), through /r/ on the service (server.baseUrl, else the site's), channel "site", no
+ * reader part; the token names the revision the page shows. One signer per revision. The front page links no items;
+ * the feeds keep the items' own links (docs/analytics.md says why).
  */
 function siteCountedLink(deps: PublishDeps, siteUrl: string): SiteCountedLink | undefined {
   const { config } = deps;
   if (!config.analytics.site || analyticsMode(config) === 'off') return undefined;
   const baseUrl = config.server.baseUrl ?? siteUrl;
-  const byEdition = new Map<string, (itemKey: string) => string>();
+  const byRevision = new Map<string, (itemKey: string) => string>();
   return (edition, itemKey) => {
-    let link = byEdition.get(edition.date);
+    const revision = `${edition.date}-r${(edition.corrections?.length ?? 0) + 1}`;
+    let link = byRevision.get(revision);
     if (!link) {
       link = countedItemLink(deps, { edition, baseUrl, channel: 'site' });
-      byEdition.set(edition.date, link);
+      byRevision.set(revision, link);
     }
     return link(itemKey);
   };

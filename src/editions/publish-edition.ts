@@ -9,7 +9,7 @@ import { renderEditionHtml } from '../publish/edition-html.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
-import { publishSite } from '../publish/publish-site.js';
+import { type PublishSiteInput, publishSite } from '../publish/publish-site.js';
 import { swapSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { writeFiles } from '../publish/write-site.js';
@@ -33,8 +33,11 @@ interface SiteSettings {
   baseUrl: string;
   siteName?: string;
   feedLimit?: number;
-  /** config server.subscribeForm: the form in every page (true), in none (false), or a slot for `digest serve`. */
-  subscribeForm?: boolean;
+  /**
+   * config server.subscribeForm: the form in every page (true, or `{ clicks }` saying how clicks are counted), in
+   * none (false), or a slot for `digest serve`.
+   */
+  subscribeForm?: PublishSiteInput['subscribeForm'];
   /** Configured languages, the written one first: each translated one gets its own section of the site. */
   languages?: readonly string[];
   /** Counted links (analytics.site): the edition pages' item links through the service's /r/. */
@@ -135,6 +138,8 @@ async function writeRevisionPages(input: PublishEditionInput, editions: Edition[
   const options = {
     baseUrl: input.site.baseUrl,
     ...(input.site.siteName ? { siteName: input.site.siteName } : {}),
+    // analytics.site: an earlier revision's items through /r/ too, each token naming that revision.
+    countedLink: input.site.countedLink,
   };
   for (const edition of editions) {
     for (const correction of edition.corrections ?? []) {

@@ -1,6 +1,7 @@
 // What readers did with published editions, for the editor (desk), the operator (`digest stats`, the JSON API) and
 // /metrics: per item its clicks, unique readers (per-reader mode only), share of the edition's clicks and the
-// scanners' prefetches apart; per edition the mails sent and what followed them (store/mail-outcomes.ts); a trend
+// scanners' prefetches apart; per edition the mails sent and what followed them — bounces, complaints, unsubscribes
+// (store/mail-outcomes.ts); a trend
 // over the last editions. Counts only: nothing here names a reader.
 import { NotReadyError } from '../core/errors.js';
 import type { MailOutcomes } from '../store/mail-outcomes.js';
@@ -33,6 +34,10 @@ export interface TrendPoint {
   sent: number;
   /** Clicks per mail sent; null when none was sent. */
   clicksPerMail: number | null;
+  /** What followed its mail (store/mail-outcomes.ts): a complaint counted apart from the unsubscribes. */
+  bounced: number;
+  complained: number;
+  unsubscribed: number;
 }
 
 export interface EditionStats {
@@ -42,7 +47,7 @@ export interface EditionStats {
   clicks: number;
   prefetched: number;
   items: ItemStats[];
-  /** Mails sent, bounces and unsubscribes that followed them (a complaint unsubscribes: counted there). */
+  /** Mails sent, and the bounces, complaints and unsubscribes that followed them (a complaint counted once, apart). */
   mail: MailOutcomes;
   /** The last editions, newest first (this one among them). */
   trend: TrendPoint[];
@@ -103,7 +108,7 @@ async function clickTrend(store: StatsStore, week: string): Promise<TrendPoint[]
   const counts = new Map((await store.clicks.byEdition(TREND_EDITIONS * 4)).map((row) => [row.edition, row]));
   const trend: TrendPoint[] = [];
   for (const { date } of published) {
-    const { sent } = await store.mailOutcomes.forEdition(date);
+    const { sent, bounced, complained, unsubscribed } = await store.mailOutcomes.forEdition(date);
     const count = counts.get(date);
     trend.push({
       edition: date,
@@ -111,6 +116,9 @@ async function clickTrend(store: StatsStore, week: string): Promise<TrendPoint[]
       prefetched: count?.prefetched ?? 0,
       sent,
       clicksPerMail: sent > 0 ? ratio(count?.clicks ?? 0, sent) : null,
+      bounced,
+      complained,
+      unsubscribed,
     });
   }
   return trend;

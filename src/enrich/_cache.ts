@@ -15,12 +15,13 @@ export function ttlSeconds(refreshAgeHours: number | undefined): number {
   return Math.max(60, Math.round((refreshAgeHours ?? DEFAULT_REFRESH_AGE_HOURS) * 3600));
 }
 
-/** Cached values for `keys` (a miss or an unreadable cache is simply not in the map). */
+/** Cached values for `keys`, in one query where the cache can (a miss or an unreadable cache is not in the map). */
 export async function cachedMany<T>(
   cache: EnrichCache,
   namespace: string,
   keys: string[],
 ): Promise<Map<string, T>> {
+  if (cache.getMany) return cache.getMany<T>(namespace, keys).catch(() => new Map<string, T>());
   const found = new Map<string, T>();
   for (const key of keys) {
     try {

@@ -8,7 +8,7 @@ import { errorMessage, FetchError } from '../core/errors.js';
 import type { HttpClient, Logger, PaperRecord, StageStore } from '../core/ports.js';
 import { createHostPacer, type HostPacer } from '../net/host-pacer.js';
 import type { ArxivEntry } from '../sources/arxiv-api.js';
-import { ARXIV_CACHE_NAMESPACE, DEFAULT_REFRESH_AGE_HOURS } from './_cache.js';
+import { ARXIV_CACHE_NAMESPACE, cachedMany, DEFAULT_REFRESH_AGE_HOURS } from './_cache.js';
 
 export const DEFAULT_ARXIV_HTML_URL = 'https://arxiv.org/html/';
 /** arXiv asks robots for one request every 3 s. */
@@ -54,9 +54,11 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
   const result: FullTextResult = { papers: new Map(), missing: new Map(), fetched: 0, warnings: [] };
   const pacer = options.pacer ?? createHostPacer(ARXIV_INTERVAL_MS);
   const failures: string[] = [];
+  // The latest version of each, as the metadata step cached it: read at once, not one query a paper.
+  const metadata = await cachedMany<ArxivEntry>(options.store.cache, ARXIV_CACHE_NAMESPACE, ids);
   for (const id of ids) {
     const record = stored.get(id);
-    const latest = await latestVersion(options.store, id);
+    const latest = metadata.get(id)?.version ?? null;
     if (record && isCurrent(record, latest, options)) {
       result.papers.set(id, record);
       continue;
@@ -95,15 +97,6 @@ export async function readFullTexts(arxivIds: string[], options: FullTextOptions
   }
   options.log?.debug(`full text: ${result.fetched} request(s), ${result.papers.size} paper(s) known`);
   return result;
-}
-
-/** The latest version the arXiv metadata names (cached by the metadata step), when known. */
-async function latestVersion(store: Pick<StageStore, 'cache'>, id: string): Promise<number | null> {
-  try {
-    return (await store.cache.get<ArxivEntry>(ARXIV_CACHE_NAMESPACE, id))?.version ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function isCurrent(record: PaperRecord, latest: number | null, options: FullTextOptions): boolean {

@@ -25,7 +25,13 @@ export interface CorrectionMails {
   /** The revision the correction published: the notice's key in the send log. */
   revision: number;
   envelopeFrom: string;
-  compose(recipient: { subscriberId: number; address: string; token: string }): Promise<OutgoingMail>;
+  /** `hadRevision`: the revision the reader had (their mail's, or a notice's they were sent); unset: the one before. */
+  compose(recipient: {
+    subscriberId: number;
+    address: string;
+    token: string;
+    hadRevision?: number | null | undefined;
+  }): Promise<OutgoingMail>;
 }
 
 export function prepareCorrectionMails(options: CorrectionMailOptions): CorrectionMails {
@@ -37,13 +43,15 @@ export function prepareCorrectionMails(options: CorrectionMailOptions): Correcti
   const envelopeFrom = envelopeSender(options.from);
   const domain = new URL(baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
   const corrected = absoluteUrl(baseUrl, `${edition.date}/`) ?? baseUrl;
-  const earlier = absoluteUrl(baseUrl, revisionPath(edition.date, revision - 1)) ?? baseUrl;
   return {
     edition: edition.date,
     revision,
     envelopeFrom,
-    async compose({ subscriberId, address, token }) {
+    async compose({ subscriberId, address, token, hadRevision }) {
       headerRecipient(address);
+      // A reader who missed a notice in between is linked to the revision they actually had, not the one before.
+      const had = hadRevision && hadRevision < revision ? hadRevision : revision - 1;
+      const earlier = absoluteUrl(baseUrl, revisionPath(edition.date, had)) ?? baseUrl;
       const notice = renderCorrectionNotice({
         siteName: edition.name,
         date: edition.date,
@@ -51,6 +59,7 @@ export function prepareCorrectionMails(options: CorrectionMailOptions): Correcti
         revision,
         correctedAt: correction.at,
         reason: correction.reason,
+        hadRevision: had,
         links: { corrected, earlier, unsubscribe: unsubscribeUrl(baseUrl, token) },
       });
       const messageId = `<correction-${edition.date}-r${revision}.${subscriberId}@${domain}>`;

@@ -77,6 +77,8 @@ export interface PersonalRecipient {
   preferencesToken: string;
   /** Per-reader counted links: the reader's signed part of each /r/ link. */
   clickTag?: string | undefined;
+  /** The latest revision of the edition the reader was sent before (store/send-log.ts); a correction notice links it. */
+  hadRevision?: number | null | undefined;
 }
 
 export interface PersonalMails {

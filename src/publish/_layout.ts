@@ -166,7 +166,16 @@ function siteFooter(siteName: string, root: string): Fragment {
 `;
 }
 
-export type SubscribeMode = boolean | 'slot';
+/**
+ * The subscribe form: written in (true, or `{ clicks }` to say how clicks are counted), left out (false), or a slot
+ * `digest serve` fills ('slot').
+ */
+export type SubscribeMode = boolean | 'slot' | WrittenForm;
+
+/** The form written into the page at publish time, telling readers how their clicks are counted. */
+export interface WrittenForm {
+  clicks: AnalyticsMode;
+}
 
 /** Where `digest serve` puts the subscribe form in a published page; the page's root travels with it. */
 export const SUBSCRIBE_SLOT = /<!--digest:subscribe root="([^"<>]*)"-->/;
@@ -189,6 +198,7 @@ function subscribeSection({
   languages: readonly string[] | undefined;
 }): Fragment | null {
   if (mode === 'slot') return html`<!--digest:subscribe root="${root}"-->`;
+  if (typeof mode === 'object') return subscribeForm(siteName, root, { languages, clicks: mode.clicks });
   return mode ? subscribeForm(siteName, root, { languages }) : null;
 }
 

@@ -14,7 +14,9 @@ export interface CorrectionNoticeInput {
   revision: number;
   correctedAt: string;
   reason: string;
-  /** Absolute URLs: the corrected edition's page, the page of the revision before it, and the one-click unsubscribe. */
+  /** The revision the reader had: the one before, or an earlier one when they missed a notice in between. */
+  hadRevision: number;
+  /** Absolute URLs: the corrected edition's page, the page of the revision the reader had, and the one-click unsubscribe. */
   links: { corrected: string; earlier: string; unsubscribe: string };
 }
 
@@ -35,7 +37,7 @@ export function renderCorrectionNotice(input: CorrectionNoticeInput): Correction
     `What changed: ${oneLine(input.reason)}`,
     '',
     `The corrected edition: ${corrected}`,
-    `The edition as it was before (revision ${input.revision - 1}): ${earlier}`,
+    `The edition as it was before (revision ${input.hadRevision}): ${earlier}`,
     '',
     `Unsubscribe: ${unsubscribe}`,
     '',
@@ -45,7 +47,7 @@ export function renderCorrectionNotice(input: CorrectionNoticeInput): Correction
 <body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
 <p>The edition of ${week} of ${input.siteName}, “${input.title}”, which was mailed to you, was corrected on ${on}.</p>
 <p><strong>What changed:</strong> ${input.reason}</p>
-<p><a href="${corrected}">Read the corrected edition</a> · <a href="${earlier}">the edition as it was before</a> (revision ${input.revision - 1})</p>
+<p><a href="${corrected}">Read the corrected edition</a> · <a href="${earlier}">the edition as it was before</a> (revision ${input.hadRevision})</p>
 <p style="color:#555"><a href="${unsubscribe}">Unsubscribe</a></p>
 </body></html>
 `.toString();

@@ -2,7 +2,7 @@
 import type { FileSystem } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
-import { FAVICON_SVG } from './_layout.js';
+import { FAVICON_SVG, type WrittenForm } from './_layout.js';
 import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
@@ -26,10 +26,11 @@ export interface PublishSiteInput {
   /** Item images published with the site (fetchItemImages); without them no item shows an image. */
   images?: ImageMap;
   /**
-   * config server.subscribeForm: true writes the form into every page, false leaves it out; unset leaves the slot
-   * `digest serve` fills when subscribing works (a base URL and SMTP configured).
+   * config server.subscribeForm: true (or `{ clicks }`, saying how clicks are counted) writes the form into every
+   * page, false leaves it out; unset leaves the slot `digest serve` fills when subscribing works (a base URL and
+   * SMTP configured).
    */
-  subscribeForm?: boolean;
+  subscribeForm?: boolean | WrittenForm;
   /** Configured languages, the written one first (`<html lang>`, the subscribe form's choice). */
   languages?: readonly string[];
   /** The published editions in each other language (translations laid over), by language: a section each. */

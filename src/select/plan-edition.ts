@@ -14,7 +14,7 @@ import {
   themesOf,
   themeVectors,
 } from './diversity.js';
-import { buildProfile, documentTerms, scoreRelevance } from './relevance.js';
+import { buildProfile, itemAndTitleTerms, scoreRelevance } from './relevance.js';
 import { scoreCandidates } from './score.js';
 import type { EditionPlan, PlannedItem, SelectionPolicy } from './types.js';
 
@@ -164,7 +164,8 @@ function scoreKept(kept: KeptItem[], policy: SelectionPolicy, window: DateWindow
     offTopics: policy.offTopics,
     defaults: policy.defaultTopics,
   });
-  const documents = items.map((item) => documentTerms(item.title, item.text, profile.bigrams));
+  const terms = items.map((item) => itemAndTitleTerms(item.title, item.text, profile.bigrams));
+  const documents = terms.map((each) => each.item);
   const relevance = scoreRelevance(documents, profile);
   const scored = scoreCandidates({ items, relevance, profileSize: profile.groups.length, policy, window });
   calibrateByKind(items, scored);
@@ -175,7 +176,7 @@ function scoreKept(kept: KeptItem[], policy: SelectionPolicy, window: DateWindow
     pinned: forced,
   }));
   const titleTopics = scoreRelevance(
-    items.map((item) => documentTerms(item.title, '', profile.bigrams)),
+    terms.map((each) => each.title),
     profile,
   );
   const themes = relevance.map((result, index) =>

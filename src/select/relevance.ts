@@ -91,9 +91,18 @@ export interface DocumentTerms {
  */
 export const RELEVANCE_TEXT_CHARS = 2_000;
 
-export function documentTerms(title: string, text: string, bigrams?: BigramIndex): DocumentTerms {
+/** An item's terms and its title's alone (the theme cap reads title topics), the title read once. */
+export function itemAndTitleTerms(
+  title: string,
+  text: string,
+  bigrams?: BigramIndex,
+): { item: DocumentTerms; title: DocumentTerms } {
   const titleFeatures = features(tokenize(title), bigrams);
-  const textFeatures = features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams);
+  return { item: termsOf(titleFeatures, text, bigrams), title: termsOf(titleFeatures, '', bigrams) };
+}
+
+function termsOf(titleFeatures: string[], text: string, bigrams?: BigramIndex): DocumentTerms {
+  const textFeatures = text ? features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams) : [];
   const counts = termCounts(textFeatures);
   for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
   return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };

@@ -195,6 +195,8 @@ export interface DigestMetricsOptions {
   outbox?: () => Promise<{ waiting: number; retrying: number }>;
   /** Counted links over every edition, read from the database: readers' clicks and link scanners' prefetches. */
   linkClicks?: () => Promise<{ clicks: number; prefetched: number }>;
+  /** Readers whose complaint (a spam report through their provider) is on record, read from the database. */
+  complaints?: () => Promise<number>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -217,7 +219,16 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       buckets: HTTP_DURATION_BUCKETS,
     }),
   };
-  const { subscribersByStatus, sendLog, outbox, linkClicks } = options;
+  const { subscribersByStatus, sendLog, outbox, linkClicks, complaints } = options;
+  if (complaints) {
+    // Apart from digest_subscribers{status="unsubscribed"}, where a reader who complained is too (they left).
+    registry.collectedGauge({
+      name: 'digest_reader_complaints',
+      help: 'Readers whose complaint (a spam report through their mail provider) is on record, counted apart from unsubscribes.',
+      labelNames: [],
+      collect: async () => [{ labels: {}, value: await complaints() }],
+    });
+  }
   if (linkClicks) {
     // From the database, so every `digest serve` counting into it reports the same totals.
     registry.collectedGauge({

@@ -6,18 +6,32 @@ import { json, storableText } from './_values.js';
 import type { Database } from './schema.js';
 
 export function cacheStore(db: Kysely<Database>): CachePort {
+  /** The live entries of `namespace` among `keys` (stored forms). */
+  const live = (namespace: string, keys: string[]) =>
+    db
+      .selectFrom('cache')
+      .select(['key', 'value'])
+      .where('namespace', '=', storableText(namespace))
+      .where('key', 'in', keys)
+      .where((eb) =>
+        eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`clock_timestamp()`)]),
+      );
   return {
     async get<T>(namespace: string, key: string): Promise<T | null> {
-      const row = await db
-        .selectFrom('cache')
-        .select('value')
-        .where('namespace', '=', storableText(namespace))
-        .where('key', '=', storableText(key))
-        .where((eb) =>
-          eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`clock_timestamp()`)]),
-        )
-        .executeTakeFirst();
+      const row = await live(namespace, [storableText(key)]).executeTakeFirst();
       return (row?.value as T | undefined) ?? null;
+    },
+
+    async getMany<T>(namespace: string, keys: readonly string[]): Promise<Map<string, T>> {
+      const found = new Map<string, T>();
+      if (!keys.length) return found;
+      const rows = await live(namespace, [...new Set(keys.map(storableText))]).execute();
+      const values = new Map(rows.map((row) => [row.key, row.value as T]));
+      for (const key of keys) {
+        const value = values.get(storableText(key));
+        if (value !== null && value !== undefined) found.set(key, value);
+      }
+      return found;
     },
 
     async put({ namespace, key, value, ttlSeconds }) {

@@ -1,8 +1,10 @@
 // What followed an edition's mail, from what the store records today: mails sent (the send log), bounces (a
-// permanent failure when it was sent, or its reader marked bounced later) and unsubscribes of its readers, between
-// its first mail and the next mailed edition's first mail. A complaint unsubscribes its reader
-// (subscribers/delivery-events.ts) and is not stored apart, so it counts as an unsubscribe here. Only the
-// edition's own mails count (notice 0): a correction notice (migration 013) is not another edition mailed.
+// permanent failure when it was sent, or its reader marked bounced later), complaints and unsubscribes of its
+// readers, between its first mail and the next mailed edition's first mail. A complaint unsubscribes its reader at
+// the complaint's own time (subscribers.complained_at, migration 014), so it counts once, as a complaint, and not
+// among the unsubscribes; an unsubscribe from before migration 014 has no complaint time and reads as an
+// unsubscribe. Only the edition's own mails count (notice 0): a correction notice (migration 013) is not another
+// edition mailed.
 import { type Kysely, sql } from 'kysely';
 import { bindQueries } from './_bind.js';
 import { isoTimestamp } from './_values.js';
@@ -13,7 +15,9 @@ export interface MailOutcomes {
   sent: number;
   /** Refused for good when sent, or their reader marked bounced (the provider's report) before the next edition. */
   bounced: number;
-  /** Readers of this edition who left (or complained) before the next edition's first mail. */
+  /** Readers of this edition who complained (a spam report through their provider) before the next edition's first mail. */
+  complained: number;
+  /** Readers of this edition who left, a complaint apart, before the next edition's first mail. */
   unsubscribed: number;
   /** When its first mail was queued (ISO), null when it was never mailed. */
   firstMailAt: string | null;
@@ -22,16 +26,19 @@ export interface MailOutcomes {
 export interface MailOutcomesPort {
   /** What followed the edition's mail: counted until the next mailed edition's first mail, or until now. */
   forEdition(edition: string): Promise<MailOutcomes>;
+  /** Readers whose complaint is on record, over every edition (for /metrics). */
+  complaints(): Promise<number>;
 }
 
 export function mailOutcomesStore(db: Kysely<Database>): MailOutcomesPort {
-  return bindQueries(db, { forEdition: mailOutcomes });
+  return bindQueries(db, { forEdition: mailOutcomes, complaints: countComplaints });
 }
 
 async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<MailOutcomes> {
   const result = await sql<{
     sent: number;
     bounced: number;
+    complained: number;
     unsubscribed: number;
     first_mail_at: Date | null;
   }>`
@@ -40,7 +47,7 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
              (SELECT min(created_at) FROM send_log WHERE edition_date > ${edition}::date AND notice = 0) AS ends
     ),
     readers AS (
-      SELECT l.state, l.failure, s.status, s.updated_at, s.unsubscribed_at
+      SELECT l.state, l.failure, s.status, s.updated_at, s.unsubscribed_at, s.complained_at
       FROM send_log l JOIN subscribers s ON s.id = l.subscriber_id
       WHERE l.edition_date = ${edition}::date AND l.notice = 0
     )
@@ -49,8 +56,12 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
       count(*) FILTER (WHERE (r.state = 'failed' AND r.failure = 'permanent')
         OR (r.state = 'sent' AND r.status = 'bounced' AND r.updated_at >= w.starts
             AND (w.ends IS NULL OR r.updated_at < w.ends)))::int AS bounced,
+      count(*) FILTER (WHERE r.state = 'sent' AND r.complained_at >= w.starts
+        AND (w.ends IS NULL OR r.complained_at < w.ends))::int AS complained,
       count(*) FILTER (WHERE r.state = 'sent' AND r.status = 'unsubscribed' AND r.unsubscribed_at >= w.starts
-        AND (w.ends IS NULL OR r.unsubscribed_at < w.ends))::int AS unsubscribed,
+        AND (w.ends IS NULL OR r.unsubscribed_at < w.ends)
+        -- Left by complaining: the complaint's own time (recordComplaint), counted above.
+        AND r.complained_at IS DISTINCT FROM r.unsubscribed_at)::int AS unsubscribed,
       min(w.starts) AS first_mail_at
     FROM window_of w LEFT JOIN readers r ON true
     GROUP BY w.starts, w.ends`.execute(db);
@@ -58,7 +69,17 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
   return {
     sent: Number(row?.sent ?? 0),
     bounced: Number(row?.bounced ?? 0),
+    complained: Number(row?.complained ?? 0),
     unsubscribed: Number(row?.unsubscribed ?? 0),
     firstMailAt: row?.first_mail_at ? isoTimestamp(row.first_mail_at) : null,
   };
+}
+
+async function countComplaints(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('subscribers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('complained_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -83,8 +83,13 @@ async function setPreferences(
 export interface SubscriberExport {
   subscriber: Subscriber;
   preferences: ReaderPreferences | null;
+  /** Each mail of an edition and each correction notice the reader was sent (or was to be sent). */
   sendLog: {
     edition: string;
+    /** The edition's revision the mail carried (a notice: the revision it announces). */
+    revision: number;
+    /** 0 for the edition itself; a correction notice: the revision it announces (migration 013). */
+    notice: number;
     state: SendState;
     attempts: number;
     smtpResponse: string | null;
@@ -114,9 +119,19 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
     getPreferences(db, subscriber.id),
     db
       .selectFrom('send_log')
-      .select(['edition_date', 'state', 'attempts', 'smtp_response', 'message_id', 'updated_at'])
+      .select([
+        'edition_date',
+        'revision',
+        'notice',
+        'state',
+        'attempts',
+        'smtp_response',
+        'message_id',
+        'updated_at',
+      ])
       .where('subscriber_id', '=', subscriber.id)
       .orderBy('edition_date')
+      .orderBy('notice')
       .execute(),
     db
       .selectFrom('outbox')
@@ -131,6 +146,8 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
     preferences,
     sendLog: rows.map((row) => ({
       edition: row.edition_date,
+      revision: row.revision,
+      notice: row.notice,
       state: row.state,
       attempts: row.attempts,
       smtpResponse: row.smtp_response,

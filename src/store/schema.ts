@@ -95,6 +95,8 @@ export interface SubscribersTable {
   confirmation_sent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
   /** Counts this address's subscriptions (migration 007): a confirm link is bound to one. */
   generation: ColumnType<number, number | undefined, number>;
+  /** When the reader last complained (migration 014); a complaint that unsubscribed them has unsubscribed_at's time. */
+  complained_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
 export type OutboxKind = 'confirmation' | 'welcome';

@@ -103,6 +103,11 @@ export interface SendRecipient {
   attempt: number;
   /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
   preferences: ReaderPreferences | null;
+  /**
+   * The latest revision of the edition this reader was sent before this mail (their edition's mail, or an earlier
+   * correction notice; sent or uncertain), null when none: what a correction notice calls "the edition you had".
+   */
+  hadRevision: number | null;
 }
 
 export interface SendLogEntry {
@@ -286,6 +291,7 @@ async function startSending(
     topics: unknown;
     levels: unknown;
     only_my_topics: boolean | null;
+    had_revision: number | null;
   }>`
     UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, handed_over_at = NULL, claimed_at = now(),
       updated_at = now(), revision = coalesce(${revision ?? null}::integer, l.revision)
@@ -294,7 +300,10 @@ async function startSending(
       AND l.claimed_by = ${worker}
       AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
     RETURNING s.address, s.generation, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
-      p.only_my_topics`.execute(db);
+      p.only_my_topics,
+      (SELECT max(e.revision) FROM send_log AS e
+       WHERE e.edition_date = l.edition_date AND e.subscriber_id = l.subscriber_id AND e.notice <> l.notice
+         AND e.state IN ('sent', 'uncertain')) AS had_revision`.execute(db);
   const row = result.rows[0];
   if (row) {
     return {
@@ -305,6 +314,7 @@ async function startSending(
       preferences: row.has_preferences
         ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics })
         : null,
+      hadRevision: row.had_revision === null ? null : Number(row.had_revision),
     };
   }
   await sql`

@@ -16,6 +16,8 @@ export interface Subscriber {
   confirmationSentAt: string | null;
   /** Which subscription of this address the row is in (1, then one more each time a reader who left comes back). */
   generation: number;
+  /** When they last complained through their mail provider (a spam report), null if never (migration 014). */
+  complainedAt: string | null;
 }
 
 /** Readers and their status: subscribe, confirm, unsubscribe, bounces. */
@@ -34,6 +36,8 @@ export interface SubscribersPort {
     from: readonly SubscriberStatus[],
   ): Promise<Subscriber | null>;
   recordBounce(id: number, limit: number): Promise<Subscriber | null>;
+  /** A complaint: stamps its time, and unsubscribes a pending or confirmed reader at that same time. */
+  recordComplaint(id: number): Promise<Subscriber | null>;
   remove(address: string): Promise<boolean>;
   list(options?: { status?: SubscriberStatus; afterId?: number; limit?: number }): Promise<Subscriber[]>;
   count(): Promise<Record<SubscriberStatus, number>>;
@@ -48,6 +52,7 @@ export function subscribersStore(db: Kysely<Database>): SubscribersPort {
     claimConfirmationMail,
     setStatus: setSubscriberStatus,
     recordBounce,
+    recordComplaint,
     remove: removeSubscriber,
     list: listSubscribers,
     count: countSubscribers,
@@ -65,6 +70,7 @@ const COLUMNS = [
   'unsubscribed_at',
   'confirmation_sent_at',
   'generation',
+  'complained_at',
 ] as const;
 
 type Row = {
@@ -78,6 +84,7 @@ type Row = {
   unsubscribed_at: Date | null;
   confirmation_sent_at: Date | null;
   generation: number;
+  complained_at: Date | null;
 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -94,6 +101,7 @@ function toSubscriber(row: Row): Subscriber {
     unsubscribedAt: iso(row.unsubscribed_at),
     confirmationSentAt: iso(row.confirmation_sent_at),
     generation: Number(row.generation),
+    complainedAt: iso(row.complained_at),
   };
 }
 
@@ -273,6 +281,28 @@ async function recordBounce(db: Kysely<Database>, id: number, limit: number): Pr
     .set({
       bounces: sql`bounces + 1`,
       status: sql`CASE WHEN bounces + 1 >= ${limit} THEN 'bounced' ELSE status END`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return row ? toSubscriber(row as Row) : null;
+}
+
+/**
+ * A complaint (a spam report through the provider). A pending or confirmed reader leaves: unsubscribed, with the
+ * complaint's time as the unsubscribe's — one statement, one now() — so what followed an edition counts it once, as a
+ * complaint (store/mail-outcomes.ts). A reader already gone keeps their status; their first complaint is still
+ * stamped, a repeated one keeps the earlier time (providers report one complaint more than once).
+ */
+async function recordComplaint(db: Kysely<Database>, id: number): Promise<Subscriber | null> {
+  const leaves = sql<boolean>`status IN ('pending', 'confirmed')`;
+  const row = await db
+    .updateTable('subscribers')
+    .set({
+      complained_at: sql`CASE WHEN ${leaves} OR complained_at IS NULL THEN now() ELSE complained_at END`,
+      unsubscribed_at: sql`CASE WHEN ${leaves} THEN now() ELSE unsubscribed_at END`,
+      status: sql`CASE WHEN ${leaves} THEN 'unsubscribed' ELSE status END`,
       updated_at: sql`now()`,
     })
     .where('id', '=', id)

@@ -1,5 +1,6 @@
 // The mail provider's reports (POST /webhooks/bounce): a bounce counts toward the reader's limit, a complaint
-// unsubscribes them. Accepted only with the bearer secret named by server.webhookSecretEnv.
+// unsubscribes them and is recorded as a complaint (counted apart from unsubscribes: store/mail-outcomes.ts).
+// Accepted only with the bearer secret named by server.webhookSecretEnv.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
@@ -55,8 +56,7 @@ export function createDeliveryEvents(
       const { type, permanent } = parsed.data;
       const after =
         type === 'complaint'
-          ? ((await store.subscribers.setStatus(subscriber.id, 'unsubscribed', ['pending', 'confirmed'])) ??
-            subscriber)
+          ? await store.subscribers.recordComplaint(subscriber.id)
           : await store.subscribers.recordBounce(
               subscriber.id,
               permanent ? 1 : config.server.softBounceLimit,

@@ -90,37 +90,57 @@ export interface BurstVerdict<T> {
 }
 
 /**
- * Whether the window holds `mark` distinct items of `mail`. Runs on every counted fetch: one pass, no allocation
- * beyond the few distinct items it has seen (it stops at the mark), so a reader clicking one link many times costs
- * a short loop, not a set of the whole window.
+ * One source's window: its fetches in time order, and how many of them name each item of each mail — kept as
+ * fetches come and go, so whether a fetch reaches the mark is one look-up, not a pass over the window (it runs on
+ * every counted fetch).
  */
-function reachesMark(fetches: WindowFetch<unknown>[], mail: string, mark: number): boolean {
-  const seen: string[] = [];
-  for (const fetch of fetches) {
-    if (fetch.mail !== mail || seen.includes(fetch.item)) continue;
-    seen.push(fetch.item);
-    if (seen.length >= mark) return true;
+interface SourceWindow<T> {
+  fetches: WindowFetch<T>[];
+  /** mail → item → fetches of it in the window */
+  items: Map<string, Map<string, number>>;
+}
+
+function remember<T>(window: SourceWindow<T>, fetch: WindowFetch<T>): void {
+  let items = window.items.get(fetch.mail);
+  if (!items) {
+    items = new Map();
+    window.items.set(fetch.mail, items);
   }
-  return false;
+  items.set(fetch.item, (items.get(fetch.item) ?? 0) + 1);
+}
+
+/** Takes fetches that left the window out of its item counts; returns them. */
+function forget<T>(window: SourceWindow<T>, gone: WindowFetch<T>[]): WindowFetch<T>[] {
+  for (const fetch of gone) {
+    const items = window.items.get(fetch.mail)!;
+    const left = items.get(fetch.item)! - 1;
+    if (left > 0) items.set(fetch.item, left);
+    else if (items.delete(fetch.item) && items.size === 0) window.items.delete(fetch.mail);
+  }
+  return gone;
 }
 
 export function createBurstWindows<T>(): BurstWindows<T> {
   // Insertion order is use order (a source re-inserted on each fetch): the first is the least recently seen.
-  const windows = new Map<string, WindowFetch<T>[]>();
-  const expire = (fetches: WindowFetch<T>[], now: number) => {
+  const windows = new Map<string, SourceWindow<T>>();
+  const expire = (window: SourceWindow<T>, now: number) => {
+    const { fetches } = window;
     let keep = 0;
     while (keep < fetches.length && now - fetches[keep]!.at >= BURST_WINDOW_MS) keep++;
-    return fetches.splice(0, keep);
+    return forget(window, fetches.splice(0, keep));
   };
   return {
     add(source, fetch, itemsInMail) {
-      const fetches = windows.get(source) ?? [];
+      const window: SourceWindow<T> = windows.get(source) ?? { fetches: [], items: new Map() };
       windows.delete(source);
-      const released = expire(fetches, fetch.at);
+      const { fetches } = window;
+      const released = expire(window, fetch.at);
       const entry: WindowFetch<T> = { ...fetch, prefetched: false };
       fetches.push(entry);
-      if (fetches.length > MAX_FETCHES) released.push(...fetches.splice(0, fetches.length - MAX_FETCHES));
-      const burst = reachesMark(fetches, fetch.mail, burstMark(itemsInMail));
+      remember(window, entry);
+      if (fetches.length > MAX_FETCHES)
+        released.push(...forget(window, fetches.splice(0, fetches.length - MAX_FETCHES)));
+      const burst = (window.items.get(fetch.mail)?.size ?? 0) >= burstMark(itemsInMail);
       const reclassified: WindowFetch<T>[] = [];
       if (burst) {
         for (const seen of fetches) {
@@ -129,19 +149,19 @@ export function createBurstWindows<T>(): BurstWindows<T> {
           seen.prefetched = true;
         }
       }
-      windows.set(source, fetches);
+      windows.set(source, window);
       while (windows.size > MAX_SOURCES) {
         const oldest = windows.keys().next().value!;
-        released.push(...(windows.get(oldest) ?? []));
+        released.push(...(windows.get(oldest)?.fetches ?? []));
         windows.delete(oldest);
       }
       return { burst, reclassified, released: released.filter((seen) => !seen.prefetched) };
     },
     release(now, everything = false) {
       const out: WindowFetch<T>[] = [];
-      for (const [source, fetches] of windows) {
-        out.push(...(everything ? fetches.splice(0) : expire(fetches, now)));
-        if (fetches.length === 0) windows.delete(source);
+      for (const [source, window] of windows) {
+        out.push(...(everything ? forget(window, window.fetches.splice(0)) : expire(window, now)));
+        if (window.fetches.length === 0) windows.delete(source);
       }
       return out.filter((seen) => !seen.prefetched);
     },

@@ -34,8 +34,19 @@ function matchesAtLeast(pattern: RegExp, text: string, wanted: number): boolean 
   return found >= wanted;
 }
 
+/** Themes already found per item: the edition's title and its intro ask about the same picks. */
+const found = new WeakMap<object, { title: string; text: string; themes: readonly string[] }>();
+
 /** Theme ids an item carries, in table order. */
 export function themesOf(item: { title: string; text: string }): string[] {
+  const known = found.get(item);
+  if (known && known.title === item.title && known.text === item.text) return [...known.themes];
+  const themes = findThemes(item);
+  found.set(item, { title: item.title, text: item.text, themes });
+  return [...themes];
+}
+
+function findThemes(item: { title: string; text: string }): string[] {
   // "Code and data are available at https://…" says nothing about the item's topic.
   const text = splitSentences(item.text)
     .filter((sentence) => !['boilerplate', 'contains a URL'].includes(rejectReason(sentence) ?? ''))

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditionStats } from '../../src/editions/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runDigest } from '../support/cli.js';
+import { confirmedReaders, mailEdition } from '../support/mailed-readers.js';
 import { DRAFT_DATE, seedArchiveDataDir } from '../support/published-archive.js';
 
 describe('digest stats', () => {
@@ -37,9 +38,11 @@ describe('digest stats', () => {
         })),
         [],
       );
-      for (const name of ['ada', 'bob', 'cy'])
-        await store.subscribers.put(`${name}@example.com`, `${name}@example.com`, 'confirmed');
-      await store.sendLog.enqueue(newest);
+      // Mailed to three readers: ada complains (a spam report), bob unsubscribes.
+      const [ada, bob] = await confirmedReaders(store, ['ada', 'bob', 'cy']);
+      await mailEdition(store, newest);
+      await store.subscribers.recordComplaint(ada!.id);
+      await store.subscribers.setStatus(bob!.id, 'unsubscribed', ['confirmed']);
     } finally {
       await store.close();
     }
@@ -59,8 +62,8 @@ describe('digest stats', () => {
       [clicked[1], 1, 0.333],
     ]);
     expect(stats.items.every((item) => item.uniqueReaders === null)).toBe(true);
-    // Queued, not sent yet: nothing counts as sent.
-    expect(stats.mail).toMatchObject({ sent: 0, bounced: 0, unsubscribed: 0 });
+    // The complaint counts once, as a complaint, not among the unsubscribes.
+    expect(stats.mail).toMatchObject({ sent: 3, bounced: 0, complained: 1, unsubscribed: 1 });
     expect(stats.trend.map((point) => point.edition)).toEqual(
       [...stats.trend.map((point) => point.edition)].sort().reverse(),
     );
@@ -75,6 +78,10 @@ describe('digest stats', () => {
     expect(run.stdout).toMatch(/3 click\(s\) by readers; \d+ prefetch\(es\) by link scanners/);
     expect(run.stdout).toMatch(/^ +1 +2 +67% +1 /m);
     expect(run.stdout).toContain('Trend (newest first)');
+    expect(run.stdout).toContain(
+      'Mails sent: 3; before the next edition: bounces: 0; complaints: 1; unsubscribes: 1.',
+    );
+    expect(run.stdout).toMatch(new RegExp(`^  ${newest} +3 +3 +1 +\\d+ +0 +1 +1$`, 'm'));
   });
 
   it('exits 2 on a bad --week and 1 for a week with no published edition', async () => {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { launchChromium, openPage, runAxe } from '../support/browser.js';
 import { useTestStore } from '../support/database.js';
 import { chromiumPath } from '../support/environment.js';
+import { confirmedReaders, mailEdition } from '../support/mailed-readers.js';
 import { type Browserish, createDeskHarness, type DeskHarness, signIn, WEEK, XSS } from './_desk.js';
 
 describe("the desk's readers page", () => {
@@ -67,7 +68,28 @@ describe("the desk's readers page", () => {
     );
     expect(page).toContain('role="img" aria-labelledby="items-chart-title"');
     expect(page).not.toContain(XSS);
-    expect(page).toContain('Mails sent: <strong>0</strong>');
+    expect(page).toContain('<tbody><tr><td>0</td><td>0</td><td>0</td><td>0</td></tr></tbody>');
+  });
+
+  it('shows a complaint apart from the unsubscribes, in the mail table, the trend table and the chart text', async () => {
+    await publishWithClicks();
+    const [ada, bob] = await confirmedReaders(store(), ['ada', 'bob', 'cy']);
+    await mailEdition(store(), WEEK);
+    await store().subscribers.recordComplaint(ada!.id);
+    await store().subscribers.setStatus(bob!.id, 'unsubscribed', ['confirmed']);
+    const page = await (await client.get(`/admin/week/${WEEK}/readers`)).text();
+    expect(page).toContain('<th scope="col">Complaints</th><th scope="col">Unsubscribes</th></tr></thead>');
+    // Mails sent, bounces, complaints, unsubscribes.
+    expect(page).toContain('<tbody><tr><td>3</td><td>0</td><td>1</td><td>1</td></tr></tbody>');
+    expect(page).toMatch(
+      new RegExp(
+        `<th scope="row"><a [^>]*>${WEEK}</a></th><td>3</td><td>3</td><td>1</td><td>\\d+</td><td>0</td><td>1</td><td>1</td></tr>`,
+      ),
+    );
+    expect(page).toContain(
+      `${WEEK}: 3 click(s), 3 mail(s), 0 bounce(s), 1 complaint(s), 1 unsubscribe(s)</title>`,
+    );
+    expect(page).not.toContain('ada@example.com');
   });
 
   describe.skipIf(!chromiumPath())('in Chromium', () => {

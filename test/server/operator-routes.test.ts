@@ -9,6 +9,7 @@ import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore } from '../support/database.js';
+import { confirmedReaders, mailEdition } from '../support/mailed-readers.js';
 import { BASE_URL, DRAFT_DATE, publishArchive } from '../support/published-archive.js';
 import { publishTempSite, type TempSite } from '../support/temp-site.js';
 
@@ -41,6 +42,11 @@ describe('GET /operator/stats and the click counters on /metrics', () => {
       })),
       [],
     );
+    // Three readers mailed; ada complains through her provider, bob unsubscribes.
+    const [ada, bob] = await confirmedReaders(store, ['ada', 'bob', 'cy']);
+    await mailEdition(store, newest);
+    await store.subscribers.recordComplaint(ada!.id);
+    await store.subscribers.setStatus(bob!.id, 'unsubscribed', ['confirmed']);
     site = await publishTempSite();
     const digest = createDigest({
       config: parseConfig({
@@ -78,6 +84,9 @@ describe('GET /operator/stats and the click counters on /metrics', () => {
       [2, 0.667],
       [1, 0.333],
     ]);
+    // The complaint counts once, as a complaint, not among the unsubscribes.
+    expect(stats.mail).toMatchObject({ sent: 3, bounced: 0, complained: 1, unsubscribed: 1 });
+    expect(stats.trend[0]).toMatchObject({ edition: newest, sent: 3, complained: 1, unsubscribed: 1 });
     expect(JSON.stringify(stats)).not.toMatch(/@example\.com/);
     const asked = await service.app.request(`/operator/stats?week=${newest}`, withToken);
     expect(((await asked.json()) as EditionStats).edition).toBe(newest);
@@ -91,10 +100,11 @@ describe('GET /operator/stats and the click counters on /metrics', () => {
     expect(draft.status).toBe(404);
   });
 
-  it('puts the clicks and the prefetches, apart, on /metrics', async () => {
+  it('puts the clicks and the prefetches, apart, and the complaints on /metrics', async () => {
     const scraped = await (await service.app.request('/metrics', withToken)).text();
     expect(scraped).toContain('digest_link_clicks{kind="click"} 3');
     const items = (await store.editions.get(newest))!.items.length;
     expect(scraped).toContain(`digest_link_clicks{kind="prefetched"} ${items}`);
+    expect(scraped).toContain('\ndigest_reader_complaints 1\n');
   });
 });

@@ -75,8 +75,13 @@ describe('POST /webhooks/bounce', () => {
       subscriber: { status: 'unsubscribed', bounces: 0 },
     });
     expect(await status('ada@example.com')).toBe('unsubscribed');
+    // Recorded as a complaint, at the time it unsubscribed her (counted apart: store/mail-outcomes.ts).
+    const ada = await t.store.subscribers.get({ address: 'ada@example.com' });
+    expect(ada?.complainedAt).not.toBeNull();
+    expect(ada?.complainedAt).toBe(ada?.unsubscribedAt);
 
     await report({ email: 'bob@example.com', type: 'bounce', permanent: true });
+    expect((await t.store.subscribers.get({ address: 'bob@example.com' }))?.complainedAt).toBeNull();
     expect(await status('bob@example.com')).toBe('bounced');
 
     const first = await report({ email: 'cy@example.com', type: 'bounce' });

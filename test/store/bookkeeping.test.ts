@@ -58,6 +58,19 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().cache.get('llm', 'past')).toEqual({ a: 3 });
     });
 
+    it('reads many entries of a namespace in one call: the live ones found, by the keys asked', async () => {
+      await store().cache.put({ namespace: 'many', key: 'a', value: { v: 1 } });
+      await store().cache.put({ namespace: 'many', key: 'b', value: [2] });
+      await store().cache.put({ namespace: 'many', key: 'gone', value: 3, ttlSeconds: -60 });
+      await store().cache.put({ namespace: 'other', key: 'c', value: 4 });
+      const found = await store().cache.getMany!('many', ['b', 'a', 'gone', 'c', 'missing', 'a']);
+      expect([...found]).toEqual([
+        ['b', [2]],
+        ['a', { v: 1 }],
+      ]);
+      expect(await store().cache.getMany!('many', [])).toEqual(new Map());
+    });
+
     it('remembers the last ingest run', async () => {
       expect(await store().ingestRuns.last()).toBeNull();
       const first = {

@@ -1,42 +1,23 @@
-// Store contract: what followed an edition's mail (sent, bounces, unsubscribes until the next edition). Both databases.
-import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/types.js';
-import { storeDatabases, useTestStore } from '../support/database.js';
+// Store contract: what followed an edition's mail (sent, bounces, complaints apart from unsubscribes, until the next
+// edition). Both databases, and rows written before migration 014 (no complaint time) read as they did.
+import { type Kysely, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Db, pgliteDatabase, postgresDatabase } from '../../src/store/database.js';
+import { mailOutcomesStore } from '../../src/store/mail-outcomes.js';
+import { migrate } from '../../src/store/migrate.js';
+import type { Database } from '../../src/store/schema.js';
+import { subscribersStore } from '../../src/store/subscribers.js';
+import {
+  createPostgresDatabase,
+  type DatabaseKind,
+  freshPglite,
+  storeDatabases,
+  useTestStore,
+} from '../support/database.js';
+import { mailEdition as mail } from '../support/mailed-readers.js';
 
 const FIRST = '2026-03-02';
 const NEXT = '2026-03-09';
-
-/** Every queued row of the edition sent, but `refused` readers' mails refused for good. */
-async function mail(
-  store: Store,
-  edition: string,
-  { refused = new Set<number>(), notice = 0 }: { refused?: ReadonlySet<number>; notice?: number } = {},
-): Promise<void> {
-  await store.sendLog.enqueue({ edition, notice });
-  const worker = 'test-worker';
-  const ids = await store.sendLog.reserveBatch({
-    edition,
-    notice,
-    worker,
-    limit: 100,
-    deadClaimers: [],
-    leaseSeconds: 60,
-  });
-  for (const subscriberId of ids) {
-    const row = { edition, notice, subscriberId, worker };
-    await store.sendLog.start(row);
-    if (refused.has(subscriberId)) {
-      await store.sendLog.recordFailed(row, {
-        smtpResponse: '550 no such user',
-        retryInMs: null,
-        failure: 'permanent',
-      });
-      continue;
-    }
-    await store.sendLog.handOver(row);
-    await store.sendLog.recordSent(row, { smtpResponse: '250 ok', messageId: `<${subscriberId}@test>` });
-  }
-}
 
 for (const { kind, skip } of storeDatabases()) {
   describe.skipIf(skip !== null)(`mail outcomes on ${kind}`, () => {
@@ -46,6 +27,7 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().mailOutcomes.forEdition(FIRST)).toEqual({
         sent: 0,
         bounced: 0,
+        complained: 0,
         unsubscribed: 0,
         firstMailAt: null,
       });
@@ -87,6 +69,88 @@ for (const { kind, skip } of storeDatabases()) {
         unsubscribed: 1,
       });
       expect(ada).toBeGreaterThan(0);
+    });
+
+    it('a complaint counts once, as a complaint and not as an unsubscribe; a reader already gone still complains', async () => {
+      const reader = (name: string) =>
+        store().subscribers.put(`${name}@example.com`, `${name}@example.com`, 'confirmed');
+      const [ada, bob, cy, dee] = [
+        await reader('ada'),
+        await reader('bob'),
+        await reader('cy'),
+        await reader('dee'),
+      ];
+      await mail(store(), FIRST);
+      // ada complains (reported twice by her provider); bob unsubscribes; cy unsubscribes, then complains.
+      const complained = await store().subscribers.recordComplaint(ada.id);
+      expect(complained).toMatchObject({ status: 'unsubscribed' });
+      expect(complained!.complainedAt).toBe(complained!.unsubscribedAt);
+      expect(await store().subscribers.recordComplaint(ada.id)).toMatchObject({
+        complainedAt: complained!.complainedAt,
+      });
+      await store().subscribers.setStatus(bob.id, 'unsubscribed', ['confirmed']);
+      await store().subscribers.setStatus(cy.id, 'unsubscribed', ['confirmed']);
+      const late = await store().subscribers.recordComplaint(cy.id);
+      expect(late).toMatchObject({ status: 'unsubscribed' });
+      expect(late!.complainedAt).not.toBeNull();
+      expect(await store().mailOutcomes.forEdition(FIRST)).toMatchObject({
+        sent: 4,
+        bounced: 0,
+        complained: 2,
+        unsubscribed: 2,
+      });
+      expect(await store().mailOutcomes.complaints()).toBe(2);
+      expect((await store().subscribers.get({ id: dee.id }))?.complainedAt).toBeNull();
+      // Gone with the reader: nothing of a deleted reader's complaint stays.
+      await store().subscribers.remove('ada@example.com');
+      expect(await store().mailOutcomes.complaints()).toBe(1);
+    });
+  });
+}
+
+/** A database migrated through 013 only, as this program's release before complaints were told apart. */
+async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
+  let db: Db;
+  if (kind === 'pglite') {
+    const pglite = await freshPglite();
+    db = pgliteDatabase(pglite, { ownsDatabase: false });
+    cleanups.push(() => pglite.close());
+  } else {
+    const database = await createPostgresDatabase();
+    cleanups.push(() => database.drop());
+    db = await postgresDatabase(database.url);
+    await migrate(db);
+  }
+  cleanups.push(() => db.destroy());
+  await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name = '014-complaints'`.execute(db);
+  return db;
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+for (const { kind, skip } of storeDatabases()) {
+  describe.skipIf(skip !== null)(`mail outcomes of rows written before migration 014, on ${kind}`, () => {
+    it('an unsubscribe from before 014 still reads as an unsubscribe; a complaint after the upgrade as a complaint', async () => {
+      const db: Kysely<Database> = await databaseBefore014(kind);
+      // Rows as the release before 014 wrote them: ada left (a complaint then was an unsubscribe too), bob stays.
+      await sql`
+        INSERT INTO subscribers (address, mailbox, status, unsubscribed_at) VALUES
+          ('ada@example.com', 'ada@example.com', 'unsubscribed', now()),
+          ('bob@example.com', 'bob@example.com', 'confirmed', NULL)`.execute(db);
+      await sql`
+        INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
+        SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
+      expect(await migrate(db)).toEqual({ applied: ['014-complaints'] });
+      const outcomes = mailOutcomesStore(db);
+      expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });
+      const bob = await subscribersStore(db).get({ address: 'bob@example.com' });
+      expect(bob?.complainedAt).toBeNull();
+      await subscribersStore(db).recordComplaint(bob!.id);
+      expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 1, unsubscribed: 1 });
     });
   });
 }

@@ -1,7 +1,7 @@
 // Migrations on open: a current store is checked with one query; a store behind gets the missing ones applied.
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgliteDatabase } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
+import { lastMigration, migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { freshPglite } from '../support/database.js';
 
@@ -21,6 +21,16 @@ async function migratedDatabase() {
 const lockTable = `SELECT to_regclass('kysely_migration_lock') IS NOT NULL AS present`;
 
 describe('migrate', () => {
+  it("knows this program's last migration from the files of migrations/, as migrations/index.ts lists them", async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(new URL('../../src/store/migrations/', import.meta.url))
+      .filter((name) => /^\d{3}-/.test(name))
+      .map((name) => name.replace(/\.ts$/, ''));
+    // Every migration file is listed, in order, and the last of them is what the one-query check compares.
+    expect(files.sort()).toEqual(Object.keys(MIGRATIONS));
+    expect(lastMigration()).toBe(Object.keys(MIGRATIONS).at(-1));
+  });
+
   it('leaves a current store to its one query: the Migrator, which makes its lock table, does not run', async () => {
     const { pglite, db } = await migratedDatabase();
     await pglite.exec('DROP TABLE kysely_migration_lock');

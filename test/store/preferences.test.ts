@@ -1,6 +1,7 @@
 // Store contract: a reader's preferences, stored beside their row, exported and deleted with it. Both databases.
 import { describe, expect, it } from 'vitest';
 import { storeDatabases, useTestStore } from '../support/database.js';
+import { mailEdition } from '../support/mailed-readers.js';
 
 for (const { kind, skip } of storeDatabases()) {
   describe.skipIf(skip !== null)(`reader preferences on ${kind}`, () => {
@@ -79,10 +80,18 @@ for (const { kind, skip } of storeDatabases()) {
       await store().sendLog.enqueue('2026-05-04');
       const data = await store().preferences.exportSubscriber('bob@example.com');
       expect(data).toMatchObject({
-        subscriber: { address: 'bob@example.com', status: 'confirmed' },
+        subscriber: { address: 'bob@example.com', status: 'confirmed', complainedAt: null },
         preferences: { language: 'de', topics: ['agents'] },
-        sendLog: [{ edition: '2026-05-04', state: 'queued', attempts: 0 }],
+        sendLog: [{ edition: '2026-05-04', revision: 1, notice: 0, state: 'queued', attempts: 0 }],
       });
+      // Mailed, then the notice of revision 2: each row names the revision it carried and the notice it is.
+      await mailEdition(store(), '2026-05-04');
+      await mailEdition(store(), '2026-05-04', { notice: 2 });
+      const mailed = await store().preferences.exportSubscriber('bob@example.com');
+      expect(mailed?.sendLog.map(({ revision, notice, state }) => ({ revision, notice, state }))).toEqual([
+        { revision: 1, notice: 0, state: 'sent' },
+        { revision: 2, notice: 2, state: 'sent' },
+      ]);
       expect(await store().preferences.exportSubscriber('nobody@example.com')).toBeNull();
       expect(await store().subscribers.remove('bob@example.com')).toBe(true);
       expect(await store().preferences.get(bob.id)).toBeNull();

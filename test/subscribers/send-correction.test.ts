@@ -127,5 +127,23 @@ for (const { kind, skip } of storeDatabases()) {
         1, 2,
       ]);
     });
+
+    it("a reader who missed revision 2's notice gets revision 3's linking the revision they had, revision 1", async () => {
+      await addReaders(store, READERS);
+      expect((await digest.send({ week: WEEK })).run.sent).toBe(2);
+      await correctOnce(digest, outDir, 'First correction of item 1.');
+      // grace's mailbox bounced while revision 2's notice went out; she is back for revision 3's.
+      const grace = (await store.subscribers.get({ address: 'grace@example.org' }))!;
+      await store.subscribers.setStatus(grace.id, 'bounced', ['confirmed']);
+      expect((await digest.send({ week: WEEK, correction: true })).run.sent).toBe(1);
+      await store.subscribers.setStatus(grace.id, 'confirmed', ['bounced']);
+      await correctOnce(digest, outDir, 'Second correction of item 1.', 'A second mistake in item 1');
+      smtp.mails.length = 0;
+      expect((await digest.send({ week: WEEK, correction: true })).run.sent).toBe(2);
+      const texts = new Map(smtp.mails.map((mail) => [mail.to[0], parseMail(mail.raw).text]));
+      expect(texts.get('ada@example.com')).toContain(`(revision 2): ${BASE_URL}${WEEK}-r2/`);
+      expect(texts.get('grace@example.org')).toContain(`(revision 1): ${BASE_URL}${WEEK}-r1/`);
+      expect(texts.get('grace@example.org')).not.toContain(`${WEEK}-r2/`);
+    });
   });
 }

@@ -10,7 +10,7 @@ interface StatsOptions extends WeekOptions {
 export const register = weekCommand<StatsOptions>({
   name: 'stats',
   description:
-    'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, unsubscribes, the trend',
+    'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, complaints, unsubscribes, the trend',
   weekDefault: 'the newest published edition',
   flags: (own) => own.option('--json', 'machine-readable output'),
   run: async (digest, { options, context }) => {
@@ -27,7 +27,7 @@ function formatStats(stats: EditionStats): string {
   const lines = [
     `Edition ${stats.edition}: ${plainLine(stats.title)}`,
     `  ${stats.clicks} click(s) by readers; ${stats.prefetched} prefetch(es) by link scanners, counted apart.`,
-    `  Mails sent: ${mail.sent}; bounces: ${mail.bounced}; unsubscribes (complaints included) before the next edition: ${mail.unsubscribed}.`,
+    `  Mails sent: ${mail.sent}; before the next edition: bounces: ${mail.bounced}; complaints: ${mail.complained}; unsubscribes: ${mail.unsubscribed}.`,
     '',
     `   #  clicks  share${perReader ? '  readers' : ''}  prefetched  title`,
   ];
@@ -37,11 +37,16 @@ function formatStats(stats: EditionStats): string {
       `  ${String(item.position).padStart(2)}  ${String(item.clicks).padStart(6)}  ${percent(item.share).padStart(5)}${readers}  ${String(item.prefetched).padStart(10)}  ${plainLine(item.title)}`,
     );
   }
-  lines.push('', 'Trend (newest first):', '  edition     clicks  mails  clicks/mail  prefetched');
+  lines.push(
+    '',
+    'Trend (newest first):',
+    '  edition     clicks  mails  clicks/mail  prefetched  bounces  complaints  unsubscribes',
+  );
   for (const point of stats.trend) {
     const rate = point.clicksPerMail === null ? '—' : String(point.clicksPerMail);
     lines.push(
-      `  ${point.edition}  ${String(point.clicks).padStart(6)}  ${String(point.sent).padStart(5)}  ${rate.padStart(11)}  ${String(point.prefetched).padStart(10)}`,
+      `  ${point.edition}  ${String(point.clicks).padStart(6)}  ${String(point.sent).padStart(5)}  ${rate.padStart(11)}  ${String(point.prefetched).padStart(10)}` +
+        `  ${String(point.bounced).padStart(7)}  ${String(point.complained).padStart(10)}  ${String(point.unsubscribed).padStart(12)}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -58,25 +58,39 @@ function trendTable(stats: EditionStats): Fragment {
     (
       point,
     ) => html`<tr><th scope="row"><a href="${weekPath(point.edition, 'readers')}">${point.edition}</a></th>\
-<td>${point.clicks}</td><td>${point.sent}</td><td>${point.clicksPerMail ?? '—'}</td><td>${point.prefetched}</td></tr>`,
+<td>${point.clicks}</td><td>${point.sent}</td><td>${point.clicksPerMail ?? '—'}</td><td>${point.prefetched}</td>\
+<td>${point.bounced}</td><td>${point.complained}</td><td>${point.unsubscribed}</td></tr>`,
   );
   return html`<table class="reader-trend"><caption>The last editions, newest first</caption>
 <thead><tr><th scope="col">Edition</th><th scope="col">Clicks</th><th scope="col">Mails sent</th>\
-<th scope="col">Clicks per mail</th><th scope="col">Prefetched</th></tr></thead>
+<th scope="col">Clicks per mail</th><th scope="col">Prefetched</th><th scope="col">Bounces</th>\
+<th scope="col">Complaints</th><th scope="col">Unsubscribes</th></tr></thead>
 <tbody>
 ${join(rows, '\n')}
 </tbody></table>`;
 }
 
+/** What followed the edition's mail until the next edition's: a complaint counted once, apart from unsubscribes. */
+function mailTable({ mail }: EditionStats): Fragment {
+  return html`<table class="mail-outcomes"><caption>The mail and what followed it, until the next edition</caption>
+<thead><tr><th scope="col">Mails sent</th><th scope="col">Bounces</th><th scope="col">Complaints</th>\
+<th scope="col">Unsubscribes</th></tr></thead>
+<tbody><tr><td>${mail.sent}</td><td>${mail.bounced}</td><td>${mail.complained}</td><td>${mail.unsubscribed}</td></tr></tbody>
+</table>`;
+}
+
+/** One edition in the trend chart's text alternative: its clicks, and what followed its mail. */
+const trendAlternative = (point: EditionStats['trend'][number]) =>
+  `${point.edition}: ${point.clicks} click(s), ${point.sent} mail(s), ${point.bounced} bounce(s), ` +
+  `${point.complained} complaint(s), ${point.unsubscribed} unsubscribe(s)`;
+
 export function renderReaders(context: DeskPageContext, stats: EditionStats): string {
-  const { mail } = stats;
   return renderDeskPage(context, {
     title: `Readers of ${stats.edition}`,
     body: html`<h1>What readers did with the edition of ${stats.edition}</h1>
 <p>“${stats.title}”: <strong>${stats.clicks}</strong> click(s) by readers; ${stats.prefetched} prefetch(es) by link \
 scanners, counted apart. Counts only: no reader is named.</p>
-<p>Mails sent: <strong>${mail.sent}</strong> · bounces: ${mail.bounced} · unsubscribes before the next edition \
-(complaints included): ${mail.unsubscribed}</p>
+${mailTable(stats)}
 <section aria-labelledby="items-heading"><h2 id="items-heading">Items</h2>
 ${barChart({
   id: 'items-chart-title',
@@ -87,7 +101,7 @@ ${itemTable(stats)}</section>
 <section aria-labelledby="trend-heading"><h2 id="trend-heading">Trend</h2>
 ${barChart({
   id: 'trend-chart-title',
-  title: `Clicks per edition, newest first: ${stats.trend.map((point) => `${point.edition}: ${point.clicks}`).join(', ')}`,
+  title: `Clicks per edition, newest first: ${stats.trend.map(trendAlternative).join('; ')}`,
   bars: stats.trend.map((point) => ({ label: point.edition.slice(5), value: point.clicks })),
 })}
 ${trendTable(stats)}</section>

@@ -14,6 +14,7 @@ import * as canonicalMailbox from './010-canonical-mailbox.js';
 import * as revisions from './011-revisions.js';
 import * as linkClicks from './012-link-clicks.js';
 import * as sendRevisions from './013-send-revisions.js';
+import * as complaints from './014-complaints.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
@@ -29,6 +30,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '011-revisions': revisions,
   '012-link-clicks': linkClicks,
   '013-send-revisions': sendRevisions,
+  '014-complaints': complaints,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,38 @@
+// The burst rule's window on its own: distinct items per mail as fetches come and leave the five seconds, a reader
+// clicking one link over and over (more than the window keeps) stays a reader, and another mail's fetches from the
+// same address do not add up with this one's.
+import { describe, expect, it } from 'vitest';
+import { BURST_WINDOW_MS, createBurstWindows } from '../../src/subscribers/scanner-rule.js';
+
+const SOURCE = '198.51.100.20';
+
+describe('burst windows', () => {
+  it('counts distinct items of one mail within the window, forgetting those that left it', () => {
+    const windows = createBurstWindows<number>();
+    const add = (mail: string, item: number, at: number) =>
+      windows.add(SOURCE, { mail, item: `item-${item}`, at, payload: item }, 12).burst;
+    // Five of twelve items (the mark is six), then the same five again: still five distinct.
+    for (let item = 0; item < 5; item++) expect(add('m1', item, item * 100)).toBe(false);
+    for (let item = 0; item < 5; item++) expect(add('m1', item, 1_000 + item * 100)).toBe(false);
+    // Another mail's items from the same address are another count.
+    for (let item = 5; item < 12; item++) expect(add('m2', item, 2_000)).toBe(item >= 10);
+    // The first five left the window long ago: a sixth item alone is no burst.
+    expect(add('m1', 5, 2_000 + BURST_WINDOW_MS)).toBe(false);
+    // Five more distinct ones in the window reach the mark at the sixth.
+    const burst = [6, 7, 8, 9, 10].map((item) => add('m1', item, 2_100 + BURST_WINDOW_MS));
+    expect(burst).toEqual([false, false, false, false, true]);
+  });
+
+  it('one link clicked a hundred times in the window stays a click, and every fetch is released as one', () => {
+    const windows = createBurstWindows<number>();
+    let released = 0;
+    for (let n = 0; n < 100; n++) {
+      const verdict = windows.add(SOURCE, { mail: 'm', item: 'only', at: n * 10, payload: n }, 12);
+      expect(verdict.burst).toBe(false);
+      released += verdict.released.length;
+    }
+    released += windows.release(10_000).length;
+    expect(released).toBe(100);
+    expect(windows.sources).toBe(0);
+  });
+});
