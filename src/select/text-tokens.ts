@@ -51,16 +51,30 @@ export function tokenize(text: string): string[] {
   const ascii = !/[^\x00-\x7f]/.test(text);
   const folded = (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
   const tokens: string[] = [];
-  for (const raw of folded.split(/[^a-z0-9]+/)) {
-    if (raw.length < 2) continue;
-    let token = wordTokens.get(raw);
-    if (token === undefined) {
-      token = tokenUncached(raw);
-      if (wordTokens.size < 200_000) wordTokens.set(raw, token);
+  // The runs of [a-z0-9] (what splitting on /[^a-z0-9]+/ gives), scanned without the list of every part.
+  let start = -1;
+  for (let index = 0; index <= folded.length; index++) {
+    const code = index < folded.length ? folded.charCodeAt(index) : 0;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (start < 0) start = index;
+      continue;
     }
-    if (token) tokens.push(token);
+    if (start >= 0 && index - start >= 2) {
+      const token = tokenOf(folded.slice(start, index));
+      if (token) tokens.push(token);
+    }
+    start = -1;
   }
   return tokens;
+}
+
+function tokenOf(raw: string): string {
+  let token = wordTokens.get(raw);
+  if (token === undefined) {
+    token = tokenUncached(raw);
+    if (wordTokens.size < 200_000) wordTokens.set(raw, token);
+  }
+  return token;
 }
 
 /** Each word's token ('' when it is dropped): one lookup per word instead of the stop list, a digit test and a stem. */
