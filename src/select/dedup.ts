@@ -16,9 +16,9 @@ export interface DedupResult {
 }
 
 function titleWords(title: string): string[] {
-  // Folding accents only where there are non-ASCII characters (NFKD leaves ASCII as it is).
-  const folded = /[^\x00-\x7f]/.test(title) ? title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : title;
-  return folded
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/\$[^$]*\$/g, ' ')
     .split(/[^a-z0-9]+/)
@@ -30,10 +30,7 @@ function titleWords(title: string): string[] {
 
 /** Word bigrams of a normalised title (unigrams too, so word order changes still overlap). */
 export function titleShingles(title: string): Set<string> {
-  return shinglesOf(titleWords(title));
-}
-
-function shinglesOf(words: string[]): Set<string> {
+  const words = titleWords(title);
   const shingles = new Set<string>(words);
   for (let index = 1; index < words.length; index++) shingles.add(`${words[index - 1]} ${words[index]}`);
   return shingles;
@@ -137,15 +134,14 @@ export function dedupCandidates(
 // Prefix filtering: with shingles ordered rarest first, two sets with Jaccard ≥ t must share one of the first
 // |s| − ⌈t·|s|⌉ + 1 shingles of each, so only those are indexed and probed (linear-ish instead of all pairs).
 function linkNearDuplicateTitles(items: StoredItem[], sets: DisjointSets, threshold: number): void {
-  const words = items.map((item) => titleWords(item.title));
-  const shingles = words.map(shinglesOf);
+  const shingles = items.map((item) => titleShingles(item.title));
   const frequency = new Map<string, number>();
   for (const set of shingles)
     for (const shingle of set) frequency.set(shingle, (frequency.get(shingle) ?? 0) + 1);
   const index = new Map<string, number[]>();
   shingles.forEach((set, position) => {
     const item = items[position];
-    if (!item || (words[position]?.length ?? 0) < MIN_TITLE_WORDS) return;
+    if (!item || titleWords(item.title).length < MIN_TITLE_WORDS) return;
     const ordered = [...set].sort(
       (a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1),
     );

@@ -2,14 +2,7 @@
 // Per topic group the matches saturate, so breadth across the audience's concerns beats repeating one word.
 
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from './default-topics.js';
-import {
-  type BigramIndex,
-  bigramIndex,
-  countFeatures,
-  features,
-  termCounts,
-  tokenize,
-} from './text-tokens.js';
+import { type BigramIndex, bigramIndex, features, termCounts, tokenize } from './text-tokens.js';
 
 /** Title words count this many times as often as body words (a BM25F-like field boost). */
 const TITLE_BOOST = 3;
@@ -109,21 +102,10 @@ export function itemAndTitleTerms(
 }
 
 function termsOf(titleFeatures: string[], text: string, bigrams?: BigramIndex): DocumentTerms {
-  const { counts, length } = textTerms(text, bigrams);
+  const textFeatures = text ? features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams) : [];
+  const counts = termCounts(textFeatures);
   for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
-  return { counts, length: length + TITLE_BOOST * titleFeatures.length };
-}
-
-/** The body's term counts (its first RELEVANCE_TEXT_CHARS), counted straight from its tokens. */
-function textTerms(text: string, bigrams?: BigramIndex): DocumentTerms {
-  if (!text) return { counts: new Map(), length: 0 };
-  const tokens = tokenize(text.slice(0, RELEVANCE_TEXT_CHARS));
-  if (!bigrams) {
-    const all = features(tokens);
-    return { counts: termCounts(all), length: all.length };
-  }
-  const counts = new Map<string, number>();
-  return { counts, length: countFeatures(tokens, bigrams, counts) };
+  return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
 }
 
 export interface RelevanceResult {
@@ -137,33 +119,8 @@ export interface RelevanceResult {
 
 function phraseCount(phrase: CompiledPhrase, counts: Map<string, number>): number {
   let min = Number.POSITIVE_INFINITY;
-  for (const feature of phrase.features) {
-    const count = counts.get(feature) ?? 0;
-    if (count === 0) return 0;
-    if (count < min) min = count;
-  }
+  for (const feature of phrase.features) min = Math.min(min, counts.get(feature) ?? 0);
   return min;
-}
-
-/**
- * Term frequency of every phrase in every document. A phrase needs its first feature, so only the phrases
- * whose first feature a document has are counted (the rest stay 0): a document meets few of the profile's phrases.
- */
-function phraseFrequencies(documents: DocumentTerms[], phrases: CompiledPhrase[]): Float64Array[] {
-  const byFirst = new Map<string, number[]>();
-  phrases.forEach((phrase, index) => {
-    const first = phrase.features[0] ?? '';
-    const list = byFirst.get(first);
-    if (list) list.push(index);
-    else byFirst.set(first, [index]);
-  });
-  return documents.map((doc) => {
-    const row = new Float64Array(phrases.length);
-    for (const term of doc.counts.keys()) {
-      for (const index of byFirst.get(term) ?? []) row[index] = phraseCount(phrases[index]!, doc.counts);
-    }
-    return row;
-  });
 }
 
 /**
@@ -186,7 +143,7 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
   const allGroups = [...profile.groups, ...profile.offGroups];
   const phrases = allGroups.flatMap((group) => group.phrases);
   // Term frequency of every phrase in every document, computed once.
-  const frequencies = phraseFrequencies(documents, phrases);
+  const frequencies = documents.map((doc) => phrases.map((phrase) => phraseCount(phrase, doc.counts)));
   const maxIdf = Math.log(1 + (total + 1) / 0.5);
   const idf = phrases.map((_, index) => {
     let frequency = 0;
@@ -195,7 +152,7 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
     return 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf;
   });
   return documents.map((doc, docIndex) => {
-    const row = frequencies[docIndex] ?? new Float64Array(phrases.length);
+    const row = frequencies[docIndex] ?? [];
     const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / averageLength);
     let offset = 0;
     const topics = allGroups.map((group) => {

@@ -51,39 +51,12 @@ export function tokenize(text: string): string[] {
   const ascii = !/[^\x00-\x7f]/.test(text);
   const folded = (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
   const tokens: string[] = [];
-  // The runs of [a-z0-9] (what splitting on /[^a-z0-9]+/ gives), scanned without the list of every part.
-  let start = -1;
-  for (let index = 0; index <= folded.length; index++) {
-    const code = index < folded.length ? folded.charCodeAt(index) : 0;
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-      if (start < 0) start = index;
-      continue;
-    }
-    if (start >= 0 && index - start >= 2) {
-      const token = tokenOf(folded.slice(start, index));
-      if (token) tokens.push(token);
-    }
-    start = -1;
+  for (const raw of folded.split(/[^a-z0-9]+/)) {
+    if (!raw || raw.length < 2 || STOPWORDS.has(raw)) continue;
+    if (raw.charCodeAt(0) < 58 && /^\d+$/.test(raw)) continue;
+    tokens.push(stem(raw));
   }
   return tokens;
-}
-
-function tokenOf(raw: string): string {
-  let token = wordTokens.get(raw);
-  if (token === undefined) {
-    token = tokenUncached(raw);
-    if (wordTokens.size < 200_000) wordTokens.set(raw, token);
-  }
-  return token;
-}
-
-/** Each word's token ('' when it is dropped): one lookup per word instead of the stop list, a digit test and a stem. */
-const wordTokens = new Map<string, string>();
-
-function tokenUncached(raw: string): string {
-  if (STOPWORDS.has(raw)) return '';
-  if (raw.charCodeAt(0) < 58 && /^\d+$/.test(raw)) return '';
-  return stem(raw);
 }
 
 /** Wanted bigrams indexed by their first word, so a document only builds the bigram strings it can use. */
@@ -113,26 +86,6 @@ export function features(tokens: string[], wanted?: BigramIndex): string[] {
     if (!wanted || wanted.get(first)?.has(second)) out.push(`${first}_${second}`);
   }
   return out;
-}
-
-/**
- * `termCounts(features(tokens, wanted))` into `counts` without the intermediate list (same insertion order);
- * returns how many features there were.
- */
-export function countFeatures(tokens: string[], wanted: BigramIndex, counts: Map<string, number>): number {
-  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-  let length = tokens.length;
-  for (let index = 1; index < tokens.length; index++) {
-    const first = tokens[index - 1] ?? '';
-    const seconds = wanted.get(first);
-    if (!seconds) continue;
-    const second = tokens[index] ?? '';
-    if (!seconds.has(second)) continue;
-    const bigram = `${first}_${second}`;
-    counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
-    length++;
-  }
-  return length;
 }
 
 /** Term counts of a token list. */

@@ -11,15 +11,8 @@ export function storableText(value: string): string {
   return value.replace(UNSTORABLE, (match) => (match === '\u0000' ? '' : '\uFFFD'));
 }
 
-/** In JSON text, the escapes of NUL and of a lone surrogate: only then is there a string to repair. */
-const ESCAPED_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;
-
 /** JSON for a jsonb parameter, with every string made storable. */
 export function toJson(value: unknown): string {
-  // Almost every value has nothing to repair: stringified once without a call per value (a large edition's
-  // JSON is the common case), and only when an escape of NUL or a lone surrogate shows, again with the repair.
-  const plain = JSON.stringify(value === undefined ? null : value);
-  if (!ESCAPED_UNSTORABLE.test(plain)) return plain;
   return JSON.stringify(value === undefined ? null : value, (_key, inner: unknown) =>
     typeof inner === 'string' ? storableText(inner) : inner,
   );

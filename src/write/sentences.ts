@@ -120,33 +120,9 @@ export function splitSentences(text: string): string[] {
   return sentences;
 }
 
-/** Runs of non-space characters (what `text.trim().split(/\s+/)` counts), in one pass without the list. */
 export function wordCount(text: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let index = 0; index < text.length; index++) {
-    const space = isSpace(text.charCodeAt(index));
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
-}
-
-/** The characters of the regular expression class `\s` (white space and line terminators). */
-function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  const trimmed = text.trim();
+  return trimmed ? trimmed.split(/\s+/).length : 0;
 }
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(?:com|org|io|ai|net|dev)\/\S*/i;
