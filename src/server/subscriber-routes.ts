@@ -109,6 +109,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
         siteName: settings.siteName,
         root: settings.baseUrl,
         clicks: settings.clicks,
+        clicksOnSite: settings.clicksOnSite,
       }),
       status,
       { ...NO_STORE },
