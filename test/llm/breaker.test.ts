@@ -59,6 +59,26 @@ describe('a model nothing listens for', () => {
     expect(usage().byModel['ollama:qwen3:8b']?.calls).toBe(1);
   });
 
+  it("ollama on a port fetch refuses (9, 'bad port'): one attempt, one line naming the address and the fix", async () => {
+    const baseURL = 'http://127.0.0.1:9/v1';
+    const log = recordingLog();
+    const engineFetch = countingFetch();
+    const { writer, usage } = createWriter({
+      llm: { write: 'ollama:qwen3:8b', maxRetries: 3 },
+      store,
+      log,
+      env: { OLLAMA_BASE_URL: baseURL },
+      engine: { fetch: engineFetch },
+    });
+    const written = await writer.writeItems(items, context);
+    expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
+    expect(engineFetch.urls).toHaveLength(1);
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toContain(`ollama:qwen3:8b: ${baseURL} is on a port browsers and fetch refuse`);
+    expect(log.warnings[0]).toMatch(/no more calls to ollama.*pick another port.*OLLAMA_BASE_URL/);
+    expect(usage()).toMatchObject({ calls: 1, failedCalls: 1, fallbackItems: items.length });
+  });
+
   it('a remote provider on a closed port: no retry, no call after the first refusal has come back', async () => {
     const port = await freePort();
     const log = recordingLog();
@@ -83,11 +103,13 @@ describe('connectionFailure', () => {
   const wrapped = (code: string) =>
     new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
 
-  it('a refused connection and an unknown host; not a reset, a timeout or an HTTP error', () => {
+  it('a refused connection, an unknown host, a port fetch refuses; not a reset, a timeout or an HTTP error', () => {
     expect(connectionFailure(wrapped('ECONNREFUSED'))).toBe('refused');
     expect(connectionFailure(wrapped('ENOTFOUND'))).toBe('unresolvable');
     const both = new AggregateError([wrapped('ECONNREFUSED'), wrapped('ECONNREFUSED')]);
     expect(connectionFailure(new TypeError('fetch failed', { cause: both }))).toBe('refused');
+    const badPort = new TypeError('fetch failed', { cause: new Error('bad port') });
+    expect(connectionFailure(badPort)).toBe('blocked-port');
     expect(connectionFailure(wrapped('ECONNRESET'))).toBeNull();
     expect(connectionFailure(wrapped('ETIMEDOUT'))).toBeNull();
     expect(connectionFailure(new Error('HTTP 503'))).toBeNull();
