@@ -9,6 +9,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const BIN = join(here, '..', 'bin', 'digest.js');
 export const STATIC_SERVER = join(here, '_static-server.ts');
 const OPEN_LOOP = join(here, '_open-loop.mjs');
+export const REDIRECT_FLOOR = join(here, '_redirect-floor.mjs');
 const AUTOCANNON = join(
   dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
   'autocannon.js',
@@ -98,6 +99,8 @@ export interface OpenLoadResult {
   errors: number;
   unanswered: number;
   generatorLateMaxMs: number;
+  /** When the slowest answer was scheduled, in seconds into the measured part. */
+  worstAtS: number;
 }
 
 /**

@@ -25,6 +25,8 @@ const latencies = [];
 const statuses = {};
 let errors = 0;
 let lateMax = 0;
+/** The slowest answer and when (s into the measured part) it was scheduled: where to look for a stall. */
+let worst = { ms: 0, atS: 0 };
 
 function client(index) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -38,16 +40,20 @@ function client(index) {
     const at = started + phase + next * intervalMs;
     next++;
     if (at >= end) return;
-    setTimeout(() => fire(at), Math.max(0, at - performance.now()));
+    setTimeout(() => fire(at), Math.max(0, Math.ceil(at - performance.now())));
   };
   const fire = (at) => {
     lateMax = Math.max(lateMax, at >= measureFrom ? performance.now() - at : 0);
     schedule();
     open++;
+    // A timer may fire a little early: then the request is timed from when it went out, never before.
+    const from = Math.min(at, performance.now());
     const done = (status) => {
       open--;
       if (at < measureFrom) return;
-      latencies.push(performance.now() - at);
+      const latency = performance.now() - from;
+      latencies.push(latency);
+      if (latency > worst.ms) worst = { ms: latency, atS: (at - measureFrom) / 1000 };
       if (status === null) errors++;
       else statuses[status] = (statuses[status] ?? 0) + 1;
     };
@@ -85,6 +91,7 @@ process.stdout.write(
     errors,
     unanswered: pending.reduce((sum, open) => sum + open(), 0),
     generatorLateMaxMs: round(lateMax),
+    worstAtS: round(worst.atS),
   })}\n`,
 );
 process.exit(0);

@@ -14,7 +14,7 @@ import { openStore } from '../src/store/open-store.js';
 import { createClickCounter } from '../src/subscribers/click-counter.js';
 import { digestClickTokens } from '../src/subscribers/click-tokens.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
-import { autocannon, BIN, openLoad, startChild, stop } from './_http.js';
+import { autocannon, BIN, openLoad, REDIRECT_FLOOR, startChild, stop } from './_http.js';
 
 // A full collection before each reading, so the figures are what is kept, not garbage not yet collected.
 setFlagsFromString('--expose-gc');
@@ -152,6 +152,22 @@ async function flushCost(store: Awaited<ReturnType<typeof openStore>>) {
   };
 }
 
+/** The same paced load against a bare node:http 302 (bench/_redirect-floor.mjs): the machine's share of the figure. */
+async function floorLoad(dir: string, tokens: string[]) {
+  const floor = startChild([REDIRECT_FLOOR], { cwd: dir });
+  try {
+    return await openLoad(`${await floor.url}r/`, {
+      paths: tokens,
+      clients: 100,
+      intervalMs: 100,
+      seconds: 10,
+      warmSeconds: 2,
+    });
+  } finally {
+    await stop(floor.child);
+  }
+}
+
 /** CPU time (user + system) the process has used, from /proc (Linux, clock ticks of 10 ms), in ms. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -209,6 +225,7 @@ async function redirectLoad(dir: string, tokens: string[]) {
     const cpuPerThousand = ((cpuMs(serve.child.pid!) - cpuBefore) / (paced.requests + 2_000)) * 1_000;
     // The same 100 sending as fast as they are answered (autocannon, one address): throughput on these 2 cores.
     const load = await autocannon(`${base}${tokens[0]}`, { seconds: 5, connections: 100 });
+    const floor = await floorLoad(dir, tokens);
     const { 302: found = 0, ...others } = paced.statuses;
     return {
       '/r/ first answer (302 = 1)': first.status === 302 ? 1 : 0,
@@ -220,7 +237,10 @@ async function redirectLoad(dir: string, tokens: string[]) {
         Object.values(others).reduce((sum, count) => sum + count, 0) + paced.errors + paced.unanswered,
       '/r/ other statuses (paced)': JSON.stringify(others),
       '/r/ generator late max ms (its own share)': paced.generatorLateMaxMs,
+      '/r/ slowest answer scheduled at s (of 10)': paced.worstAtS,
       '/r/ serve CPU ms per 1,000 redirects (paced)': Math.round(cpuPerThousand),
+      'floor: bare node:http 302, same load, p50 ms': floor.p50Ms,
+      'floor: bare node:http 302, same load, p99 ms': floor.p99Ms,
       'load average (1 min) before the paced run': Number(loadBefore.toFixed(1)),
       '/r/ req/s (100 clients, saturated)': load.requestsPerSecond,
       '/r/ p99 ms (100 clients, saturated)': load.p99Ms,

@@ -68,6 +68,18 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** The per-client limits of `digest serve`'s routes (config server.*PerMinute). */
+function serverLimits(deps: DigestDeps) {
+  const { apiPerMinute, mcpPerMinute, deskWritesPerMinute } = deps.config.server;
+  return {
+    apiPerMinute,
+    mcpPerMinute,
+    deskWritesPerMinute,
+    // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
+    now: () => deps.clock.now().getTime(),
+  };
+}
+
 /** Builds the server and what runs beside it once, from the digest's ports and use cases. */
 export async function composeService(
   deps: DigestDeps,
@@ -106,12 +118,7 @@ export async function composeService(
       secureCookies: settings?.baseUrl.startsWith('https:') ?? false,
       metricsToken: deps.env[config.server.metricsTokenEnv],
     },
-    limits: {
-      apiPerMinute: config.server.apiPerMinute,
-      mcpPerMinute: config.server.mcpPerMinute,
-      // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-      now: () => deps.clock.now().getTime(),
-    },
+    limits: serverLimits(deps),
     metrics,
     log: requestLines.log,
   });

@@ -59,6 +59,11 @@ export const serverSchema = z
     apiPerMinute: z.number().int().min(1).max(1_000_000).default(120),
     mcpPerMinute: z.number().int().min(1).max(1_000_000).default(60),
     /**
+     * Changes one desk session, and one client address, may post to /admin per minute (pin, skip, edit, approve…;
+     * 429 with a page saying when to retry beyond). Sign-in attempts have their own, stricter limit.
+     */
+    deskWritesPerMinute: z.number().int().min(1).max(100_000).default(60),
+    /**
      * Environment variable holding the token /metrics asks for (Authorization: Bearer …). Without it, /metrics
      * answers only requests from loopback that no proxy forwarded.
      */

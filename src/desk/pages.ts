@@ -95,6 +95,12 @@ export function pages(room: DeskRoom) {
     notFound(session: DeskSession, message: string): DeskReply {
       return messagePage(room.context(session), { title: 'Not found', message, back: '/admin' }, 404);
     },
+
+    /** A change refused by the desk's rate limit: nothing was done; when it may be sent again. */
+    tooManyChanges(session: DeskSession, retryAfterSeconds: number): DeskReply {
+      const message = `Too many changes in a short time: nothing was done. Try again in ${retryAfterSeconds} s.`;
+      return messagePage(room.context(session), { title: 'Too many changes', message, back: '/admin' }, 429);
+    },
   };
 }
 

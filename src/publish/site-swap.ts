@@ -1,25 +1,40 @@
 // The live site changes all at once. A publish (or a correction) writes the new site into a staging folder beside
-// the live one, carries over the live files it did not write (item images, other weeks' mail files), then swaps the
-// two with renames; interrupted anywhere, readers see the old site or the new one, never a page of each. A build
-// never comes here: its draft goes to its own folder (docs/publishing.md).
-import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+// the live one, carries over the live files it did not write (item images, other weeks' mail files), moves it among
+// the site's generations (`.out.sites/<n>/`), then flips the live path — a symbolic link — to it with one rename of
+// a new link over the old one. At every instant the live path leads to a whole site, the old or the new; interrupted
+// anywhere, the next publish finds one of them live. A build never comes here: its draft goes to its own folder
+// (docs/publishing.md).
+import { copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { PublishError } from './publish-errors.js';
 
-/** The folders a publish uses beside the live one: its staging copy and, for the moment of the swap, the old site. */
-export function swapFolders(siteDir: string): { staging: string; previous: string } {
-  const beside = (what: string) => join(dirname(siteDir), `.${basename(siteDir)}.${what}`);
-  return { staging: beside('publishing'), previous: beside('previous') };
+/**
+ * The paths a publish uses beside the live one: its staging copy, the folder of the site's generations, the new link
+ * made before the flip, and `previous` (where an earlier version of this module put the old site during its swap).
+ */
+export function swapFolders(siteDir: string): {
+  staging: string;
+  previous: string;
+  generations: string;
+  nextLink: string;
+} {
+  const live = siteDir.replace(/(?<=.)[\\/]+$/, '');
+  const beside = (what: string) => join(dirname(live), `.${basename(live)}.${what}`);
+  return {
+    staging: beside('publishing'),
+    previous: beside('previous'),
+    generations: beside('sites'),
+    nextLink: beside('next'),
+  };
 }
 
 /**
- * Runs `write` on an empty staging folder, adds the live files it did not write, then puts the folder live. The
- * rename of the live folder aside and the rename of the new one into its place are two steps: stopped between them
- * (SIGKILL), the next publish puts the old site back first, and rewrites the new one.
+ * Runs `write` on an empty staging folder, adds the live files it did not write, then puts the folder live (see
+ * flipTo). Readers of the live path see the old site until the flip and the new one after it.
  */
 export async function swapSite<T>(siteDir: string, write: (stagingDir: string) => Promise<T>): Promise<T> {
-  const { staging, previous } = swapFolders(siteDir);
+  const { staging } = swapFolders(siteDir);
   await recoverSite(siteDir);
   try {
     await mkdir(staging, { recursive: true });
@@ -38,10 +53,46 @@ export async function swapSite<T>(siteDir: string, write: (stagingDir: string) =
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  if (await exists(siteDir)) await rename(siteDir, previous);
-  await rename(staging, siteDir);
-  await rm(previous, { recursive: true, force: true });
+  await flipTo(siteDir, staging);
   return result;
+}
+
+/**
+ * The staging folder becomes the next generation, and the live path a link to it: a new link renamed over the old
+ * one, which POSIX makes atomic, so no reader ever finds the path missing. A live path that is still a real folder
+ * (a site published before generations) becomes a generation itself, once: that first flip is the only one with an
+ * instant between two renames. Afterwards the generations but the new and the one before it are removed (a reader
+ * that opened a file of the one before keeps reading it).
+ */
+async function flipTo(siteDir: string, staging: string): Promise<void> {
+  const { generations, nextLink } = swapFolders(siteDir);
+  await mkdir(generations, { recursive: true });
+  let before = await liveGeneration(siteDir);
+  const name = await nextGeneration(generations);
+  await rename(staging, join(generations, name));
+  await rm(nextLink, { force: true });
+  // Relative, so the folder (a Docker volume) can be mounted anywhere.
+  await symlink(join(basename(generations), name), nextLink, 'dir');
+  if ((await lstat(siteDir).catch(() => null))?.isDirectory()) {
+    before = await nextGeneration(generations);
+    await rename(siteDir, join(generations, before));
+  }
+  await rename(nextLink, siteDir);
+  for (const old of await readdir(generations)) {
+    if (old !== name && old !== before) await rm(join(generations, old), { recursive: true, force: true });
+  }
+}
+
+/** The generation the live link leads to, or null (no site yet, or a real folder). */
+async function liveGeneration(siteDir: string): Promise<string | null> {
+  const target = await readlink(siteDir).catch(() => null);
+  return target === null ? null : basename(target);
+}
+
+/** One more than the highest generation number there (names are numbers, zero-padded so they sort). */
+async function nextGeneration(generations: string): Promise<string> {
+  const numbers = (await readdir(generations)).map(Number).filter(Number.isInteger);
+  return String(Math.max(0, ...numbers) + 1).padStart(6, '0');
 }
 
 /**
@@ -59,12 +110,20 @@ async function carryOver(siteDir: string, staging: string): Promise<void> {
   }
 }
 
-/** What an interrupted publish left: the old site back in place when it was stopped between the two renames. */
+/**
+ * What an interrupted publish left: stopped in the one flip that had to move a real folder aside, the live path is
+ * missing and the new link waits beside it (the new site whole), so it goes live; stopped in an earlier version's
+ * swap, the old site waits in `previous` and goes back. Staging copies and stray links go.
+ */
 export async function recoverSite(siteDir: string): Promise<void> {
-  const { staging, previous } = swapFolders(siteDir);
-  if (!(await exists(siteDir)) && (await exists(previous))) await rename(previous, siteDir);
+  const { staging, previous, nextLink } = swapFolders(siteDir);
+  if (!(await lstat(siteDir).catch(() => null))) {
+    if (await exists(nextLink)) await rename(nextLink, siteDir);
+    else if (await exists(previous)) await rename(previous, siteDir);
+  }
   await rm(staging, { recursive: true, force: true });
   await rm(previous, { recursive: true, force: true });
+  await rm(nextLink, { force: true });
 }
 
 /** Only a publish writes these, so a folder with them is a published site, which a build must not write into. */

@@ -83,11 +83,12 @@ export interface ServerDeps {
   useCases?: ServerUseCases;
   security?: ServerSecurity;
   /**
-   * Requests per client address per minute on /api (default 120) and JSON-RPC messages on /mcp (default 60); `now`
+   * Requests per client address per minute on /api (default 120), JSON-RPC messages on /mcp (default 60) and changes
+   * posted to the desk per session and per address (default 60); `now`
    * is the clock of every rate limit, in ms: the digest's, so they follow the same time as the tokens they guard (a
    * test's fixed one; default: the wall clock).
    */
-  limits?: { apiPerMinute?: number; mcpPerMinute?: number; now?: () => number };
+  limits?: { apiPerMinute?: number; mcpPerMinute?: number; deskWritesPerMinute?: number; now?: () => number };
   metrics?: DigestMetrics;
   /** One JSON line per request and per server error (default: stdout). */
   log?: (line: string) => void;
@@ -223,6 +224,7 @@ function useCaseRoutes(
   options: {
     apiPerMinute?: number;
     mcpPerMinute?: number;
+    deskWritesPerMinute?: number;
     now?: () => number;
     trustProxy: boolean;
     secureCookies?: boolean | undefined;
@@ -257,7 +259,12 @@ function useCaseRoutes(
     );
   }
   if (useCases.desk) {
-    registerDeskRoutes(app, useCases.desk, { trustProxy, secureCookies: options.secureCookies ?? false });
+    registerDeskRoutes(app, useCases.desk, {
+      trustProxy,
+      secureCookies: options.secureCookies ?? false,
+      writesPerMinute: options.deskWritesPerMinute ?? 60,
+      now,
+    });
   }
 }
 

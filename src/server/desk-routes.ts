@@ -1,13 +1,15 @@
 // /admin: the editor's desk. Routes parse the request and call the desk's use cases (desk/index.ts). Every admin
 // route but the sign-in form needs a live session (cookie, or an `Authorization: Bearer` token for scripts): a GET
 // without one is sent to /admin/login, anything else gets 401. Every POST made with the cookie carries the session's
-// CSRF token, checked before the use case runs (403 otherwise).
+// CSRF token, checked before the use case runs (403 otherwise). Changes are rate-limited per session and per client
+// address (429 with a page saying when to retry); sign-in attempts have their own limit (desk/auth.ts).
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
 import { clientAddress } from './client-address.js';
-import { bodyLimit, textGuard } from './guards.js';
+import { bodyLimit, type KeyedLimiter, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 const SESSION_COOKIE = 'digest_desk';
@@ -39,6 +41,10 @@ export interface DeskRouteOptions {
   trustProxy: boolean;
   /** The public base URL is https: cookies are `Secure` even when a TLS proxy forwards plain HTTP to us. */
   secureCookies?: boolean;
+  /** Changes (POSTs) one session, and one client address, may make per minute (config server.deskWritesPerMinute). */
+  writesPerMinute: number;
+  /** The limiter's clock in ms: the digest's (default: the wall clock). */
+  now?: (() => number) | undefined;
 }
 
 function overTls(c: Context, trustProxy: boolean): boolean {
@@ -88,7 +94,9 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
   });
   app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
   registerSignIn({ app, desk, options, cookies });
-  const state = guardSessions(app, desk);
+  const { writesPerMinute, now } = options;
+  const writes = createRateLimiter({ capacity: writesPerMinute, refillMs: 60_000 / writesPerMinute, now });
+  const state = guardSessions(app, desk, limitWrites(desk, writes, options.trustProxy));
   app.get('/admin', async (c) => send(c, await desk.home(), 302));
   app.get('/admin/audit', async (c) => send(c, await desk.audit(state(c).session)));
   app.post('/admin/logout', async (c) => {
@@ -151,11 +159,40 @@ function registerSignIn({
   });
 }
 
+/** Why a change may not run now (its 429 page), or null. Signing out is never refused. */
+type WriteLimit = (c: Context, session: DeskSession) => Response | null;
+
 /**
- * Everything under /admin but the sign-in form needs a session; POSTs made with the cookie need the CSRF token.
- * Returns how a route reads the request's session and form once the guard let it through.
+ * One limiter for the desk's changes, keyed twice: by session (a script's token cannot go faster by changing
+ * address) and by client address (several sessions from one place share its budget). Both are taken or neither.
  */
-function guardSessions(app: App, desk: Desk): (c: Context) => { session: DeskSession; form: Form } {
+function limitWrites(
+  desk: Desk,
+  limiter: KeyedLimiter & { refund(key: string): void },
+  trustProxy: boolean,
+): WriteLimit {
+  return (c, session) => {
+    if (c.req.path === '/admin/logout') return null;
+    const bySession = `session:${session.tokenHash}`;
+    const first = limiter.take(bySession);
+    const second = first.allowed ? limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
+    if (second.allowed) return null;
+    if (first.allowed) limiter.refund(bySession);
+    const seconds = retryAfterSeconds(second.retryAfterMs);
+    c.header('Retry-After', seconds);
+    return send(c, desk.tooManyChanges(session, Number(seconds)));
+  };
+}
+
+/**
+ * Everything under /admin but the sign-in form needs a session; POSTs made with the cookie need the CSRF token,
+ * then pass the rate limit of changes. Returns how a route reads the request's session and form once let through.
+ */
+function guardSessions(
+  app: App,
+  desk: Desk,
+  limitWrite: WriteLimit,
+): (c: Context) => { session: DeskSession; form: Form } {
   const sessions = new WeakMap<Request, { session: DeskSession; form: Form }>();
   const guard = async (c: Context, next: () => Promise<void>) => {
     c.header('Cache-Control', 'no-store');
@@ -173,6 +210,8 @@ function guardSessions(app: App, desk: Desk): (c: Context) => { session: DeskSes
       if (!fromBearer && !desk.auth.checkCsrf(session, form.csrf)) {
         return c.text('Forbidden: the form has no valid CSRF token. Reload the page and try again.', 403);
       }
+      const refused = limitWrite(c, session);
+      if (refused) return refused;
     }
     sessions.set(c.req.raw, { session, form });
     await next();

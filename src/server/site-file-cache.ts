@@ -105,14 +105,17 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
         const fresh = await cache.get(relativePath);
         if (fresh) return fresh;
       }
-      const file = `${options.root}${sep}${relativePath.split('/').join(sep)}`;
-      const info = await stat(file).catch(() => null);
-      if (!info?.isFile()) {
+      // The root resolved on each check, never kept: a publish flips the site's link to a new generation
+      // (publish/site-swap.ts), and each file is read from the generation live when it is checked.
+      const root = await realpath(options.root).catch(() => null);
+      const file = `${root}${sep}${relativePath.split('/').join(sep)}`;
+      const info = root === null ? null : await stat(file).catch(() => null);
+      if (root === null || !info?.isFile()) {
         if (cache.has(relativePath)) forget(relativePath);
         return null;
       }
       if (info.size > maxFileBytes)
-        return load({ relativePath, file, mtimeMs: info.mtimeMs, size: info.size, compress: false });
+        return load({ root, relativePath, file, mtimeMs: info.mtimeMs, size: info.size, compress: false });
       const cached = cache.get(relativePath);
       if (cached) {
         const entry = await cached;
@@ -125,7 +128,7 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
         if (cache.get(relativePath) === cached) forget(relativePath);
       }
       // Concurrent first requests share one read and one compression.
-      const pending = load({ relativePath, file, mtimeMs: info.mtimeMs, size: info.size });
+      const pending = load({ root, relativePath, file, mtimeMs: info.mtimeMs, size: info.size });
       cache.set(relativePath, pending);
       const entry = await pending.catch((error: unknown) => {
         forget(relativePath);
@@ -141,15 +144,17 @@ export function createSiteFiles(options: SiteFilesOptions): SiteFiles {
 }
 
 /** Reads one file of the site (a symlink may not lead outside it), transformed when HTML, compressed when worth it. */
-function fileReader(options: Pick<SiteFilesOptions, 'root' | 'transformHtml'>) {
-  let realRoot: string | undefined;
+function fileReader(options: Pick<SiteFilesOptions, 'transformHtml'>) {
   return async function load({
+    root,
     relativePath,
     file,
     mtimeMs,
     size,
     compress = true,
   }: {
+    /** The site's root, its real path (symbolic links resolved) at the check. */
+    root: string;
     relativePath: string;
     file: string;
     mtimeMs: number;
@@ -157,9 +162,8 @@ function fileReader(options: Pick<SiteFilesOptions, 'root' | 'transformHtml'>) {
     compress?: boolean;
   }) {
     // A symlink inside the site must not lead outside it.
-    realRoot ??= await realpath(options.root);
     const real = await realpath(file);
-    if (real !== realRoot && !real.startsWith(realRoot + sep)) return null;
+    if (real !== root && !real.startsWith(root + sep)) return null;
     const extension = extname(relativePath).toLowerCase();
     const read = await readFile(real);
     const identity =

@@ -136,6 +136,11 @@ function failedCall({
   return check({ area: 'model', name: modelId, status: 'fail', detail, fix: fixes[probe.failure] });
 }
 
+/** A model that cannot serve: one failed check, no estimate. */
+function modelFailed(modelId: string, detail: string, fix: string): ModelChecks {
+  return { checks: [check({ area: 'model', name: modelId, status: 'fail', detail, fix })] };
+}
+
 async function checkOneModel({
   modelId,
   role,
@@ -149,18 +154,7 @@ async function checkOneModel({
 }): Promise<ModelChecks> {
   const { llm } = config;
   const missing = missingSetting(modelId, { llm, env: options.env });
-  if (missing)
-    return {
-      checks: [
-        check({
-          area: 'model',
-          name: modelId,
-          status: 'fail',
-          detail: missing.message,
-          fix: `set ${missing.setting}`,
-        }),
-      ],
-    };
+  if (missing) return modelFailed(modelId, missing.message, `set ${missing.setting}`);
   const baseURL = endpointOf(modelId, { llm, env: options.env });
   const [probe, slots] = await Promise.all([
     probeModel(modelId, { llm, env: options.env, timeoutMs: options.timeoutMs }),
@@ -177,17 +171,11 @@ async function checkOneModel({
   const speed = `${seconds.toFixed(1)} s, ${Math.round(writes)} tokens/s${reads}`;
   const slotNote = slots ? `, ${slots} slot(s)` : '';
   if (probe.items !== PROBE_ITEMS) {
-    return {
-      checks: [
-        check({
-          area: 'model',
-          name: modelId,
-          status: 'fail',
-          detail: `${role}: asked for exactly ${PROBE_ITEMS} items, got ${probe.items} (${speed})`,
-          fix: 'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
-        }),
-      ],
-    };
+    return modelFailed(
+      modelId,
+      `${role}: asked for exactly ${PROBE_ITEMS} items, got ${probe.items} (${speed})`,
+      'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
+    );
   }
   // As the road sizes its window: llm.concurrency when set, else the engine's slots, else 1 (local) or the default.
   const local = isLocalModel(modelId, { llm, env: options.env });

@@ -112,6 +112,11 @@ export async function createDeskHarness(
     site: { dir: siteDir },
     health: { checkDatabase: async () => {} },
     useCases: { desk },
+    // The digest's fixed clock: a spent budget does not refill during the test.
+    limits: {
+      deskWritesPerMinute: config.server.deskWritesPerMinute,
+      now: () => Date.parse('2026-05-05T09:00:00Z'),
+    },
     log: () => {},
   });
   return {
@@ -125,6 +130,18 @@ export async function createDeskHarness(
       await rm(draftDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the desk has stored for the week, as one string: equal before and after a request that changed nothing. */
+export async function deskState(store: Store): Promise<string> {
+  return JSON.stringify({
+    edition: await store.editions.get(WEEK),
+    decisions: await store.decisions.list(WEEK),
+    edits: await store.desk.edits(WEEK),
+    week: await store.desk.week(WEEK),
+    approval: await store.desk.approval(WEEK),
+    actions: (await store.desk.listAudit()).map((entry) => entry.action),
+  });
 }
 
 /** `name=value` of each Set-Cookie header. */

@@ -7,6 +7,7 @@ import {
   createDeskHarness,
   csrfOf,
   type DeskHarness,
+  deskState,
   EDITOR,
   form,
   signIn,
@@ -60,17 +61,7 @@ describe('editor desk routes', () => {
   });
   afterEach(async () => harness.close());
 
-  async function snapshot() {
-    const s = store();
-    return JSON.stringify({
-      edition: await s.editions.get(WEEK),
-      decisions: await s.decisions.list(WEEK),
-      edits: await s.desk.edits(WEEK),
-      week: await s.desk.week(WEEK),
-      approval: await s.desk.approval(WEEK),
-      actions: (await s.desk.listAudit()).map((entry) => entry.action),
-    });
-  }
+  const snapshot = () => deskState(store());
 
   it('sends every unauthenticated GET to the sign-in page', async () => {
     for (const path of GET_ROUTES) {

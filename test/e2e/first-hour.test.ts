@@ -5,17 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { silentLogger } from '../../src/core/ports.js';
 import type { Edition } from '../../src/core/types.js';
-import { systemClock } from '../../src/deps.js';
-import { boardView, parseBoardFilter } from '../../src/desk/board.js';
-import type { BoardCandidate } from '../../src/desk/views/view-model.js';
-import { list as rankWeek } from '../../src/editions/index.js';
-import { offlineHttpClient } from '../../src/net/offline-http.js';
 import { SAMPLE_WEEK } from '../../src/sample/sample-week.js';
-import { openStore } from '../../src/store/open-store.js';
 import { runDigest } from '../support/cli.js';
+import { sampleBoard } from '../support/desk-board.js';
 
 /** The edition as a build leaves it (drafts/) or, after `digest publish`, as the site shows it (out/). */
 const edition = (cwd: string, folder = 'drafts'): Edition =>
@@ -26,31 +19,6 @@ async function listed(cwd: string): Promise<string[]> {
   expect(run.code, run.stderr).toBe(0);
   const rows = (JSON.parse(run.stdout) as { candidates: { key: string; picked: boolean }[] }).candidates;
   return rows.filter((row) => row.picked).map((row) => row.key);
-}
-
-/** The desk board's rows, from the use case `digest serve` calls, with the config every command in `cwd` loads. */
-async function board(cwd: string): Promise<BoardCandidate[]> {
-  const { config } = await loadConfig({ cwd });
-  const store = await openStore({ dataDir: join(cwd, 'data') });
-  try {
-    const deps = { config, store, http: offlineHttpClient, clock: systemClock, log: silentLogger, env: {} };
-    const rows: BoardCandidate[] = [];
-    for (let page = 1; ; page++) {
-      const filter = parseBoardFilter({ page: String(page) });
-      const view = await boardView({
-        deps,
-        week: SAMPLE_WEEK,
-        filter,
-        notice: null,
-        listWeek: (week) => rankWeek(deps, { week }),
-      });
-      if (!view.candidates.length) return rows;
-      rows.push(...view.candidates);
-      if (view.candidates.length < 100) return rows;
-    }
-  } finally {
-    await store.close();
-  }
 }
 
 const env = { DIGEST_CONFIG_JSON: '' };
@@ -103,7 +71,7 @@ describe("after the README's service path (init --yes --smtp 127.0.0.1:1025 && d
   });
 
   it('the desk board chooses the draft’s 12 and calls none of them out of date', async () => {
-    const rows = await board(cwd);
+    const rows = await sampleBoard(cwd);
     expect(rows.length).toBeGreaterThan(12);
     expect(
       rows

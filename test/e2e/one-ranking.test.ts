@@ -5,15 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { silentLogger } from '../../src/core/ports.js';
 import type { Edition } from '../../src/core/types.js';
-import { systemClock } from '../../src/deps.js';
-import { boardView, parseBoardFilter } from '../../src/desk/board.js';
 import type { BoardCandidate } from '../../src/desk/views/view-model.js';
-import { list as rankWeek } from '../../src/editions/index.js';
-import { offlineHttpClient } from '../../src/net/offline-http.js';
-import { nodeFileSystem } from '../../src/publish/write-site.js';
 import {
   SAMPLE_CONFIG,
   SAMPLE_WEEK,
@@ -23,6 +16,7 @@ import {
 } from '../../src/sample/sample-week.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runDigest } from '../support/cli.js';
+import { sampleBoard } from '../support/desk-board.js';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
 
 interface ListRow {
@@ -63,35 +57,7 @@ describe('one ranking across the demo, build, list and the desk', () => {
     listed = (JSON.parse(list.stdout) as { candidates: ListRow[] }).candidates;
 
     // The desk board's data, from the use case `digest serve` calls, on the same folder and config file.
-    const { config: loaded } = await loadConfig({ file: SAMPLE_CONFIG, cwd });
-    const store = await openStore({ dataDir: join(cwd, 'data') });
-    try {
-      const deps = {
-        config: loaded,
-        store,
-        http: offlineHttpClient,
-        clock: systemClock,
-        log: silentLogger,
-        fs: nodeFileSystem,
-        env: {},
-      };
-      board = [];
-      for (let page = 1; board.length === 0 || board.length % 100 === 0; page++) {
-        const filter = parseBoardFilter({ page: String(page) });
-        // The board ranks with the `list` use case, as the desk's room hands it in.
-        const view = await boardView({
-          deps,
-          week: SAMPLE_WEEK,
-          filter,
-          notice: null,
-          listWeek: (week) => rankWeek(deps, { week }),
-        });
-        if (!view.candidates.length) break;
-        board.push(...view.candidates);
-      }
-    } finally {
-      await store.close();
-    }
+    board = await sampleBoard(cwd, SAMPLE_CONFIG);
   }, 180_000);
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 

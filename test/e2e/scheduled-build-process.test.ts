@@ -12,6 +12,7 @@ import {
   hostileArxiv,
   hostileWeekFolder,
   serveFolder,
+  watchedHostileBuild,
 } from '../support/hostile-week.js';
 
 let cleanup: Cleanup = [];
@@ -22,15 +23,7 @@ afterEach(async () => {
 
 describe('the scheduled build inside digest serve runs in its own process', () => {
   it('reads the hostile pages while /healthz answers every time, and leaves a draft', async () => {
-    const server = await hostileArxiv(false, cleanup);
-    const { cwd, week } = await hostileWeekFolder(server.origin, 600, cleanup);
-    const served = await serveFolder(cwd, cleanup);
-    const log = () => served.stderr();
-    const answers = await healthWhile(
-      served,
-      () => log().includes('schedule: running the') && !finished(log()),
-      () => finished(log()),
-    );
+    const { server, week, log, answers } = await watchedHostileBuild(cleanup);
     expect(log()).toContain(`schedule: the edition of ${week} is a draft awaiting approval`);
     // The build read both hostile pages (its own log lines, forwarded by the server).
     expect(server.requests.filter((request) => request.path.startsWith('/html/')).length).toBe(2);

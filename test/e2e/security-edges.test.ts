@@ -1,22 +1,10 @@
-// Issue 30's attacks on the edges, against the real `digest serve` process on loopback with a real SMTP server: a
-// nested MCP batch, mail-bombing one inbox through address variants from several source addresses, /healthz as an
-// oracle, huge and non-canonical token ids on every token route, a preferences link outliving its subscription,
-// /metrics behind any forwarding header, and a NUL deep inside a JSON body. Needs `npm run build`.
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishSite } from '../../src/publish/publish-site.js';
-import { nodeFileSystem } from '../../src/publish/write-site.js';
-import { type Served, startServe } from '../support/serve.js';
+import type { Served } from '../support/serve.js';
+import { SERVED_BASE, startServedDigest, stopServedDigest } from '../support/served-digest.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
-import { weeklyEditions } from '../support/weekly-editions.js';
 import { type Answer, eventually, httpRequest } from './_http.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BASE = 'https://digest.example.org/';
+const BASE = SERVED_BASE;
 const ORIGIN = 'https://digest.example.org';
 const JSON_POST = { 'content-type': 'application/json', accept: 'application/json', origin: ORIGIN };
 const FORM_POST = { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN };
@@ -46,41 +34,16 @@ describe('digest serve at its edges (issue 30, real process, loopback)', () => {
     );
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'tokens.js'))) {
-      throw new Error('dist/ is not built: run "npm run build" first');
-    }
-    cwd = await mkdtemp(join(tmpdir(), 'digest-security-edges-'));
     smtp = await startSmtp();
-    await publishSite({
-      fs: nodeFileSystem,
-      outDir: join(cwd, 'site'),
-      editions: weeklyEditions(2),
-      baseUrl: BASE,
-    });
-    await writeFile(
-      join(cwd, 'digest.config.json'),
-      JSON.stringify({
-        name: 'Edges Digest',
-        server: { baseUrl: BASE, welcomeMail: true, outbox: { pollMs: 50 } },
-        publish: {
-          baseUrl: BASE,
-          email: {
-            from: 'Edges Digest <digest@example.org>',
-            smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
-          },
-        },
-        enrich: { enabled: false },
-      }),
-    );
-    served = await startServe({ cwd, site: 'site', dataDir: 'data' });
+    ({ cwd, served } = await startServedDigest({
+      prefix: 'digest-security-edges-',
+      name: 'Edges Digest',
+      smtpPort: smtp.port,
+      server: { welcomeMail: true, outbox: { pollMs: 50 } },
+    }));
   }, 180_000);
 
-  afterAll(async () => {
-    const child = served?.child;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await smtp?.close();
-    if (cwd) await rm(cwd, { recursive: true, force: true });
-  });
+  afterAll(() => stopServedDigest({ served, smtp, cwd }));
 
   it('a batch holding arrays is a 400 before any work, six in a row; a flat one after it is answered', async () => {
     const search = (id: number) => ({

@@ -1,25 +1,13 @@
-// The service under attack and faults (issue 25), against the real `digest serve` process on loopback with a real
-// SMTP server: SMTP down during a subscribe and back later, an attacker's failed sign-ins, NUL anywhere, an API flood,
-// oversized MCP batches, /metrics from a stranger, and a short load test. SIGKILL mid-burst is in crash-subscribe.
-// Needs `npm run build` (bin/digest.js runs dist/).
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishSite } from '../../src/publish/publish-site.js';
-import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { runDigest } from '../support/cli.js';
 import { freePort } from '../support/loopback.js';
-import { type Served, startServe } from '../support/serve.js';
+import type { Served } from '../support/serve.js';
+import { SERVED_BASE, startServedDigest, stopServedDigest } from '../support/served-digest.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
-import { weeklyEditions } from '../support/weekly-editions.js';
 import { type Answer, eventually, httpRequest, percentile } from './_http.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BASE = 'https://digest.example.org/';
+const BASE = SERVED_BASE;
 const ORIGIN = 'https://digest.example.org';
 const EDITOR = { email: 'ed@example.org', password: 'correct horse battery staple' };
 /** Anything a database could say about itself. */
@@ -38,52 +26,26 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
   const url = (path: string) => new URL(path, served.url);
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'outbox-worker.js'))) {
-      throw new Error('dist/ has no outbox worker: run "npm run build" first');
-    }
-    cwd = await mkdtemp(join(tmpdir(), 'digest-security-'));
     // The SMTP server's port, with nothing listening yet: it is "down" until the test starts it.
     smtpPort = await freePort();
-    await publishSite({
-      fs: nodeFileSystem,
-      outDir: join(cwd, 'site'),
-      editions: weeklyEditions(2),
-      baseUrl: BASE,
-    });
-    await writeFile(
-      join(cwd, 'digest.config.json'),
-      JSON.stringify({
-        name: 'Security Digest',
-        server: {
-          baseUrl: BASE,
-          // Short waits so a test sees a retry within its deadline; the defaults are 30 s doubling to an hour.
-          outbox: { retryDelayMs: 100, maxRetryDelayMs: 400, pollMs: 50 },
-        },
-        publish: {
-          baseUrl: BASE,
-          email: {
-            from: 'Security Digest <digest@example.org>',
-            smtp: { host: '127.0.0.1', port: smtpPort, requireTls: false },
-            send: { timeoutMs: 2_000 },
-          },
-        },
-        enrich: { enabled: false },
-      }),
-    );
-    const added = await runDigest(['editors', 'add', EDITOR.email, '--data-dir', 'data'], {
-      cwd,
-      env: { DIGEST_EDITOR_PASSWORD: EDITOR.password },
-    });
-    expect(added.code, added.stderr).toBe(0);
-    served = await startServe({ cwd, site: 'site', dataDir: 'data' });
+    ({ cwd, served } = await startServedDigest({
+      prefix: 'digest-security-',
+      name: 'Security Digest',
+      smtpPort,
+      // Short waits so a test sees a retry within its deadline; the defaults are 30 s doubling to an hour.
+      server: { outbox: { retryDelayMs: 100, maxRetryDelayMs: 400, pollMs: 50 } },
+      email: { send: { timeoutMs: 2_000 } },
+      prepare: async (folder) => {
+        const added = await runDigest(['editors', 'add', EDITOR.email, '--data-dir', 'data'], {
+          cwd: folder,
+          env: { DIGEST_EDITOR_PASSWORD: EDITOR.password },
+        });
+        expect(added.code, added.stderr).toBe(0);
+      },
+    }));
   }, 180_000);
 
-  afterAll(async () => {
-    const child = served?.child;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await smtp?.close();
-    if (cwd) await rm(cwd, { recursive: true, force: true });
-  });
+  afterAll(() => stopServedDigest({ served, smtp, cwd }));
 
   const health = async () => JSON.parse((await httpRequest(url('healthz'))).text) as Record<string, unknown>;
   const metric = async (name: string) => {

@@ -1,7 +1,19 @@
 // The site swap on the real disk: a publish that fails while writing leaves the live folder as it was and no copy
-// behind; one stopped between its two renames is put back by the next; a finished one replaces the site at once.
+// behind; a finished one flips the live link to a new generation at once (a real folder is converted on the first),
+// keeping one generation before it; an interrupted one is completed or put back by the next.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,7 +59,45 @@ describe('swapSite', () => {
     expect(existsSync(swapFolders(site).staging)).toBe(false);
   });
 
-  it('stopped between the two renames, the next publish puts the old site back first, then completes', async () => {
+  it('turns a real folder into a link to a generation, flips it on each publish and keeps one before', async () => {
+    const { generations } = swapFolders(site);
+    await swapSite(site, (staging) => writeFile(join(staging, 'index.html'), 'second front page'));
+    expect((await lstat(site)).isSymbolicLink()).toBe(true);
+    const second = await readlink(site);
+    // Relative to the folder holding the site, so a volume can be mounted anywhere.
+    expect(second).toMatch(/^\.out\.sites\/\d{6}$/);
+    // The old real folder is the generation before.
+    expect((await readdir(generations)).length).toBe(2);
+    await swapSite(site, (staging) => writeFile(join(staging, 'index.html'), 'third front page'));
+    await swapSite(site, (staging) => writeFile(join(staging, 'index.html'), 'fourth front page'));
+    const fourth = await readlink(site);
+    expect(fourth).not.toBe(second);
+    expect(await readFile(join(site, 'index.html'), 'utf8')).toBe('fourth front page');
+    expect(await readFile(join(site, '2026-05-04', 'index.html'), 'utf8')).toBe('old edition page');
+    const kept = (await readdir(generations)).sort();
+    expect(kept).toHaveLength(2);
+    expect(kept[1]).toBe(fourth.split('/').at(-1));
+    expect(await readFile(join(generations, kept[0]!, 'index.html'), 'utf8')).toBe('third front page');
+  });
+
+  it('stopped while turning a real folder into a link, the next publish puts the new site live first', async () => {
+    const { generations, nextLink } = swapFolders(site);
+    // What a SIGKILL between `out` → `.out.sites/000002` and `.out.next` → `out` leaves on disk.
+    await mkdir(join(generations, '000001'), { recursive: true });
+    await writeFile(join(generations, '000001', 'index.html'), 'new front page');
+    await symlink(join('.out.sites', '000001'), nextLink);
+    await rename(site, join(generations, '000002'));
+    let live: string | null = null;
+    await swapSite(site, async (copy) => {
+      live = await readFile(join(site, 'index.html'), 'utf8');
+      await writeFile(join(copy, 'index.html'), 'newer front page');
+    });
+    expect(live).toBe('new front page');
+    expect(await readFile(join(site, 'index.html'), 'utf8')).toBe('newer front page');
+    expect(existsSync(nextLink)).toBe(false);
+  });
+
+  it("stopped between the two renames of an earlier version's swap, the next publish puts the old site back first, then completes", async () => {
     const { staging, previous } = swapFolders(site);
     const before = await filesOf(site);
     // What a SIGKILL after `out` → `.out.previous` and before `.out.publishing` → `out` leaves on disk.

@@ -22,6 +22,7 @@ describe('server config', () => {
       softBounceLimit: 3,
       apiPerMinute: 120,
       mcpPerMinute: 60,
+      deskWritesPerMinute: 60,
       metricsTokenEnv: 'DIGEST_METRICS_TOKEN',
       outbox: {
         retryDelayMs: 30_000,
@@ -40,6 +41,10 @@ describe('server config', () => {
     expect(() => parseConfig({ server: { port: '80' } })).toThrow(/server\.port/);
     expect(() => parseConfig({ server: { baseUrl: 'ftp://x.example' } })).toThrow(/server\.baseUrl/);
     expect(() => parseConfig({ server: { trustProxy: 'yes' } })).toThrow(/server\.trustProxy/);
+    expect(() => parseConfig({ server: { deskWritesPerMinute: 0 } })).toThrow(/server\.deskWritesPerMinute/);
+    expect(() => parseConfig({ server: { deskWritesPerMinute: 2.5 } })).toThrow(
+      /server\.deskWritesPerMinute/,
+    );
     expect(() => parseConfig({ server: { hots: 'x' } })).toThrow(/server: unknown field\(s\) "hots"/);
   });
 
@@ -76,6 +81,10 @@ describe('digest serve refuses bad input before opening anything', () => {
     const config = await runDigest(['serve'], { cwd, env: { DIGEST_SECRET: SECRET, PORT: '' } });
     expect(config.code).toBe(2);
     expect(config.stderr).toContain('server.port');
+    writeFileSync(join(cwd, 'digest.config.json'), JSON.stringify({ server: { deskWritesPerMinute: -5 } }));
+    const desk = await runDigest(['serve'], { cwd, env: { DIGEST_SECRET: SECRET, PORT: '' } });
+    expect(desk.code).toBe(2);
+    expect(desk.stderr).toContain('server.deskWritesPerMinute');
     rmSync(join(cwd, 'digest.config.json'));
   });
 

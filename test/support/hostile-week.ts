@@ -130,3 +130,22 @@ export async function healthWhile(
   }
   return answers;
 }
+
+/**
+ * The hostile week's scheduled build inside the real `digest serve` (its deadline 600 s), with /healthz asked the
+ * whole time: the loopback arXiv, the folder, the server, the answers once the build has finished and how long it
+ * took from the server's start.
+ */
+export async function watchedHostileBuild(cleanup: Cleanup) {
+  const server = await hostileArxiv(false, cleanup);
+  const { cwd, week } = await hostileWeekFolder(server.origin, 600, cleanup);
+  const served = await serveFolder(cwd, cleanup);
+  const log = () => served.stderr();
+  const started = performance.now();
+  const answers = await healthWhile(
+    served,
+    () => log().includes('schedule: running the') && !finished(log()),
+    () => finished(log()),
+  );
+  return { server, cwd, week, served, log, answers, buildMs: performance.now() - started };
+}
