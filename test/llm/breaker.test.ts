@@ -35,9 +35,8 @@ describe('a model nothing listens for', () => {
   const items = hfItems('daily_papers_2026-06-12.json').slice(0, 5);
   const context = { name: 'LLM News Digest', audience: 'engineers', log: recordingLog() };
 
-  it('ollama on a closed port: one connection attempt, one line naming it with the fix, every item extractive', async () => {
-    const port = await freePort();
-    const baseURL = `http://127.0.0.1:${port}/v1`;
+  /** The items written by ollama at `baseURL`: every one extractive, after one connection attempt and one warning. */
+  async function writeWithOllamaAt(baseURL: string) {
     const log = recordingLog();
     const engineFetch = countingFetch();
     const { writer, usage } = createWriter({
@@ -51,6 +50,13 @@ describe('a model nothing listens for', () => {
     expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
     expect(engineFetch.urls).toHaveLength(1);
     expect(log.warnings).toHaveLength(1);
+    return { log, usage };
+  }
+
+  it('ollama on a closed port: one connection attempt, one line naming it with the fix, every item extractive', async () => {
+    const port = await freePort();
+    const baseURL = `http://127.0.0.1:${port}/v1`;
+    const { log, usage } = await writeWithOllamaAt(baseURL);
     expect(log.warnings[0]).toContain(`nothing listens at ${baseURL} (connection refused)`);
     expect(log.warnings[0]).toMatch(/ollama serve.*OLLAMA_BASE_URL.*digest doctor/);
     expect(usage().fallbackItems).toBe(items.length);
@@ -61,19 +67,7 @@ describe('a model nothing listens for', () => {
 
   it("ollama on a port fetch refuses (9, 'bad port'): one attempt, one line naming the address and the fix", async () => {
     const baseURL = 'http://127.0.0.1:9/v1';
-    const log = recordingLog();
-    const engineFetch = countingFetch();
-    const { writer, usage } = createWriter({
-      llm: { write: 'ollama:qwen3:8b', maxRetries: 3 },
-      store,
-      log,
-      env: { OLLAMA_BASE_URL: baseURL },
-      engine: { fetch: engineFetch },
-    });
-    const written = await writer.writeItems(items, context);
-    expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
-    expect(engineFetch.urls).toHaveLength(1);
-    expect(log.warnings).toHaveLength(1);
+    const { log, usage } = await writeWithOllamaAt(baseURL);
     expect(log.warnings[0]).toContain(`ollama:qwen3:8b: ${baseURL} is on a port browsers and fetch refuse`);
     expect(log.warnings[0]).toMatch(/no more calls to ollama.*pick another port.*OLLAMA_BASE_URL/);
     expect(usage()).toMatchObject({ calls: 1, failedCalls: 1, fallbackItems: items.length });
