@@ -202,7 +202,7 @@ async function redirectLoad(dir: string, tokens: string[]) {
     JSON.stringify({ analytics: { mode: 'aggregate', perMinute: 1_000 }, server: { trustProxy: true } }),
   );
   const serve = startChild(
-    [BIN, 'serve', '--port', '0', '--site', join(dir, 'site'), '--data-dir', join(dir, 'data')],
+    [BIN, 'serve', '--port', '0', '--out', join(dir, 'site'), '--data-dir', join(dir, 'data')],
     {
       cwd: dir,
       env: { DIGEST_SECRET: SECRET, DATABASE_URL: '', PORT: '' },

@@ -63,7 +63,7 @@ export async function benchMcpAbuse(): Promise<Record<string, number | string>> 
     }),
   );
   const serve = startChild(
-    [BIN, 'serve', '--port', '0', '--site', join(dir, 'site'), '--data-dir', join(dir, 'data')],
+    [BIN, 'serve', '--port', '0', '--out', join(dir, 'site'), '--data-dir', join(dir, 'data')],
     {
       cwd: dir,
       env: { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!', DATABASE_URL: '', PORT: '' },

@@ -125,7 +125,7 @@ async function benchEditionGet() {
   await store.close();
   // One client measuring throughput: the per-address limit (120 a minute by default) is lifted.
   await writeFile(join(dir, 'digest.config.json'), JSON.stringify({ server: { apiPerMinute: 1_000_000 } }));
-  const serve = startChild([BIN, 'serve', '--port', '0', '--site', site, '--data-dir', join(dir, 'data')], {
+  const serve = startChild([BIN, 'serve', '--port', '0', '--out', site, '--data-dir', join(dir, 'data')], {
     cwd: dir,
     env: { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!', DATABASE_URL: '', PORT: '' },
   });

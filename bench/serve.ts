@@ -28,7 +28,7 @@ export async function benchServe(): Promise<Record<string, number | string>> {
     baseUrl: 'https://digest.example.org/',
   });
   const page = join(site, '2026-05-04', 'index.html');
-  const serve = startChild([BIN, 'serve', '--port', '0', '--site', site, '--data-dir', join(dir, 'data')], {
+  const serve = startChild([BIN, 'serve', '--port', '0', '--out', site, '--data-dir', join(dir, 'data')], {
     cwd: dir,
     env: { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!', DATABASE_URL: '', PORT: '' },
   });

@@ -81,7 +81,7 @@ export async function benchSubscribe(): Promise<Record<string, number | string>>
   );
   const serve = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', '0', '--site', join(dir, 'site'), '--data-dir', join(dir, 'data')],
+    [BIN, 'serve', '--port', '0', '--out', join(dir, 'site'), '--data-dir', join(dir, 'data')],
     {
       cwd: dir,
       env: {

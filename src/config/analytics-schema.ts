@@ -26,6 +26,11 @@ export const analyticsSchema = z
 
 export type AnalyticsConfig = z.infer<typeof analyticsSchema>;
 
+/** analytics.site in force: the edition pages' links count clicks too (never with the mode off). */
+export function siteClicksCounted(config: Parameters<typeof analyticsMode>[0]): boolean {
+  return config.analytics.site === true && analyticsMode(config) !== 'off';
+}
+
 /** The mode in force: the configured one, else "aggregate" when the service mails, else "off". */
 export function analyticsMode(config: {
   analytics: AnalyticsConfig;

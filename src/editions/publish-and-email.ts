@@ -1,6 +1,6 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
 import { resolve } from 'node:path';
-import { analyticsMode } from '../config/analytics-schema.js';
+import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { ConfigError } from '../core/errors.js';
@@ -55,7 +55,12 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
       feedLimit: config.publish.feedLimit,
       ...(config.server.subscribeForm !== undefined
         ? // Written in at publish time, the form says how clicks are counted, as the one `digest serve` fills in.
-          { subscribeForm: config.server.subscribeForm && { clicks: analyticsMode(config) } }
+          {
+            subscribeForm: config.server.subscribeForm && {
+              clicks: analyticsMode(config),
+              clicksOnSite: siteClicksCounted(config),
+            },
+          }
         : {}),
       languages: config.languages,
       countedLink: siteCountedLink(deps, baseUrl),
@@ -154,7 +159,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
  */
 function siteCountedLink(deps: PublishDeps, siteUrl: string): SiteCountedLink | undefined {
   const { config } = deps;
-  if (!config.analytics.site || analyticsMode(config) === 'off') return undefined;
+  if (!siteClicksCounted(config)) return undefined;
   const baseUrl = config.server.baseUrl ?? siteUrl;
   const byRevision = new Map<string, (itemKey: string) => string>();
   return (edition, itemKey) => {

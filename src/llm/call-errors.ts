@@ -55,15 +55,19 @@ export function findCause<T extends Error>(
   return causeChain(error).find((entry): entry is T => entry instanceof type);
 }
 
+export type ConnectionFailure = 'refused' | 'unresolvable' | 'blocked-port';
+
 /**
- * A connection that could not be made at all: refused (nothing listens there) or a host name that does not resolve.
- * Unlike a timeout or a 5xx, asking again cannot help this run.
+ * A connection that could not be made at all: refused (nothing listens there), a host name that does not resolve,
+ * or a port fetch will not connect to (6000, 9, 5060…: the browsers' blocked list; undici says "bad port" before
+ * trying). Unlike a timeout or a 5xx, asking again cannot help this run.
  */
-export function connectionFailure(error: unknown): 'refused' | 'unresolvable' | null {
+export function connectionFailure(error: unknown): ConnectionFailure | null {
   for (const entry of causeChain(error)) {
     const code = (entry as { code?: unknown }).code;
     if (code === 'ECONNREFUSED') return 'refused';
     if (code === 'ENOTFOUND') return 'unresolvable';
+    if (entry instanceof Error && entry.message === 'bad port') return 'blocked-port';
     // Node's happy eyeballs (localhost → ::1 and 127.0.0.1) throws every attempt's error at once.
     if (entry instanceof AggregateError && entry.errors.length) {
       const inner = entry.errors.map(connectionFailure);

@@ -8,6 +8,7 @@ import type { Logger } from '../core/ports.js';
 import { createBreaker } from './breaker.js';
 import {
   BudgetExceededError,
+  type ConnectionFailure,
   connectionFailure,
   ProviderUnavailableError,
   ProviderUnreachableError,
@@ -230,11 +231,19 @@ function roadState({
 /** The one line a dead server gets: who, where, and what to do (start it, point the base URL at it, or ask doctor). */
 function unreachableMessage(
   modelId: string,
-  kind: 'refused' | 'unresolvable',
+  kind: ConnectionFailure,
   resolve: ResolveModelOptions,
 ): { message: string; brief: string } {
   const provider = providerOf(modelId);
   const address = endpointOf(modelId, resolve);
+  if (kind === 'blocked-port') {
+    return {
+      message:
+        `${modelId}: ${address} is on a port browsers and fetch refuse (bad port); no more calls to ${provider} ` +
+        `this run. Fix: pick another port for the server and set ${baseUrlSetting(modelId)} to it.`,
+      brief: `${provider} on a refused port at ${address}`,
+    };
+  }
   const what =
     kind === 'refused'
       ? `nothing listens at ${address} (connection refused)`

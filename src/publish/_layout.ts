@@ -175,6 +175,8 @@ export type SubscribeMode = boolean | 'slot' | WrittenForm;
 /** The form written into the page at publish time, telling readers how their clicks are counted. */
 export interface WrittenForm {
   clicks: AnalyticsMode;
+  /** analytics.site: the pages' links are counted too. */
+  clicksOnSite?: boolean | undefined;
 }
 
 /** Where `digest serve` puts the subscribe form in a published page; the page's root travels with it. */
@@ -198,7 +200,7 @@ function subscribeSection({
   languages: readonly string[] | undefined;
 }): Fragment | null {
   if (mode === 'slot') return html`<!--digest:subscribe root="${root}"-->`;
-  if (typeof mode === 'object') return subscribeForm(siteName, root, { languages, clicks: mode.clicks });
+  if (typeof mode === 'object') return subscribeForm(siteName, root, { languages, ...mode });
   return mode ? subscribeForm(siteName, root, { languages }) : null;
 }
 
@@ -207,13 +209,23 @@ export interface SubscribeFormOptions {
   languages?: readonly string[] | undefined;
   /** Counted links (analytics mode): what the form says about clicks; unset or "off": nothing. */
   clicks?: AnalyticsMode | undefined;
+  /** analytics.site: clicks on the site's pages are counted too, and the sentence says so. */
+  clicksOnSite?: boolean | undefined;
 }
 
-/** The one sentence readers are told about counted clicks in this mode (docs/analytics.md), or null ("off"). */
-export function clickNote(mode: AnalyticsMode | undefined): string | null {
-  if (mode === 'per-reader')
-    return 'Clicks on links in the mail are counted per reader; you can turn that off on your preferences page.';
-  if (mode === 'aggregate') return 'Clicks on links in the mail are counted without naming anyone.';
+/**
+ * The one sentence readers are told about counted clicks in this mode (docs/analytics.md), or null ("off"). With
+ * analytics.site the pages' links are counted too, never per reader (they carry no reader).
+ */
+export function clickNote(mode: AnalyticsMode | undefined, onSite = false): string | null {
+  if (mode === 'per-reader') {
+    const site = onSite ? ', those on this site without naming anyone' : '';
+    return `Clicks on links in the mail are counted per reader${site}; you can turn that off on your preferences page.`;
+  }
+  if (mode === 'aggregate') {
+    const where = onSite ? 'in the mail and on this site' : 'in the mail';
+    return `Clicks on links ${where} are counted without naming anyone.`;
+  }
   return null;
 }
 
@@ -222,7 +234,7 @@ export function clickNote(mode: AnalyticsMode | undefined): string | null {
  * from assistive technology and out of the tab order, so only a bot that fills every field fills it.
  */
 export function subscribeForm(siteName: string, root: string, options: SubscribeFormOptions = {}): Fragment {
-  const note = clickNote(options.clicks);
+  const note = clickNote(options.clicks, options.clicksOnSite);
   return html`<section class="subscribe" aria-labelledby="subscribe-title">
 <h2 id="subscribe-title">Get ${siteName} by email</h2>
 <p>One mail a week. Confirm from your inbox; every mail has a one-click unsubscribe link.</p>${note ? html`\n<p class="click-note">${note}</p>` : null}

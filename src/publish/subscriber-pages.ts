@@ -36,6 +36,8 @@ export interface SubscriberPageOptions {
   root: string;
   /** Counted links (analytics mode): what the pages say about clicks, and the preferences page's switch. */
   clicks?: AnalyticsMode | undefined;
+  /** analytics.site: the pages' links are counted too. */
+  clicksOnSite?: boolean | undefined;
 }
 
 const TITLES: Record<SubscriberPage['kind'], string> = {
@@ -65,7 +67,7 @@ ${body(page, siteName, options)}`,
 }
 
 function body(page: SubscriberPage, siteName: string, options: SubscriberPageOptions): Fragment {
-  const { root, clicks } = options;
+  const { root, clicks, clicksOnSite } = options;
   const home = html`<p><a href="${root}index.html">Back to ${siteName}</a></p>`;
   switch (page.kind) {
     case 'check-inbox':
@@ -75,7 +77,7 @@ Open it to start getting ${siteName}. Nothing arrived? Look in the spam folder; 
 ${home}`;
     case 'invalid-address':
       return html`<p role="alert">The email field: ${page.message}.</p>
-${subscribeForm(siteName, root, { clicks })}`;
+${subscribeForm(siteName, root, { clicks, clicksOnSite })}`;
     case 'confirm':
       // A GET only shows this button: a mail scanner that opens the link confirms nobody.
       return html`<p>Send ${siteName} to ${maskAddress(page.address)} once a week?</p>
@@ -113,7 +115,7 @@ ${home}`;
 
 function preferencesBody(
   page: Extract<SubscriberPage, { kind: 'preferences' }>,
-  { root, clicks }: SubscriberPageOptions,
+  { root, clicks, clicksOnSite }: SubscriberPageOptions,
 ): Fragment {
   const status = page.problem
     ? html`<p role="alert">${page.problem}</p>`
@@ -126,7 +128,7 @@ function preferencesBody(
 <form class="preferences" method="post" action="${root}preferences">
 <input type="hidden" name="token" value="${page.token}">
 ${preferenceFields({ languages: page.languages, current: page.preferences })}
-${clickChoice(clicks, page.countMyClicks ?? true)}
+${clickChoice(clicks, clicksOnSite, page.countMyClicks ?? true)}
 <button type="submit">Save</button>
 </form>
 <p><a href="${root}index.html">Back to the site</a></p>`;
@@ -137,8 +139,12 @@ ${clickChoice(clicks, page.countMyClicks ?? true)}
  * hidden field tells the POST the switch was offered, so an unticked box turns counting off); in aggregate mode one
  * sentence; off: nothing.
  */
-function clickChoice(clicks: AnalyticsMode | undefined, on: boolean): Fragment | null {
-  const note = clickNote(clicks);
+function clickChoice(
+  clicks: AnalyticsMode | undefined,
+  onSite: boolean | undefined,
+  on: boolean,
+): Fragment | null {
+  const note = clickNote(clicks, onSite);
   if (!note) return null;
   if (clicks !== 'per-reader') return html`<p class="click-note">${note}</p>`;
   return html`<fieldset><legend>Clicks</legend>

@@ -139,6 +139,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   useCaseRoutes(app, deps.useCases ?? {}, {
     ...deps.limits,
     trustProxy,
+    onBounce: () => metrics.mailsBounced.inc(),
     secureCookies: security.secureCookies,
   });
   siteRoutes(app, deps.site);
@@ -227,10 +228,13 @@ function useCaseRoutes(
     now?: () => number;
     trustProxy: boolean;
     secureCookies?: boolean | undefined;
+    onBounce: () => void;
   },
 ): void {
-  const { trustProxy, now } = options;
-  if (useCases.subscribers) app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, now }));
+  const { trustProxy, now, onBounce } = options;
+  if (useCases.subscribers) {
+    app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, now, onBounce }));
+  }
   if (useCases.clicks) app.route('/', clickRoutes({ follow: useCases.clicks.follow, trustProxy }));
   if (useCases.archive) {
     app.route(

@@ -58,6 +58,8 @@ export interface SubscriberRoutesOptions {
   trustProxy: boolean;
   /** The limiters' clock in ms: the digest's (default: the wall clock). */
   now?: (() => number) | undefined;
+  /** A bounce was recorded on a reader's row (POST /webhooks/bounce): the server counts it in /metrics. */
+  onBounce?: (() => void) | undefined;
 }
 
 type Fields = Record<string, unknown>;
@@ -76,6 +78,7 @@ interface RouteKit {
   /** The per-address limit, before the body is read: a refused request costs no parsing. */
   limit(which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv>;
   ip(c: Context): string;
+  onBounce: () => void;
 }
 
 /** The subscriber routes: subscribe and confirm, unsubscribe, the reader's preferences, the bounce webhook. */
@@ -106,6 +109,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
         siteName: settings.siteName,
         root: settings.baseUrl,
         clicks: settings.clicks,
+        clicksOnSite: settings.clicksOnSite,
       }),
       status,
       { ...NO_STORE },
@@ -128,6 +132,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
   return {
     use: options.useCases.subscriptions,
     preferences: options.useCases.preferences,
+    onBounce: options.onBounce ?? (() => {}),
     languages: options.languages,
     settings,
     page,
@@ -332,6 +337,7 @@ function webhookRoutes(app: Hono<RoutesEnv>, kit: RouteKit): void {
         NO_STORE,
       );
     }
+    if (outcome.matched && outcome.type === 'bounce') kit.onBounce();
     return c.json(
       outcome.matched
         ? { status: 'ok', matched: true, subscriber: { status: outcome.status, bounces: outcome.bounces } }

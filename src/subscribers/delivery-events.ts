@@ -21,7 +21,13 @@ const deliveryEventSchema = z
 
 export type DeliveryEventOutcome =
   | { ok: true; matched: false }
-  | { ok: true; matched: true; status: Subscriber['status']; bounces: number }
+  | {
+      ok: true;
+      matched: true;
+      type: 'bounce' | 'complaint';
+      status: Subscriber['status'];
+      bounces: number;
+    }
   | { ok: false; field: string; message: string };
 
 export interface DeliveryEvents {
@@ -66,7 +72,7 @@ export function createDeliveryEvents(
       log.info(
         `subscriber ${subscriber.id}: ${permanent ? 'permanent ' : ''}${type} reported; now ${now.status}`,
       );
-      return { ok: true, matched: true, status: now.status, bounces: now.bounces };
+      return { ok: true, matched: true, type, status: now.status, bounces: now.bounces };
     },
 
     authoriseWebhook(authorization) {

@@ -1,6 +1,6 @@
 // Whether `digest serve` can take subscriptions, and what it tells the operator at start when it cannot: one block
 // naming what is missing and the config to add. Served pages carry the form only when a reader's request can work.
-import { analyticsMode } from '../config/analytics-schema.js';
+import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import type { Config } from '../config/config-schema.js';
 import { fillSubscribeSlot } from '../publish/subscribe-slot.js';
 import { subscriptionSettings } from './subscription-settings.js';
@@ -19,7 +19,11 @@ export function subscribeReadiness(config: Config, configFile: string | null): S
   const settings = subscriptionSettings(config);
   const works = settings?.canMail === true;
   const hidden = config.server.subscribeForm === false;
-  const form = { languages: config.languages, clicks: analyticsMode(config) };
+  const form = {
+    languages: config.languages,
+    clicks: analyticsMode(config),
+    clicksOnSite: siteClicksCounted(config),
+  };
   return {
     transformHtml: works && !hidden ? (page) => fillSubscribeSlot(page, config.name, form) : null,
     missing: (serverUrl) =>

@@ -1,6 +1,6 @@
 // What the subscribe routes need to know before any request: where the site lives (links in mails, the one Origin a
 // POST may carry) and the limits. Light on purpose: `digest serve` reads it at start, the use cases load later.
-import { type AnalyticsMode, analyticsMode } from '../config/analytics-schema.js';
+import { type AnalyticsMode, analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import type { Config } from '../config/config-schema.js';
 
 export interface SubscriptionSettings {
@@ -15,6 +15,8 @@ export interface SubscriptionSettings {
   canMail: boolean;
   /** Counted links (analytics mode): what the subscribe form and the preferences page tell readers about clicks. */
   clicks: AnalyticsMode;
+  /** analytics.site: the pages' links are counted too, and the form and pages say so. */
+  clicksOnSite: boolean;
 }
 
 /** null when neither server.baseUrl nor publish.baseUrl is set: no link could be mailed, no Origin checked. */
@@ -32,6 +34,7 @@ export function subscriptionSettings(config: Config): SubscriptionSettings | nul
     perMinute: config.server.subscribePerMinute,
     canMail: config.publish.email.smtp !== undefined,
     clicks: analyticsMode(config),
+    clicksOnSite: siteClicksCounted(config),
   };
 }
 

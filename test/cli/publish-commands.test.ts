@@ -269,7 +269,7 @@ describe('counted links in digest email and on the site', () => {
 
   it('analytics.site: the edition page links each item through /r/, channel site, no reader part', async () => {
     const page = await editionPage({ mode: 'aggregate', site: true }, 'site-counted');
-    const tokens = expectCounted(page, 'site');
+    expectCounted(page, 'site');
     expect(page).not.toContain(`href="${linkedItems()[0]!.url}"`);
   }, 60_000);
 

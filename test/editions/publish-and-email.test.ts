@@ -16,6 +16,9 @@ import { createTestStore } from '../support/database.js';
 const SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
 const PER_READER_SENTENCE =
   'Clicks on links in the mail are counted per reader; you can turn that off on your preferences page.';
+/** The same with analytics.site: the pages' links are counted too, naming nobody. */
+const PER_READER_AND_SITE_SENTENCE =
+  'Clicks on links in the mail are counted per reader, those on this site without naming anyone; you can turn that off on your preferences page.';
 const SERVICE = 'https://service.example/';
 
 /** A harness whose edition is published, then corrected once (revision 2 live, revision 1 at `<date>-r1/`). */
@@ -86,11 +89,11 @@ describe('digest publish with analytics.site, per-reader, the form written in', 
     }
   });
 
-  it('the subscribe form written into every page says clicks are counted per reader', async () => {
+  it('the subscribe form written into every page says clicks are counted per reader, and on the site', async () => {
     for (const path of ['index.html', `${WEEK}/index.html`, 'search/index.html', '404.html']) {
       const page = await read(path);
       expect(page).toContain('<form class="search-form" method="post"');
-      expect(page).toContain(`<p class="click-note">${PER_READER_SENTENCE}</p>`);
+      expect(page).toContain(`<p class="click-note">${PER_READER_AND_SITE_SENTENCE}</p>`);
     }
   });
 });

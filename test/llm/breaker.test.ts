@@ -35,9 +35,8 @@ describe('a model nothing listens for', () => {
   const items = hfItems('daily_papers_2026-06-12.json').slice(0, 5);
   const context = { name: 'LLM News Digest', audience: 'engineers', log: recordingLog() };
 
-  it('ollama on a closed port: one connection attempt, one line naming it with the fix, every item extractive', async () => {
-    const port = await freePort();
-    const baseURL = `http://127.0.0.1:${port}/v1`;
+  /** The items written by ollama at `baseURL`: every one extractive, after one connection attempt and one warning. */
+  async function writeWithOllamaAt(baseURL: string) {
     const log = recordingLog();
     const engineFetch = countingFetch();
     const { writer, usage } = createWriter({
@@ -51,12 +50,27 @@ describe('a model nothing listens for', () => {
     expect(written.map((item) => item.writer)).toEqual(items.map(() => 'extractive'));
     expect(engineFetch.urls).toHaveLength(1);
     expect(log.warnings).toHaveLength(1);
+    return { log, usage };
+  }
+
+  it('ollama on a closed port: one connection attempt, one line naming it with the fix, every item extractive', async () => {
+    const port = await freePort();
+    const baseURL = `http://127.0.0.1:${port}/v1`;
+    const { log, usage } = await writeWithOllamaAt(baseURL);
     expect(log.warnings[0]).toContain(`nothing listens at ${baseURL} (connection refused)`);
     expect(log.warnings[0]).toMatch(/ollama serve.*OLLAMA_BASE_URL.*digest doctor/);
     expect(usage().fallbackItems).toBe(items.length);
     // The refused attempt is the one call the usage reports (failed), so a build shows it was made.
     expect(usage()).toMatchObject({ calls: 1, failedCalls: 1 });
     expect(usage().byModel['ollama:qwen3:8b']?.calls).toBe(1);
+  });
+
+  it("ollama on a port fetch refuses (9, 'bad port'): one attempt, one line naming the address and the fix", async () => {
+    const baseURL = 'http://127.0.0.1:9/v1';
+    const { log, usage } = await writeWithOllamaAt(baseURL);
+    expect(log.warnings[0]).toContain(`ollama:qwen3:8b: ${baseURL} is on a port browsers and fetch refuse`);
+    expect(log.warnings[0]).toMatch(/no more calls to ollama.*pick another port.*OLLAMA_BASE_URL/);
+    expect(usage()).toMatchObject({ calls: 1, failedCalls: 1, fallbackItems: items.length });
   });
 
   it('a remote provider on a closed port: no retry, no call after the first refusal has come back', async () => {
@@ -83,11 +97,13 @@ describe('connectionFailure', () => {
   const wrapped = (code: string) =>
     new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
 
-  it('a refused connection and an unknown host; not a reset, a timeout or an HTTP error', () => {
+  it('a refused connection, an unknown host, a port fetch refuses; not a reset, a timeout or an HTTP error', () => {
     expect(connectionFailure(wrapped('ECONNREFUSED'))).toBe('refused');
     expect(connectionFailure(wrapped('ENOTFOUND'))).toBe('unresolvable');
     const both = new AggregateError([wrapped('ECONNREFUSED'), wrapped('ECONNREFUSED')]);
     expect(connectionFailure(new TypeError('fetch failed', { cause: both }))).toBe('refused');
+    const badPort = new TypeError('fetch failed', { cause: new Error('bad port') });
+    expect(connectionFailure(badPort)).toBe('blocked-port');
     expect(connectionFailure(wrapped('ECONNRESET'))).toBeNull();
     expect(connectionFailure(wrapped('ETIMEDOUT'))).toBeNull();
     expect(connectionFailure(new Error('HTTP 503'))).toBeNull();

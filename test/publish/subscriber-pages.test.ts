@@ -8,6 +8,8 @@ import { NO_PREFERENCES } from '../../src/core/reader-choices.js';
 import { siteFiles } from '../../src/publish/publish-site.js';
 import { fillSubscribeSlot } from '../../src/publish/subscribe-slot.js';
 import { renderSubscriberPage, type SubscriberPage } from '../../src/publish/subscriber-pages.js';
+import { subscribeReadiness } from '../../src/subscribers/subscribe-readiness.js';
+import { subscriptionSettings } from '../../src/subscribers/subscription-settings.js';
 import { weeklyEditions } from '../support/weekly-editions.js';
 
 const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
@@ -184,5 +186,43 @@ describe('what the subscribe form and the preferences page say about counted cli
       expect(page).not.toMatch(/counted/i);
       expect(page).not.toMatch(SWITCH);
     }
+  });
+
+  it('with analytics.site the sentence names the pages too, as the config says (form and preferences page)', () => {
+    const said = (analytics: Record<string, unknown>) => {
+      const config = parseConfig({
+        name: 'LLM News Digest',
+        server: { baseUrl: 'https://digest.example.org/' },
+        publish: { email: { from: 'd@example.org', smtp: { host: '127.0.0.1', port: 2525 } } },
+        analytics,
+      });
+      const settings = subscriptionSettings(config)!;
+      const fill = subscribeReadiness(config, null).transformHtml!;
+      const pages = [
+        fill(served.get('index.html') as string),
+        renderSubscriberPage(
+          {
+            kind: 'preferences',
+            token: 't',
+            address: 'ada@example.org',
+            preferences: NO_PREFERENCES,
+            languages: ['en'],
+          },
+          { root: '/', clicks: settings.clicks, clicksOnSite: settings.clicksOnSite },
+        ),
+      ];
+      return pages.map((page) => /<p class="click-note">([^<]*)<\/p>/.exec(page)?.[1]);
+    };
+    const mailOnly = 'Clicks on links in the mail are counted without naming anyone.';
+    const withSite = 'Clicks on links in the mail and on this site are counted without naming anyone.';
+    expect(said({ mode: 'aggregate' })).toEqual([mailOnly, mailOnly]);
+    expect(said({ mode: 'aggregate', site: true })).toEqual([withSite, withSite]);
+    const perReader = said({ mode: 'per-reader', site: true });
+    for (const sentence of perReader) {
+      expect(sentence).toContain(
+        'per reader, those on this site without naming anyone; you can turn that off',
+      );
+    }
+    expect(said({ mode: 'off', site: true })).toEqual([undefined, undefined]);
   });
 });

@@ -90,6 +90,27 @@ describe('POST /webhooks/bounce', () => {
     expect(await second.json()).toMatchObject({ subscriber: { status: 'bounced', bounces: 2 } });
   });
 
+  it('/metrics counts the bounces recorded on a reader, not complaints nor unknown addresses', async () => {
+    t = await subscribeApp({
+      store: store(),
+      siteDir: site.dir,
+      env: { DIGEST_METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
+    const bounced = async () => {
+      const headers = { authorization: 'Bearer metrics-token-0123456789' };
+      const text = await (await t.app.request('/metrics', { headers })).text();
+      return Number(/^digest_mails_bounced_total (\d+)$/m.exec(text)?.[1]);
+    };
+    await t.store.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+    expect(await bounced()).toBe(0);
+    await report({ email: 'ada@example.com', type: 'bounce' });
+    await report({ email: 'ada@example.com', type: 'bounce', permanent: true });
+    await report({ email: 'ada@example.com', type: 'complaint' });
+    await report({ email: 'nobody@example.com', type: 'bounce' });
+    await report({ email: 'ada@example.com', type: 'bounce' }, 'Bearer wrong-secret-0123456789');
+    expect(await bounced()).toBe(2);
+  });
+
   it('an unknown address is matched: false; bad bodies are 400 naming the field', async () => {
     expect(await (await report({ email: 'nobody@example.com', type: 'bounce' })).json()).toEqual({
       status: 'ok',

@@ -36,16 +36,7 @@ export function startServe(options: ServeOptions): Promise<Served> {
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = spawn(
     process.execPath,
-    [
-      BIN,
-      'serve',
-      '--port',
-      String(options.port ?? 0),
-      '--site',
-      options.site,
-      '--data-dir',
-      options.dataDir,
-    ],
+    [BIN, 'serve', '--port', String(options.port ?? 0), '--out', options.site, '--data-dir', options.dataDir],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

@@ -12,8 +12,6 @@ interface ServeOptions extends CommonOptions {
   host?: string;
   port?: number;
   out?: string;
-  /** The former name of --out, still accepted. */
-  site?: string;
 }
 
 const PORT_RULE = 'a port number from 0 to 65535';
@@ -49,6 +47,14 @@ export function resolveListen(
   return { host: options.host ?? server.host, port: port ?? server.port };
 }
 
+/**
+ * `--site`, the former name of --out: refused while parsing (exit 2 naming the flag and its new name). Accepted
+ * silently, it let scripts keep a flag the help no longer shows.
+ */
+function renamedSite(): never {
+  throw new InvalidArgumentError('--site was renamed: name the site folder with --out <dir>');
+}
+
 /** Resolves with the signal's name when the CLI entry aborts on SIGINT/SIGTERM: a server's normal end. */
 function stopped(signal: AbortSignal | undefined): Promise<string> {
   if (!signal) return new Promise(() => {});
@@ -70,7 +76,7 @@ export function register(program: Command, context: CliContext): void {
       parsePortFlag,
     )
     .option('--out <dir>', 'the site folder `digest publish --out` wrote (default out)')
-    .addOption(new Option('--site <dir>', 'the same as --out').hideHelp());
+    .addOption(new Option('--site <dir>', 'the former name of --out').hideHelp().argParser(renamedSite));
   withStoreOptions(command).action(async (options: ServeOptions) => {
     // A bad PORT and a missing secret stop here, before the database is opened.
     if (options.host !== undefined && !options.host.trim()) {
@@ -87,7 +93,7 @@ export function register(program: Command, context: CliContext): void {
 /** Composes the service from the open digest, listens until the stop signal, then closes it. */
 async function serve(digest: OpenDigest, options: ServeOptions, context: CliContext): Promise<void> {
   const { log } = digest;
-  const site = options.out ?? options.site ?? 'out';
+  const site = options.out ?? 'out';
   const siteDir = resolve(context.cwd, site);
   if (!existsSync(resolve(siteDir, 'index.html'))) {
     log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
