@@ -16,11 +16,6 @@ describe('CLI input checks', () => {
   const cases: [string, string[], RegExp][] = [
     ['an unknown command', ['buidl'], /unknown command 'buidl'/],
     ['an unknown flag', ['build', '--offlne'], /unknown option '--offlne'/],
-    [
-      'serve --site, the former name of --out',
-      ['serve', '--site', 'out'],
-      /'--site <dir>'.*renamed.*--out <dir>/,
-    ],
     ['a negative --max-cost', ['build', '--max-cost', '-1'], /--max-cost.*USD/],
     ['a word for --max-cost', ['build', '--max-cost', 'lots'], /--max-cost.*USD/],
     ['a word for --limit', ['list', '--limit', 'abc'], /--limit.*whole number/],

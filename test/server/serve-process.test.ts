@@ -37,6 +37,12 @@ describe('digest serve (real process)', () => {
     expect(served.url).not.toContain(':0/');
   });
 
+  it('accepts --site, the former name of --out, and says to write --out', () => {
+    expect(served.stderr()).toContain(
+      '--site is the former name of --out: it still works; write --out <dir>',
+    );
+  });
+
   it('serves the front page and an edition over loopback, compressed, with the headers', async () => {
     const front = await fetch(served.url);
     expect(front.status).toBe(200);
@@ -72,5 +78,6 @@ describe('digest serve (real process)', () => {
 });
 
 function startServeIn(site: TempSite, cwd: string) {
-  return startServe({ cwd, site: site.dir, dataDir: 'data' });
+  // Started with --site, the former name of --out, as an older unit file would: it serves, and says the new name.
+  return startServe({ cwd, site: site.dir, dataDir: 'data', siteFlag: '--site' });
 }

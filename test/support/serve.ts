@@ -26,6 +26,8 @@ export interface ServeOptions {
   secret?: string;
   /** DATABASE_URL: the store on this PostgreSQL database instead of PGlite in dataDir (default none). */
   databaseUrl?: string;
+  /** The flag naming the site folder: `--out`, or `--site`, its former name (default --out). */
+  siteFlag?: '--out' | '--site';
 }
 
 export function startServe(options: ServeOptions): Promise<Served> {
@@ -36,7 +38,16 @@ export function startServe(options: ServeOptions): Promise<Served> {
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', String(options.port ?? 0), '--out', options.site, '--data-dir', options.dataDir],
+    [
+      BIN,
+      'serve',
+      '--port',
+      String(options.port ?? 0),
+      options.siteFlag ?? '--out',
+      options.site,
+      '--data-dir',
+      options.dataDir,
+    ],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

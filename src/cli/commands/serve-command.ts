@@ -12,6 +12,8 @@ interface ServeOptions extends CommonOptions {
   host?: string;
   port?: number;
   out?: string;
+  /** The former name of --out: still accepted, with a line saying to use --out. */
+  site?: string;
 }
 
 const PORT_RULE = 'a port number from 0 to 65535';
@@ -47,14 +49,6 @@ export function resolveListen(
   return { host: options.host ?? server.host, port: port ?? server.port };
 }
 
-/**
- * `--site`, the former name of --out: refused while parsing (exit 2 naming the flag and its new name). Accepted
- * silently, it let scripts keep a flag the help no longer shows.
- */
-function renamedSite(): never {
-  throw new InvalidArgumentError('--site was renamed: name the site folder with --out <dir>');
-}
-
 /** Resolves with the signal's name when the CLI entry aborts on SIGINT/SIGTERM: a server's normal end. */
 function stopped(signal: AbortSignal | undefined): Promise<string> {
   if (!signal) return new Promise(() => {});
@@ -76,7 +70,7 @@ export function register(program: Command, context: CliContext): void {
       parsePortFlag,
     )
     .option('--out <dir>', 'the site folder `digest publish --out` wrote (default out)')
-    .addOption(new Option('--site <dir>', 'the former name of --out').hideHelp().argParser(renamedSite));
+    .addOption(new Option('--site <dir>', 'the former name of --out').hideHelp());
   withStoreOptions(command).action(async (options: ServeOptions) => {
     // A bad PORT and a missing secret stop here, before the database is opened.
     if (options.host !== undefined && !options.host.trim()) {
@@ -93,7 +87,10 @@ export function register(program: Command, context: CliContext): void {
 /** Composes the service from the open digest, listens until the stop signal, then closes it. */
 async function serve(digest: OpenDigest, options: ServeOptions, context: CliContext): Promise<void> {
   const { log } = digest;
-  const site = options.out ?? 'out';
+  // A service started by an older unit file keeps running; the line tells its operator the flag's new name.
+  if (options.site !== undefined)
+    log.warn('--site is the former name of --out: it still works; write --out <dir>');
+  const site = options.out ?? options.site ?? 'out';
   const siteDir = resolve(context.cwd, site);
   if (!existsSync(resolve(siteDir, 'index.html'))) {
     log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
