@@ -89,7 +89,7 @@ export const COMMANDS: CommandModule[] = [
     commands: [
       line(
         'stats',
-        'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, unsubscribes, the trend',
+        'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, complaints, unsubscribes, the trend',
       ),
     ],
     load: () => import('./stats-command.js'),
