@@ -44,13 +44,14 @@ export async function benchClicks(): Promise<Record<string, number | string>> {
   }
 }
 
-async function countMany(store: Awaited<ReturnType<typeof openStore>>, keys: string[]) {
+/** The aggregate counter as `digest serve` makes it, counting on `day`, and the link of the reference edition's mail. */
+function benchCounter(store: Awaited<ReturnType<typeof openStore>>, day: string) {
   const counter = createClickCounter({
     store,
     perReader: false,
     perMinute: 10_000,
     timer: systemTimer,
-    today: () => ({ day: '2026-05-05', at: '2026-05-05T08:00:00.000Z' }),
+    today: () => ({ day, at: `${day}T08:00:00.000Z` }),
     log: silentLogger,
   });
   const link = {
@@ -60,6 +61,11 @@ async function countMany(store: Awaited<ReturnType<typeof openStore>>, keys: str
     keyTag: '-',
     subscriberId: null,
   };
+  return { counter, link };
+}
+
+async function countMany(store: Awaited<ReturnType<typeof openStore>>, keys: string[]) {
+  const { counter, link } = benchCounter(store, '2026-05-05');
   const heap = () => process.memoryUsage().heapUsed / 1024 / 1024;
   const record = (index: number) =>
     counter.record({
@@ -105,21 +111,7 @@ const FLUSH_KEYS = 19_000;
  * thread that answers /r/, so that is how long a redirect can wait behind it (the batch goes in slices).
  */
 async function flushCost(store: Awaited<ReturnType<typeof openStore>>) {
-  const counter = createClickCounter({
-    store,
-    perReader: false,
-    perMinute: 10_000,
-    timer: systemTimer,
-    today: () => ({ day: '2026-05-06', at: '2026-05-06T08:00:00.000Z' }),
-    log: silentLogger,
-  });
-  const link = {
-    edition: '2026-05-04',
-    revision: 1,
-    channel: 'mail' as const,
-    keyTag: '-',
-    subscriberId: null,
-  };
+  const { counter, link } = benchCounter(store, '2026-05-06');
   for (let index = 0; index < 100_000; index++)
     counter.record({
       link,
