@@ -201,7 +201,6 @@ interface ServiceParts {
   lastBuild: { failed: boolean };
 }
 
-/** How this server's builds run in their own process: its config and database, the schedule's limits, its log. */
 /** /metrics of the service: what it counts itself, and what every instance reads alike from the database. */
 function serviceMetrics(
   deps: DigestDeps,
@@ -217,6 +216,7 @@ function serviceMetrics(
   });
 }
 
+/** How this server's builds run in their own process: its config and database, the schedule's limits, its log. */
 function buildSettings(deps: DigestDeps, options: ServiceOptions): BuildProcessSettings {
   const { schedule } = deps.config;
   return {
