@@ -81,6 +81,9 @@ export async function runCli(argv: string[], outside: CliContext): Promise<numbe
   const context: CliContext = { ...outside, env: withDotEnv(outside.cwd, outside.env), exitCode: 0 };
   try {
     const wanted = commandModuleOf(argv);
+    // Before the command's modules load, so PGlite's files are read and compiled meanwhile (compose/index.ts).
+    if (wanted && !wanted.withoutStore && !asksForHelp(argv))
+      (await import('../compose/index.js')).warmStore(context.env);
     const program = createProgram(
       context,
       wanted && { module: wanted, register: (await wanted.load()).register },
@@ -94,6 +97,10 @@ export async function runCli(argv: string[], outside: CliContext): Promise<numbe
   } catch (error) {
     return reportError(error, context);
   }
+}
+
+function asksForHelp(argv: string[]): boolean {
+  return argv[0] === 'help' || argv.includes('--help') || argv.includes('-h');
 }
 
 function reportError(error: unknown, context: CliContext): number {

@@ -18,7 +18,8 @@ export interface MigrationResult {
  */
 export function lastMigration(): string | undefined {
   try {
-    return readdirSync(new URL('./migrations/', import.meta.url))
+    // Up and into store/: the same folder from src/store/ and from the bundle's dist/chunks/ (scripts/build.mjs).
+    return readdirSync(new URL('../store/migrations/', import.meta.url))
       .filter((name) => /^\d{3}-[a-z0-9-]+\.(?:js|ts)$/.test(name))
       .map((name) => name.replace(/\.(?:js|ts)$/, ''))
       .sort()

@@ -13,6 +13,7 @@ import { isPrivateFolder, tightenPermissions } from './data-dir-permissions.js';
 import { pgliteDatabase, postgresDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { pgliteOptions } from './pglite-options.js';
+import { takeWarmStart } from './pglite-warm.js';
 import { isPrepared, prepareDataDir } from './prepare-data-dir.js';
 import type { Database } from './schema.js';
 import { clearShare, findShare, SHARE_SOCKET, sharePglite, shareUrl } from './share-pglite.js';
@@ -112,7 +113,8 @@ export function openStoreFromPglite(
 async function openPglite(location: string, optimizeWasm = false): Promise<PGlite> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    return await PGlite.create({ dataDir: location, ...pgliteOptions(PGlite, { optimizeWasm }) });
+    const warm = await takeWarmStart();
+    return await PGlite.create({ dataDir: location, ...warm, ...pgliteOptions(PGlite, { optimizeWasm }) });
   } catch (error) {
     throw new StoreError(
       `Could not open the PGlite database in ${location}: ${errorMessage(error)}. ` +

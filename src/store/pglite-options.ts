@@ -16,8 +16,11 @@ export const SHARED_BUFFERS = '16MB';
 
 let tiersChosen = false;
 
-/** Before PGlite compiles its WebAssembly (the first `PGlite.create` in this process); pgliteOptions() calls it. */
-function chooseWasmTiers(optimize: boolean): void {
+/**
+ * Before PGlite's WebAssembly is compiled (the first `PGlite.create` in this process, or warmPglite() before it);
+ * pgliteOptions() calls it.
+ */
+export function chooseWasmTiers(optimize: boolean): void {
   if (tiersChosen) return;
   tiersChosen = true;
   if (!optimize) setFlagsFromString('--liftoff-only');

@@ -91,7 +91,8 @@ async function pgliteVersion(): Promise<string> {
 function runChild(target: string): Promise<void> {
   const here = fileURLToPath(import.meta.url);
   const extension = extname(here);
-  const script = join(here, '..', `_prepare-data-dir-child${extension}`);
+  // Up and into store/: the same folder from src/store/ and from the bundle's dist/chunks/ (scripts/build.mjs).
+  const script = join(here, '..', '..', 'store', `_prepare-data-dir-child${extension}`);
   // Run from sources (tsx, tests): the child needs the same loader.
   const loader =
     extension === '.ts'

@@ -83,10 +83,11 @@ register('data:text/javascript,' + encodeURIComponent(\`export async function lo
   }
 
   it('loads only the module of its command (none for `digest --help` or an unknown command)', async () => {
-    expect(await commandModulesLoaded(['--help'])).toEqual(['index.js']);
-    expect(await commandModulesLoaded(['list', '--help'])).toEqual(['index.js', 'list-command.js']);
-    expect(await commandModulesLoaded(['help', 'skip'])).toEqual(['decide-command.js', 'index.js']);
-    expect(await commandModulesLoaded(['buidl'])).toEqual(['index.js']);
+    // The command table itself is bundled into cli/main.js (scripts/build.mjs): only command modules are files here.
+    expect(await commandModulesLoaded(['--help'])).toEqual([]);
+    expect(await commandModulesLoaded(['list', '--help'])).toEqual(['list-command.js']);
+    expect(await commandModulesLoaded(['help', 'skip'])).toEqual(['decide-command.js']);
+    expect(await commandModulesLoaded(['buidl'])).toEqual([]);
   });
 
   it('still names an unknown command or flag and exits 2, and prints a command’s own help', async () => {

@@ -21,7 +21,7 @@ describe('digest serve with the archive API (real process)', () => {
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'server', 'api-routes.js'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
       throw new Error('dist/ has no API routes: run "npm run build" first');
     }
     site = await publishTempSite();

@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'server', 'subscriber-routes.js'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
       throw new Error('dist/ has no subscriber routes: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-e2e-'));

@@ -47,7 +47,7 @@ describe('the subscribe slot and digest serve', () => {
   let served: Served | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'subscribers', 'subscribe-readiness.js')))
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js')))
       throw new Error('run npm run build');
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-form-'));
     smtp = await startSmtp();

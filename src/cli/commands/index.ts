@@ -22,6 +22,8 @@ export interface CommandLine {
 export interface CommandModule {
   commands: CommandLine[];
   load: () => Promise<{ register: RegisterCommand }>;
+  /** Runs without the store (every other command opens it, so the CLI starts PGlite's start-up work early). */
+  withoutStore?: true;
 }
 
 /** `name`, `[options]` after it unless `bare`, then `args`. */
@@ -39,6 +41,7 @@ export const COMMANDS: CommandModule[] = [
       ),
     ],
     load: () => import('./init-command.js'),
+    withoutStore: true,
   },
   {
     commands: [
@@ -215,6 +218,7 @@ export const COMMANDS: CommandModule[] = [
       ),
     ],
     load: () => import('./doctor-command.js'),
+    withoutStore: true,
   },
 ];
 

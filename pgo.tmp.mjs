@@ -1,0 +1,10 @@
+import { setFlagsFromString } from 'node:v8';
+setFlagsFromString('--liftoff-only');
+const { PGlite } = await import('@electric-sql/pglite');
+const t1 = performance.now();
+const pg = await PGlite.create({ dataDir: process.argv[2], startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
+const t2 = performance.now();
+await pg.query('select count(*) from items');
+const t3 = performance.now();
+await pg.close();
+console.log('create', (t2 - t1).toFixed(0), 'q', (t3 - t2).toFixed(0));
