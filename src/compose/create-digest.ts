@@ -2,12 +2,18 @@
 // ports (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
 import type { DigestDeps } from '../deps.js';
-import * as desk from '../desk/index.js';
+import type * as desk from '../desk/index.js';
 import * as editions from '../editions/index.js';
-import * as reach from '../reach/index.js';
+import type * as reach from '../reach/index.js';
 import type { SubscriberStatus } from '../store/schema.js';
-import * as subscribers from '../subscribers/index.js';
+import type * as subscribers from '../subscribers/index.js';
 import type { DigestService, ServiceOptions } from './service.js';
+
+// The editions' face loads with the root (every command uses it); the others load on their first use case, so a
+// build or a list loads none of the archive's schemas, the desk or the subscriber flows (issue 32).
+const reachFace = () => import('../reach/index.js');
+const deskFace = () => import('../desk/index.js');
+const subscribersFace = () => import('../subscribers/index.js');
 
 export function createDigest(deps: DigestDeps) {
   const useCases = {
@@ -52,35 +58,38 @@ function editionUseCases(deps: DigestDeps) {
 
 function reachUseCases(deps: DigestDeps) {
   /** The published archive's read-only use cases (JSON API, MCP). */
-  const archive = () =>
-    reach.createArchive({
+  const archive = async () =>
+    (await reachFace()).createArchive({
       store: deps.store,
       baseUrl: deps.config.publish.baseUrl,
       languages: deps.config.languages,
     });
   return {
-    chat: (input: reach.ChatInput) => reach.chat(deps, input),
-    push: (input: reach.PushInput) => reach.push(deps, input),
+    chat: async (input: reach.ChatInput) => (await reachFace()).chat(deps, input),
+    push: async (input: reach.PushInput) => (await reachFace()).push(deps, input),
     archive,
     /** `digest mcp`: the archive over stdio until stdin ends or the signal aborts. */
     serveMcp: async (io: {
       stdin: NodeJS.ReadableStream;
       stdout: NodeJS.WritableStream;
       signal?: AbortSignal;
-    }) => reach.serveMcpOverStdio(await archive(), { ...io, version: reach.API_VERSION }),
+    }) => {
+      const face = await reachFace();
+      return face.serveMcpOverStdio(await archive(), { ...io, version: face.API_VERSION });
+    },
   };
 }
 
 function deskUseCases(deps: DigestDeps) {
   return {
     /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
-    desk: (options: desk.DeskOptions) => desk.createDesk(deps, options),
+    desk: async (options: desk.DeskOptions) => (await deskFace()).createDesk(deps, options),
     /** `digest desk-job`: a desk action that builds or regenerates, in the process `digest serve` started for it. */
-    deskJob: (job: string) => desk.runDeskJob(deps, job),
+    deskJob: async (job: string) => (await deskFace()).runDeskJob(deps, job),
     editors: {
-      add: (input: { email: string; password: string }) => desk.addEditor(deps, input),
-      list: () => desk.listEditors(deps),
-      remove: (input: { email: string }) => desk.removeEditor(deps, input),
+      add: async (input: { email: string; password: string }) => (await deskFace()).addEditor(deps, input),
+      list: async () => (await deskFace()).listEditors(deps),
+      remove: async (input: { email: string }) => (await deskFace()).removeEditor(deps, input),
     },
   };
 }
@@ -89,20 +98,24 @@ function subscriberUseCases(deps: DigestDeps) {
   return {
     subscriptions: subscriptionUseCases(deps),
     readerPreferences: readerPreferenceUseCases(deps),
-    send: (input: subscribers.SendInput) => subscribers.send(deps, input),
+    send: async (input: subscribers.SendInput) => (await subscribersFace()).send(deps, input),
     /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */
-    linkRedirect: () => subscribers.createLinkRedirect(deps),
+    linkRedirect: async () => (await subscribersFace()).createLinkRedirect(deps),
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
-    sendLogCounts: () => subscribers.sendLogCounts(deps),
+    sendLogCounts: async () => (await subscribersFace()).sendLogCounts(deps),
     subscribers: {
       /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
-      list: (input: { status?: SubscriberStatus } = {}) => subscribers.listSubscribers(deps, input.status),
-      add: (input: { email: string; confirmed: boolean }) => subscribers.addSubscriber(deps, input),
-      remove: (input: { email: string }) => subscribers.removeSubscriber(deps, input),
-      import: (input: { csv: string; confirmed: boolean }) => subscribers.importSubscribers(deps, input),
-      export: (input: { status?: SubscriberStatus } = {}) => subscribers.exportSubscribers(deps, input),
+      list: async (input: { status?: SubscriberStatus } = {}) =>
+        (await subscribersFace()).listSubscribers(deps, input.status),
+      add: async (input: { email: string; confirmed: boolean }) =>
+        (await subscribersFace()).addSubscriber(deps, input),
+      remove: async (input: { email: string }) => (await subscribersFace()).removeSubscriber(deps, input),
+      import: async (input: { csv: string; confirmed: boolean }) =>
+        (await subscribersFace()).importSubscribers(deps, input),
+      export: async (input: { status?: SubscriberStatus } = {}) =>
+        (await subscribersFace()).exportSubscribers(deps, input),
       /** Everything stored about one reader (row, preferences, send log). */
-      exportReader: (input: { email: string }) => subscribers.exportReader(deps, input),
+      exportReader: async (input: { email: string }) => (await subscribersFace()).exportReader(deps, input),
     },
   };
 }
@@ -110,7 +123,8 @@ function subscriberUseCases(deps: DigestDeps) {
 /** One per digest: it holds the request intake and the outbox worker of confirmation and welcome mails. */
 function subscriptionUseCases(deps: DigestDeps) {
   let subscriptions: Promise<subscribers.Subscriptions> | undefined;
-  const subscriptionsFor = () => (subscriptions ??= subscribers.createSubscriptions(deps));
+  const subscriptionsFor = () =>
+    (subscriptions ??= subscribersFace().then((face) => face.createSubscriptions(deps)));
   return {
     request: async (input: subscribers.SubscribeInput) => (await subscriptionsFor()).request(input),
     confirmInfo: async (token: string) => (await subscriptionsFor()).confirmInfo(token),
@@ -138,7 +152,8 @@ function subscriptionUseCases(deps: DigestDeps) {
 /** The reader's own edition: the page behind the signed link of every mail. */
 function readerPreferenceUseCases(deps: DigestDeps) {
   let readerPreferences: Promise<subscribers.ReaderPreferencesUseCases> | undefined;
-  const readerPreferencesFor = () => (readerPreferences ??= subscribers.createReaderPreferences(deps));
+  const readerPreferencesFor = () =>
+    (readerPreferences ??= subscribersFace().then((face) => face.createReaderPreferences(deps)));
   return {
     show: async (token: string) => (await readerPreferencesFor()).show(token),
     save: async (token: string, fields: Record<string, unknown>) =>
