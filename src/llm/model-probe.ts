@@ -3,7 +3,7 @@
 // and how fast it answers.
 import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
-import { causeChain, statusOf } from './call-errors.js';
+import { causeChain, connectionFailure, statusOf } from './call-errors.js';
 import { schemaLayer } from './provider-schema.js';
 import { providerOf, type ResolveModelOptions, resolveModel } from './providers.js';
 
@@ -17,6 +17,8 @@ export type ProbeFailure =
   | 'key'
   /** No connection: refused, no such host, no route. */
   | 'unreachable'
+  /** A port fetch never connects to (6000, 9, 5060…: the browsers' blocked list; undici says "bad port"). */
+  | 'blocked-port'
   | 'timeout'
   /** The server answered with another HTTP error (404 for an unknown model, 5xx…). */
   | 'http'
@@ -71,6 +73,8 @@ function classify(error: unknown, latencyMs: number): ModelProbe {
   if (NoObjectGeneratedError.isInstance(error)) return { ok: false, failure: 'schema', message, latencyMs };
   const status = statusOf(error);
   if (status === 401 || status === 403) return { ok: false, failure: 'key', message, status, latencyMs };
+  if (connectionFailure(error) === 'blocked-port')
+    return { ok: false, failure: 'blocked-port', message: 'bad port', latencyMs };
   const code = connectionCode(error);
   if (code) return { ok: false, failure: 'unreachable', message: code, latencyMs };
   if (causeChain(error).some((entry) => entry instanceof Error && /abort|timeout/i.test(entry.name))) {

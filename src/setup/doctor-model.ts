@@ -104,6 +104,7 @@ function estimate({
 const FAILURE_WORDS = {
   key: 'key rejected',
   unreachable: 'unreachable',
+  'blocked-port': 'on a port fetch refuses',
   timeout: 'timed out',
   http: 'error',
   schema: 'no JSON',
@@ -127,6 +128,7 @@ function failedCall({
   const fixes = {
     key: `the server refused the key: check ${keySetting(modelId, llm)}`,
     unreachable: `nothing answers at ${baseURL}: start the server or correct its address`,
+    'blocked-port': `${baseURL} is on a port fetch never connects to: serve the model on another port (Ollama's 11434, 8080…) and correct its address`,
     timeout: `no answer in ${timeoutMs / 1000} s from ${baseURL}: is the server overloaded or the model still loading?`,
     http: `the server answered HTTP ${probe.status ?? '?'}: check the model name "${modelId}" and the server's address`,
     schema:

@@ -92,6 +92,24 @@ describe('digest doctor names what is wrong, with the fix', () => {
     }
   }, 90_000);
 
+  it('a model served on a port fetch refuses: that is what it says, and how to fix it', async () => {
+    const cwd = project({
+      sources: [{ id: 'rss-ok', type: 'feed', url: feeds.url('/feed.xml') }],
+      http: { allowLoopback: true },
+      llm: { write: 'ollama:qwen3:8b' },
+    });
+    cleanup.push(cwd);
+    // 6000 (X11) is on the blocked list: undici refuses it before connecting ("bad port").
+    const run = await runDigest(['doctor'], {
+      cwd,
+      env: { OLLAMA_BASE_URL: 'http://127.0.0.1:6000/v1', DIGEST_SECRET: SECRET },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stdout).toMatch(
+      /✗ model ollama:qwen3:8b: writes: on a port fetch refuses \(bad port\)\n {4}fix: http:\/\/127\.0\.0\.1:6000\/v1 is on a port fetch never connects to: serve the model on another port/,
+    );
+  });
+
   it('an invalid config: exit 2 naming the field, nothing else checked', async () => {
     const cwd = project({ itemsPerEdition: 0, sources: [] });
     cleanup.push(cwd);
