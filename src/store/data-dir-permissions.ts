@@ -26,6 +26,22 @@ export async function tightenPermissions(dir: string): Promise<number> {
 }
 
 /**
+ * What PGlite leaves readable when it starts: PostgreSQL rebuilds its relation-cache init files (`pg_internal.init`
+ * in global/ and in each database's folder) on every start through the C library, 0666 less the umask; every
+ * other file it makes is 0600. So after a start these are tightened — a few system calls, not a walk of ~1,100
+ * entries on every command (issue 32) — and the walk when the store closes catches anything else.
+ */
+export function tightenStartFiles(dir: string): void {
+  const databases = readdirOrEmpty(join(dir, 'base')).map((name) => join(dir, 'base', name));
+  for (const folder of [join(dir, 'global'), ...databases]) {
+    const file = join(folder, 'pg_internal.init');
+    const stats = lstatOrNull(file);
+    if (stats?.isFile() && (stats.mode & 0o777) !== (stats.mode & 0o777 & PRIVATE_FILE))
+      tryChmod(file, stats.mode & PRIVATE_FILE);
+  }
+}
+
+/**
  * Whether `dir` is a folder only its owner, this user, can enter (0700): its files cannot be read by others
  * whatever their own modes, so opening it needs no walk first (one lstat instead of ~1,100).
  */

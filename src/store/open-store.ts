@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports.js';
 import { pruneCache } from './cache.js';
 import { type CreateStoreOptions, createStore } from './create-store.js';
 import { assertDataDir, lockDataDir } from './data-dir.js';
-import { isPrivateFolder, tightenPermissions } from './data-dir-permissions.js';
+import { isPrivateFolder, tightenPermissions, tightenStartFiles } from './data-dir-permissions.js';
 import { pgliteDatabase, postgresDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { pgliteOptions } from './pglite-options.js';
@@ -66,7 +66,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     await clearShare(location);
     // Files inside a folder others cannot enter are not exposed (a killed run leaves a few 0666 ones): the walk
     // before PGlite starts only when the folder is not private (0700, ours), its warning only when others could
-    // enter it; the walk after PGlite starts tightens every file either way.
+    // enter it; the walk when the store closes tightens every file either way.
     if (!isPrivateFolder(location)) {
       const exposed = ((await stat(location)).mode & 0o005) !== 0;
       const loosened = await tightenPermissions(location);
@@ -75,8 +75,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     }
     const pglite = await openPglite(location, options.optimizeWasm);
     const db = pgliteDatabase(pglite);
-    // PGlite creates its files 0666 whatever the umask (pg_internal.init on every start): private again.
-    await tightenPermissions(location);
+    // PostgreSQL rewrote its relation-cache init files 0666 less the umask: private again.
+    tightenStartFiles(location);
     return await openStoreOnDatabase({
       db,
       options: {
