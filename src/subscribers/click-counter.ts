@@ -1,7 +1,8 @@
 // Counting /r/ fetches without delaying the answer: each fetch is classified (click, prefetched, or not counted past
 // the source's rate limit) and added to an in-memory batch, which a timer writes every second through
-// `store.clicks.add` (and once more when the service stops). A crash loses at most the last second of counts, and
-// the reader rows still inside their burst window (5 s). The batch is bounded: it is summed per (edition, revision,
+// `store.clicks.add` (and once more when the service stops). A crash loses at most the last second of counts —
+// during a long write, that write's batch and what came meanwhile — and the reader rows still inside their burst
+// window (5 s). The batch is bounded: it is summed per (edition, revision,
 // item, channel, day), and past MAX_PENDING keys it is written at once — in slices of FLUSH_SLICE rows with a turn of
 // the event loop between them, so a large write never holds the redirects for long (PGlite runs on this thread).
 
@@ -86,11 +87,12 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     batch.settle(windows.release(timer.now()));
     return batch.flush();
   };
+  // Every second, whether or not the last write has ended: a long write (thousands of keys under load) must not
+  // leave what came meanwhile waiting for it and a second more. A write asked while another waits joins it.
   const tick = () => {
     if (stopped) return;
-    void flush().finally(() => {
-      if (!stopped) cancel = timer.after(FLUSH_EVERY_MS, tick);
-    });
+    cancel = timer.after(FLUSH_EVERY_MS, tick);
+    void flush();
   };
   let cancel = timer.after(FLUSH_EVERY_MS, tick);
 
@@ -173,15 +175,22 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
       }
     }
   };
+  // The write waiting for its turn, if any: a flush asked meanwhile (the timer, or every count past MAX_PENDING
+  // while a long write runs) joins it instead of queueing one more, since it takes the whole batch when it starts.
+  let waiting: Promise<void> | null = null;
   const flush = () => {
-    writing = writing.then(() => {
+    if (waiting) return waiting;
+    const next = writing.then(() => {
+      waiting = null;
       const batch = [...tallies.values()];
       const rows = readers;
       tallies = new Map();
       readers = [];
       return write(batch, rows);
     });
-    return writing;
+    waiting = next;
+    writing = next;
+    return next;
   };
   return {
     count,

@@ -173,4 +173,49 @@ describe('click counter', () => {
     expect(stored.reduce((sum, row) => sum + row.clicks, 0)).toBe(200);
     await counter.stop();
   });
+
+  it('a long write keeps the clock going and no queue of writes: one waits, and takes all that came meanwhile', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const written: number[] = [];
+    const real = store().clicks;
+    const timer = manualTimer();
+    const counter = createClickCounter({
+      store: {
+        clicks: {
+          ...real,
+          add: async (tallies, readers) => {
+            written.push(tallies.reduce((sum, tally) => sum + tally.clicks, 0));
+            await gate;
+            return real.add(tallies, readers);
+          },
+        },
+      },
+      perReader: false,
+      perMinute: 30,
+      timer,
+      today: () => ({ day: '2026-11-24', at: '2026-11-24T08:00:00.000Z' }),
+      log: silentLogger,
+    });
+    counter.record(fetchOf(0));
+    // The first write starts, and hangs (a slow database).
+    timer.advance(1_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual([1]);
+    for (let second = 0; second < 5; second++) {
+      counter.record(fetchOf(1, { source: `10.0.0.${second}` }));
+      timer.advance(1_000);
+      // Still every second, though the write has not ended.
+      expect(timer.pending).toBe(1);
+    }
+    // Five ticks and these two asks: one write waits, the same for all.
+    expect(counter.flush()).toBe(counter.flush());
+    release();
+    await counter.flush();
+    expect(written).toEqual([1, 5]);
+    expect((await counts())[items[1]!]).toEqual([5, 0, null]);
+    await counter.stop();
+  });
 });
