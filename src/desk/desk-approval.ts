@@ -109,7 +109,7 @@ function startSend(deps: ApprovalSendDeps, context: DeskActionContext): void {
       await audit('sent', { ...result.counts });
     } catch (error) {
       deps.log.warn(
-        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "digest send --week ${context.week}")`,
+        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "./digest send --week ${context.week}")`,
       );
       await audit('send-failed', { error: errorMessage(error) });
     }

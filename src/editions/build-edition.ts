@@ -132,7 +132,7 @@ async function candidatesStage(run: Run): Promise<StoredItem[]> {
     throw new BuildError(
       future
         ? `No candidates for the week ${window.start} … ${window.end}: that week has not begun yet. Leave out --week to build the most recent Monday.`
-        : `No candidates for the week ${window.start} … ${window.end}. Ingest sources for that week (digest build --week ${date}) or add items with "digest add".`,
+        : `No candidates for the week ${window.start} … ${window.end}. Ingest sources for that week (./digest build --week ${date}) or add items with "./digest add".`,
     );
   }
   if (!run.stages.enrich) return candidates;

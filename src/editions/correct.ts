@@ -54,7 +54,7 @@ export async function correct(deps: CorrectDeps, input: CorrectInput): Promise<C
   const current = await deps.store.editions.get(input.week);
   if (!current?.publishedAt) {
     throw new ConfigError(
-      `The edition of ${input.week} is not published: change the draft (the desk or digest build), no correction needed.`,
+      `The edition of ${input.week} is not published: change the draft (the desk or ./digest build), no correction needed.`,
     );
   }
   const edition = correctedEdition(current, input.corrected);

@@ -84,6 +84,6 @@ async function resolveItemKey(store: Pick<Store, 'items'>, input: string): Promi
   const found = await findStoredItem(store, input);
   if (found) return found.key;
   throw new NotFoundError(
-    `No stored item matches "${input}". Use a key from "digest list", or add it with "digest add".`,
+    `No stored item matches "${input}". Use a key from "./digest list", or add it with "./digest add".`,
   );
 }

@@ -26,7 +26,7 @@ export async function frozenEdition(store: GuardStore, week: string): Promise<Fr
 }
 
 /** The command that changes a frozen edition the honest way. */
-export const correctionCommand = (week: string) => `digest correct --week ${week} --reason "…"`;
+export const correctionCommand = (week: string) => `./digest correct --week ${week} --reason "…"`;
 
 /** Why the change is refused, and what to do instead. */
 export function frozenMessage(frozen: FrozenEdition, door: string): string {

@@ -66,8 +66,8 @@ export async function readerStats(
   if (!week || !edition?.publishedAt)
     throw new NotReadyError(
       week
-        ? `No published edition for ${week}: readers see only published editions (digest publish --week ${week}).`
-        : 'No published edition yet: publish one (digest publish), mail it (digest send), then its clicks count.',
+        ? `No published edition for ${week}: readers see only published editions (./digest publish --week ${week}).`
+        : 'No published edition yet: publish one (./digest publish), mail it (./digest send), then its clicks count.',
     );
   const counts = new Map((await store.clicks.byItem(week)).map((row) => [row.itemKey, row]));
   const clicks = edition.items.reduce((sum, item) => sum + (counts.get(item.key)?.clicks ?? 0), 0);

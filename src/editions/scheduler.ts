@@ -184,7 +184,7 @@ async function runJob(options: SchedulerOptions, runs: RunRecords, run: Schedule
     if (options.signal?.aborted) throw error;
     log.warn(
       `schedule: the run of ${run.scheduledAt.toISOString()} (edition ${run.week}) failed: ${errorMessage(error)}. ` +
-        `It is not retried until the next scheduled time; build it by hand with "digest build --week ${run.week}".`,
+        `It is not retried until the next scheduled time; build it by hand with "./digest build --week ${run.week}".`,
     );
     await runs.record({ ...recordOf(run, clock), status: 'failed', error: errorMessage(error) });
     return { ran: false, reason: 'failed' };

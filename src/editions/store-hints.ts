@@ -3,7 +3,7 @@ import type { StatusStore } from './ports.js';
 
 /** The two ways to fill a store: the sample week needs no network, a real week fetches the sources. */
 export function fillTheStore(week = '<date>'): string {
-  return `"digest demo" stores the bundled sample week (offline, no flags needed), or "digest build --week ${week}" fetches a week from your sources`;
+  return `"./digest demo" stores the bundled sample week (offline, no flags needed), or "./digest build --week ${week}" fetches a week from your sources`;
 }
 
 export interface StoreStatus {

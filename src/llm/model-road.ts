@@ -252,7 +252,7 @@ function unreachableMessage(
   return {
     message:
       `${modelId}: ${what}; no more calls to ${provider} this run. ` +
-      `Fix: ${start}, or set ${baseUrlSetting(modelId)} to where it listens; \`digest doctor\` checks it.`,
+      `Fix: ${start}, or set ${baseUrlSetting(modelId)} to where it listens; \`./digest doctor\` checks it.`,
     brief: `${provider} unreachable at ${address}`,
   };
 }

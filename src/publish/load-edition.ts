@@ -6,6 +6,6 @@ import { PublishError } from './publish-errors.js';
 export async function loadEdition(store: Pick<StageStore, 'editions'>, date: string): Promise<Edition> {
   const edition = await store.editions.get(date);
   if (!edition)
-    throw new PublishError(`There is no edition for ${date}. Build it first: digest build --week ${date}`);
+    throw new PublishError(`There is no edition for ${date}. Build it first: ./digest build --week ${date}`);
   return edition;
 }

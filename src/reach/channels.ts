@@ -38,7 +38,7 @@ export async function chat(deps: ChannelDeps, input: ChatInput): Promise<ChatOut
   const edition = await loadEdition(deps.store, input.week);
   if (!edition.publishedAt) {
     throw new NotReadyError(
-      `The edition of ${input.week} is not published yet; publish it first (digest publish --week ${input.week} posts it to chat itself).`,
+      `The edition of ${input.week} is not published yet; publish it first (./digest publish --week ${input.week} posts it to chat itself).`,
     );
   }
   const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
@@ -56,7 +56,7 @@ export async function chat(deps: ChannelDeps, input: ChatInput): Promise<ChatOut
   if (failed) {
     log.warn(
       `${failed} chat channel(s) did not get the edition; it is published and nothing is lost. ` +
-        `Run "digest chat --week ${input.week}" to retry only those.`,
+        `Run "./digest chat --week ${input.week}" to retry only those.`,
     );
   }
   return { results, failed };
@@ -86,7 +86,7 @@ function formatChannelLine(result: ChannelResult, week: string): string {
     return `  ✓ ${name}: already posted on an earlier run (--again posts it again)`;
   if (result.status === 'posted') return `  ✓ ${name}: posted ${result.sent} message(s)`;
   const progress = result.sent ? ` after ${result.sent} of ${result.total} message(s)` : '';
-  return `  ✗ ${name}: failed${progress} — ${result.error ?? 'unknown error'} (retried by digest chat --week ${week})`;
+  return `  ✗ ${name}: failed${progress} — ${result.error ?? 'unknown error'} (retried by ./digest chat --week ${week})`;
 }
 
 export type ChatStep = ChatOutcome | { failed: number; error: string };
@@ -102,7 +102,7 @@ export async function chatAfterPublish(
     if (deps.signal?.aborted) throw error;
     const message = errorMessage(error);
     deps.log.warn(
-      `posting to chat failed: ${message}. The edition is published; run "digest chat --week ${input.week}" to retry.`,
+      `posting to chat failed: ${message}. The edition is published; run "./digest chat --week ${input.week}" to retry.`,
     );
     return { failed: deps.config.chat.length, error: message };
   }

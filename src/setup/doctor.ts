@@ -90,7 +90,7 @@ async function configFor(
         name: 'config',
         status: 'fail',
         detail,
-        fix: 'fix the field(s) named, then run digest doctor again',
+        fix: 'fix the field(s) named, then run ./digest doctor again',
       }),
     };
   }

@@ -53,7 +53,7 @@ export async function initProject(input: {
     for (const existing of [...CONFIG_FILES.map((name) => join(input.cwd, name)), envFile]) {
       if (existsSync(existing))
         throw new ConfigError(
-          `${existing} already exists: keep it, or run "digest init --force" to replace it.`,
+          `${existing} already exists: keep it, or run "./digest init --force" to replace it.`,
           [{ path: existing, message: 'exists' }],
         );
     }
@@ -166,7 +166,7 @@ function smtpNextStep(host: string, port: number): string {
   const start = LOOPBACK_HOSTS.has(host)
     ? `start a mail catcher on port ${port} (in a clone: npm run catch-mail; or Mailpit: mailpit --smtp 127.0.0.1:${port})`
     : 'check publish.email.smtp.host and .port in digest.config.json (and the firewall)';
-  return `.\n  Until it answers, readers cannot subscribe (build, demo and publish need no mail). Next: ${start}, then run digest doctor.`;
+  return `.\n  Until it answers, readers cannot subscribe (build, demo and publish need no mail). Next: ${start}, then run ./digest doctor.`;
 }
 
 /** Whether something answers on the SMTP port (no mail is sent): a typo in the host shows now, not at the first reader. */

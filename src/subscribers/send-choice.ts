@@ -18,11 +18,11 @@ export async function chooseEditionToSend(store: Pick<Store, 'editions' | 'sendL
   const published = editions.find((edition) => edition.publishedAt !== null);
   const newer = editions.filter((edition) => !published || edition.date > published.date);
   const unpublished = newer.length
-    ? ` (${newer.map((edition) => edition.date).join(', ')} built but not published: digest publish first)`
+    ? ` (${newer.map((edition) => edition.date).join(', ')} built but not published: ./digest publish first)`
     : '';
   if (!published) {
     throw new NotReadyError(
-      `No published edition to send${unpublished || ': build one (digest build, or digest demo), then digest publish'}.`,
+      `No published edition to send${unpublished || ': build one (./digest build, or ./digest demo), then ./digest publish'}.`,
     );
   }
   const counts = await store.sendLog.counts(published.date);

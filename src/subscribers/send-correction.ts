@@ -18,7 +18,7 @@ export async function sendCorrection(deps: SendDeps, input: SendInput): Promise<
   if (revision < 2) {
     throw new ConfigError(
       `--correction: the edition of ${week} has no correction, so there is no notice to send. Correct it first ` +
-        `(digest correct --week ${week} --reason "…"); to mail the edition itself: digest send --week ${week}.`,
+        `(./digest correct --week ${week} --reason "…"); to mail the edition itself: ./digest send --week ${week}.`,
     );
   }
   const settings = sendSettings(deps.config, deps.env, input.baseUrl);

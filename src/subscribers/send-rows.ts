@@ -128,11 +128,11 @@ async function queueRows(
 export async function publishedEdition(deps: Pick<SendDeps, 'store'>, week: string): Promise<Edition> {
   const edition = await deps.store.editions.get(week);
   if (!edition) {
-    throw new NotReadyError(`No edition for ${week}: build it first (digest build --week ${week}).`);
+    throw new NotReadyError(`No edition for ${week}: build it first (./digest build --week ${week}).`);
   }
   if (!edition.publishedAt) {
     throw new NotReadyError(
-      `Edition ${week} is not published: publish it first (digest publish --week ${week}); ` +
+      `Edition ${week} is not published: publish it first (./digest publish --week ${week}); ` +
         'the mail links to its page.',
     );
   }

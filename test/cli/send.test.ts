@@ -26,7 +26,7 @@ describe('plain digest send after the service path (init, demo, publish)', () =>
   it('before any edition: exit 1, saying what to do first', async () => {
     const run = await digest('send');
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/No published edition to send: build one .*then digest publish/);
+    expect(run.stderr).toMatch(/No published edition to send: build one .*then \.\/digest publish/);
     const week = await digest('send', '--week', '2026-11-23');
     expect(week.code).toBe(1);
     expect(week.stderr).toMatch(/No edition for 2026-11-23: build it first/);
@@ -36,7 +36,7 @@ describe('plain digest send after the service path (init, demo, publish)', () =>
     expect((await digest('demo')).code).toBe(0);
     const unpublished = await digest('send');
     expect(unpublished.code).toBe(1);
-    expect(unpublished.stderr).toMatch(/2026-05-04 built but not published: digest publish first/);
+    expect(unpublished.stderr).toMatch(/2026-05-04 built but not published: \.\/digest publish first/);
 
     expect((await digest('publish')).code).toBe(0);
     expect((await digest('subscribers', 'add', 'ada@example.org', '--confirmed')).code).toBe(0);

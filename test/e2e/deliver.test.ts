@@ -84,7 +84,7 @@ describe('digest chat / digest push', () => {
     expect(run.stdout).toContain(join(cwd, 'out', WEEK, 'index.html'));
     expect(run.stderr).toContain('Published "Agents in Production, Safety Under Pressure"');
     expect(run.stderr).toMatch(/✗ slack "team-slack": failed — HTTP 503 from slack channel "team-slack"/);
-    expect(run.stderr).toContain(`Run "digest chat --week ${WEEK}" to retry only those`);
+    expect(run.stderr).toContain(`Run "./digest chat --week ${WEEK}" to retry only those`);
     expect(platforms.posts.discord.length).toBeGreaterThan(0);
     expect(platforms.posts.telegram.length).toBeGreaterThan(0);
     expect(platforms.posts.slack).toHaveLength(0);

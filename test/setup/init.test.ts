@@ -93,7 +93,7 @@ describe('digest init', () => {
     expect(closed.stdout).toMatch(/✗ the SMTP server at 127\.0\.0\.1:1: .*ECONNREFUSED/);
     // The config is fine (exit 0, docs/exit-status.md); what to do next is said.
     expect(closed.stdout).toMatch(
-      /readers cannot subscribe .*Next: start a mail catcher on port 1 .*then run digest doctor/s,
+      /readers cannot subscribe .*Next: start a mail catcher on port 1 .*then run \.\/digest doctor/s,
     );
     expect(readFileSync(join(cwd, '.env'), 'utf8')).not.toBe(before);
   });

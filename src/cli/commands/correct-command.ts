@@ -50,7 +50,7 @@ export function register(program: Command, context: CliContext): void {
           await writeFile(file, `${JSON.stringify(draft, null, 2)}\n`);
           context.stdout.write(`${file}\n`);
           context.stderr.write(
-            `Edit it, then publish the correction: digest correct --week ${options.week} --reason "…" --edition ${file}\n`,
+            `Edit it, then publish the correction: ./digest correct --week ${options.week} --reason "…" --edition ${file}\n`,
           );
           return;
         }

@@ -70,7 +70,8 @@ export function register(program: Command, context: CliContext): void {
       context,
       fn: async (digest) => {
         const all = await digest.editors.list();
-        if (!all.length) context.stdout.write('No editors yet: add one with "digest editors add <email>".\n');
+        if (!all.length)
+          context.stdout.write('No editors yet: add one with "./digest editors add <email>".\n');
         for (const editor of all) context.stdout.write(`${editor.email}  (added ${editor.createdAt})\n`);
       },
     });

@@ -38,7 +38,7 @@ async function printList(
     context.stdout.write(
       empty
         ? `The store in ${digest.storeLocation} is empty: ${fillTheStore(week)}.\n`
-        : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "digest build --week ${week}" fetches them from your sources.\n`,
+        : `No candidates stored for the week ending ${week} in ${digest.storeLocation}: "./digest build --week ${week}" fetches them from your sources.\n`,
     );
     return;
   }
@@ -55,7 +55,7 @@ async function printList(
     context.stdout.write(
       `The saved edition of ${week} has ${savedDiffers} item(s) this ranking does not pick: it was built from ` +
         "other data or another config (the demo's is sample/digest.config.json; pass it with --config). " +
-        `Rebuild to update it: digest build --week ${week} --no-ingest.\n`,
+        `Rebuild to update it: ./digest build --week ${week} --no-ingest.\n`,
     );
   }
 }

@@ -93,7 +93,7 @@ async function serve(digest: OpenDigest, options: ServeOptions, context: CliCont
   const site = options.out ?? options.site ?? 'out';
   const siteDir = resolve(context.cwd, site);
   if (!existsSync(resolve(siteDir, 'index.html'))) {
-    log.warn(`no published site in ${siteDir} yet: run "digest publish --out ${site}" (serving 404s)`);
+    log.warn(`no published site in ${siteDir} yet: run "./digest publish --out ${site}" (serving 404s)`);
   }
   const service = await digest.service({ siteDir, requestLog: (text) => context.stderr.write(text) });
   const running = await service.listen(resolveListen(options, context.env, digest.config.server), (url) => {
