@@ -3,8 +3,9 @@
 // loads the command's modules (issue 32). The compile runs on V8's background threads and the reads on libuv's, so
 // they overlap the main thread's module loading and config instead of following it: `PGlite.create` then gets the
 // compiled module and the bundle (`pgliteWasmModule`, `fsBundle`) and goes straight to starting PostgreSQL.
-// A warm start nobody takes costs a core for a tenth of a second and nothing else; one that fails is ignored
-// (PGlite then reads and compiles as usual, and reports what is wrong).
+// A warm start nobody takes (the command failed first, or `digest serve` holds the folder and shares its database)
+// costs a core for a tenth of a second and keeps the compiled module until the command ends; one that fails is
+// ignored (PGlite then reads and compiles as usual, and reports what is wrong).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
