@@ -1,14 +1,25 @@
 // `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/, plus the files modules read at
 // run time (prompts), plus the prepared empty database new data folders start from (scripts/empty-db.mjs).
 //
-// Bundled with code splitting (issue 32): Node 20's ES module loader costs about a millisecond per module file, and a
-// build loaded ~290 of them (188 of ours, ~95 of zod's). Each entry point below keeps its path in dist/; everything
-// else lands in dist/chunks/, one chunk per set of entry points and dynamic imports that share it, so the CLI's
-// dynamic imports stay lazy (a command loads its own chunks; `--help` loads none of a command's) and a build loads
-// ~80 files. Zod and Kysely are bundled in (their own ~350 modules); every other package stays in node_modules.
-// A module that finds a file by `import.meta.url` looks from its room's folder in src/ and from dist/chunks/ alike,
-// so it names it by a path up one level and down into the room (`../write/prompts/`, `../store/migrations/`).
-import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Two outputs (issue 32: the CLI's start is most of a small command's time):
+// - **The CLI, one CommonJS file**, dist/cli/main.cjs, which bin/digest.js compiles with V8's code cache (a command
+//   that ran once starts from its compiled code, not from 2.7 MB of source). Node 20 offers a code cache only for a
+//   script (vm.Script), not for ES modules. The commands stay lazy inside it: each command's module is wrapped and
+//   runs only when its command does, and packages load when first used. Zod, Kysely and Commander are bundled in
+//   (so their compiled code is cached too), and so is any package the bundle would `require` that Node 20 cannot
+//   (ES modules only: p-queue); every other package stays in node_modules.
+//   A dynamic `import()` inside a cached script fails on Node 20 ("A dynamic import callback was not specified"):
+//   the bundle calls `__import()` instead, which bin/digest.js hands in (its own `import()`, resolving packages
+//   from the project folder).
+// - **ES modules, code-split, for what is imported or run by its path**: scripts/empty-db.mjs migrates with
+//   store/database, store/migrate and the migrations, whose file names also tell migrate.ts the last one; the
+//   prepared-folder child is a script; the config test loads config/load-config in plain Node. Each keeps its path
+//   in dist/; what they share lands in dist/chunks/.
+// A module that finds a file by `import.meta.url` looks up one level and down into its room (`../write/prompts/`,
+// `../store/migrations/`): the same folder from src/<room>/, from dist/cli/main.cjs and from dist/chunks/.
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -18,19 +29,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
 
-/** Bundled into the chunks rather than loaded from node_modules, module by module. */
-const BUNDLED_PACKAGES = ['zod', 'kysely'];
+/** Bundled rather than loaded from node_modules: their own hundreds of modules, and code run by every command. */
+const BUNDLED_PACKAGES = ['zod', 'kysely', 'commander'];
+/** dist/cli/main.cjs: the CLI. */
+const CLI_BUNDLE = join(dist, 'cli', 'main.cjs');
 
 const sources = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
   .map((entry) => relative(src, join(entry.parentPath, entry.name)));
-// What is run or imported by its path: bin/digest.js runs cli/main, which loads each command's module by name (the
-// test of the command table sees which); the prepared-folder child is a script; scripts/empty-db.mjs migrates with store/database, store/migrate and the migrations, whose file names also tell
-// migrate.ts the last one; the config test loads config/load-config in plain Node.
 const entries = sources.filter(
   (file) =>
-    file === join('cli', 'main.ts') ||
-    /^cli\/commands\/[a-z-]+-command\.ts$/.test(file) ||
     file === join('store', '_prepare-data-dir-child.ts') ||
     file === join('store', 'database.ts') ||
     file === join('store', 'migrate.ts') ||
@@ -43,9 +51,23 @@ const assets = readdirSync(src, { recursive: true, withFileTypes: true })
   .map((entry) => join(entry.parentPath, entry.name));
 
 const { dependencies = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const external = Object.keys(dependencies)
-  .filter((name) => !BUNDLED_PACKAGES.includes(name))
-  .flatMap((name) => [name, `${name}/*`]);
+const require = createRequire(join(root, 'package.json'));
+
+/** Zod's locales but English: `z.locales` is never used here, and the other 60 are ~400 kB every start reads. */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(join('node_modules', 'zod', ''))
+        ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 rmSync(dist, { recursive: true, force: true });
 await build({
@@ -55,16 +77,99 @@ await build({
   bundle: true,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  external,
+  external: externalsBut(['zod', 'kysely']),
   format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
+  plugins: [zodEnglishOnly],
 });
+const imports = await buildCli();
 for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
 await makeEmptyDatabase(dist);
 const chunks = readdirSync(join(dist, 'chunks')).filter((name) => name.endsWith('.js')).length;
 process.stderr.write(
-  `built ${sources.length} modules into ${entries.length} entry points and ${chunks} chunks, and ${assets.length} assets, in dist/\n`,
+  `built ${sources.length} modules into dist/cli/main.cjs (${imports} dynamic imports handed to bin/digest.js), ` +
+    `${entries.length} module entry points and ${chunks} chunks, and ${assets.length} assets, in dist/\n`,
 );
+
+/** Every dependency but `bundled`, with its subpaths. */
+function externalsBut(bundled) {
+  return Object.keys(dependencies)
+    .filter((name) => !bundled.includes(name))
+    .flatMap((name) => [name, `${name}/*`]);
+}
+
+/** dist/cli/main.cjs and its build id (dist/cli/main.cjs.id, the key of bin/digest.js's code cache). */
+async function buildCli() {
+  let bundled = BUNDLED_PACKAGES;
+  let required = await bundleCli(bundled);
+  // A package the bundle `require`s that Node 20 cannot require (ES modules only): bundled in, once more.
+  const importOnly = required.filter(onlyImportable);
+  if (importOnly.length) {
+    bundled = [...bundled, ...importOnly];
+    required = await bundleCli(bundled);
+  }
+  const [banner, body] = splitBanner(readFileSync(CLI_BUNDLE, 'utf8'));
+  // Every dynamic import() of the code (a package, a config file), not a word in a string or comment: esbuild
+  // prints them as `import(` followed by the specifier expression.
+  let count = 0;
+  const code = body.replace(/(?<![\w$.])import\((?=\s*["'`(\w])/g, () => {
+    count++;
+    return '__import(';
+  });
+  const source = banner + code;
+  writeFileSync(CLI_BUNDLE, source);
+  writeFileSync(`${CLI_BUNDLE}.id`, `${createHash('sha256').update(source).digest('hex').slice(0, 16)}\n`);
+  return count;
+}
+
+/** Bundles the CLI with `bundled` packages in; returns the packages it `require`s from node_modules. */
+async function bundleCli(bundled) {
+  await build({
+    entryPoints: [join(src, 'cli', 'main.ts')],
+    outfile: CLI_BUNDLE,
+    bundle: true,
+    external: externalsBut(bundled),
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    // Strict, as the ES modules it is made of. The file's own URL, for what modules find by `import.meta.url`;
+    // `__import` is bin/digest.js's import(), or Node's own when the file is loaded by a plain `require`.
+    banner: {
+      js:
+        '"use strict";\n' +
+        'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;\n' +
+        'var __import = typeof __import === "function" ? __import : (specifier) => import(specifier);',
+    },
+    define: { 'import.meta.url': '__importMetaUrl' },
+    plugins: [zodEnglishOnly],
+  });
+  const text = readFileSync(CLI_BUNDLE, 'utf8');
+  const specifiers = [...text.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1]);
+  return [...new Set(specifiers.filter((specifier) => !specifier.startsWith('node:')))];
+}
+
+/** The banner esbuild put first (its two lines, which keep their own import()), and the rest. */
+function splitBanner(text) {
+  const end = text.indexOf('\n', text.indexOf('var __import =')) + 1;
+  return [text.slice(0, end), text.slice(end)];
+}
+
+/** A module `require` cannot load on Node 20: an ES module (or a package that offers only `import`). */
+function onlyImportable(specifier) {
+  try {
+    const file = require.resolve(specifier);
+    if (file.endsWith('.cjs')) return false;
+    if (file.endsWith('.mjs')) return true;
+    let folder = dirname(file);
+    while (!existsSync(join(folder, 'package.json'))) folder = dirname(folder);
+    return JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).type === 'module';
+  } catch (error) {
+    // Exports with `import` only; a package that is not installed at all (an optional one) is left to fail where used.
+    return error?.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+  }
+}

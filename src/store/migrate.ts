@@ -18,7 +18,7 @@ export interface MigrationResult {
  */
 export function lastMigration(): string | undefined {
   try {
-    // Up and into store/: the same folder from src/store/ and from the bundle's dist/chunks/ (scripts/build.mjs).
+    // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
     return readdirSync(new URL('../store/migrations/', import.meta.url))
       .filter((name) => /^\d{3}-[a-z0-9-]+\.(?:js|ts)$/.test(name))
       .map((name) => name.replace(/\.(?:js|ts)$/, ''))

@@ -90,8 +90,9 @@ async function pgliteVersion(): Promise<string> {
 
 function runChild(target: string): Promise<void> {
   const here = fileURLToPath(import.meta.url);
-  const extension = extname(here);
-  // Up and into store/: the same folder from src/store/ and from the bundle's dist/chunks/ (scripts/build.mjs).
+  // From sources (tsx, tests) the child is a .ts file; from dist/ (the CLI's main.cjs, or a chunk) the .js module.
+  const extension = extname(here) === '.ts' ? '.ts' : '.js';
+  // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
   const script = join(here, '..', '..', 'store', `_prepare-data-dir-child${extension}`);
   // Run from sources (tsx, tests): the child needs the same loader.
   const loader =

@@ -21,7 +21,7 @@ const templates = new Map<PromptName, PromptTemplate>();
 export function loadPrompt(name: PromptName): PromptTemplate {
   const cached = templates.get(name);
   if (cached) return cached;
-  // Up and into write/: the same folder from src/write/ and from the bundle's dist/chunks/ (scripts/build.mjs).
+  // Up and into write/: the same folder from src/write/ and from the CLI's dist/cli/ (scripts/build.mjs).
   const url = new URL(`../write/prompts/${name}.md`, import.meta.url);
   let content: string;
   try {

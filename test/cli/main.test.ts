@@ -1,8 +1,8 @@
 // The CLI registers its commands lazily (cli/commands/index.ts): `digest --help` lists every command from the table
-// of lines, and a run loads only the module of the command it runs. The lines are held equal to what the modules
+// of lines, and a run runs only the module of the command it runs. The lines are held equal to what the modules
 // register, and the help texts to those of a program with every module loaded.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -15,6 +15,11 @@ import { createProgram } from '../../src/cli/main.js';
 import { runDigest } from '../support/cli.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'digest.js');
+
+/** What NODE_V8_COVERAGE writes: each script's functions, the first range of each its call count. */
+interface V8Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+}
 const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
 const context: CliContext = { stdout: sink, stderr: sink, cwd: process.cwd(), env: {} };
 
@@ -67,27 +72,39 @@ describe('a run', () => {
   });
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-  /** The command modules the compiled CLI loads for `args` (a loader hook logs each module to stderr). */
-  async function commandModulesLoaded(args: string[]): Promise<string[]> {
-    const hook = `import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(\`export async function load(url, context, next) {
-  if (url.includes('/cli/commands/')) process.stderr.write('loaded ' + url.split('/').pop() + '\\\\n');
-  return next(url, context);
-}\`));`;
-    const { stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, BIN, ...args],
-      { cwd },
-    ).catch((error: { stderr: string }) => error);
-    return [...stderr.matchAll(/^loaded (.+)$/gm)].map((match) => match[1]!).sort();
+  /**
+   * The command modules the compiled CLI runs for `args`. dist/cli/main.cjs is one file (scripts/build.mjs) in which
+   * each command's module is a function run on its first import: V8's coverage of the real process (NODE_V8_COVERAGE)
+   * names the ones that ran.
+   */
+  async function commandModulesRun(args: string[]): Promise<string[]> {
+    const coverage = mkdtempSync(join(tmpdir(), 'digest-cli-coverage-'));
+    try {
+      await promisify(execFile)(process.execPath, [BIN, ...args], {
+        cwd,
+        env: { ...process.env, NODE_V8_COVERAGE: coverage },
+      }).catch((error: { stderr: string }) => error);
+      const scripts = readdirSync(coverage).flatMap(
+        (file) => (JSON.parse(readFileSync(join(coverage, file), 'utf8')) as V8Coverage).result,
+      );
+      const bundle = scripts.filter((script) => script.url.endsWith(join('dist', 'cli', 'main.cjs')));
+      expect(bundle).toHaveLength(1);
+      const ran = bundle[0]!.functions.filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
+      // esbuild names each wrapped module's function by its path.
+      return ran
+        .map((fn) => /^src\/cli\/commands\/([a-z-]+-command)\.ts$/.exec(fn.functionName)?.[1])
+        .filter((name): name is string => name !== undefined)
+        .sort();
+    } finally {
+      rmSync(coverage, { recursive: true, force: true });
+    }
   }
 
-  it('loads only the module of its command (none for `digest --help` or an unknown command)', async () => {
-    // The command table itself is bundled into cli/main.js (scripts/build.mjs): only command modules are files here.
-    expect(await commandModulesLoaded(['--help'])).toEqual([]);
-    expect(await commandModulesLoaded(['list', '--help'])).toEqual(['list-command.js']);
-    expect(await commandModulesLoaded(['help', 'skip'])).toEqual(['decide-command.js']);
-    expect(await commandModulesLoaded(['buidl'])).toEqual([]);
+  it('runs only the module of its command (none for `digest --help` or an unknown command)', async () => {
+    expect(await commandModulesRun(['--help'])).toEqual([]);
+    expect(await commandModulesRun(['list', '--help'])).toEqual(['list-command']);
+    expect(await commandModulesRun(['help', 'skip'])).toEqual(['decide-command']);
+    expect(await commandModulesRun(['buidl'])).toEqual([]);
   });
 
   it('still names an unknown command or flag and exits 2, and prints a command’s own help', async () => {

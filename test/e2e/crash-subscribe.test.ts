@@ -26,8 +26,8 @@ describe('SIGKILL during a burst of subscribes (real process, loopback)', () => 
   let served: Served | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
-      throw new Error('dist/ has no outbox worker: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-crash-subscribe-'));
     smtp = await startSmtp();

@@ -37,8 +37,8 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'editors-command.js'))) {
-      throw new Error('dist/ has no editors command: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-desk-e2e-'));
     expect((await runDigest(['demo'], { cwd })).code).toBe(0);

@@ -21,8 +21,8 @@ describe('digest serve with the archive API (real process)', () => {
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
-      throw new Error('dist/ has no API routes: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     site = await publishTempSite();
     cwd = await mkdtemp(join(tmpdir(), 'digest-serve-api-'));

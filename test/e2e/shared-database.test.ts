@@ -29,8 +29,8 @@ describe('digest serve shares its embedded database with other commands', () => 
   const cli = (args: string[]) => runDigest([...args, '--data-dir', 'data'], { cwd });
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
-      throw new Error('dist/ has no serve command: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-shared-'));
     const demo = await runDigest(['demo', '--out', 'site', '--data-dir', 'data'], { cwd });

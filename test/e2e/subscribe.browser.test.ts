@@ -33,8 +33,8 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
-      throw new Error('dist/ has no subscriber routes: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-e2e-'));
     smtp = await startSmtp();

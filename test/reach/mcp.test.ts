@@ -22,8 +22,8 @@ let stderr = '';
 
 beforeAll(async () => {
   // bin/digest.js runs dist/: `npm test` builds it first (pretest); a bare `npx vitest` needs `npm run build`.
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'mcp-command.js'))) {
-    throw new Error('dist/ has no mcp command: run "npm run build" first');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    throw new Error('dist/ is not built: run "npm run build" first');
   }
   cwd = await mkdtemp(join(tmpdir(), 'digest-mcp-stdio-'));
   await seedArchiveDataDir(join(cwd, 'data'));

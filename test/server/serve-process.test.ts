@@ -17,8 +17,8 @@ describe('digest serve (real process)', () => {
 
   beforeAll(async () => {
     // bin/digest.js runs dist/: `npm test` builds it first (pretest); a bare `npx vitest` needs `npm run build`.
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'serve-command.js'))) {
-      throw new Error('dist/ has no serve command: run "npm run build" first');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('dist/ is not built: run "npm run build" first');
     }
     site = await publishTempSite();
     cwd = await mkdtemp(join(tmpdir(), 'digest-serve-cwd-'));
