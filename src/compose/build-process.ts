@@ -5,7 +5,6 @@
 // either it is stopped. It reaches the server's database through the shared PGlite socket (or DATABASE_URL); a
 // process stopped mid-transaction has that transaction rolled back (share-pglite.ts and PostgreSQL both do on a
 // dropped connection), so the store keeps what it had.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BuildError, BuildStoppedError, type BuildStopReason } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
@@ -58,10 +57,11 @@ export async function runDeskJobProcess(
 }
 
 /** One hidden digest command in its own process: the JSON of its last stdout line, or a BuildStoppedError. */
-function runDigestProcess(
+async function runDigestProcess(
   settings: BuildProcessSettings,
   run: { args: string[]; what: string; prefix: string },
 ): Promise<unknown> {
+  const { spawn } = await import('node:child_process');
   const { limits } = settings;
   const args = [
     `--max-old-space-size=${limits.memoryMb}`,

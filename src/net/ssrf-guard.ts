@@ -2,7 +2,6 @@
 // Only configured source URLs skip this check; everything found in content or typed by a user goes through it.
 // The check that counts happens where the connection is made (_pinned-agent.ts): the addresses checked are the
 // addresses connected to, so a second DNS answer cannot slip a private address in (DNS rebinding).
-import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { BlockedUrlError, FetchError } from '../core/errors.js';
 import { displayUrl, httpUrlProblem } from '../core/urls.js';
@@ -21,7 +20,9 @@ export interface GuardOptions {
   lookup?: HostLookup;
 }
 
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** The system resolver, loaded on the first lookup (an offline command makes none). */
+export const systemLookup: HostLookup = async (hostname) =>
+  (await import('node:dns/promises')).lookup(hostname, { all: true, verbatim: true });
 
 /** The IPv4 addresses an IPv6 address carries (mapped, compatible, NAT64, 6to4, Teredo); empty when none. */
 export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {

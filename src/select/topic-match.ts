@@ -19,6 +19,26 @@ export function termPattern(terms: string[]): RegExp {
   return new RegExp(`\\b(?:${alternatives.join('|')})(?:s|es|ed|ing|ic|al|ations?)?\\b`, 'gi');
 }
 
+/**
+ * The first word of each term, lower-case: a text in which none of them occurs cannot match termPattern(terms), so
+ * a plain `includes` spares the pattern most texts (a regular expression's first runs on a long text are slow).
+ */
+export function termFirstWords(terms: string[]): string[] {
+  const words = terms.map(
+    (term) =>
+      term
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .find(Boolean) ?? '',
+  );
+  return [...new Set(words.filter(Boolean))];
+}
+
+/** Whether `lowerText` (lower-cased) holds one of `words` (termFirstWords), so that the pattern may match it. */
+export function mayMatch(words: readonly string[], lowerText: string): boolean {
+  return words.some((word) => lowerText.includes(word));
+}
+
 export interface TopicChoice {
   /** The group's name: what preferences store and what `?topic=` takes. */
   name: string;
@@ -41,7 +61,11 @@ export const TOPIC_CHOICES: readonly TopicChoice[] = ALL_GROUPS.map((group) => (
 
 export const TOPIC_NAMES = TOPIC_CHOICES.map((choice) => choice.name) as [string, ...string[]];
 
-const MATCHERS = ALL_GROUPS.map((group) => ({ name: group.name, pattern: termPattern(group.terms) }));
+const MATCHERS = ALL_GROUPS.map((group) => ({
+  name: group.name,
+  pattern: termPattern(group.terms),
+  words: termFirstWords(group.terms),
+}));
 
 /** The terms of a topic (for a full-text filter), or undefined for an unknown name. */
 export function topicTerms(name: string): string[] | undefined {
@@ -54,7 +78,10 @@ export function topicTerms(name: string): string[] | undefined {
  */
 export function itemTopics(item: { title: string; summary: string; takeaways: readonly string[] }): string[] {
   const text = `${item.summary}\n${item.takeaways.join('\n')}`;
+  const [title, body] = [item.title.toLowerCase(), text.toLowerCase()];
   return MATCHERS.filter(
-    ({ pattern }) => (item.title.match(pattern)?.length ?? 0) > 0 || (text.match(pattern)?.length ?? 0) >= 2,
+    ({ pattern, words }) =>
+      (mayMatch(words, title) && (item.title.match(pattern)?.length ?? 0) > 0) ||
+      (mayMatch(words, body) && (text.match(pattern)?.length ?? 0) >= 2),
   ).map(({ name }) => name);
 }

@@ -3,13 +3,14 @@
 // what PGlite writes is read: regular files and folders (ustar names), every path kept inside the target.
 import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
-import { createGunzip } from 'node:zlib';
 
 const BLOCK = 512;
 
 /** Writes the entries of the .tar.gz `file` under `target` (created), files 0600 and folders 0700. */
 export async function extractTarGz(file: string, target: string): Promise<number> {
   mkdirSync(target, { recursive: true, mode: 0o700 });
+  // Loaded here: only a new data folder is unpacked.
+  const { createGunzip } = await import('node:zlib');
   let pending: Buffer = Buffer.alloc(0);
   let open: { fd: number; left: number; padding: number } | null = null;
   let files = 0;

@@ -6,7 +6,7 @@
 // A warm start nobody takes (the command failed first, or `digest serve` holds the folder and shares its database)
 // costs a core for a tenth of a second and keeps the compiled module until the command ends; one that fails is
 // ignored (PGlite then reads and compiles as usual, and reports what is wrong).
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PGliteOptions } from '@electric-sql/pglite';
@@ -27,10 +27,10 @@ async function warm(optimizeWasm: boolean): Promise<WarmStart> {
   // The tier flag is read when a module is compiled: set before this compile as before PGlite's own.
   chooseWasmTiers(optimizeWasm);
   const folder = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  const [wasm, bundle] = await Promise.all([
-    readFile(join(folder, 'pglite.wasm')),
-    readFile(join(folder, 'pglite.data')),
-  ]);
+  // Read at once (~5 ms from the page cache): an asynchronous read goes on in 512 kB steps, each waiting for the
+  // main thread, which is busy loading the command, so the files arrived only when PGlite already needed them.
+  const wasm = readFileSync(join(folder, 'pglite.wasm'));
+  const bundle = readFileSync(join(folder, 'pglite.data'));
   compiled = await WebAssembly.compile(wasm);
   return { pgliteWasmModule: compiled, fsBundle: new Blob([bundle]) };
 }

@@ -5,7 +5,6 @@
 // migrations in a short-lived child process, so the process that then works in it never carries initdb's memory.
 // Either way the files land in a scratch folder inside the data folder and are moved in with PG_VERSION last, so
 // a folder without PG_VERSION is never a half database.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -88,7 +87,9 @@ async function pgliteVersion(): Promise<string> {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-function runChild(target: string): Promise<void> {
+async function runChild(target: string): Promise<void> {
+  // Loaded here: a command that opens a prepared folder (every one but the first) never starts a child.
+  const { spawn } = await import('node:child_process');
   const here = fileURLToPath(import.meta.url);
   // From sources (tsx, tests) the child is a .ts file; from dist/ (the CLI's main.cjs, or a chunk) the .js module.
   const extension = extname(here) === '.ts' ? '.ts' : '.js';

@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -51,6 +51,7 @@ export async function sharePglite(
     return null;
   }
   const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
+  const { createServer } = await import('node:net');
   const queue = sessionQueue(pglite, sessionLock(pglite));
   const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>();
   const server = createServer((socket: Socket) => {

@@ -4,7 +4,7 @@
 // them (ties: table order).
 
 import { DEFAULT_OFF_TOPICS, DEFAULT_TOPICS, type TopicGroup } from '../select/default-topics.js';
-import { termPattern } from '../select/topic-match.js';
+import { mayMatch, termFirstWords, termPattern } from '../select/topic-match.js';
 import { rejectReason, splitSentences } from './sentences.js';
 
 export interface Theme {
@@ -14,11 +14,19 @@ export interface Theme {
   /** Lower-case phrase used in intro prose ("agents"). */
   phrase: string;
   keywords: RegExp;
+  /** termFirstWords of the terms: a text holding none of them cannot match `keywords`. */
+  words: string[];
 }
 
 function toTheme(group: TopicGroup): Theme | null {
   if (!group.label || !group.phrase || group.broad) return null;
-  return { id: group.name, label: group.label, phrase: group.phrase, keywords: termPattern(group.terms) };
+  return {
+    id: group.name,
+    label: group.label,
+    phrase: group.phrase,
+    keywords: termPattern(group.terms),
+    words: termFirstWords(group.terms),
+  };
 }
 
 export const THEMES: readonly Theme[] = [...DEFAULT_TOPICS, ...DEFAULT_OFF_TOPICS]
@@ -51,8 +59,11 @@ function findThemes(item: { title: string; text: string }): string[] {
   const text = splitSentences(item.text)
     .filter((sentence) => !['boilerplate', 'contains a URL'].includes(rejectReason(sentence) ?? ''))
     .join(' ');
+  const [title, body] = [item.title.toLowerCase(), text.toLowerCase()];
   return THEMES.filter(
-    (theme) => matchesAtLeast(theme.keywords, item.title, 1) || matchesAtLeast(theme.keywords, text, 2),
+    (theme) =>
+      (mayMatch(theme.words, title) && matchesAtLeast(theme.keywords, item.title, 1)) ||
+      (mayMatch(theme.words, body) && matchesAtLeast(theme.keywords, text, 2)),
   ).map((theme) => theme.id);
 }
 
