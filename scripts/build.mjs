@@ -5,8 +5,9 @@
 // - **The CLI, one CommonJS file**, dist/cli/main.cjs, which bin/digest.js compiles with V8's code cache (a command
 //   that ran once starts from its compiled code, not from 2.7 MB of source). Node 20 offers a code cache only for a
 //   script (vm.Script), not for ES modules. The commands stay lazy inside it: each command's module is wrapped and
-//   runs only when its command does, and packages load when first used. Zod, Kysely and Commander are bundled in
-//   (so their compiled code is cached too), and so is any package the bundle would `require` that Node 20 cannot
+//   runs only when its command does, and packages load when first used. Zod, Kysely, Commander and PGlite's
+//   JavaScript are bundled in (so their compiled code is cached too; PGlite then gets its WebAssembly and file
+//   bundle from src/store/pglite-warm.ts, since it cannot find them from the bundle), and so is any package the bundle would `require` that Node 20 cannot
 //   (ES modules only: p-queue); every other package stays in node_modules.
 //   A dynamic `import()` inside a cached script fails on Node 20 ("A dynamic import callback was not specified"):
 //   the bundle calls `__import()` instead, which bin/digest.js hands in (its own `import()`, resolving packages
@@ -30,7 +31,7 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 
 /** Bundled rather than loaded from node_modules: their own hundreds of modules, and code run by every command. */
-const BUNDLED_PACKAGES = ['zod', 'kysely', 'commander'];
+const BUNDLED_PACKAGES = ['zod', 'kysely', 'commander', '@electric-sql/pglite'];
 /** dist/cli/main.cjs: the CLI. */
 const CLI_BUNDLE = join(dist, 'cli', 'main.cjs');
 
