@@ -54,10 +54,22 @@ const assets = readdirSync(src, { recursive: true, withFileTypes: true })
 const { dependencies = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const require = createRequire(join(root, 'package.json'));
 
-/** Zod's locales but English: `z.locales` is never used here, and the other 60 are ~400 kB every start reads. */
-const zodEnglishOnly = {
-  name: 'zod-english-only',
+/**
+ * Zod without what this program never uses and every start would load: the locales but English (`z.locales`, ~400
+ * kB) and `z.fromJSONSchema` (whose module builds its schemas when loaded).
+ */
+const zodTrimmed = {
+  name: 'zod-trimmed',
   setup(builder) {
+    builder.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      args.importer.includes(join('node_modules', 'zod', ''))
+        ? { path: 'from-json-schema', namespace: 'zod-trimmed' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-trimmed' }, () => ({
+      contents:
+        'export function fromJSONSchema() { throw new Error("z.fromJSONSchema is left out of this build (scripts/build.mjs)"); }',
+    }));
     builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       args.importer.includes(join('node_modules', 'zod', ''))
         ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' }
@@ -84,7 +96,7 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
-  plugins: [zodEnglishOnly],
+  plugins: [zodTrimmed],
 });
 const imports = await buildCli();
 for (const asset of assets) cpSync(asset, join(dist, relative(src, asset)));
@@ -147,7 +159,7 @@ async function bundleCli(bundled) {
         'var __import = typeof __import === "function" ? __import : (specifier) => import(specifier);',
     },
     define: { 'import.meta.url': '__importMetaUrl' },
-    plugins: [zodEnglishOnly],
+    plugins: [zodTrimmed],
   });
   const text = readFileSync(CLI_BUNDLE, 'utf8');
   const specifiers = [...text.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1]);

@@ -15,3 +15,11 @@ export function collapseSpaces(text: string): string {
   // Two narrow passes instead of /\s+/g, which matches (and rewrites) every single space between words.
   return visible.replace(OTHER_SPACE, ' ').replace(/ {2,}/g, ' ');
 }
+
+/**
+ * Orders two strings by code unit, as `sort()` does: the same order on every machine and locale, for keys, paths,
+ * dates and words. (`localeCompare` also costs ~11 ms of ICU set-up on its first call in a process.)
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

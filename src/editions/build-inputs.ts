@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import type { Store } from '../store/types.js';
 import type { BuildDeps } from './ports.js';
@@ -69,7 +70,7 @@ function asksTheNetwork(deps: Pick<BuildDeps, 'config'>, input: BuildInput): boo
 function fingerprint(deps: Pick<BuildDeps, 'config' | 'env'>, input: BuildInput): string {
   const modelSettings = Object.entries(deps.env)
     .filter(([name]) => /^(OPENAI|ANTHROPIC|OLLAMA)_|_API_KEY$|_BASE_URL$/.test(name))
-    .sort(([a], [b]) => a.localeCompare(b));
+    .sort(([a], [b]) => compareText(a, b));
   return createHash('sha256')
     .update(
       JSON.stringify({

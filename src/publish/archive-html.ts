@@ -1,6 +1,7 @@
 // The site's front page: the latest edition in brief, then every edition, newest first.
 import { formatLongDate } from '../core/dates.js';
 import type { EditionSummary } from '../core/ports.js';
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import { plural } from './_html.js';
@@ -15,7 +16,7 @@ export function renderArchiveHtml(
   options: SiteOptions = {},
 ): string {
   const siteName = options.siteName ?? latest?.name ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
-  const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
+  const newestFirst = [...editions].sort((a, b) => compareText(b.date, a.date));
   const body = html`<h1>${siteName}</h1>
 ${latest ? renderLatest(latest) : newestFirst[0] ? renderLatestSummary(newestFirst[0]) : html`<p>No editions yet.</p>`}
 ${renderArchiveList(newestFirst)}`;

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { errorMessage } from '../core/errors.js';
 import type { HttpClient, Logger } from '../core/ports.js';
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import { safeUrl } from '../core/urls.js';
 import { sniffImage } from './_image-sniff.js';
@@ -72,8 +73,8 @@ export async function fetchItemImages(
   if (options.log) reportFailures(options.log, warnings.sort(), failures);
   // Workers finish in any order; sorted maps keep the output the same from run to run.
   return {
-    images: new Map([...images].sort(([a], [b]) => a.localeCompare(b))),
-    files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))),
+    images: new Map([...images].sort(([a], [b]) => compareText(a, b))),
+    files: new Map([...files].sort(([a], [b]) => compareText(a, b))),
     warnings: warnings.sort(),
   };
 }

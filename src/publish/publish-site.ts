@@ -1,5 +1,6 @@
 // The whole static site from the published editions: pages, archive, feeds, search, sitemap — same input, same bytes.
 import type { FileSystem } from '../core/ports.js';
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import { FAVICON_SVG, type WrittenForm } from './_layout.js';
@@ -66,7 +67,7 @@ export function siteFiles(input: PublishSiteInput, countedLink?: SiteCountedLink
     throw new PublishError(
       `The site needs an absolute http(s) base URL (got "${input.baseUrl}"): pass --base-url.`,
     );
-  const newestFirst = (list: Edition[]) => [...list].sort((a, b) => b.date.localeCompare(a.date));
+  const newestFirst = (list: Edition[]) => [...list].sort((a, b) => compareText(b.date, a.date));
   const editions = newestFirst(input.editions);
   const siteName = input.siteName ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
   const languages = input.languages ?? [];

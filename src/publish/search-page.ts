@@ -1,4 +1,6 @@
 // Search that works on any static host: a compact prebuilt index (search-index.json), a search page, and search.js.
+
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import { renderPage } from './_layout.js';
 import { toEditionView } from './item-view.js';
@@ -21,7 +23,7 @@ const AUTHORS_KEPT = 3;
  * Arrays instead of objects keep ten years of editions well under a megabyte.
  */
 export function renderSearchIndex(editions: Edition[]): string {
-  const newestFirst = [...editions].sort((a, b) => b.date.localeCompare(a.date));
+  const newestFirst = [...editions].sort((a, b) => compareText(b.date, a.date));
   const items: [number, string, string, string, string][] = [];
   const views = newestFirst.map((edition) => toEditionView(edition));
   views.forEach((edition, editionIndex) => {

@@ -1,6 +1,7 @@
 // The small fixed files of a static site: sitemap.xml, robots.txt and the 404 page.
 
 import type { EditionSummary } from '../core/ports.js';
+import { compareText } from '../core/text.js';
 import { absoluteUrl } from '../core/urls.js';
 import { renderPage } from './_layout.js';
 import { html, join, xml } from './template.js';
@@ -18,7 +19,7 @@ export function renderSitemap(
   const entry = (loc: string, lastmod: string | undefined) =>
     xml`  <url><loc>${loc}</loc>${lastmod ? xml`<lastmod>${lastmod}</lastmod>` : null}</url>`;
   const urls = [{ prefix: '', editions }, ...sections].flatMap((section) => {
-    const newestFirst = [...section.editions].sort((a, b) => b.date.localeCompare(a.date));
+    const newestFirst = [...section.editions].sort((a, b) => compareText(b.date, a.date));
     return [
       entry(`${home}${section.prefix}`, newestFirst[0] ? lastModified(newestFirst[0]) : undefined),
       ...newestFirst.map((edition) =>

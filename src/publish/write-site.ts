@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isIsoDay } from '../core/dates.js';
 import type { EditionSummary, FileSystem } from '../core/ports.js';
+import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
 import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
@@ -26,7 +27,7 @@ export type SiteFiles = Map<string, string | Uint8Array>;
 export async function writeFiles(fs: FileSystem, outDir: string, files: SiteFiles): Promise<string[]> {
   const made = new Set<string>();
   const written: string[] = [];
-  for (const [relative, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [relative, data] of [...files].sort(([a], [b]) => compareText(a, b))) {
     const path = join(outDir, relative);
     const folder = dirname(path);
     if (!made.has(folder)) {
@@ -58,7 +59,7 @@ export function summaryOf(edition: Edition): EditionSummary {
 /** The summaries with `edition` in them (replacing a stale entry of the same date), newest first. */
 export function withEdition(editions: EditionSummary[], edition: Edition): EditionSummary[] {
   return [...editions.filter((entry) => entry.date !== edition.date), summaryOf(edition)].sort((a, b) =>
-    b.date.localeCompare(a.date),
+    compareText(b.date, a.date),
   );
 }
 

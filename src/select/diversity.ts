@@ -12,34 +12,69 @@ export type SparseVector = Map<string, number>;
 /** Keywords kept per document: the strongest ones carry the topic, and short vectors keep MMR fast. */
 const KEYWORDS_PER_DOCUMENT = 40;
 
-/** L2-normalised TF-IDF keyword vector (unigrams only, the strongest KEYWORDS_PER_DOCUMENT) of each document. */
-export function keywordVectors(documents: DocumentTerms[]): SparseVector[] {
+/**
+ * L2-normalised TF-IDF keyword vector (unigrams only, the strongest KEYWORDS_PER_DOCUMENT) of each document, made
+ * when first asked for: the diversity step compares the top of the ranking only (selectDiverse). The loops use
+ * Map#forEach and indexes, not `for…of`, which allocates at every step in cold code (text-tokens.ts).
+ */
+export function keywordVectors(documents: DocumentTerms[]): (index: number) => SparseVector {
   const frequency = new Map<string, number>();
-  for (const doc of documents) {
-    for (const term of doc.counts.keys())
+  for (let index = 0; index < documents.length; index++) {
+    documents[index]?.counts.forEach((_, term) => {
       if (!term.includes('_')) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    });
   }
   const total = documents.length;
   const idf = new Map<string, number>();
-  for (const [term, count] of frequency) idf.set(term, Math.log((total + 1) / count));
-  return documents.map((doc) => {
-    const weights: [string, number][] = [];
-    for (const [term, count] of doc.counts) {
-      const inverse = idf.get(term);
-      if (inverse === undefined || inverse <= 0) continue;
-      weights.push([term, (count === 1 ? 1 : 1 + Math.log(count)) * inverse]);
-    }
-    weights.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const kept = weights.length > KEYWORDS_PER_DOCUMENT ? weights.slice(0, KEYWORDS_PER_DOCUMENT) : weights;
-    const norm = Math.sqrt(kept.reduce((sum, [, weight]) => sum + weight * weight, 0)) || 1;
-    return new Map(kept.map(([term, weight]) => [term, weight / norm]));
+  frequency.forEach((count, term) => {
+    idf.set(term, Math.log((total + 1) / count));
   });
+  const made = new Map<number, SparseVector>();
+  return (index) => {
+    let vector = made.get(index);
+    if (!vector) {
+      vector = keywordVector(documents[index]?.counts ?? new Map(), idf);
+      made.set(index, vector);
+    }
+    return vector;
+  };
+}
+
+function keywordVector(counts: Map<string, number>, idf: Map<string, number>): SparseVector {
+  const terms: string[] = [];
+  const weights: number[] = [];
+  counts.forEach((count, term) => {
+    const inverse = idf.get(term);
+    if (inverse === undefined || inverse <= 0) return;
+    terms.push(term);
+    weights.push((count === 1 ? 1 : 1 + Math.log(count)) * inverse);
+  });
+  const order = terms.map((_, index) => index);
+  order.sort(
+    (a, b) =>
+      (weights[b] as number) - (weights[a] as number) ||
+      ((terms[a] as string) < (terms[b] as string) ? -1 : 1),
+  );
+  const kept = order.length > KEYWORDS_PER_DOCUMENT ? order.slice(0, KEYWORDS_PER_DOCUMENT) : order;
+  let squares = 0;
+  for (let index = 0; index < kept.length; index++)
+    squares += (weights[kept[index] as number] as number) ** 2;
+  const norm = Math.sqrt(squares) || 1;
+  const vector: SparseVector = new Map();
+  for (let index = 0; index < kept.length; index++) {
+    const at = kept[index] as number;
+    vector.set(terms[at] as string, (weights[at] as number) / norm);
+  }
+  return vector;
 }
 
 export function sparseCosine(a: SparseVector, b: SparseVector): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
   let sum = 0;
-  for (const [term, weight] of small) sum += weight * (large.get(term) ?? 0);
+  small.forEach((weight, term) => {
+    sum += weight * (large.get(term) ?? 0);
+  });
   return sum;
 }
 
@@ -96,13 +131,14 @@ export function themesOf(titleTopics: number[], topics: number[], groups: { broa
 }
 
 export interface DiversityInput {
-  keywords: SparseVector[];
+  /** The keyword vector of a candidate by index (keywordVectors). */
+  keywords: (index: number) => SparseVector;
   topics: number[][];
 }
 
 export function similarity(input: DiversityInput, a: number, b: number): number {
   const topic = denseCosine(input.topics[a] ?? [], input.topics[b] ?? []);
-  const keyword = sparseCosine(input.keywords[a] ?? new Map(), input.keywords[b] ?? new Map());
+  const keyword = sparseCosine(input.keywords(a), input.keywords(b));
   return TOPIC_SHARE * topic + (1 - TOPIC_SHARE) * keyword;
 }
 

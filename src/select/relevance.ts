@@ -104,7 +104,10 @@ export function itemAndTitleTerms(
 function termsOf(titleFeatures: string[], text: string, bigrams?: BigramIndex): DocumentTerms {
   const textFeatures = text ? features(tokenize(text.slice(0, RELEVANCE_TEXT_CHARS)), bigrams) : [];
   const counts = termCounts(textFeatures);
-  for (const feature of titleFeatures) counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
+  for (let index = 0; index < titleFeatures.length; index++) {
+    const feature = titleFeatures[index] as string;
+    counts.set(feature, (counts.get(feature) ?? 0) + TITLE_BOOST);
+  }
   return { counts, length: textFeatures.length + TITLE_BOOST * titleFeatures.length };
 }
 
@@ -119,7 +122,9 @@ export interface RelevanceResult {
 
 function phraseCount(phrase: CompiledPhrase, counts: Map<string, number>): number {
   let min = Number.POSITIVE_INFINITY;
-  for (const feature of phrase.features) min = Math.min(min, counts.get(feature) ?? 0);
+  const { features } = phrase;
+  for (let index = 0; index < features.length && min > 0; index++)
+    min = Math.min(min, counts.get(features[index] as string) ?? 0);
   return min;
 }
 
@@ -147,7 +152,7 @@ export function scoreRelevance(documents: DocumentTerms[], profile: AudienceProf
   const maxIdf = Math.log(1 + (total + 1) / 0.5);
   const idf = phrases.map((_, index) => {
     let frequency = 0;
-    for (const row of frequencies) if ((row[index] ?? 0) > 0) frequency++;
+    for (let row = 0; row < frequencies.length; row++) if ((frequencies[row]?.[index] ?? 0) > 0) frequency++;
     // Common terms keep at least 40% of their weight: the profile chose them, the week only tempers them.
     return 0.4 + (0.6 * Math.log(1 + (total + 1) / (frequency + 0.5))) / maxIdf;
   });

@@ -1,5 +1,9 @@
 // Tokens for the lexical parts of selection (relevance, topic vectors, near-duplicate titles).
 // Deliberately crude and deterministic: lower-case, accents folded, a light suffix stemmer, a small stop list.
+// The loops here run once per build, as cold code: they index arrays and use Map#forEach rather than `for…of`,
+// whose iterator results and [key, value] pairs an unoptimised function allocates at every step (issue 32).
+
+import { compareText } from '../core/text.js';
 
 const STOPWORDS = new Set(
   (
@@ -51,8 +55,10 @@ export function tokenize(text: string): string[] {
   const ascii = !/[^\x00-\x7f]/.test(text);
   const folded = (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
   const tokens: string[] = [];
-  for (const raw of folded.split(/[^a-z0-9]+/)) {
-    if (!raw || raw.length < 2 || STOPWORDS.has(raw)) continue;
+  const words = folded.split(/[^a-z0-9]+/);
+  for (let index = 0; index < words.length; index++) {
+    const raw = words[index] as string;
+    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
     if (raw.charCodeAt(0) < 58 && /^\d+$/.test(raw)) continue;
     tokens.push(stem(raw));
   }
@@ -89,9 +95,12 @@ export function features(tokens: string[], wanted?: BigramIndex): string[] {
 }
 
 /** Term counts of a token list. */
-export function termCounts(terms: Iterable<string>): Map<string, number> {
+export function termCounts(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (let index = 0; index < terms.length; index++) {
+    const term = terms[index] as string;
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
   return counts;
 }
 
@@ -113,6 +122,6 @@ export function readableTerms(terms: readonly string[], texts: Iterable<string>)
     }
   }
   const word = (root: string) =>
-    [...(counts.get(root) ?? [])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? root;
+    [...(counts.get(root) ?? [])].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? root;
   return new Map(terms.map((term) => [term, term.split(/[_ ]/).map(word).join(' ')]));
 }

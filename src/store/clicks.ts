@@ -3,6 +3,7 @@
 // PostgreSQL never overwrite each other. The aggregate table names no reader; reader rows exist only in per-reader
 // mode, one per reader and item (the first click), and go with the reader.
 import { type Kysely, sql } from 'kysely';
+import { compareText } from '../core/text.js';
 import { bindQueries } from './_bind.js';
 import { isoTimestamp } from './_values.js';
 import type { Database } from './schema.js';
@@ -185,7 +186,7 @@ async function byItem(db: Db, edition: string): Promise<ItemClicks[]> {
       prefetched: Number(row.prefetched),
       uniqueReaders: perReader ? (unique.get(row.item_key) ?? 0) : null,
     }))
-    .sort((a, b) => b.clicks - a.clicks || a.itemKey.localeCompare(b.itemKey));
+    .sort((a, b) => b.clicks - a.clicks || compareText(a.itemKey, b.itemKey));
 }
 
 async function byEdition(db: Db, limit: number): Promise<EditionClicks[]> {

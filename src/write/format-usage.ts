@@ -1,4 +1,6 @@
 // The table `digest build` prints after an LLM build: one row per model, one per purpose, then the totals.
+
+import { compareText } from '../core/text.js';
 import type { RoadProgress } from '../llm/model-road.js';
 import { type ModelUsage, tokensPerSecondOf, USAGE_PURPOSES, type UsageReport } from '../llm/usage.js';
 
@@ -37,7 +39,7 @@ export function formatFallbacks(
 ): string | null {
   if (!usage.fallbackItems) return null;
   const reasons = Object.entries(usage.fallbackReasons ?? {})
-    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+    .sort(([a, countA], [b, countB]) => countB - countA || compareText(a, b))
     .map(([reason, count]) => `${reason} ×${count}`);
   return `${usage.fallbackItems} written extractively${reasons.length ? ` (${reasons.join(', ')})` : ''}`;
 }
@@ -57,7 +59,7 @@ export function outcomeNotes(usage: UsageReport): string[] {
 
 export function formatUsageTable(usage: UsageReport): string {
   const models = Object.entries(usage.byModel)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([name, model]) => row(name, model));
   const purposes = USAGE_PURPOSES.flatMap((purpose) => {
     const spent = usage.byPurpose?.[purpose];
