@@ -38,23 +38,11 @@ try {
 //   runs most of its (long) patterns once or a few times, over whole texts, where the interpreter is slow
 //   (the extractive writer: ~50 → ~40 ms).
 const optimizeWasm = process.env.DIGEST_WASM_OPTIMIZE === '1';
-if (!optimizeWasm) setFlagsFromString('--liftoff-only');
-setFlagsFromString('--no-regexp-tier-up');
+const FLAGS = [...(optimizeWasm ? [] : ['--liftoff-only']), '--no-regexp-tier-up'];
+for (const flag of FLAGS) setFlagsFromString(flag);
 
 const cacheFile = cachePath();
-let cachedData;
-if (cacheFile) {
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // Not saved yet: this run saves it.
-  }
-}
-const script = new Script(
-  `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
-  { filename: bundle, ...(cachedData ? { cachedData } : {}) },
-);
-if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cacheFile));
+const script = compile(cacheFile);
 
 const compiled = { exports: {} };
 script
@@ -69,6 +57,23 @@ script
     (specifier) => import(specifier),
   );
 await compiled.exports.main();
+
+/** The bundle as a function of its module's variables, from the cache when there is one that fits. */
+function compile(file) {
+  let cachedData;
+  try {
+    if (file) cachedData = readFileSync(file);
+  } catch {
+    // Not saved yet: this run saves it.
+  }
+  const compiled = new Script(
+    `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
+    { filename: bundle, ...(cachedData ? { cachedData } : {}) },
+  );
+  // Saved at exit when missing or rejected; the buffer itself is not kept (it is ~2 MB).
+  if (file && (!cachedData || compiled.cachedDataRejected)) process.once('exit', () => saveCache(file));
+  return compiled;
+}
 
 /** Where this command's cache is, or null when caching is off or the build has no id. */
 function cachePath() {
@@ -86,7 +91,7 @@ function cachePath() {
     [
       process.version,
       process.arch,
-      optimizeWasm,
+      FLAGS.join(' '),
       process.execArgv.join(' '),
       process.env.NODE_OPTIONS ?? '',
     ].join('\n'),

@@ -67,7 +67,7 @@ export async function killThriceThenFinish(options: KilledSends): Promise<string
   }
   smtp.behaviour.onMail = undefined;
   const final = await startSend(cwd, env, args).done;
-  expect([0, 3], final.stderr).toContain(final.code);
+  expect([0, 3], `signal ${final.signal}: ${final.stderr}`).toContain(final.code);
   return final.stdout;
 }
 
