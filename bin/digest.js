@@ -10,13 +10,17 @@
 // only means compiling at every start (~50 ms more).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = join(root, 'dist', 'cli', 'main.cjs');
+/** The command named (the first word that is not an option), if any. */
+const word = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+// Without a command (`digest`, `digest --help`, `--version`) the CLI without the commands' modules does the same
+// in a twentieth of the code (scripts/build.mjs); every command runs the whole CLI.
+const bundle = join(root, 'dist', 'cli', word === undefined ? 'help.cjs' : 'main.cjs');
 const CACHE_DIR = process.env.DIGEST_COMPILE_CACHE || join(root, 'node_modules', '.cache', 'digest-compile');
 /** Files kept at most (one per command and setting); a further command then runs without saving its own. */
 const MAX_CACHE_FILES = 64;
@@ -85,7 +89,6 @@ function cachePath() {
     return null;
   }
   if (!/^[0-9a-f]{8,64}$/.test(id)) return null;
-  const word = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
   const command = word && /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'none';
   const settings = hash(
     [
@@ -112,14 +115,18 @@ function hash(text) {
 /** Writes the code compiled so far (at exit: what this command used), replacing the caches of other builds. */
 function saveCache(file) {
   try {
-    const id = basename(file).split('-')[0];
+    // This build's ids: main.cjs's and help.cjs's.
+    const current = new Set(
+      ['main.cjs.id', 'help.cjs.id'].map((name) => readFileSync(join(dirname(bundle), name), 'utf8').trim()),
+    );
     mkdirSync(CACHE_DIR, { recursive: true });
     // Only this loader's files (`<build id>-<command>-<settings>.bin`): the folder may be one the user named.
     const caches = readdirSync(CACHE_DIR).filter((name) =>
       /^[0-9a-f]{8,64}-[a-z-]+-[0-9a-f]{8}\.bin$/.test(name),
     );
-    for (const name of caches) if (!name.startsWith(`${id}-`)) rmSync(join(CACHE_DIR, name), { force: true });
-    if (caches.filter((name) => name.startsWith(`${id}-`)).length >= MAX_CACHE_FILES) return;
+    const stale = (name) => !current.has(name.split('-')[0]);
+    for (const name of caches) if (stale(name)) rmSync(join(CACHE_DIR, name), { force: true });
+    if (caches.filter((name) => !stale(name)).length >= MAX_CACHE_FILES) return;
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData());
     renameSync(temporary, file);

@@ -34,6 +34,8 @@ const dist = join(root, 'dist');
 const BUNDLED_PACKAGES = ['zod', 'kysely', 'commander', '@electric-sql/pglite'];
 /** dist/cli/main.cjs: the CLI. */
 const CLI_BUNDLE = join(dist, 'cli', 'main.cjs');
+/** dist/cli/help.cjs: the CLI without the commands' modules, for a run that names no command. */
+const HELP_BUNDLE = join(dist, 'cli', 'help.cjs');
 
 const sources = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
@@ -114,17 +116,49 @@ function externalsBut(bundled) {
     .flatMap((name) => [name, `${name}/*`]);
 }
 
-/** dist/cli/main.cjs and its build id (dist/cli/main.cjs.id, the key of bin/digest.js's code cache). */
+/**
+ * dist/cli/main.cjs, and dist/cli/help.cjs (the same program without any command's module, for `digest`,
+ * `digest --help` and `--version`, which bin/digest.js runs when no command is named), each with its build id
+ * (`.id`, the key of bin/digest.js's code cache). Returns the dynamic imports handed to bin/digest.js.
+ */
 async function buildCli() {
   let bundled = BUNDLED_PACKAGES;
-  let required = await bundleCli(bundled);
+  let required = await bundleCli(CLI_BUNDLE, bundled);
   // A package the bundle `require`s that Node 20 cannot require (ES modules only): bundled in, once more.
   const importOnly = required.filter(onlyImportable);
   if (importOnly.length) {
     bundled = [...bundled, ...importOnly];
-    required = await bundleCli(bundled);
+    required = await bundleCli(CLI_BUNDLE, bundled);
   }
-  const [banner, body] = splitBanner(readFileSync(CLI_BUNDLE, 'utf8'));
+  await bundleCli(HELP_BUNDLE, bundled, [commandsLeftOut()]);
+  finishBundle(HELP_BUNDLE);
+  return finishBundle(CLI_BUNDLE);
+}
+
+/**
+ * The commands' modules and the composition root, not bundled into help.cjs: `digest --help` lists the commands
+ * from the table alone. (Imported there, they would fail: bin/digest.js runs help.cjs only when no command is named.)
+ */
+function commandsLeftOut() {
+  return {
+    name: 'commands-left-out',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\/[a-z-]+-command\.js$/ }, (args) =>
+        args.importer.endsWith(join('cli', 'commands', 'index.ts'))
+          ? { path: args.path, external: true }
+          : undefined,
+      );
+      // What a command's run loads first (the store's warm start), never reached without a command.
+      builder.onResolve({ filter: /^\.\.\/compose\/index\.js$/ }, (args) =>
+        args.importer.endsWith(join('cli', 'main.ts')) ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** Dynamic import() → `__import(` (see the top), and the build id; returns how many were handed over. */
+function finishBundle(file) {
+  const [banner, body] = splitBanner(readFileSync(file, 'utf8'));
   // Every dynamic import() of the code (a package, a config file), not a word in a string or comment: esbuild
   // prints them as `import(` followed by the specifier expression.
   let count = 0;
@@ -133,16 +167,16 @@ async function buildCli() {
     return '__import(';
   });
   const source = banner + code;
-  writeFileSync(CLI_BUNDLE, source);
-  writeFileSync(`${CLI_BUNDLE}.id`, `${createHash('sha256').update(source).digest('hex').slice(0, 16)}\n`);
+  writeFileSync(file, source);
+  writeFileSync(`${file}.id`, `${createHash('sha256').update(source).digest('hex').slice(0, 16)}\n`);
   return count;
 }
 
-/** Bundles the CLI with `bundled` packages in; returns the packages it `require`s from node_modules. */
-async function bundleCli(bundled) {
+/** Bundles the CLI into `outfile` with `bundled` packages in; returns the packages it `require`s from node_modules. */
+async function bundleCli(outfile, bundled, plugins = []) {
   await build({
     entryPoints: [join(src, 'cli', 'main.ts')],
-    outfile: CLI_BUNDLE,
+    outfile,
     bundle: true,
     external: externalsBut(bundled),
     format: 'cjs',
@@ -159,9 +193,9 @@ async function bundleCli(bundled) {
         'var __import = typeof __import === "function" ? __import : (specifier) => import(specifier);',
     },
     define: { 'import.meta.url': '__importMetaUrl' },
-    plugins: [zodTrimmed],
+    plugins: [zodTrimmed, ...plugins],
   });
-  const text = readFileSync(CLI_BUNDLE, 'utf8');
+  const text = readFileSync(outfile, 'utf8');
   const specifiers = [...text.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1]);
   return [...new Set(specifiers.filter((specifier) => !specifier.startsWith('node:')))];
 }

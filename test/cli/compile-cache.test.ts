@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'digest.js');
 const BUNDLE = join(ROOT, 'dist', 'cli', 'main.cjs');
+/** The CLI without the commands' modules, which a run naming no command runs. */
+const HELP = join(ROOT, 'dist', 'cli', 'help.cjs');
 
 describe('the compile cache of the CLI', () => {
   let cache: string;
@@ -26,16 +28,18 @@ describe('the compile cache of the CLI', () => {
       env: { ...process.env, DIGEST_COMPILE_CACHE: setting },
     });
   const files = () => readdirSync(cache).sort();
-  const id = () => readFileSync(`${BUNDLE}.id`, 'utf8').trim();
+  const id = (file = BUNDLE) => readFileSync(`${file}.id`, 'utf8').trim();
 
   it('is keyed by a hash of the built file, so a rebuild never meets the cache of another', () => {
-    expect(id()).toBe(createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 16));
+    for (const file of [BUNDLE, HELP])
+      expect(id(file)).toBe(createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16));
+    expect(id(HELP)).not.toBe(id(BUNDLE));
   });
 
   it('saves one file per command on its first run and starts from it, unchanged, afterwards', async () => {
     const first = await digest(['--help']);
     expect(first.stdout).toContain('Usage: digest');
-    expect(files()).toEqual([expect.stringMatching(new RegExp(`^${id()}-none-[0-9a-f]{8}\\.bin$`))]);
+    expect(files()).toEqual([expect.stringMatching(new RegExp(`^${id(HELP)}-none-[0-9a-f]{8}\\.bin$`))]);
     const [help] = files();
     const saved = statSync(join(cache, help!));
     expect(saved.size).toBeGreaterThan(10_000);
@@ -45,9 +49,11 @@ describe('the compile cache of the CLI', () => {
     // Accepted by V8, so not written again.
     expect(statSync(join(cache, help!)).mtimeMs).toBe(saved.mtimeMs);
 
+    // A command runs the whole CLI, with its own cache; the help's stays (both are this build's).
     await digest(['list', '--help']);
     expect(files()).toHaveLength(2);
     expect(files().some((name) => name.startsWith(`${id()}-list-`))).toBe(true);
+    expect(files()).toContain(help);
   });
 
   it('replaces a damaged cache and the caches of other builds, and runs the same', async () => {

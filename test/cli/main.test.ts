@@ -75,7 +75,7 @@ describe('a run', () => {
   /**
    * The command modules the compiled CLI runs for `args`. dist/cli/main.cjs is one file (scripts/build.mjs) in which
    * each command's module is a function run on its first import: V8's coverage of the real process (NODE_V8_COVERAGE)
-   * names the ones that ran.
+   * names the ones that ran. (A run naming no command runs dist/cli/help.cjs, which has none.)
    */
   async function commandModulesRun(args: string[]): Promise<string[]> {
     const coverage = mkdtempSync(join(tmpdir(), 'digest-cli-coverage-'));
@@ -87,7 +87,7 @@ describe('a run', () => {
       const scripts = readdirSync(coverage).flatMap(
         (file) => (JSON.parse(readFileSync(join(coverage, file), 'utf8')) as V8Coverage).result,
       );
-      const bundle = scripts.filter((script) => script.url.endsWith(join('dist', 'cli', 'main.cjs')));
+      const bundle = scripts.filter((script) => /dist\/cli\/(main|help)\.cjs$/.test(script.url));
       expect(bundle).toHaveLength(1);
       const ran = bundle[0]!.functions.filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
       // esbuild names each wrapped module's function by its path.
