@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Runs the compiled CLI, dist/cli/main.cjs (built by `npm install` through `prepare`, or `npm run build`), with V8's
 // code cache: the first run of a command saves the code it compiled, and later runs start from it instead of
-// compiling 2.3 MB of source again (issue 32; Node 20 has no compile cache of its own for ES modules).
+// compiling 3 MB of source again (issue 32; Node 20 has no compile cache of its own for ES modules).
 //
 // The cache lives in node_modules/.cache/digest-compile/ (or the folder DIGEST_COMPILE_CACHE names), one file per
-// command, keyed by the build (dist/cli/main.cjs.id, a hash of the file), Node's version and the flags Node runs
-// with; a save removes the files of other builds. V8 checks it too and rejects a cache that does not fit; a rejected
+// command, keyed by the build (dist/cli/main.cjs.id or help.cjs.id, a hash of the file), Node's version and the
+// flags it runs with; a save removes the files of other builds. V8 checks it too and rejects a cache that does not fit; a rejected
 // or missing one is written at exit. It is never needed: a folder that cannot be written, or DIGEST_COMPILE_CACHE=0,
 // only means compiling at every start (~50 ms more).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
