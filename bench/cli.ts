@@ -88,7 +88,8 @@ export async function benchCli(): Promise<Record<string, number | string>> {
     // `digest list` after the LLM build: the build's ranking from the cached triage, with no model call.
     const callsBefore = fake.requests.length;
     const listed = await runJson([BIN, 'list', '--week', '2026-05-04', '--json'], cwd, llmEnv);
-    const edition = JSON.parse(readFileSync(join(cwd, 'out', '2026-05-04', 'edition.json'), 'utf8')) as {
+    // The build's draft (out/ holds the demo's published edition, which `build` leaves as it is).
+    const edition = JSON.parse(readFileSync(join(cwd, 'drafts', '2026-05-04', 'edition.json'), 'utf8')) as {
       items: { key: string }[];
     };
     const picked = new Set(listed.candidates.filter((row) => row.picked).map((row) => row.key));
