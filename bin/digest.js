@@ -35,14 +35,12 @@ try {
   process.exit(2);
 }
 
-// V8 flags, set before the script is compiled (V8 keys its code cache by its flags):
-// - PGlite's WebAssembly runs on V8's baseline tier unless DIGEST_WASM_OPTIMIZE=1 (src/store/pglite-options.ts sets
-//   the same flag again before it compiles);
-// - a regular expression is compiled to machine code on its first run instead of interpreted first: a command
-//   runs most of its (long) patterns once or a few times, over whole texts, where the interpreter is slow
-//   (the extractive writer: ~50 → ~40 ms).
+// V8 flags, set before the script is compiled (V8 keys its code cache by its flags): PGlite's WebAssembly runs on
+// V8's baseline tier unless DIGEST_WASM_OPTIMIZE=1 (src/store/pglite-options.ts sets the same flag again before it
+// compiles). (`--no-regexp-tier-up` saved the extractive writer ~10 ms, but two full test runs with it saw a
+// `digest send` end in SIGSEGV: taken back.)
 const optimizeWasm = process.env.DIGEST_WASM_OPTIMIZE === '1';
-const FLAGS = [...(optimizeWasm ? [] : ['--liftoff-only']), '--no-regexp-tier-up'];
+const FLAGS = optimizeWasm ? [] : ['--liftoff-only'];
 for (const flag of FLAGS) setFlagsFromString(flag);
 
 const cacheFile = cachePath();
