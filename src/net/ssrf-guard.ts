@@ -20,9 +20,12 @@ export interface GuardOptions {
   lookup?: HostLookup;
 }
 
+let dns: typeof import('node:dns/promises') | undefined;
 /** The system resolver, loaded on the first lookup (an offline command makes none). */
-export const systemLookup: HostLookup = async (hostname) =>
-  (await import('node:dns/promises')).lookup(hostname, { all: true, verbatim: true });
+export const systemLookup: HostLookup = async (hostname) => {
+  dns ??= await import('node:dns/promises');
+  return dns.lookup(hostname, { all: true, verbatim: true });
+};
 
 /** The IPv4 addresses an IPv6 address carries (mapped, compatible, NAT64, 6to4, Teredo); empty when none. */
 export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {

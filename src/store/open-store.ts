@@ -113,7 +113,7 @@ export function openStoreFromPglite(
 async function openPglite(location: string, optimizeWasm = false): Promise<PGlite> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const warm = await takeWarmStart();
+    const warm = await takeWarmStart({ optimizeWasm });
     return await PGlite.create({ dataDir: location, ...warm, ...pgliteOptions(PGlite, { optimizeWasm }) });
   } catch (error) {
     throw new StoreError(

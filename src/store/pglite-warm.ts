@@ -24,30 +24,24 @@ export function warmPglite(options: { optimizeWasm: boolean }): void {
   started ??= warm(options.optimizeWasm).catch(() => null);
 }
 
+/**
+ * PGlite's compiled module (compiled once per process) and a new copy of its file-system bundle. The files are
+ * read at once (~5 ms from the page cache): an asynchronous read goes on in 512 kB steps, each waiting for the main
+ * thread, which is busy loading the command, so the files arrived only when PGlite already needed them.
+ */
 async function warm(optimizeWasm: boolean): Promise<WarmStart> {
   // The tier flag is read when a module is compiled: set before this compile as before PGlite's own.
   chooseWasmTiers(optimizeWasm);
-  const folder = pgliteFolder();
-  // Read at once (~5 ms from the page cache): an asynchronous read goes on in 512 kB steps, each waiting for the
-  // main thread, which is busy loading the command, so the files arrived only when PGlite already needed them.
-  const wasm = readFileSync(join(folder, 'pglite.wasm'));
+  const folder = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   const bundle = readFileSync(join(folder, 'pglite.data'));
-  compiled = await WebAssembly.compile(wasm);
+  compiled ??= await WebAssembly.compile(readFileSync(join(folder, 'pglite.wasm')));
   return { pgliteWasmModule: compiled, fsBundle: new Blob([bundle]) };
 }
 
 /** PGlite's compiled module and file-system bundle for the next `PGlite.create`: what warmPglite() prepared, or read now. */
-export async function takeWarmStart(): Promise<WarmStart> {
+export async function takeWarmStart(options: { optimizeWasm: boolean }): Promise<WarmStart> {
   const warmed = started && (await started);
   // The bundle goes to one PGlite (it copies it); a later open in this process reads its own.
   started = undefined;
-  if (warmed) return warmed;
-  const folder = pgliteFolder();
-  compiled ??= await WebAssembly.compile(readFileSync(join(folder, 'pglite.wasm')));
-  return { pgliteWasmModule: compiled, fsBundle: new Blob([readFileSync(join(folder, 'pglite.data'))]) };
-}
-
-/** The installed package's dist/, where pglite.wasm and pglite.data are. */
-function pgliteFolder(): string {
-  return dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  return warmed ?? warm(options.optimizeWasm);
 }
