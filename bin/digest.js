@@ -46,19 +46,19 @@ for (const flag of FLAGS) setFlagsFromString(flag);
 const cacheFile = cachePath();
 const script = compile(cacheFile);
 
-const compiled = { exports: {} };
+const cli = { exports: {} };
 script
   .runInThisContext()
   .call(
-    compiled.exports,
-    compiled.exports,
+    cli.exports,
+    cli.exports,
     createRequire(bundle),
-    compiled,
+    cli,
     bundle,
     dirname(bundle),
     (specifier) => import(specifier),
   );
-await compiled.exports.main();
+await cli.exports.main();
 
 /** The bundle as a function of its module's variables, from the cache when there is one that fits. */
 function compile(file) {

@@ -123,12 +123,12 @@ function externalsBut(bundled) {
  */
 async function buildCli() {
   let bundled = BUNDLED_PACKAGES;
-  let required = await bundleCli(CLI_BUNDLE, bundled);
+  const required = await bundleCli(CLI_BUNDLE, bundled);
   // A package the bundle `require`s that Node 20 cannot require (ES modules only): bundled in, once more.
   const importOnly = required.filter(onlyImportable);
   if (importOnly.length) {
     bundled = [...bundled, ...importOnly];
-    required = await bundleCli(CLI_BUNDLE, bundled);
+    await bundleCli(CLI_BUNDLE, bundled);
   }
   await bundleCli(HELP_BUNDLE, bundled, [commandsLeftOut()]);
   finishBundle(HELP_BUNDLE);
