@@ -16,8 +16,8 @@
 //   store/database, store/migrate and the migrations, whose file names also tell migrate.ts the last one; the
 //   prepared-folder child is a script; the config test loads config/load-config in plain Node. Each keeps its path
 //   in dist/; what they share lands in dist/chunks/.
-// A module that finds a file by `import.meta.url` looks up one level and down into its room (`../write/prompts/`,
-// `../store/migrations/`): the same folder from src/<room>/, from dist/cli/main.cjs and from dist/chunks/.
+// A module that finds a file by `import.meta.url` looks up one level and down into its capability (`../write/prompts/`,
+// `../store/migrations/`): the same folder from src/<capability>/, from dist/cli/main.cjs and from dist/chunks/.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 // The build use case: a week whose inputs are unchanged keeps its stored edition (build-inputs.ts) and only its page
-// is written again; any other build loads the stages (build-anew.ts: the model road, select, write and the rest) and
+// is written again; any other build loads the stages (build-anew.ts: the LLM client, select, write and the rest) and
 // runs them, so a rebuild that changes nothing never loads them (issue 32).
 
 import type { Edition } from '../core/types.js';
