@@ -1,7 +1,7 @@
 // Every CLI command, one file each, registered lazily: a run loads only the module of the command it runs (issue 32:
 // importing all of them cost every command, `--help` included, ~180 modules). What `digest --help` lists of each
 // command — its usage term and one-line description — is written here, so the list needs no module;
-// test/cli/main.test.ts holds these lines equal to what each module registers. A command file exports
+// test/cli/main.process.test.ts holds these lines equal to what each module registers. A command file exports
 // `register(program, context)`.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
