@@ -203,6 +203,15 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'rate-limits',
+    file: 'rate-limits.ts',
+    exportName: 'benchRateLimits',
+    targets: {
+      'one check p99 ms': ['<=', 2],
+      'failed sign-in checks p99 ms': ['<=', 2],
+    },
+  },
+  {
     name: 'subscribe',
     file: 'subscribe.ts',
     exportName: 'benchSubscribe',

@@ -22,6 +22,7 @@ import {
 } from '../server/index.js';
 import * as subscribers from '../subscribers/index.js';
 import { type BuildProcessSettings, runBuildProcess, runDeskJobProcess } from './build-process.js';
+import { type SiteSync, startSiteSync } from './site-sync.js';
 
 /** The digest's use cases the service is made of (a Digest has them all). */
 export interface ServiceUseCases {
@@ -72,12 +73,15 @@ export interface RunningService {
 /** The per-client limits of `digest serve`'s routes (config server.*PerMinute). */
 function serverLimits(deps: DigestDeps) {
   const { apiPerMinute, mcpPerMinute, deskWritesPerMinute } = deps.config.server;
+  const now = () => deps.clock.now().getTime();
   return {
     apiPerMinute,
     mcpPerMinute,
     deskWritesPerMinute,
     // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-    now: () => deps.clock.now().getTime(),
+    now,
+    // PostgreSQL: one limit across the instances sharing it; PGlite: this process's memory.
+    store: deps.store.rateLimits(now),
   };
 }
 
@@ -95,6 +99,8 @@ export async function composeService(
   const requestLines = batchedLogLines(options.requestLog);
   // Whether the last build (scheduled, or a desk action's) failed or was stopped: /healthz is "degraded" until one works.
   const lastBuild = { failed: false };
+  // Instances on one PostgreSQL: this one's copy of the published site, started before it listens.
+  const following: { sync: SiteSync | null } = { sync: null };
   const build = buildSettings(deps, options);
   const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
   // Counted links: one counter per server, its last counts written when the server closes.
@@ -112,6 +118,7 @@ export async function composeService(
       },
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
+      site: () => following.sync?.served() ?? null,
     },
     useCases: await serverUseCases({ deps, digest, options, settings, deskJobs, clicks }),
     security: {
@@ -136,6 +143,7 @@ export async function composeService(
     app,
     metrics,
     async listen(at, onListening) {
+      if (deps.store.manyInstances) following.sync = await startSiteSync(deps, { siteDir: options.siteDir });
       const server = await listenWithOutbox(running, app, at);
       const missing = readiness.missing(server.url);
       if (missing) deps.log.warn(missing);
@@ -150,6 +158,7 @@ export async function composeService(
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
+          await following.sync?.stop();
           requestLines.flush();
         },
       };

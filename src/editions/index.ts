@@ -19,6 +19,7 @@ export type { ListInput, ListResult, PlannedItem } from './list.js';
 /** The deps a LLM client is built from (triage, writing, checks, eval; the desk's regeneration too). */
 export type { LlmDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
+export type { PublishedSiteCopy } from './published-site.js';
 export type { EditionStats } from './reader-stats.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
@@ -44,6 +45,9 @@ export const correct = lazy(async () => (await import('./correct.js')).correct);
 export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
 
 export const publish = lazy(async () => (await import('./publish-and-email.js')).publish);
+
+/** The current site generation written again from the store (another instance published it). */
+export const writePublishedSite = lazy(async () => (await import('./published-site.js')).writePublishedSite);
 
 export const email = lazy(async () => (await import('./publish-and-email.js')).email);
 

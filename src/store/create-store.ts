@@ -1,6 +1,7 @@
 // The Store over a Kysely database: each group is the port its query module returns for this database.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
+import { memoryRateLimitStore } from '../core/rate-limiter.js';
 import { cacheStore } from './cache.js';
 import { changesStore } from './changes.js';
 import { clicksStore } from './clicks.js';
@@ -15,10 +16,13 @@ import { mailOutcomesStore } from './mail-outcomes.js';
 import { outboxStore } from './outbox.js';
 import { paperTextsStore } from './paper-texts.js';
 import { preferencesStore } from './preferences.js';
+import { databaseRateLimitStore } from './rate-limits.js';
 import { revisionsStore } from './revisions.js';
+import { scheduledRunsStore } from './scheduled-runs.js';
 import type { Database } from './schema.js';
 import { searchStore } from './search.js';
 import { sendLogStore } from './send-log.js';
+import { siteGenerationsStore } from './site-generations.js';
 import { sourceStateStore } from './source-state.js';
 import { subscribersStore } from './subscribers.js';
 import { translationsStore } from './translations.js';
@@ -35,6 +39,7 @@ export interface CreateStoreOptions {
 
 export function createStore(db: Kysely<Database>, options: CreateStoreOptions = {}): Store {
   let shared: Promise<SharedDatabase | null> | null = null;
+  const manyInstances = (options.jobLock ?? 'advisory') === 'advisory';
   return {
     items: itemsStore(db, options.log),
     editions: editionsStore(db),
@@ -56,6 +61,11 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     changes: changesStore(db),
     mailOutcomes: mailOutcomesStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
+    siteGenerations: siteGenerationsStore(db),
+    scheduledRuns: scheduledRunsStore(db),
+    manyInstances,
+    // One process holds a PGlite database: its limits stay in memory, where they cost no query.
+    rateLimits: (now) => (manyInstances ? databaseRateLimitStore(db, now) : memoryRateLimitStore(now)),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);
       return shared;
