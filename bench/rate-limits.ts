@@ -12,7 +12,11 @@ function percentile(sorted: number[], p: number): number {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 1000) / 1000;
 }
 
-async function timed(runs: number, inFlight: number, once: (n: number) => Promise<unknown>): Promise<number[]> {
+async function timed(
+  runs: number,
+  inFlight: number,
+  once: (n: number) => Promise<unknown>,
+): Promise<number[]> {
   const times: number[] = [];
   let next = 0;
   const worker = async () => {
@@ -30,7 +34,8 @@ async function timed(runs: number, inFlight: number, once: (n: number) => Promis
 export async function benchRateLimits(): Promise<Record<string, number | string>> {
   const given = process.env.BENCH_DATABASE_URL;
   const binDir = given ? null : postgresBinDir();
-  if (!given && !binDir) throw new Error('no PostgreSQL: set BENCH_DATABASE_URL or install the server binaries');
+  if (!given && !binDir)
+    throw new Error('no PostgreSQL: set BENCH_DATABASE_URL or install the server binaries');
   const cluster = given ? null : await startPostgresCluster(binDir!);
   const store = await openStore({ databaseUrl: given ?? cluster!.url });
   try {

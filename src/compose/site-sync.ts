@@ -40,7 +40,8 @@ export async function startSiteSync(deps: DigestDeps, options: SiteSyncOptions):
     } catch (error) {
       const message = errorMessage(error);
       // Once per distinct failure: a database that is down for a minute is one line, not sixty.
-      if (message !== failing) deps.log.warn(`site: could not write the published site from the store: ${message}`);
+      if (message !== failing)
+        deps.log.warn(`site: could not write the published site from the store: ${message}`);
       failing = message;
     }
   };
@@ -51,6 +52,8 @@ export async function startSiteSync(deps: DigestDeps, options: SiteSyncOptions):
   };
 
   await catchUp();
+  // Nothing published yet: the publish path loads now, in the background, not when a reader waits for a new week.
+  if (generation === null) editions.loadPublishedSite().catch(() => undefined);
   if (!stopped) timer = setTimeout(tick, intervalMs).unref();
   return {
     served: () => ({ generation, failing: failing !== null }),

@@ -19,7 +19,6 @@ export type { ListInput, ListResult, PlannedItem } from './list.js';
 /** The deps a LLM client is built from (triage, writing, checks, eval; the desk's regeneration too). */
 export type { LlmDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
-export type { PublishedSiteCopy } from './published-site.js';
 export type { EditionStats } from './reader-stats.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
@@ -48,6 +47,11 @@ export const publish = lazy(async () => (await import('./publish-and-email.js'))
 
 /** The current site generation written again from the store (another instance published it). */
 export const writePublishedSite = lazy(async () => (await import('./published-site.js')).writePublishedSite);
+
+/** Loads what writePublishedSite runs ahead of its first call, so the first copy costs only its own work. */
+export async function loadPublishedSite(): Promise<void> {
+  await import('./published-site.js');
+}
 
 export const email = lazy(async () => (await import('./publish-and-email.js')).email);
 

@@ -23,14 +23,15 @@ export interface PublishEditionInput {
   /** When the edition is marked published, if it is not yet; later runs keep that first time. */
   now: Date;
   site: SiteSettings;
-  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'> & {
+    /**
+     * Write every published edition's email files, not only this one's: a copy of the site written from the store
+     * alone (another instance's folder) has no live site to carry the other weeks' files over from.
+     */
+    everyEdition?: boolean;
+  };
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
-  /**
-   * Write every published edition's email files, not only this one's: a copy of the site written from the store
-   * alone (another instance's folder) has no live site to carry the other weeks' files over from.
-   */
-  everyEmail?: boolean;
 }
 
 /** What the site is: where it lives, its name, its feeds' length, its form and its languages. */
@@ -121,9 +122,11 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     });
     const revisions = await writeRevisionPages(into, editions);
     const email = await writeEmails({ input: into, edition, translated, images: site.images });
-    const others = input.everyEmail ? editions.filter((other) => other.date !== edition.date) : [];
+    const others = input.email.everyEdition ? editions.filter((other) => other.date !== edition.date) : [];
     for (const other of others) {
-      email.files.push(...(await writeEmails({ input: into, edition: other, translated, images: site.images })).files);
+      email.files.push(
+        ...(await writeEmails({ input: into, edition: other, translated, images: site.images })).files,
+      );
     }
     const live = (path: string) => join(input.outDir, relative(staging, path));
     return { site, email, files: [...site.files, ...revisions, ...email.files].map(live) };

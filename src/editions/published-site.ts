@@ -20,12 +20,13 @@ export async function writePublishedSite(
 ): Promise<PublishedSiteCopy> {
   const current = await deps.store.siteGenerations.current();
   if (!current) return { generation: null, files: 0 };
+  const published = publishedSiteInput(deps, resolveBaseUrl(undefined, deps.config.publish.baseUrl));
   const result = await publishEdition({
-    ...publishedSiteInput(deps, resolveBaseUrl(undefined, deps.config.publish.baseUrl)),
+    ...published,
+    email: { ...published.email, everyEdition: true },
     outDir: input.outDir,
     date: current.week,
     now: deps.clock.now(),
-    everyEmail: true,
   });
   return { generation: current.generation, files: result.files.length };
 }

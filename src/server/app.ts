@@ -198,7 +198,8 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
     const site = options.site?.() ?? null;
     const buildFailed = (options.scheduleFailed?.() ?? false) || (site?.failing ?? false);
     const served = site ? { site: { generation: site.generation } } : {};
-    if (!result.mail) return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok', ...served }, 200);
+    if (!result.mail)
+      return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok', ...served }, 200);
     // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored and
     // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way. No counts:
     // one subscribe of an unknown address queues one mail, so a count would tell a stranger who is subscribed.

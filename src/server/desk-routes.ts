@@ -171,11 +171,7 @@ type WriteLimit = (c: Context, session: DeskSession) => Promise<Response | null>
  * One limiter for the desk's changes, keyed twice: by session (a script's token cannot go faster by changing
  * address) and by client address (several sessions from one place share its budget). Both are taken or neither.
  */
-function limitWrites(
-  desk: Desk,
-  limiter: SharedRateLimiter,
-  trustProxy: boolean,
-): WriteLimit {
+function limitWrites(desk: Desk, limiter: SharedRateLimiter, trustProxy: boolean): WriteLimit {
   return async (c, session) => {
     if (c.req.path === '/admin/logout') return null;
     const bySession = `session:${session.tokenHash}`;

@@ -4,8 +4,7 @@
 // instance started afterwards serves the corrected site before it answers at all, and /healthz names the same
 // generation on every instance. Failed sign-ins spread over the three are counted once: three times the limit,
 // round-robin, locks the account exactly as the same attempts on one instance do. Needs `npm run build`.
-import { readFile } from 'node:fs/promises';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +30,12 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
   let cwd: string;
   const served: Served[] = [];
   const start = (name: string) =>
-    startServe({ cwd, site: join(cwd, name, 'site'), dataDir: join(cwd, name, 'data'), databaseUrl: database.url });
+    startServe({
+      cwd,
+      site: join(cwd, name, 'site'),
+      dataDir: join(cwd, name, 'data'),
+      databaseUrl: database.url,
+    });
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
@@ -71,7 +75,10 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
       }
       if (performance.now() - started > CONVERGES_MS) break;
     }
-    expect([...pending].map((server) => server.url), 'instances still serving the old site').toEqual([]);
+    expect(
+      [...pending].map((server) => server.url),
+      'instances still serving the old site',
+    ).toEqual([]);
     return performance.now() - started;
   }
 
@@ -114,7 +121,8 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
     });
 
   it('serves a publish made on one instance from all three within 5 s', async () => {
-    for (const server of served) expect((await httpRequest(new URL(`${week}/`, server.url))).status).toBe(404);
+    for (const server of served)
+      expect((await httpRequest(new URL(`${week}/`, server.url))).status).toBe(404);
     const published = await post(served[0]!, await signIn(served[0]!, '192.0.2.1'), 'approve');
     expect(published.status, published.text).toBe(303);
     expect(published.headers.location).toContain('done=published');
@@ -130,7 +138,11 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
   }, 60_000);
 
   it('serves a correction made on another instance from all three, the earlier revision kept', async () => {
-    const fields: Record<string, string> = { reason: 'A title said too little.', title: CORRECTED_TITLE, intro: edition.intro };
+    const fields: Record<string, string> = {
+      reason: 'A title said too little.',
+      title: CORRECTED_TITLE,
+      intro: edition.intro,
+    };
     edition.items.forEach((item, index) => {
       fields[`title-${index}`] = item.title;
       fields[`summary-${index}`] = item.summary;
@@ -173,6 +185,15 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
     expect((await attempt(served[2]!, form, EDITOR.password, '198.51.100.8')).status).toBe(303);
   }, 60_000);
 });
+
+/** What an instance logged about its copy of the site. */
+function siteLines(server: Served): string {
+  return server
+    .stderr()
+    .split('\n')
+    .filter((line) => line.includes('site: '))
+    .join(' | ');
+}
 
 async function health(server: Served): Promise<{ status: string; site: { generation: number | null } }> {
   return JSON.parse((await httpRequest(new URL('healthz', server.url))).text);

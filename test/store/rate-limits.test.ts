@@ -3,11 +3,7 @@
 // database at once — several `digest serve` instances — are counted once: capacity is capacity, not N × capacity.
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import {
-  memoryRateLimitStore,
-  type RateDecision,
-  type RateLimitStore,
-} from '../../src/core/rate-limiter.js';
+import { memoryRateLimitStore, type RateDecision, type RateLimitStore } from '../../src/core/rate-limiter.js';
 import { pgliteDatabase } from '../../src/store/database.js';
 import { openStore } from '../../src/store/open-store.js';
 import { databaseRateLimitStore } from '../../src/store/rate-limits.js';
@@ -57,8 +53,14 @@ describe('rate limits in the database (PGlite)', () => {
     try {
       const memoryClock = { time: 1_000_000 };
       const databaseClock = { time: 1_000_000 };
-      const expected = await play(memoryRateLimitStore(() => memoryClock.time), memoryClock);
-      const got = await play(databaseRateLimitStore(db, () => databaseClock.time), databaseClock);
+      const expected = await play(
+        memoryRateLimitStore(() => memoryClock.time),
+        memoryClock,
+      );
+      const got = await play(
+        databaseRateLimitStore(db, () => databaseClock.time),
+        databaseClock,
+      );
       expect(got).toEqual(expected);
       expect(expected.filter((decision) => decision?.allowed === false).length).toBeGreaterThan(2);
     } finally {
@@ -71,11 +73,16 @@ describe('rate limits in the database (PGlite)', () => {
     const db = pgliteDatabase(pglite) as unknown as Kysely<Database>;
     try {
       const clock = { time: 0 };
-      const limiter = databaseRateLimitStore(db, () => clock.time).limiter('x', { capacity: 2, refillMs: 1_000 });
+      const limiter = databaseRateLimitStore(db, () => clock.time).limiter('x', {
+        capacity: 2,
+        refillMs: 1_000,
+      });
       await limiter.take('one');
       await limiter.take('two', 2);
       const count = async () =>
-        Number((await db.selectFrom('rate_limit_buckets').select(db.fn.countAll().as('n')).executeTakeFirst())?.n);
+        Number(
+          (await db.selectFrom('rate_limit_buckets').select(db.fn.countAll().as('n')).executeTakeFirst())?.n,
+        );
       expect(await count()).toBe(2);
       // 'one' is full after 1 s, 'two' after 2 s: a take at 61 s prunes both (and adds its own).
       clock.time = 61_000;
@@ -97,7 +104,9 @@ describe.skipIf(postgres.skip !== null)('rate limits on one PostgreSQL shared by
       for (let n = 0; n < 3; n++) stores.push(await openStore({ databaseUrl: database.url }));
       expect(stores.every((store) => store.manyInstances)).toBe(true);
       const now = () => 5_000_000;
-      const limiters = stores.map((store) => store.rateLimits(now).limiter('sign-in', { capacity: 10, refillMs: 60_000 }));
+      const limiters = stores.map((store) =>
+        store.rateLimits(now).limiter('sign-in', { capacity: 10, refillMs: 60_000 }),
+      );
       const decisions = await Promise.all(
         Array.from({ length: 30 }, (_, n) => limiters[n % 3]!.take('ip:203.0.113.9')),
       );

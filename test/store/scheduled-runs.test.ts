@@ -10,7 +10,10 @@ describe('scheduled runs (PGlite)', () => {
 
   it('runs a slot once, names who claimed it, and frees a slot whose run threw', async () => {
     const runs = store().scheduledRuns;
-    expect(await runs.runOnce('backup', '2026-05-04', async () => 'first')).toEqual({ ran: true, value: 'first' });
+    expect(await runs.runOnce('backup', '2026-05-04', async () => 'first')).toEqual({
+      ran: true,
+      value: 'first',
+    });
     const again = await runs.runOnce('backup', '2026-05-04', async () => 'second');
     expect(again).toEqual({ ran: false, claimedBy: expect.stringMatching(/:\d+$/) });
     // Another job, or the next slot, is its own.
@@ -22,7 +25,10 @@ describe('scheduled runs (PGlite)', () => {
         throw new Error('SMTP down');
       }),
     ).rejects.toThrow('SMTP down');
-    expect(await runs.runOnce('send', '2026-05-11', async () => 'retried')).toEqual({ ran: true, value: 'retried' });
+    expect(await runs.runOnce('send', '2026-05-11', async () => 'retried')).toEqual({
+      ran: true,
+      value: 'retried',
+    });
   });
 });
 
