@@ -2,6 +2,9 @@
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Archive } from '../api/index.js';
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
@@ -296,9 +299,14 @@ async function scheduledBuild(
   week: string,
 ): Promise<editions.ScheduledEditionOutcome> {
   const { deps, digest, metrics } = running;
-  const built = await tracked(
-    running.lastBuild,
-    runBuildProcess(running.build, { week, siteDir: running.siteDir }),
+  // Instances on PostgreSQL: the build's process publishes into a folder of its own, and this instance's folder
+  // follows the new generation as every other instance's does, so its one writer is this process.
+  const scratch = deps.store.manyInstances ? await mkdtemp(join(tmpdir(), 'digest-scheduled-')) : null;
+  const siteDir = scratch ? join(scratch, 'site') : running.siteDir;
+  const built = await tracked(running.lastBuild, runBuildProcess(running.build, { week, siteDir })).finally(
+    async () => {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    },
   );
   const send = (edition: string) =>
     digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });

@@ -32,7 +32,7 @@ export async function startSiteSync(deps: DigestDeps, options: SiteSyncOptions):
     try {
       const current = await deps.store.siteGenerations.current();
       if (current && current.generation !== generation) {
-        const copy = await editions.writePublishedSite(deps, { outDir: options.siteDir });
+        const copy = await editions.writePublishedSite(deps, { outDir: options.siteDir, after: generation });
         generation = copy.generation;
         deps.log.info(`site: serving generation ${generation} (${copy.files} files) from the store`);
       }

@@ -25,10 +25,11 @@ export interface PublishEditionInput {
   site: SiteSettings;
   email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'> & {
     /**
-     * Write every published edition's email files, not only this one's: a copy of the site written from the store
-     * alone (another instance's folder) has no live site to carry the other weeks' files over from.
+     * Also write these weeks' email files ('all': every published edition's), not only this one's: a copy of the
+     * site written from the store (another instance's folder) has no publish of those weeks to carry their files
+     * over from — none at all in a new folder, or those published since its last copy.
      */
-    everyEdition?: boolean;
+    alsoWeeks?: readonly string[] | 'all';
   };
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
@@ -122,7 +123,10 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     });
     const revisions = await writeRevisionPages(into, editions);
     const email = await writeEmails({ input: into, edition, translated, images: site.images });
-    const others = input.email.everyEdition ? editions.filter((other) => other.date !== edition.date) : [];
+    const also = input.email.alsoWeeks ?? [];
+    const others = editions.filter(
+      (other) => other.date !== edition.date && (also === 'all' || also.includes(other.date)),
+    );
     for (const other of others) {
       email.files.push(
         ...(await writeEmails({ input: into, edition: other, translated, images: site.images })).files,

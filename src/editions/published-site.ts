@@ -13,17 +13,24 @@ export interface PublishedSiteCopy {
   files: number;
 }
 
-/** Writes the current site generation into `outDir` (through the same swap as a publish: readers see it whole). */
+/**
+ * Writes the current site generation into `outDir` (through the same swap as a publish: readers see it whole);
+ * `after`: the generation the folder holds now, if it holds one.
+ */
 export async function writePublishedSite(
   deps: PublishDeps,
-  input: { outDir: string },
+  input: { outDir: string; after?: number | null },
 ): Promise<PublishedSiteCopy> {
   const current = await deps.store.siteGenerations.current();
   if (!current) return { generation: null, files: 0 };
+  // The mail files of weeks published since the folder's last copy (of every week in a new folder); the others'
+  // are carried over from the live site, as a publish carries them.
+  const after = input.after ?? null;
+  const alsoWeeks = (after !== null ? await deps.store.siteGenerations.weeksAfter(after) : null) ?? 'all';
   const published = publishedSiteInput(deps, resolveBaseUrl(undefined, deps.config.publish.baseUrl));
   const result = await publishEdition({
     ...published,
-    email: { ...published.email, everyEdition: true },
+    email: { ...published.email, alsoWeeks },
     outDir: input.outDir,
     date: current.week,
     now: deps.clock.now(),

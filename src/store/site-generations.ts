@@ -16,6 +16,11 @@ export interface SiteGenerationsPort {
   current(): Promise<SiteGeneration | null>;
   /** A new generation, after `week`'s site was written from the store. */
   add(week: string): Promise<SiteGeneration>;
+  /**
+   * The weeks published or corrected after `generation`, or null when the rows that would say are gone (so many
+   * generations ago that the caller should take every week).
+   */
+  weeksAfter(generation: number): Promise<string[] | null>;
 }
 
 export function siteGenerationsStore(db: Kysely<Database>): SiteGenerationsPort {
@@ -38,6 +43,17 @@ export function siteGenerationsStore(db: Kysely<Database>): SiteGenerationsPort 
       // Only the newest matters; older rows go in the same breath (the table stays a few rows long).
       await sql`DELETE FROM site_generations WHERE generation < ${row.generation}::bigint - 100`.execute(db);
       return { generation: Number(row.generation), week: row.week };
+    },
+    async weeksAfter(generation) {
+      const rows = await db
+        .selectFrom('site_generations')
+        .select(['generation', 'week'])
+        .where('generation', '>=', String(generation))
+        .orderBy('generation')
+        .execute();
+      // The row of `generation` itself shows that nothing after it was deleted.
+      if (Number(rows[0]?.generation) !== generation) return null;
+      return [...new Set(rows.slice(1).map((row) => row.week))];
     },
   };
 }

@@ -1,7 +1,8 @@
 // The published site written again from the store alone, as an instance that did not publish writes it: into an
 // empty folder, the same files with the same bytes as the folder that two publishes and a correction wrote in turn
-// (every week's mail files too, which the publishing folder carried over from one publish to the next). Each
-// publish and correction adds a site generation; nothing is written before the first.
+// (every week's mail files too, which the publishing folder carried over from one publish to the next); a folder
+// that holds an older generation catches up by writing only what changed since. Each publish and correction adds a
+// site generation; nothing is written before the first.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,10 @@ describe('writePublishedSite', () => {
     const published = join(dir, 'published');
     await editions.publish(deps(), { week: first.date, outDir: published, chat: false });
     await editions.publish(deps(), { week: second.date, outDir: published, chat: false });
+    const copy = join(dir, 'copy');
+    expect(await editions.writePublishedSite(deps(), { outDir: copy })).toMatchObject({ generation: 2 });
+    expect(await filesOf(copy)).toEqual(await filesOf(published));
+
     const draft = await editions.correctionDraft(deps(), first.date);
     draft.title = 'Agents in Production (corrected)';
     await editions.correct(deps(), {
@@ -63,9 +68,16 @@ describe('writePublishedSite', () => {
       outDir: published,
     });
     expect(await store.siteGenerations.current()).toEqual({ generation: 3, week: first.date });
+    expect(await store.siteGenerations.weeksAfter(2)).toEqual([first.date]);
+    expect(await store.siteGenerations.weeksAfter(0)).toBeNull();
 
-    const copy = join(dir, 'copy');
-    expect(await editions.writePublishedSite(deps(), { outDir: copy })).toMatchObject({ generation: 3 });
+    // The folder that holds generation 2 catches up (the corrected week's mail files written, the rest carried
+    // over); a new folder gets every week's.
+    expect(await editions.writePublishedSite(deps(), { outDir: copy, after: 2 })).toMatchObject({
+      generation: 3,
+    });
+    const fresh = join(dir, 'fresh');
+    await editions.writePublishedSite(deps(), { outDir: fresh });
     const expected = await filesOf(published);
     expect([...expected.keys()]).toEqual(
       expect.arrayContaining([
@@ -74,6 +86,7 @@ describe('writePublishedSite', () => {
         `${first.date}-r1/index.html`,
       ]),
     );
+    expect(await filesOf(fresh)).toEqual(expected);
     expect(await filesOf(copy)).toEqual(expected);
   });
 });
