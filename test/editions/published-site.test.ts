@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
 import * as editions from '../../src/editions/index.js';
-import { offlineHttpClient } from '../../src/net/offline-http.js';
+import { offlineHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore } from '../support/database.js';
