@@ -141,20 +141,20 @@ describe('ARCHITECTURE.md matches the tree', () => {
     expect(absent, 'functions ARCHITECTURE.md places in a file that does not have them').toEqual([]);
   });
 
-  it("names in the rooms' table only files and functions of that room (`build.ts` `build` in the editions row)", () => {
+  it("names in the capabilities' table only files and functions of that desk (`build.ts` `build` in the editions row)", () => {
     const rows = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|(.*)$/gm)];
     expect(rows.length).toBeGreaterThanOrEqual(5);
-    const absent = rows.flatMap(([, room, row]) => {
+    const absent = rows.flatMap(([, desk, row]) => {
       const files = [...row!.matchAll(/`([\w.-]+\.ts)`(?: `([A-Za-z_$][\w$]*)`)?/g)];
       return files
         .filter(([, file, name]) => {
-          const path = join(SRC, room!, file!);
+          const path = join(SRC, desk!, file!);
           if (!existsSync(path)) return true;
           return name !== undefined && !new RegExp(`\\b${name}\\b`).test(readFileSync(path, 'utf8'));
         })
-        .map(([, file, name]) => `${room}/${file}${name ? ` ${name}` : ''}`);
+        .map(([, file, name]) => `${desk}/${file}${name ? ` ${name}` : ''}`);
     });
-    expect(absent, "the rooms' table names what the room does not have").toEqual([]);
+    expect(absent, "the capabilities' table names what the desk does not have").toEqual([]);
   });
 
   it('names every folder under src/, and src/deps.ts', () => {
@@ -166,11 +166,11 @@ describe('ARCHITECTURE.md matches the tree', () => {
   });
 });
 
-// test/ mirrors src/: a test folder is named after a folder of src/ (the room, stage or edge whose modules it tests),
+// test/ mirrors src/: a test folder is named after a folder of src/ (the capability, stage or edge whose modules it tests),
 // or is one of the few that test no single folder.
 const TEST = join(ROOT, 'test');
 const TEST_ONLY_FOLDERS = ['e2e', 'support', 'fixtures', 'lint', 'readme'];
-const ROOMS = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|/gm)].map((match) => match[1]!);
+const CAPABILITIES = [...DOCUMENT.matchAll(/^\| `([a-z]+)\/` \|/gm)].map((match) => match[1]!);
 
 describe('test/ mirrors src/', () => {
   const testFolders = readdirSync(TEST, { withFileTypes: true })
@@ -184,14 +184,14 @@ describe('test/ mirrors src/', () => {
     expect(strays, 'test folders named after no folder of src/').toEqual([]);
   });
 
-  it('gives every room a test folder with tests in it', () => {
-    expect(ROOMS).toEqual(expect.arrayContaining(['editions', 'desk', 'subscribers', 'reach', 'setup']));
-    const untested = ROOMS.filter(
-      (room) =>
-        !existsSync(join(TEST, room)) ||
-        !readdirSync(join(TEST, room)).some((name) => name.endsWith('.test.ts')),
+  it('gives every desk a test folder with tests in it', () => {
+    expect(CAPABILITIES).toEqual(expect.arrayContaining(['editions', 'desk', 'subscribers', 'api', 'setup']));
+    const untested = CAPABILITIES.filter(
+      (desk) =>
+        !existsSync(join(TEST, desk)) ||
+        !readdirSync(join(TEST, desk)).some((name) => name.endsWith('.test.ts')),
     );
-    expect(untested, 'rooms without a test folder').toEqual([]);
+    expect(untested, 'capabilities without a test folder').toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-// How a room's face (its index.ts) exports a use case: the module is imported on the first call, so a command loads
+// How a capability's public entry (its index.ts) exports a use case: the module is imported on the first call, so a command loads
 // only what it runs (an offline build never loads the email renderer; an idle `digest serve` neither the desk's actions nor the
 // AI SDK). The wrapper takes the loaded function's own parameter types.
 

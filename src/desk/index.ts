@@ -7,8 +7,8 @@ export type { DeskJob, DeskJobOutcome, DeskJobRunner } from './desk-jobs.js';
 export { MIN_PASSWORD_LENGTH } from './passwords.js';
 
 /**
- * Build once per server: the desk holds the sign-in rate limits. It takes the full deps, the one place in the room
- * that does: its actions run other rooms' use cases (build, add, list, publish, send) with them (see ports.ts).
+ * Build once per server: the desk holds the sign-in rate limits. It takes the full deps, the one place in the capability
+ * that does: its actions run other capabilities' use cases (build, add, list, publish, send) with them (see ports.ts).
  */
 export const createDesk = lazy(async () => (await import('./desk.js')).createDesk);
 

@@ -13,16 +13,16 @@ export {
   frozenMessage,
   type GuardStore,
 } from './edition-guard.js';
+export { fillTheStore, storeStatus } from './empty-store.js';
 export type { EvalInput, ModelEvaluation } from './eval.js';
 export type { ListInput, ListResult, PlannedItem } from './list.js';
-/** The deps a model road is built from (triage, writing, checks, eval; the desk's regeneration too). */
-export type { RoadDeps } from './ports.js';
+/** The deps a LLM client is built from (triage, writing, checks, eval; the desk's regeneration too). */
+export type { LlmDeps } from './ports.js';
 export type { EmailInput, PublishInput, PublishOutcome } from './publish-and-email.js';
 export type { EditionStats } from './reader-stats.js';
 export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.js';
 export type { Scheduler } from './scheduler.js';
 export type { TasteInput, TasteReport } from './steer-taste.js';
-export { fillTheStore, storeStatus } from './store-hints.js';
 
 export const build = lazy(async () => (await import('./build.js')).build);
 

@@ -1,5 +1,6 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
 import { resolve } from 'node:path';
+import { type ChatStep, chatAfterPublish } from '../channels/index.js';
 import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
@@ -13,7 +14,6 @@ import { loadEdition } from '../publish/load-edition.js';
 import { PublishError } from '../publish/publish-errors.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
-import { type ChatStep, chatAfterPublish } from '../reach/index.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
 import { type PublishEditionResult, publishEdition } from './publish-edition.js';

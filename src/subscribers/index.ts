@@ -11,7 +11,7 @@ export type { ReaderPreferencesUseCases } from './reader-preferences.js';
 export type { SendInput, SendOutcome, SendProgress } from './send.js';
 export type { MailStatus, SubscribeInput, Subscriptions } from './subscribe.js';
 // Lazy: it fills the subscribe slot with an HTML decoder (entities) that only `digest serve` needs, and every CLI
-// command imports this face to register its commands.
+// command imports this public entry to register its commands.
 export const subscribeReadiness = lazy(
   async () => (await import('./subscribe-readiness.js')).subscribeReadiness,
 );
