@@ -45,6 +45,10 @@ export const COMMAND_EXITS: Record<string, Partial<Record<1 | 2 | 3, string>>> =
   serve: {},
   mcp: {},
   editors: { 1: 'remove: no such editor' },
+  backup: {},
+  restore: {
+    2: 'bad input: the file is damaged, not a backup, or from a newer digest; or the target store is not empty. Nothing was restored',
+  },
   doctor: { 2: 'some check failed (or the config is invalid): each problem is named, with its fix' },
 };
 

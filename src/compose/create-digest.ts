@@ -1,6 +1,7 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them. The
 // ports (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
+import type * as backup from '../backup/index.js';
 import type { DigestDeps } from '../deps.js';
 import type * as desk from '../desk/index.js';
 import * as editions from '../editions/index.js';
@@ -14,6 +15,7 @@ import type { DigestService, ServiceOptions } from './service.js';
 const reachFace = () => import('../reach/index.js');
 const deskFace = () => import('../desk/index.js');
 const subscribersFace = () => import('../subscribers/index.js');
+const backupFace = () => import('../backup/index.js');
 
 export function createDigest(deps: DigestDeps) {
   const useCases = {
@@ -21,6 +23,7 @@ export function createDigest(deps: DigestDeps) {
     ...reachUseCases(deps),
     ...deskUseCases(deps),
     ...subscriberUseCases(deps),
+    ...backupUseCases(deps),
   };
   return {
     ...useCases,
@@ -77,6 +80,19 @@ function reachUseCases(deps: DigestDeps) {
       const face = await reachFace();
       return face.serveMcpOverStdio(await archive(), { ...io, version: face.API_VERSION });
     },
+  };
+}
+
+function backupUseCases(deps: DigestDeps) {
+  return {
+    /** `digest backup`: the whole store in one consistent file, while everything else goes on. */
+    backup: async (input: backup.BackupInput) => (await backupFace()).takeBackup(deps, input),
+    /** `digest restore`: a checked backup (compose/index.ts `checkBackup`) written into this empty store. */
+    restore: async (checked: backup.CheckedBackup) => (await backupFace()).restoreBackup(deps, checked),
+    /** `digest serve`'s scheduled backups (schedule.backup) and the time of the last that worked, for /metrics. */
+    backupSchedule: async (settings: backup.BackupScheduleSettings) =>
+      (await backupFace()).startBackupSchedule(deps, settings),
+    lastBackupSuccess: async () => (await backupFace()).lastBackupSuccess(deps),
   };
 }
 

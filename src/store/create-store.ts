@@ -1,6 +1,7 @@
 // The Store over a Kysely database: each group is the port its query module returns for this database.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
+import { backupStore } from './backup.js';
 import { cacheStore } from './cache.js';
 import { changesStore } from './changes.js';
 import { clicksStore } from './clicks.js';
@@ -29,6 +30,8 @@ export interface CreateStoreOptions {
   onClose?: () => Promise<void>;
   /** How `jobs.withLock` keeps a job to one process (default: an advisory lock). */
   jobLock?: JobLockKind;
+  /** An in-process PGlite (one session, taken per statement) or a pool of connections (default). */
+  session?: 'embedded' | 'pool';
   /** Starts sharing the database with other commands (PGlite in a data folder only). */
   share?: () => Promise<SharedDatabase | null>;
 }
@@ -56,6 +59,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     changes: changesStore(db),
     mailOutcomes: mailOutcomesStore(db),
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
+    backup: backupStore(db, options.session ?? 'pool'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);
       return shared;

@@ -17,17 +17,43 @@ export interface MigrationResult {
  * knowing it loads none of them; test/store/migrate.test.ts holds it equal to migrations/index.ts's last.
  */
 export function lastMigration(): string | undefined {
+  return migrationFiles()?.at(-1);
+}
+
+/** Every migration this program has, oldest first (a backup's level is judged against them). */
+export async function knownMigrations(): Promise<string[]> {
+  return Object.keys((await import('./migrations/index.js')).MIGRATIONS);
+}
+
+function migrationFiles(): string[] | undefined {
   try {
     // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
     return readdirSync(new URL('../store/migrations/', import.meta.url))
       .filter((name) => /^\d{3}-[a-z0-9-]+\.(?:js|ts)$/.test(name))
       .map((name) => name.replace(/\.(?:js|ts)$/, ''))
-      .sort()
-      .at(-1);
+      .sort();
   } catch {
     // Not a folder of files (a bundle): the Migrator below finds out what is due.
     return undefined;
   }
+}
+
+/**
+ * Migrates an empty or older database up to `name` and no further (a restore of an older backup, and the tests
+ * that write rows at each level), in one transaction like `migrate`.
+ */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<MigrationResult> {
+  const { migrationProvider } = await import('./migrations/index.js');
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results = [] } = await migrator.migrateTo(name);
+  if (error) throw new Error(`migrating to ${name} failed: ${errorText(error)}`, { cause: error });
+  return {
+    applied: results.filter((result) => result.status === 'Success').map((result) => result.migrationName),
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export async function migrate(db: Kysely<Database>, log?: Logger): Promise<MigrationResult> {

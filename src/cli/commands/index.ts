@@ -213,6 +213,21 @@ export const COMMANDS: CommandModule[] = [
   {
     commands: [
       line(
+        'backup',
+        'Write the whole store to one checked file (gzip NDJSON) while digest serve keeps running',
+        { args: '[file]' },
+      ),
+      line(
+        'restore',
+        'Check a backup file, then write it into an empty store (a new --data-dir, or an empty DATABASE_URL)',
+        { args: '<file>' },
+      ),
+    ],
+    load: () => import('./backup-command.js'),
+  },
+  {
+    commands: [
+      line(
         'doctor',
         'Check the set-up (config, data folder, sources, model, mail, base URL, secret) and say how to fix it',
       ),
