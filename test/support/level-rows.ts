@@ -56,6 +56,7 @@ INSERT INTO edition_translations (edition_date, language, generated, warnings, w
   '010-canonical-mailbox': `
 INSERT INTO subscribers (address, mailbox, status, confirmed_at) VALUES ('Mixed.Case@Example.com', 'mixed.case@example.com', 'confirmed', '2026-04-02T08:00:00Z');`,
   '011-revisions': `
+INSERT INTO edition_revisions (edition_date, revision, body, published_at) SELECT date, 1, body, published_at FROM editions WHERE published_at IS NOT NULL;
 INSERT INTO editions (date, name, title, item_count, body, published_at) VALUES ('2026-04-13', 'Week 16', 'Corrected edition', 0, '{"date":"2026-04-13","items":[]}', '2026-04-14T07:00:00Z');
 INSERT INTO edition_revisions (edition_date, revision, body, editor, reason, published_at) VALUES
   ('2026-04-13', 1, '{"date":"2026-04-13","items":[]}', NULL, NULL, '2026-04-13T07:00:00Z'),
