@@ -1,6 +1,7 @@
 // `digest serve` composed: the HTTP app, its metrics and health checks, the outbox worker, the shared database and the
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
+import type { BackupScheduleSettings } from '../backup/index.js';
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
@@ -38,6 +39,8 @@ export interface ServiceUseCases {
   stats: NonNullable<ServerUseCases['stats']>;
   clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
+  backupSchedule(settings: BackupScheduleSettings): Promise<{ stop(): Promise<void> }>;
+  lastBackupSuccess(): Promise<number | null>;
 }
 
 export interface ServiceOptions {
@@ -140,6 +143,7 @@ export async function composeService(
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
       const schedule = await startSchedule(running);
+      const backups = await startBackups(running);
       return {
         url: server.url,
         async close() {
@@ -149,6 +153,7 @@ export async function composeService(
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
+          await backups?.stop();
           requestLines.flush();
         },
       };
@@ -213,6 +218,7 @@ function serviceMetrics(
     linkClicks: () => digest.clickTotals(),
     complaints: () => deps.store.mailOutcomes.complaints(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
+    ...(deps.config.schedule.backup ? { lastBackup: () => digest.lastBackupSuccess() } : {}),
   });
 }
 
@@ -275,6 +281,13 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
   return scheduler;
+}
+
+/** Backups on their own cron (schedule.backup), in this process: a snapshot read in batches, written by zlib. */
+async function startBackups(running: ServiceParts): Promise<{ stop(): Promise<void> } | null> {
+  const { backup, timeZone } = running.deps.config.schedule;
+  if (!backup) return null;
+  return running.digest.backupSchedule({ ...backup, timeZone });
 }
 
 /**

@@ -28,6 +28,20 @@ export function cronProblem(pattern: string): string | null {
   }
 }
 
+/** Backups while `digest serve` runs: one file per cron slot in `dir`, the newest `keep` kept. */
+const backupScheduleSchema = z
+  .object({
+    cron: z.string().superRefine((pattern, context) => {
+      const problem = cronProblem(pattern);
+      if (problem)
+        context.addIssue({ code: 'custom', message: `not a cron expression (e.g. "0 3 * * *", daily 03:00): ${problem}` });
+    }),
+    keep: z.number().int().min(1).max(10_000).default(7),
+    /** The folder the files go to (made 0700 when missing), relative to where `digest serve` runs. */
+    dir: z.string().min(1).default('backups'),
+  })
+  .strict();
+
 export const scheduleSchema = z
   .object({
     /** Run the schedule while `digest serve` runs. */
@@ -60,6 +74,8 @@ export const scheduleSchema = z
     buildTimeoutSeconds: z.number().int().min(1).max(86_400).default(3_600),
     /** That process's heap limit in MB (`--max-old-space-size`): a build that needs more is stopped. */
     buildMemoryMb: z.number().int().min(64).max(65_536).default(1_024),
+    /** Backups on their own cron (in `timeZone`), whether or not the weekly build is enabled. */
+    backup: backupScheduleSchema.optional(),
   })
   .strict()
   .prefault({});

@@ -197,6 +197,8 @@ export interface DigestMetricsOptions {
   linkClicks?: () => Promise<{ clicks: number; prefetched: number }>;
   /** Readers whose complaint (a spam report through their provider) is on record, read from the database. */
   complaints?: () => Promise<number>;
+  /** When the last scheduled backup succeeded (seconds since 1970; null before the first), from the database. */
+  lastBackup?: () => Promise<number | null>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -219,7 +221,16 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       buckets: HTTP_DURATION_BUCKETS,
     }),
   };
-  const { subscribersByStatus, sendLog, outbox, linkClicks, complaints } = options;
+  const { subscribersByStatus, sendLog, outbox, linkClicks, complaints, lastBackup } = options;
+  if (lastBackup) {
+    // 0 until the first: an alert on its age fires when backups never started, too.
+    registry.collectedGauge({
+      name: 'digest_backup_last_success_timestamp',
+      help: 'When the last scheduled backup succeeded, in seconds since 1970 (0: none yet).',
+      labelNames: [],
+      collect: async () => [{ labels: {}, value: (await lastBackup()) ?? 0 }],
+    });
+  }
   if (complaints) {
     // Apart from digest_subscribers{status="unsubscribed"}, where a reader who complained is too (they left).
     registry.collectedGauge({
