@@ -1,5 +1,6 @@
 // `digest backup`: the whole store, read in one snapshot while everything else goes on, into one file.
-import { resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { PROGRAM_VERSION } from '../core/version.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, writeBackupFile } from './backup-file.js';
 import type { BackupDeps } from './ports.js';
@@ -27,6 +28,7 @@ export async function takeBackup(deps: BackupDeps, input: BackupInput): Promise<
   const started = deps.clock.now();
   const file = resolve(input.file ?? backupFileName(started));
   const skip = input.cache === false ? CACHE_TABLES : [];
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const { schema, counts, bytes } = await deps.store.backup.read({ skip }, async (snapshot) => ({
     schema: snapshot.schema,
     counts: snapshot.counts,

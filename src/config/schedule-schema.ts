@@ -34,7 +34,10 @@ const backupScheduleSchema = z
     cron: z.string().superRefine((pattern, context) => {
       const problem = cronProblem(pattern);
       if (problem)
-        context.addIssue({ code: 'custom', message: `not a cron expression (e.g. "0 3 * * *", daily 03:00): ${problem}` });
+        context.addIssue({
+          code: 'custom',
+          message: `not a cron expression (e.g. "0 3 * * *", daily 03:00): ${problem}`,
+        });
     }),
     keep: z.number().int().min(1).max(10_000).default(7),
     /** The folder the files go to (made 0700 when missing), relative to where `digest serve` runs. */

@@ -23,7 +23,10 @@ const fixedClock = (at: Date) => ({ now: () => at });
 
 function recordingLog() {
   const warnings: string[] = [];
-  return { warnings, log: { info() {}, debug() {}, error() {}, warn: (line: string) => warnings.push(line) } };
+  return {
+    warnings,
+    log: { info() {}, debug() {}, error() {}, warn: (line: string) => warnings.push(line) },
+  };
 }
 
 describe('scheduled backups', () => {
@@ -54,7 +57,9 @@ describe('scheduled backups', () => {
     // A file where the folder should be: the backup cannot be written.
     const blocked = join(dir, 'blocked');
     await writeFile(blocked, '');
-    expect(await runBackupSlot(deps, { dir: blocked, keep: 2 }, new Date('2026-05-01T03:00:00Z'))).toBe('failed');
+    expect(await runBackupSlot(deps, { dir: blocked, keep: 2 }, new Date('2026-05-01T03:00:00Z'))).toBe(
+      'failed',
+    );
     expect(warnings.join('\n')).toMatch(/scheduled backup of 2026-05-01T03:00:00.000Z failed/);
     expect(await lastBackupSuccess({ store: store() })).toBeNull();
   });
