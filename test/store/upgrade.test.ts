@@ -117,7 +117,7 @@ describe('a PGlite database written at each migration level', () => {
       const before = await seedLevel(db as unknown as Kysely<unknown>, level);
       const store = await openStoreFromPglite(pglite, { closeDatabase: false });
       cleanups.push(() => store.close());
-      await expectLevelKept(store, db as unknown as Kysely<unknown>, level, before);
+      await expectLevelKept(store, level, before);
     }, 60_000);
   }
 });
