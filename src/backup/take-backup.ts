@@ -22,6 +22,8 @@ export interface BackupOutcome {
   counts: Record<string, number>;
   /** Wall time of the whole backup, in ms. */
   ms: number;
+  /** How long the snapshot held the database: on PGlite, the longest any write waited for the backup, ms. */
+  heldMs: number;
 }
 
 export async function takeBackup(deps: BackupDeps, input: BackupInput): Promise<BackupOutcome> {
@@ -29,9 +31,10 @@ export async function takeBackup(deps: BackupDeps, input: BackupInput): Promise<
   const file = resolve(input.file ?? backupFileName(started));
   const skip = input.cache === false ? CACHE_TABLES : [];
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const { schema, counts, bytes } = await deps.store.backup.read({ skip }, async (snapshot) => ({
+  const { schema, counts, bytes, heldMs } = await deps.store.backup.read({ skip }, async (snapshot) => ({
     schema: snapshot.schema,
     counts: snapshot.counts,
+    heldMs: snapshot.heldMs,
     bytes: await writeBackupFile({
       path: file,
       header: {
@@ -47,7 +50,7 @@ export async function takeBackup(deps: BackupDeps, input: BackupInput): Promise<
     }),
   }));
   deps.log.info(`backup: ${file} (${bytes} bytes, schema ${schema})`);
-  return { file, bytes, schema, counts, ms: deps.clock.now().getTime() - started.getTime() };
+  return { file, bytes, schema, counts, heldMs, ms: deps.clock.now().getTime() - started.getTime() };
 }
 
 /** `digest-backup-20260504T070000Z.ndjson.gz`: sorts by time, and the schedule prunes only names of this shape. */

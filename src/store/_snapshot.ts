@@ -15,7 +15,10 @@ export interface StoreSnapshot {
   /** The last migration the snapshot's schema has. */
   schema: string;
   tables: TableShape[];
+  /** Rows per table, counted as `batches()` reads them: whole once it has been read to the end. */
   counts: Record<string, number>;
+  /** How long the snapshot transaction held the database (on PGlite, the longest a writer waited for it), ms. */
+  heldMs: number;
   /** Each table's rows, in `tables` order, in batches. */
   batches(): AsyncGenerator<RowBatch>;
 }
@@ -32,46 +35,58 @@ export interface BackupLoad {
 export async function readSnapshot<T>(
   db: Kysely<unknown>,
   fetchOn: Kysely<unknown>,
-  options: { skip?: string[]; batchRows?: number; fn: (snapshot: StoreSnapshot) => Promise<T> },
+  options: {
+    skip?: string[];
+    batchRows?: number;
+    /** Declare every cursor in one statement (a pg connection: one round trip). */
+    oneTrip?: boolean;
+    fn: (snapshot: StoreSnapshot) => Promise<T>;
+  },
 ): Promise<T> {
   const skip = new Set(options.skip ?? []);
   const batchRows = options.batchRows ?? 500;
   const prefix = `digest_backup_${randomUUID().replaceAll('-', '')}`;
   const cursors: string[] = [];
-  const opened = await db
+  // The catalog is read before the snapshot, so the transaction that holds the database does no more than declare.
+  const schema = (await schemaLevel(db)) ?? '';
+  const tables = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const began = performance.now();
+  await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (tx) => {
-      const schema = (await schemaLevel(tx)) ?? '';
-      const tables = (await tableShapes(tx)).filter((table) => !skip.has(table.name));
-      const counts = await tableCounts(
-        tx,
-        tables.map((table) => table.name),
-      );
-      for (const [index, table] of tables.entries()) {
+      if (((await schemaLevel(tx)) ?? '') !== schema)
+        throw new Error('the store was migrated while the backup began');
+      const declarations = tables.map((table, index) => {
         const cursor = `${prefix}_${index}`;
-        const columns = sql.join(table.columns.map((column) => sql.ref(column)));
-        await sql`declare ${sql.id(cursor)} no scroll cursor with hold for
-          select ${columns} from ${sql.table(table.name)}`.execute(tx);
         cursors.push(cursor);
-      }
-      return { schema, tables, counts };
+        const columns = sql.join(table.columns.map((column) => sql.ref(column)));
+        return sql`declare ${sql.id(cursor)} no scroll cursor with hold for
+          select ${columns} from ${sql.table(table.name)}`;
+      });
+      // Over a connection each statement is a round trip while the database is held: one trip for all of them
+      // (no parameters, so the simple protocol takes several statements). PGlite in-process takes one at a time.
+      if (options.oneTrip) await sql.join(declarations, sql`; `).execute(tx);
+      else for (const declaration of declarations) await declaration.execute(tx);
     });
+  const heldMs = Math.round(performance.now() - began);
+  const counts: Record<string, number> = Object.fromEntries(tables.map((table) => [table.name, 0]));
   const batches = async function* (): AsyncGenerator<RowBatch> {
-    for (const [index, table] of opened.tables.entries()) {
+    for (const [index, table] of tables.entries()) {
       const cursor = cursors[index] as string;
       for (;;) {
         const { rows } = await sql<
           Record<string, unknown>
         >`fetch ${sql.lit(batchRows)} from ${sql.id(cursor)}`.execute(fetchOn);
+        counts[table.name] = (counts[table.name] ?? 0) + rows.length;
         if (rows.length) yield { table: table.name, rows };
         if (rows.length < batchRows) break;
       }
     }
   };
   try {
-    return await options.fn({ ...opened, batches });
+    return await options.fn({ schema, tables, counts, heldMs, batches });
   } finally {
     for (const cursor of cursors) await sql`close ${sql.id(cursor)}`.execute(fetchOn).catch(() => {});
   }

@@ -35,7 +35,9 @@ export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'):
     read: (options, fn) =>
       session === 'embedded'
         ? readSnapshot(raw, raw, { ...options, fn })
-        : raw.connection().execute((connection) => readSnapshot(connection, connection, { ...options, fn })),
+        : raw
+            .connection()
+            .execute((connection) => readSnapshot(connection, connection, { ...options, oneTrip: true, fn })),
     async nonEmptyTables() {
       const tables = await tableShapes(raw);
       const counts = await tableCounts(

@@ -25,7 +25,10 @@ export async function expectLevelKept(
   // Migration 011 gives each edition published before it its first revision.
   const published = ['001-initial', '005-send-failures'].filter((seeded) => seeded <= level).length;
   const backfilled = level < '011-revisions' ? { edition_revisions: published } : {};
-  const counts = await store.backup.read({}, async (snapshot) => snapshot.counts);
+  const counts = await store.backup.read({}, async (snapshot) => {
+    for await (const _batch of snapshot.batches());
+    return snapshot.counts;
+  });
   const expected = { ...before, ...backfilled };
   const after = Object.fromEntries(Object.keys(expected).map((table) => [table, counts[table]]));
   expect(after).toEqual(expected);

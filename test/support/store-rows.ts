@@ -9,11 +9,13 @@ export async function everyRow(db: Kysely<unknown>): Promise<Record<string, stri
   const all: Record<string, string[]> = {};
   for (const { name } of tables) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
-    all[name] = rows
-      .map((row) =>
-        JSON.stringify(row, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
-      )
-      .sort();
+    all[name] = rows.map((row) => JSON.stringify(row, int8AsText)).sort();
   }
   return all;
+}
+
+/** int8 reads as text through pg and as a number (or bigint) through PGlite: compared as text. */
+function int8AsText(key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  return key === 'id' && typeof value === 'number' ? String(value) : value;
 }

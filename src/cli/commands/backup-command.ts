@@ -34,7 +34,7 @@ export function register(program: Command, context: CliContext): void {
           cache: options.cache,
         });
         context.stdout.write(
-          `Backed up ${digest.storeLocation} to ${outcome.file} (${outcome.bytes} bytes, schema ${outcome.schema}, ${outcome.ms} ms): ${counted(outcome.counts)}.\n`,
+          `Backed up ${digest.storeLocation} to ${outcome.file} (${outcome.bytes} bytes, schema ${outcome.schema}, ${outcome.ms} ms; the snapshot held the database ${outcome.heldMs} ms): ${counted(outcome.counts)}.\n`,
         );
       },
     });
