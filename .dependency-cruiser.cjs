@@ -1,12 +1,12 @@
-// The house's shape, checked by `npm run lint` (see ARCHITECTURE.md): entry points → compose → capabilities (through
-// their faces) → stages and edges → core. A broken rule fails CI.
+// What may import what, checked by `npm run lint` (see ARCHITECTURE.md): entry points → compose → capabilities
+// (through their public entries) → stages and edges → core. A broken rule fails CI.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
-      name: 'entry-points-use-the-faces',
+      name: 'entry-points-use-the-public-entries',
       comment:
-        'cli/ and server/ only parse input and call use cases: they import the composition root and the capabilities through their faces (compose/index.ts, editions|desk|subscribers|reach|setup/index.ts), config/ and core/, and their own folder. `digest serve` gets its server from the root (compose/service.ts), so no command imports server/.',
+        'cli/ and server/ only parse input and call use cases: they import the composition root and the capabilities through their index.ts (compose/index.ts, editions|desk|subscribers|api|channels|setup/index.ts), config/ and core/, and their own folder. `digest serve` gets its server from the root (compose/service.ts), so no command imports server/.',
       severity: 'error',
       from: { path: '^src/(cli|server)/' },
       to: {
@@ -15,7 +15,7 @@ module.exports = {
           '^src/(config|core)/',
           '^src/$1/',
           '^src/compose/index[.]ts$',
-          '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$',
+          '^src/(editions|desk|subscribers|api|channels|setup)/index[.]ts$',
         ],
       },
     },
@@ -28,37 +28,37 @@ module.exports = {
       to: { path: '^src/(compose/|deps[.]ts$)' },
     },
     {
-      name: 'capabilities-meet-through-their-faces',
+      name: 'capabilities-meet-through-their-index',
       comment:
-        'A capability folder (editions, desk, subscribers, reach, setup) imports another one only through its index.ts, so each room can be rearranged inside without breaking the others.',
+        'A capability folder (editions, desk, subscribers, api, channels, setup) imports another one only through its index.ts, so each capability can be rearranged inside without breaking the others.',
       severity: 'error',
-      from: { path: '^src/(editions|desk|subscribers|reach|setup)/' },
-      to: { path: '^src/(editions|desk|subscribers|reach|setup)/', pathNot: ['^src/$1/', '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$'] },
+      from: { path: '^src/(editions|desk|subscribers|api|channels|setup)/' },
+      to: { path: '^src/(editions|desk|subscribers|api|channels|setup)/', pathNot: ['^src/$1/', '^src/(editions|desk|subscribers|api|channels|setup)/index[.]ts$'] },
     },
     {
-      name: 'the-root-uses-the-faces',
+      name: 'the-root-uses-the-public-entries',
       comment: 'compose/ wires the capabilities through their index.ts like everyone else.',
       severity: 'error',
       from: { path: '^src/compose/' },
-      to: { path: '^src/(editions|desk|subscribers|reach|setup)/', pathNot: '^src/(editions|desk|subscribers|reach|setup)/index[.]ts$' },
+      to: { path: '^src/(editions|desk|subscribers|api|channels|setup)/', pathNot: '^src/(editions|desk|subscribers|api|channels|setup)/index[.]ts$' },
     },
     {
       name: 'capabilities-do-not-import-the-root-or-entry-points',
       comment: 'Use cases are handed their ports (src/deps.ts); they never reach for the root that built them.',
       severity: 'error',
-      from: { path: '^src/(editions|desk|subscribers|reach|setup)/' },
+      from: { path: '^src/(editions|desk|subscribers|api|channels|setup)/' },
       to: { path: '^src/(compose|cli|server)/' },
     },
     {
-      name: 'lower-floors-do-not-import-upward',
+      name: 'lower-layers-do-not-import-upward',
       comment:
         'The edges (net, store, llm, mail, deliver) and the stages (sources, enrich, select, write, publish) are composed by the capabilities above them; an import upward would turn the flow around.',
       severity: 'error',
       from: { path: '^src/(core|config|net|store|llm|mail|deliver|sources|enrich|select|write|publish|sample)/' },
-      to: { path: '^src/((editions|desk|subscribers|reach|setup|compose|cli|server)/|deps[.]ts$)' },
+      to: { path: '^src/((editions|desk|subscribers|api|channels|setup|compose|cli|server)/|deps[.]ts$)' },
     },
     {
-      name: 'stages-use-ports-on-the-ground-floor',
+      name: 'stages-use-ports-in-core',
       comment:
         'The stages (sources, enrich, select, write, publish) read and write stored things through the ports core/ports.ts declares (StageStore: items, editions, decisions, cache, paper texts), which store/ implements; a stage never imports store/.',
       severity: 'error',

@@ -142,9 +142,9 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
-    name: 'llm-road',
-    file: 'llm-road.ts',
-    exportName: 'benchLlmRoad',
+    name: 'llm-llmClient',
+    file: 'llm-llmClient.ts',
+    exportName: 'benchLlmClient',
     targets: {
       'wall / floor': ['<=', 1.3],
       'rebuild after invalid answers: calls': ['<=', 0],

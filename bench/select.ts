@@ -14,7 +14,7 @@ import { triageCandidates } from '../src/select/triage.js';
 import { triageShortlist } from '../src/select/triage-shortlist.js';
 import type { EditionPlan, SelectionPolicy } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
-import { createModelRoad, createWriter } from '../src/write/index.js';
+import { createLlmClient, createWriter } from '../src/write/index.js';
 import { startFakeLlm } from '../test/support/fake-llm.js';
 import { seedWeekPicks } from '../test/support/fixtures.js';
 import { storedFrom } from '../test/support/stored-items.js';
@@ -69,13 +69,13 @@ export async function benchSelect(): Promise<Record<string, number | string>> {
 
     // (b) triage of the offline shortlist through the loopback fake, then the plan with its scores.
     const shortlist = triageShortlist({ candidates: real, policy, date: WEEK });
-    const triageRoad = createModelRoad({
+    const triageClient = createLlmClient({
       llm: { write: MODEL },
       store,
       log: silentLogger,
       env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: triageFake.baseURL },
     });
-    const triage = await triageCandidates(shortlist, { road: triageRoad, audience: AUDIENCE });
+    const triage = await triageCandidates(shortlist, { llmClient: triageClient, audience: AUDIENCE });
     const triaged = planEdition(real, { ...policy, relevance: triage.scores }, WEEK);
 
     // (d) writing the same week's 12 picks with the LLM writer against the writer's fake (write + check + edition).

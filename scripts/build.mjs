@@ -1,7 +1,7 @@
 // `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/, plus the files modules read at
 // run time (prompts), plus the prepared empty database new data folders start from (scripts/empty-db.mjs).
 //
-// Two outputs (issue 32: the CLI's start is most of a small command's time):
+// Two outputs (the CLI's start is most of a small command's time):
 // - **The CLI, one CommonJS file**, dist/cli/main.cjs, which bin/digest.js compiles with V8's code cache (a command
 //   that ran once starts from its compiled code, not from 2.7 MB of source). Node 20 offers a code cache only for a
 //   script (vm.Script), not for ES modules. The commands stay lazy inside it: each command's module is wrapped and
@@ -16,8 +16,8 @@
 //   store/database, store/migrate and the migrations, whose file names also tell migrate.ts the last one; the
 //   prepared-folder child is a script; the config test loads config/load-config in plain Node. Each keeps its path
 //   in dist/; what they share lands in dist/chunks/.
-// A module that finds a file by `import.meta.url` looks up one level and down into its room (`../write/prompts/`,
-// `../store/migrations/`): the same folder from src/<room>/, from dist/cli/main.cjs and from dist/chunks/.
+// A module that finds a file by `import.meta.url` looks up one level and down into its capability (`../write/prompts/`,
+// `../store/migrations/`): the same folder from src/<capability>/, from dist/cli/main.cjs and from dist/chunks/.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

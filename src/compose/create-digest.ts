@@ -2,25 +2,27 @@
 // ports (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
 import type * as backup from '../backup/index.js';
+import type * as channels from '../channels/index.js';
 import type { DigestDeps } from '../deps.js';
 import type * as desk from '../desk/index.js';
 import * as editions from '../editions/index.js';
-import type * as reach from '../reach/index.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type * as subscribers from '../subscribers/index.js';
 import type { DigestService, ServiceOptions } from './service.js';
 
-// The editions' face loads with the root (every command uses it); the others load on their first use case, so a
-// build or a list loads none of the archive's schemas, the desk or the subscriber flows (issue 32).
-const reachFace = () => import('../reach/index.js');
-const deskFace = () => import('../desk/index.js');
-const subscribersFace = () => import('../subscribers/index.js');
-const backupFace = () => import('../backup/index.js');
+// The editions' module loads with the root (every command uses it); the others load on their first use case, so a
+// build or a list loads none of the archive's schemas, the desk or the subscriber flows.
+const apiModule = () => import('../api/index.js');
+const channelsModule = () => import('../channels/index.js');
+const deskModule = () => import('../desk/index.js');
+const subscribersModule = () => import('../subscribers/index.js');
+const backupModule = () => import('../backup/index.js');
 
 export function createDigest(deps: DigestDeps) {
   const useCases = {
     ...editionUseCases(deps),
-    ...reachUseCases(deps),
+    ...archiveUseCases(deps),
+    ...channelUseCases(deps),
     ...deskUseCases(deps),
     ...subscriberUseCases(deps),
     ...backupUseCases(deps),
@@ -59,17 +61,22 @@ function editionUseCases(deps: DigestDeps) {
   };
 }
 
-function reachUseCases(deps: DigestDeps) {
+function channelUseCases(deps: DigestDeps) {
+  return {
+    chat: async (input: channels.ChatInput) => (await channelsModule()).chat(deps, input),
+    push: async (input: channels.PushInput) => (await channelsModule()).push(deps, input),
+  };
+}
+
+function archiveUseCases(deps: DigestDeps) {
   /** The published archive's read-only use cases (JSON API, MCP). */
   const archive = async () =>
-    (await reachFace()).createArchive({
+    (await apiModule()).createArchive({
       store: deps.store,
       baseUrl: deps.config.publish.baseUrl,
       languages: deps.config.languages,
     });
   return {
-    chat: async (input: reach.ChatInput) => (await reachFace()).chat(deps, input),
-    push: async (input: reach.PushInput) => (await reachFace()).push(deps, input),
     archive,
     /** `digest mcp`: the archive over stdio until stdin ends or the signal aborts. */
     serveMcp: async (io: {
@@ -77,8 +84,8 @@ function reachUseCases(deps: DigestDeps) {
       stdout: NodeJS.WritableStream;
       signal?: AbortSignal;
     }) => {
-      const face = await reachFace();
-      return face.serveMcpOverStdio(await archive(), { ...io, version: face.API_VERSION });
+      const module = await apiModule();
+      return module.serveMcpOverStdio(await archive(), { ...io, version: module.API_VERSION });
     },
   };
 }
@@ -86,26 +93,26 @@ function reachUseCases(deps: DigestDeps) {
 function backupUseCases(deps: DigestDeps) {
   return {
     /** `digest backup`: the whole store in one consistent file, while everything else goes on. */
-    backup: async (input: backup.BackupInput) => (await backupFace()).takeBackup(deps, input),
+    backup: async (input: backup.BackupInput) => (await backupModule()).takeBackup(deps, input),
     /** `digest restore`: a checked backup (compose/index.ts `checkBackup`) written into this empty store. */
-    restore: async (checked: backup.CheckedBackup) => (await backupFace()).restoreBackup(deps, checked),
+    restore: async (checked: backup.CheckedBackup) => (await backupModule()).restoreBackup(deps, checked),
     /** `digest serve`'s scheduled backups (schedule.backup) and the time of the last that worked, for /metrics. */
     backupSchedule: async (settings: backup.BackupScheduleSettings) =>
-      (await backupFace()).startBackupSchedule(deps, settings),
-    lastBackupSuccess: async () => (await backupFace()).lastBackupSuccess(deps),
+      (await backupModule()).startBackupSchedule(deps, settings),
+    lastBackupSuccess: async () => (await backupModule()).lastBackupSuccess(deps),
   };
 }
 
 function deskUseCases(deps: DigestDeps) {
   return {
     /** The editor's desk (`digest serve` /admin): build once per server, it holds the sign-in rate limits. */
-    desk: async (options: desk.DeskOptions) => (await deskFace()).createDesk(deps, options),
+    desk: async (options: desk.DeskOptions) => (await deskModule()).createDesk(deps, options),
     /** `digest desk-job`: a desk action that builds or regenerates, in the process `digest serve` started for it. */
-    deskJob: async (job: string) => (await deskFace()).runDeskJob(deps, job),
+    deskJob: async (job: string) => (await deskModule()).runDeskJob(deps, job),
     editors: {
-      add: async (input: { email: string; password: string }) => (await deskFace()).addEditor(deps, input),
-      list: async () => (await deskFace()).listEditors(deps),
-      remove: async (input: { email: string }) => (await deskFace()).removeEditor(deps, input),
+      add: async (input: { email: string; password: string }) => (await deskModule()).addEditor(deps, input),
+      list: async () => (await deskModule()).listEditors(deps),
+      remove: async (input: { email: string }) => (await deskModule()).removeEditor(deps, input),
     },
   };
 }
@@ -114,24 +121,24 @@ function subscriberUseCases(deps: DigestDeps) {
   return {
     subscriptions: subscriptionUseCases(deps),
     readerPreferences: readerPreferenceUseCases(deps),
-    send: async (input: subscribers.SendInput) => (await subscribersFace()).send(deps, input),
+    send: async (input: subscribers.SendInput) => (await subscribersModule()).send(deps, input),
     /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */
-    linkRedirect: async () => (await subscribersFace()).createLinkRedirect(deps),
+    linkRedirect: async () => (await subscribersModule()).createLinkRedirect(deps),
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
-    sendLogCounts: async () => (await subscribersFace()).sendLogCounts(deps),
+    sendLogCounts: async () => (await subscribersModule()).sendLogCounts(deps),
     subscribers: {
       /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
       list: async (input: { status?: SubscriberStatus } = {}) =>
-        (await subscribersFace()).listSubscribers(deps, input.status),
+        (await subscribersModule()).listSubscribers(deps, input.status),
       add: async (input: { email: string; confirmed: boolean }) =>
-        (await subscribersFace()).addSubscriber(deps, input),
-      remove: async (input: { email: string }) => (await subscribersFace()).removeSubscriber(deps, input),
+        (await subscribersModule()).addSubscriber(deps, input),
+      remove: async (input: { email: string }) => (await subscribersModule()).removeSubscriber(deps, input),
       import: async (input: { csv: string; confirmed: boolean }) =>
-        (await subscribersFace()).importSubscribers(deps, input),
+        (await subscribersModule()).importSubscribers(deps, input),
       export: async (input: { status?: SubscriberStatus } = {}) =>
-        (await subscribersFace()).exportSubscribers(deps, input),
+        (await subscribersModule()).exportSubscribers(deps, input),
       /** Everything stored about one reader (row, preferences, send log). */
-      exportReader: async (input: { email: string }) => (await subscribersFace()).exportReader(deps, input),
+      exportReader: async (input: { email: string }) => (await subscribersModule()).exportReader(deps, input),
     },
   };
 }
@@ -140,7 +147,7 @@ function subscriberUseCases(deps: DigestDeps) {
 function subscriptionUseCases(deps: DigestDeps) {
   let subscriptions: Promise<subscribers.Subscriptions> | undefined;
   const subscriptionsFor = () =>
-    (subscriptions ??= subscribersFace().then((face) => face.createSubscriptions(deps)));
+    (subscriptions ??= subscribersModule().then((module) => module.createSubscriptions(deps)));
   return {
     request: async (input: subscribers.SubscribeInput) => (await subscriptionsFor()).request(input),
     confirmInfo: async (token: string) => (await subscriptionsFor()).confirmInfo(token),
@@ -169,7 +176,7 @@ function subscriptionUseCases(deps: DigestDeps) {
 function readerPreferenceUseCases(deps: DigestDeps) {
   let readerPreferences: Promise<subscribers.ReaderPreferencesUseCases> | undefined;
   const readerPreferencesFor = () =>
-    (readerPreferences ??= subscribersFace().then((face) => face.createReaderPreferences(deps)));
+    (readerPreferences ??= subscribersModule().then((module) => module.createReaderPreferences(deps)));
   return {
     show: async (token: string) => (await readerPreferencesFor()).show(token),
     save: async (token: string, fields: Record<string, unknown>) =>

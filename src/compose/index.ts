@@ -1,6 +1,6 @@
 // compose/ — the one composition root: the real adapters (config, store, HTTP client, disk, clock) are wired here
 // once, and every entry point (the CLI's commands, `digest serve`, `digest mcp`, the tests) gets its use cases from
-// here. This face loads nothing heavy itself: the CLI imports it before it loads a command's modules (warmStore).
+// here. This public entry loads nothing heavy itself: the CLI imports it before it loads a command's modules (warmStore).
 import { warmPglite } from '../store/pglite-warm.js';
 import type { OpenDigest, OpenDigestOptions } from './open-digest.js';
 

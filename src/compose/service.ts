@@ -1,6 +1,8 @@
 // `digest serve` composed: the HTTP app, its metrics and health checks, the outbox worker, the shared database and the
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
+
+import type { Archive } from '../api/index.js';
 import type { BackupScheduleSettings } from '../backup/index.js';
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
@@ -8,7 +10,6 @@ import type { DigestDeps } from '../deps.js';
 import type { Desk, DeskJobRunner, DeskOptions } from '../desk/index.js';
 import * as editions from '../editions/index.js';
 import { siteContentSecurityPolicy } from '../publish/site-policy.js';
-import type { Archive } from '../reach/index.js';
 import {
   batchedLogLines,
   createDigestMetrics,

@@ -4,7 +4,7 @@
 // broken, and every message says `allowed_mentions: { parse: [] }`, so nothing in an item can ping anyone.
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { webhookChannel } from './_http.js';
-import { packMessages } from './_pack.js';
+import { chunkMessages } from './_message-chunks.js';
 import { fitEscaped } from './_text.js';
 import { type ChatEdition, omittedNote } from './chat-view.js';
 import type { ChatChannel, ChatMessage } from './types.js';
@@ -77,7 +77,7 @@ export function renderDiscord(edition: ChatEdition): ChatMessage[] {
     // <url> keeps Discord from unfurling the page a second time.
     return { content: `${note ? `${note}: ` : 'Read the whole edition: '}<${edition.pageUrl}>` };
   };
-  const messages = packMessages({
+  const messages = chunkMessages({
     head,
     items,
     tail,

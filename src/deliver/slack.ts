@@ -3,7 +3,7 @@
 // &, < and > are escaped, so "<!channel>" or "<https://evil|click>" in a title shows as text.
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { webhookChannel } from './_http.js';
-import { packMessages } from './_pack.js';
+import { chunkMessages } from './_message-chunks.js';
 import { fitEscaped } from './_text.js';
 import type { ChatEdition } from './chat-view.js';
 import { omittedNote } from './chat-view.js';
@@ -62,7 +62,7 @@ export function renderSlack(edition: ChatEdition): ChatMessage[] {
     const link = slackLink(edition.pageUrl, 'Read the whole edition on the web →');
     return section(note ? `${escapeSlack(note)}: ${link}` : link);
   };
-  const messages = packMessages({
+  const messages = chunkMessages({
     head,
     items,
     tail,

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ChatChannelConfig } from '../config/deliver-schema.js';
 import { postJson, secretFromEnv } from './_http.js';
-import { packMessages } from './_pack.js';
+import { chunkMessages } from './_message-chunks.js';
 import { fitEscaped } from './_text.js';
 import { type ChatEdition, omittedNote } from './chat-view.js';
 import type { ChatChannel, ChatMessage } from './types.js';
@@ -40,7 +40,7 @@ export function renderTelegram(edition: ChatEdition, chatId: string): ChatMessag
       escapeTelegram(note ? `${note}: read it on the web →` : 'Read the whole edition on the web →'),
     );
   };
-  const messages = packMessages({
+  const messages = chunkMessages({
     head,
     items,
     tail,

@@ -2,13 +2,13 @@
 // translations and approval. Each runs its use case with who acts, then redirects back with what was done, or shows
 // why it was refused.
 import type { DeskSession } from './auth.js';
+import type { DeskContext } from './desk-context.js';
 import type { EditForm } from './editing.js';
 import type { DeskOutcome } from './outcome.js';
 import { costQuery, type DeskReply, messagePage, outcomeReply, page, redirect, weekUrl } from './replies.js';
-import type { DeskRoom } from './room.js';
 import { renderItemEdit } from './views/item-page.js';
 
-// The actions load on first use: they bring the build, the fetcher, the LLM road and the email renderer
+// The actions load on first use: they bring the build, the fetcher, the LLM client and the email renderer
 // (Readability, the AI SDK, mjml), which an idle `digest serve` should not carry.
 const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./editing.js');
@@ -18,10 +18,10 @@ const correcting = () => import('./desk-correction.js');
 
 type Form = Record<string, string>;
 
-export function actions(room: DeskRoom) {
-  const { deps } = room;
+export function actions(desk: DeskContext) {
+  const { deps } = desk;
   const back = (session: DeskSession, week: string, outcome: DeskOutcome) =>
-    outcomeReply(room.context(session), outcome, weekUrl(week));
+    outcomeReply(desk.context(session), outcome, weekUrl(week));
   return {
     async decide(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
       const input = {
@@ -30,71 +30,71 @@ export function actions(room: DeskRoom) {
         with: form.with ?? '',
         order: form.order ?? '',
       };
-      const context = await room.actionContext(session, week);
+      const context = await desk.actionContext(session, week);
       return back(session, week, await (await decisions()).decideOnDesk(deps, context, input));
     },
 
     // Adding reads the page (or the paper) and rebuilds: a job, in its own process in `digest serve`.
     async add(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
-      const context = await room.actionContext(session, week);
-      return back(session, week, await room.runJob({ kind: 'add', context, form }));
+      const context = await desk.actionContext(session, week);
+      return back(session, week, await desk.runJob({ kind: 'add', context, form }));
     },
 
     async count(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
-      const context = await room.actionContext(session, week);
+      const context = await desk.actionContext(session, week);
       return back(session, week, await (await decisions()).setCountOnDesk(deps, context, form.count ?? ''));
     },
 
     async rebuild(session: DeskSession, week: string): Promise<DeskReply> {
-      const context = await room.actionContext(session, week);
+      const context = await desk.actionContext(session, week);
       return back(session, week, await deps.runs.rebuildDraft(context));
     },
 
     edit: (session: DeskSession, week: string, form: EditForm) =>
-      editItem({ room, session, week, form, revert: false }),
+      editItem({ desk, session, week, form, revert: false }),
     /** The edit's way back: the item's fields return to what the writer wrote. */
     revert: (session: DeskSession, week: string, form: EditForm) =>
-      editItem({ room, session, week, form, revert: true }),
+      editItem({ desk, session, week, form, revert: true }),
     regenerate: (session: DeskSession, week: string, form: Form) =>
-      regenerateItem({ room, session, week, form }),
+      regenerateItem({ desk, session, week, form }),
     saveTranslation: (session: DeskSession, week: string, form: Form) =>
-      saveTranslation({ room, session, week, form }),
+      saveTranslation({ desk, session, week, form }),
 
     /** Approves a correction draft: revision N+1, through `digest correct`'s use case. */
     async correct(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
-      const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };
+      const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
       return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
     },
 
     async approve(session: DeskSession, week: string): Promise<DeskReply> {
-      const context = { ...(await room.actionContext(session, week)), siteDir: room.siteDir };
+      const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
       return back(session, week, await (await publishing()).approveOnDesk(deps, context));
     },
   };
 }
 
 async function editItem({
-  room,
+  desk,
   session,
   week,
   form,
   revert,
 }: {
-  room: DeskRoom;
+  desk: DeskContext;
   session: DeskSession;
   week: string;
   form: EditForm;
   revert: boolean;
 }): Promise<DeskReply> {
   const outcome = await (await editing()).editOnDesk({
-    deps: room.deps,
-    context: await room.actionContext(session, week),
+    deps: desk.deps,
+    context: await desk.actionContext(session, week),
     form,
     mode: revert ? 'revert' : 'save',
   });
   if (!outcome.ok && 'conflict' in outcome)
-    return page(renderItemEdit(room.context(session), outcome.conflict), 409);
-  if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
+    return page(renderItemEdit(desk.context(session), outcome.conflict), 409);
+  if (!outcome.ok) return outcomeReply(desk.context(session), outcome, weekUrl(week));
   return redirect(
     `${weekUrl(week, '/item')}?${new URLSearchParams({ key: form.key ?? '', done: outcome.done })}`,
   );
@@ -102,28 +102,28 @@ async function editItem({
 
 /** What a desk action that posts a form for one week works with. */
 interface FormAction {
-  room: DeskRoom;
+  desk: DeskContext;
   session: DeskSession;
   week: string;
   form: Form;
 }
 
-async function regenerateItem({ room, session, week, form }: FormAction): Promise<DeskReply> {
+async function regenerateItem({ desk, session, week, form }: FormAction): Promise<DeskReply> {
   const key = form.key ?? '';
-  const context = await room.actionContext(session, week);
-  const outcome = await room.runJob({
+  const context = await desk.actionContext(session, week);
+  const outcome = await desk.runJob({
     kind: 'regenerate',
     context,
     form: { key, writer: form.writer ?? '' },
   });
-  if (!outcome.ok) return outcomeReply(room.context(session), outcome, weekUrl(week));
+  if (!outcome.ok) return outcomeReply(desk.context(session), outcome, weekUrl(week));
   const spent = 'spent' in outcome && outcome.spent ? costQuery(outcome.spent) : {};
   return redirect(`${weekUrl(week, '/item')}?${new URLSearchParams({ key, done: outcome.done, ...spent })}`);
 }
 
-async function saveTranslation({ room, session, week, form }: FormAction): Promise<DeskReply> {
+async function saveTranslation({ desk, session, week, form }: FormAction): Promise<DeskReply> {
   const outcome = await (await translating()).saveTranslationEdit({
-    deps: room.deps,
+    deps: desk.deps,
     editor: session.editor.email,
     week,
     form,
@@ -131,7 +131,7 @@ async function saveTranslation({ room, session, week, form }: FormAction): Promi
   if (outcome.ok) return redirect(`${weekUrl(week, '/translations')}?done=translation`);
   const back = weekUrl(week, '/translations');
   return messagePage(
-    room.context(session),
+    desk.context(session),
     { title: 'Not saved', message: outcome.message, back },
     outcome.status ?? 400,
   );

@@ -26,7 +26,7 @@ export function isFlagged(item: Pick<EditionItem, 'checks'>): boolean {
   return (item.checks as { flagged?: boolean } | undefined)?.flagged === true;
 }
 
-/** `listWeek` ranks the week: the `list` use case (room.ts reuses its plan between requests). */
+/** `listWeek` ranks the week: the `list` use case (capability.ts reuses its plan between requests). */
 export async function boardView({
   deps,
   week,

@@ -1,13 +1,13 @@
 // The editor's desk: the use cases behind /admin. Routes parse the request and call these; each returns what to
 // send (a page, a redirect, a file), never touching HTTP itself. The pages (GET) are in pages.ts, the actions (POST)
-// in actions.ts, sign-in and sessions in auth.ts; room.ts holds what they share.
+// in actions.ts, sign-in and sessions in auth.ts; capability.ts holds what they share.
 import type { DigestDeps } from '../deps.js';
 import { actions } from './actions.js';
 import { createDeskAuth, DEFAULT_SIGN_IN_LIMITS, type DeskSession } from './auth.js';
+import { createDeskContext, type DeskOptions } from './desk-context.js';
 import { type DeskJobOutcome, parseDeskJob } from './desk-jobs.js';
 import { pages } from './pages.js';
 import type { DeskReply } from './replies.js';
-import { createDeskRoom, type DeskOptions } from './room.js';
 import { DESK_CSS, DESK_JS } from './views/assets.js';
 
 export type { DeskOptions, DeskReply, DeskSession };
@@ -19,12 +19,12 @@ const ASSETS: Record<string, { contentType: string; body: string }> = {
 };
 
 export function createDesk(deps: DigestDeps, options: DeskOptions) {
-  const room = createDeskRoom(deps, options);
+  const desk = createDeskContext(deps, options);
   return {
     auth: createDeskAuth(deps, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
     assets: ASSETS,
-    ...pages(room),
-    ...actions(room),
+    ...pages(desk),
+    ...actions(desk),
   };
 }
 
@@ -36,5 +36,5 @@ export type Desk = ReturnType<typeof createDesk>;
  */
 export function runDeskJobHere(deps: DigestDeps, text: string): Promise<DeskJobOutcome> {
   const job = parseDeskJob(text);
-  return createDeskRoom(deps, { siteDir: '', draftDir: job.context.draftDir }).runJob(job);
+  return createDeskContext(deps, { siteDir: '', draftDir: job.context.draftDir }).runJob(job);
 }

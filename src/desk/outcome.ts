@@ -28,7 +28,7 @@ const ALREADY_PUBLISHED = 'Already published';
 
 /**
  * Why a change to the week must not run, or null when it may: the form's own problem (`invalid`, checked by the
- * caller) comes first, then the editions room's guard (published or mailed: a correction instead). Every desk
+ * caller) comes first, then the editions capability's guard (published or mailed: a correction instead). Every desk
  * action that could change an edition calls this before any work.
  */
 export async function refuseChange({
@@ -48,7 +48,7 @@ export async function refuseChange({
   return frozenRefusal(frozenMessage(frozen, door), week);
 }
 
-/** The guard's refusal thrown by a use case of another room (a build), as the desk's 409; null for other errors. */
+/** The guard's refusal thrown by a use case of another capability (a build), as the desk's 409; null for other errors. */
 export function publishedRefusal(error: unknown): DeskOutcome | null {
   if (!(error instanceof PublishedEditionError)) return null;
   return frozenRefusal(error.message, error.week);

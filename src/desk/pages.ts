@@ -6,6 +6,7 @@ import { NotReadyError } from '../core/errors.js';
 import { readerStats } from '../editions/index.js';
 import type { DeskSession } from './auth.js';
 import { boardView, parseBoardFilter } from './board.js';
+import type { DeskContext } from './desk-context.js';
 import {
   costNotice,
   type DeskReply,
@@ -16,7 +17,6 @@ import {
   redirect,
   weekUrl,
 } from './replies.js';
-import type { DeskRoom } from './room.js';
 import { renderApprove, renderAudit } from './views/audit-approve-pages.js';
 import { renderBoard } from './views/board-page.js';
 import { renderItemEdit } from './views/item-page.js';
@@ -31,11 +31,11 @@ const correcting = () => import('./desk-correction.js');
 
 type Query = Record<string, string | undefined>;
 
-export function pages(room: DeskRoom) {
-  const { deps } = room;
+export function pages(desk: DeskContext) {
+  const { deps } = desk;
   return {
     loginPage(formToken: string, error: string | null = null, status = 200): DeskReply {
-      return page(renderLoginPage(room.loginContext(formToken), { error, next: '/admin' }), status);
+      return page(renderLoginPage(desk.loginContext(formToken), { error, next: '/admin' }), status);
     },
 
     async home(): Promise<DeskReply> {
@@ -49,25 +49,25 @@ export function pages(room: DeskRoom) {
         week,
         filter: parseBoardFilter(query),
         notice: notice(query.done),
-        listWeek: room.listWeek,
+        listWeek: desk.listWeek,
       });
-      return page(renderBoard(room.context(session), view));
+      return page(renderBoard(desk.context(session), view));
     },
 
-    item: (session: DeskSession, week: string, query: Query) => itemPage({ room, session, week, query }),
-    preview: (week: string, kind: 'page' | 'email' | 'text') => previewFile(room, week, kind),
+    item: (session: DeskSession, week: string, query: Query) => itemPage({ desk, session, week, query }),
+    preview: (week: string, kind: 'page' | 'email' | 'text') => previewFile(desk, week, kind),
 
     async translations(session: DeskSession, week: string, query: Query): Promise<DeskReply | null> {
       const [module, view] = await Promise.all([
         import('./views/translations-page.js'),
         translating().then((use) => use.translationsView(deps, week, notice(query.done))),
       ]);
-      return view ? page(module.renderTranslations(room.context(session), view)) : null;
+      return view ? page(module.renderTranslations(desk.context(session), view)) : null;
     },
 
     async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
       const view = await (await publishing()).approveView(deps, week);
-      return view ? page(renderApprove(room.context(session), view)) : null;
+      return view ? page(renderApprove(desk.context(session), view)) : null;
     },
 
     /** "Correct this edition": the correction draft of a published edition. */
@@ -77,15 +77,15 @@ export function pages(room: DeskRoom) {
         import('./views/correction-page.js'),
       ]);
       const view = await correctionView(deps, week);
-      return view ? page(renderCorrection(room.context(session), view)) : null;
+      return view ? page(renderCorrection(desk.context(session), view)) : null;
     },
 
-    audit: (session: DeskSession) => auditPage(room, session),
+    audit: (session: DeskSession) => auditPage(desk, session),
 
     /** What readers did with the week's published edition; null (not found) for a draft. */
     async readers(session: DeskSession, week: string): Promise<DeskReply | null> {
       try {
-        return page(renderReaders(room.context(session), await readerStats(deps, { week })));
+        return page(renderReaders(desk.context(session), await readerStats(deps, { week })));
       } catch (error) {
         if (error instanceof NotReadyError) return null;
         throw error;
@@ -93,24 +93,24 @@ export function pages(room: DeskRoom) {
     },
 
     notFound(session: DeskSession, message: string): DeskReply {
-      return messagePage(room.context(session), { title: 'Not found', message, back: '/admin' }, 404);
+      return messagePage(desk.context(session), { title: 'Not found', message, back: '/admin' }, 404);
     },
 
     /** A change refused by the desk's rate limit: nothing was done; when it may be sent again. */
     tooManyChanges(session: DeskSession, retryAfterSeconds: number): DeskReply {
       const message = `Too many changes in a short time: nothing was done. Try again in ${retryAfterSeconds} s.`;
-      return messagePage(room.context(session), { title: 'Too many changes', message, back: '/admin' }, 429);
+      return messagePage(desk.context(session), { title: 'Too many changes', message, back: '/admin' }, 429);
     },
   };
 }
 
 async function itemPage({
-  room,
+  desk,
   session,
   week,
   query,
 }: {
-  room: DeskRoom;
+  desk: DeskContext;
   session: DeskSession;
   week: string;
   query: Query;
@@ -119,7 +119,7 @@ async function itemPage({
   const cost = query.done === 'regenerated' ? costNotice(query) : undefined;
   const text = notice(query.done);
   const view = await (await editing()).itemEditView({
-    deps: room.deps,
+    deps: desk.deps,
     week,
     key,
     extra: {
@@ -128,17 +128,17 @@ async function itemPage({
   });
   if (!view) {
     const message = `No draft item "${key}" for ${week}.`;
-    return messagePage(room.context(session), { title: 'Not found', message, back: weekUrl(week) }, 404);
+    return messagePage(desk.context(session), { title: 'Not found', message, back: weekUrl(week) }, 404);
   }
-  return page(renderItemEdit(room.context(session), view));
+  return page(renderItemEdit(desk.context(session), view));
 }
 
 async function previewFile(
-  room: DeskRoom,
+  desk: DeskContext,
   week: string,
   kind: 'page' | 'email' | 'text',
 ): Promise<DeskReply | null> {
-  const preview = await (await publishing()).previewOnDesk(room.deps, week, kind);
+  const preview = await (await publishing()).previewOnDesk(desk.deps, week, kind);
   if (!preview) return null;
   return {
     kind: 'file',
@@ -149,10 +149,10 @@ async function previewFile(
   };
 }
 
-async function auditPage(room: DeskRoom, session: DeskSession): Promise<DeskReply> {
-  const entries = await room.deps.store.desk.listAudit({ limit: 300 });
+async function auditPage(desk: DeskContext, session: DeskSession): Promise<DeskReply> {
+  const entries = await desk.deps.store.desk.listAudit({ limit: 300 });
   return page(
-    renderAudit(room.context(session), {
+    renderAudit(desk.context(session), {
       entries: entries.map((entry) => ({
         at: entry.at,
         editor: entry.editor,

@@ -1,7 +1,7 @@
 // The narrow ports of the desk's use cases: the parts of DigestDeps (src/deps.ts) and the store's groups
-// (src/store/types.ts) each one reads, so a signature says what it can reach. Another room's use case (build, add,
-// publish, send, the stored-paper reader) is reached through `runs`, which room.ts binds to the full deps once:
-// only the desk's own assembly (index.ts, desk.ts, room.ts) holds DigestDeps.
+// (src/store/types.ts) each one reads, so a signature says what it can reach. Another capability's use case (build, add,
+// publish, send, the stored-paper reader) is reached through `runs`, which capability.ts binds to the full deps once:
+// only the desk's own assembly (index.ts, desk.ts, capability.ts) holds DigestDeps.
 import type { PaperText } from '../core/types.js';
 import type { DigestDeps } from '../deps.js';
 import type {
@@ -11,15 +11,15 @@ import type {
   CorrectInput,
   CorrectOutcome,
   GuardStore,
+  LlmDeps,
   PublishInput,
   PublishOutcome,
-  RoadDeps,
 } from '../editions/index.js';
 import type { Store } from '../store/types.js';
 import type { SendInput, SendOutcome } from '../subscribers/index.js';
 import type { DeskActionContext, DeskOutcome } from './outcome.js';
 
-/** The other rooms' use cases a desk action runs, bound to the full deps by room.ts. */
+/** The other capabilities' use cases a desk action runs, bound to the full deps by capability.ts. */
 export interface DeskRuns {
   build(input: BuildInput): Promise<BuildOutcome>;
   /** The key of the item added (or found stored) for the week. */
@@ -34,7 +34,7 @@ export interface DeskRuns {
   rebuildDraft(context: DeskActionContext): Promise<DeskOutcome>;
 }
 
-/** The use cases of other rooms an action runs, by name. */
+/** The use cases of other capabilities an action runs, by name. */
 export type RunsDeps<Name extends keyof DeskRuns> = { runs: Pick<DeskRuns, Name> };
 
 /** Who may sign in (`digest editors add|list|remove`). */
@@ -46,7 +46,7 @@ export type AuditDeps = { store: Pick<Store, 'desk'> };
 /** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
 export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors' | 'desk'> };
 
-/** The week's stored draft (is it there, is it published or mailed: the editions room's guard reads both). */
+/** The week's stored draft (is it there, is it published or mailed: the editions capability's guard reads both). */
 export type DraftDeps = { store: GuardStore };
 
 /** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
@@ -71,18 +71,18 @@ export type TranslationDeps = Pick<DigestDeps, 'config'> & {
 /** What a regeneration rewrites: the draft and the stored items it was written from. */
 export type TargetDeps = { store: Pick<Store, 'editions' | 'items'> & GuardStore };
 
-/** A regeneration builds a model road of its own: the same deps as the editions room's (`RoadDeps`). */
-export type { RoadDeps };
+/** A regeneration builds a LLM client of its own: the same deps as the editions capability's (`LlmDeps`). */
+export type { LlmDeps };
 
-/** Regenerating one item or the header: the draft, the editor's versions, the stored items, a model road. */
-export type RegenerateDeps = RoadDeps &
+/** Regenerating one item or the header: the draft, the editor's versions, the stored items, a LLM client. */
+export type RegenerateDeps = LlmDeps &
   RunsDeps<'readStoredPaper'> & { store: Pick<Store, 'editions' | 'desk' | 'items'> & GuardStore };
 
-/** Sending in the background after approval: the subscribers room's send, its outcome audited or logged. */
+/** Sending in the background after approval: the subscribers capability's send, its outcome audited or logged. */
 export type ApprovalSendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'send'>;
 
 /**
- * What the desk's pages and actions use between them, as room.ts hands it out: the ports above (seven of the store's
+ * What the desk's pages and actions use between them, as capability.ts hands it out: the ports above (seven of the store's
  * groups, not the sign-in's editors) and every run.
  */
 /** What readers did with a published edition: its items, their clicks, the mails and what followed. */

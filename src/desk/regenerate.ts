@@ -1,9 +1,9 @@
-// Regenerate one item, or the edition's title and intro, with the LLM (through the one model road: cache, usage
+// Regenerate one item, or the edition's title and intro, with the LLM (through the one LLM client: cache, usage
 // meter, faithfulness check) or with the extractive writer. The new text replaces the generated version only; an
 // editor's version stays in place.
 
 import type { Edition, StoredItem } from '../core/types.js';
-import { createModelRoad, type ModelRoad } from '../llm/model-road.js';
+import { createLlmClient, type LlmClient } from '../llm/client.js';
 import { HEADER_KEY, withGenerated } from '../store/desk-apply.js';
 import type { Store } from '../store/types.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting, type Writer } from '../write/index.js';
@@ -11,7 +11,7 @@ import { itemForWriting } from '../write/item-input.js';
 import { paperForWriting } from '../write/paper-input.js';
 import type { WriterContext } from '../write/types.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
-import type { RegenerateDeps, RoadDeps, TargetDeps } from './ports.js';
+import type { LlmDeps, RegenerateDeps, TargetDeps } from './ports.js';
 
 type Spent = { costUsd: number; calls: number; cacheHits: number; before: number; after: number };
 
@@ -38,18 +38,18 @@ export async function regenerateOnDesk(
   if (refusal) return refusal;
   const target = await findTarget(deps, context.week, input.key);
   if (!target) return refused(404, 'Not found', `No draft item "${input.key}" for ${context.week}.`);
-  const road = input.writer === 'llm' ? regenerationRoad(deps) : null;
-  if (road && !road.model('write')) {
+  const llmClient = input.writer === 'llm' ? regenerationClient(deps) : null;
+  if (llmClient && !llmClient.model('write')) {
     return refused(
       422,
       'No LLM configured',
       'Set llm.write in the config (and its API key) to regenerate with a model; the extractive writer works offline.',
     );
   }
-  const writer = road ? createWriter({ road }).writer : createExtractiveWriter();
+  const writer = llmClient ? createWriter({ llmClient }).writer : createExtractiveWriter();
   const before = (target.edition.usage as { costUsd?: number } | undefined)?.costUsd ?? 0;
   const writtenBy = await rewrite(deps, writer, target);
-  const usage = road?.usage() ?? null;
+  const usage = llmClient?.usage() ?? null;
   const spent = usage
     ? {
         costUsd: usage.costUsd,
@@ -83,11 +83,11 @@ async function findTarget(deps: TargetDeps, week: string, key: string): Promise<
 }
 
 /**
- * A fresh road of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
+ * A fresh LLM client of its own: its meter counts this regeneration alone. `refresh` asks anew rather than reading the
  * cached answer the build already used.
  */
-function regenerationRoad(deps: RoadDeps): ModelRoad {
-  return createModelRoad({
+function regenerationClient(deps: LlmDeps): LlmClient {
+  return createLlmClient({
     llm: deps.config.llm,
     store: deps.store,
     log: deps.log,
@@ -109,7 +109,7 @@ async function rewrite(deps: RegenerateDeps, writer: Writer, target: Target): Pr
   return rewritten.writer;
 }
 
-/** Title and intro from the items as written now (their generated text): one edition call on the road. */
+/** Title and intro from the items as written now (their generated text): one edition call on the LLM client. */
 async function rewriteHeader({
   deps,
   writer,

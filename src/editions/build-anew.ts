@@ -1,4 +1,4 @@
-// A build anew: every port of one build assembled once from the deps (one model road, triage, taste, the sources),
+// A build anew: every port of one build assembled once from the deps (one LLM client, triage, taste, the sources),
 // the one orchestrator (build-edition.ts) run over them, then the edition's page and the closing report. Loaded by
 // build.ts only when the week's inputs changed (or the run asks for new text).
 import type { Config } from '../config/config-schema.js';
@@ -6,8 +6,8 @@ import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
 import { silentLogger } from '../core/ports.js';
 import type { Edition } from '../core/types.js';
-import { openModelRoad } from '../llm/open-model-road.js';
-import type { ModelRoad, ModelRoadOptions } from '../llm/road-base.js';
+import type { LlmClient, LlmClientOptions } from '../llm/client-types.js';
+import { openLlmClient } from '../llm/open-client.js';
 import type { UsageReport } from '../llm/usage.js';
 import { openWriter } from '../write/writer-setup.js';
 import {
@@ -22,7 +22,7 @@ import { writeEditionPage } from './build-page.js';
 import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
-import type { BuildDeps, RoadDeps, SourceStageDeps, TriageDeps } from './ports.js';
+import type { BuildDeps, LlmDeps, SourceStageDeps, TriageDeps } from './ports.js';
 import { createTriage, type TriageReport } from './shared-triage.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { translateLanguages } from './translate-edition.js';
@@ -39,7 +39,7 @@ export interface BuildInput {
   offline: boolean;
   check: boolean;
   refresh: boolean;
-  /** This build's overrides of the LLM road (the CLI's --model, --retry-failed, --max-cost). */
+  /** This build's overrides of the LLM client (the CLI's --model, --retry-failed, --max-cost). */
   llm?: BuildLlmInput;
 }
 
@@ -86,24 +86,24 @@ interface AssembledBuild {
   enrich: boolean;
 }
 
-/** Every port and stage of one build, from the deps: one model road for every LLM call, triage, taste, sources. */
+/** Every port and stage of one build, from the deps: one LLM client for every LLM call, triage, taste, sources. */
 async function assembleBuild(deps: BuildDeps, input: BuildInput): Promise<AssembledBuild> {
   const { config, log } = deps;
-  // One road for every LLM call of the build (triage, writing, checks, title/intro, translation); throws
+  // One LLM client for every LLM call of the build (triage, writing, checks, title/intro, translation); throws
   // ConfigError before any work when a configured model has no key.
-  const road = await openModelRoad(roadOptions(deps, input));
-  const writerSetup = await openWriter(road);
+  const llmClient = await openLlmClient(llmClientOptions(deps, input));
+  const writerSetup = await openWriter(llmClient);
   if (writerSetup.notice) log.info(writerSetup.notice);
   // Offline: the stages that would fetch are skipped up front (and any request is refused: see offline-http.ts).
   const enrich = input.enrich && config.enrich.enabled && !input.offline;
   const notice = input.offline ? offlineNotice(input, config) : null;
   if (notice) log.info(notice);
-  const triage = await chooseTriage(deps, input, road);
+  const triage = await chooseTriage(deps, input, llmClient);
   // Offline, learned taste uses the vectors stored by earlier builds, and tf-idf (with a warning) for the rest.
   const maxCostUsd = input.llm?.maxCost ?? config.llm.maxCostUsd;
   const embedder = await tasteEmbedder(deps, {
     cacheOnly: input.offline,
-    budget: { meter: road.meter, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+    budget: { meter: llmClient.meter, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
   });
   const ports: BuildPorts = {
     writer: writerSetup.writer,
@@ -115,13 +115,13 @@ async function assembleBuild(deps: BuildDeps, input: BuildInput): Promise<Assemb
     ...sourceStages(deps, input, enrich),
     ...(triage ? { triage: async (items, policy) => (await triage.run(items, policy)).scores } : {}),
     ...(config.llm.fullText ? { readPapers: paperReader(deps, input) } : {}),
-    translate: (edition) => translateLanguages(deps, edition, road),
+    translate: (edition) => translateLanguages(deps, edition, llmClient),
   };
   const progress = buildProgress(log, writerSetup);
   return { ports, stages, progress, usage: writerSetup.usage, enrich };
 }
 
-function roadOptions(deps: RoadDeps, input: BuildInput): ModelRoadOptions {
+function llmClientOptions(deps: LlmDeps, input: BuildInput): LlmClientOptions {
   const { model, retryFailed = false, maxCost } = input.llm ?? {};
   return {
     llm: deps.config.llm,
@@ -186,22 +186,22 @@ function editionUsage(spent: UsageReport, triage: TriageReport | null): Edition[
 }
 
 /**
- * LLM triage on the build's road; offline, the answers the last online build got (a cache-only road, as `list`),
+ * LLM triage on the build's LLM client; offline, the answers the last online build got (a cache-only LLM client, as `list`),
  * so the ranking is the same. A miss is no warning there: that week was not triaged online, and offline relevance
  * stands in, as it did.
  */
-async function chooseTriage(deps: RoadDeps & TriageDeps, input: BuildInput, road: ModelRoad) {
-  if (!input.offline) return createTriage({ deps, week: input.week, road });
+async function chooseTriage(deps: LlmDeps & TriageDeps, input: BuildInput, llmClient: LlmClient) {
+  if (!input.offline) return createTriage({ deps, week: input.week, llmClient });
   if (!deps.config.llm.write) return null;
   const { config, store, env } = deps;
-  const cached = await openModelRoad({
+  const cached = await openLlmClient({
     llm: config.llm,
     store,
     log: silentLogger,
     env,
     run: { cacheOnly: true },
   });
-  return createTriage({ deps, week: input.week, road: cached, quiet: true });
+  return createTriage({ deps, week: input.week, llmClient: cached, quiet: true });
 }
 
 /** One line: what an offline build did not do that it would have done online; null when nothing. */

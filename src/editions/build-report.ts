@@ -9,14 +9,14 @@ import type { BuildProgress, BuildResult } from './build-edition.js';
 import type { FullTextSummary } from './edition-items.js';
 
 /** Each stage as it starts; per-item progress is for model calls (the extractive writer takes milliseconds). */
-export function buildProgress(log: Logger, { writer, road }: WriterSetup): BuildProgress {
+export function buildProgress(log: Logger, { writer, llmClient }: WriterSetup): BuildProgress {
   return {
     onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
     ...(writer.name === 'extractive'
       ? {}
       : {
           onItemWritten: (done: number, total: number) =>
-            log.info(`  written ${done}/${total}${formatProgress(road.progress())}`),
+            log.info(`  written ${done}/${total}${formatProgress(llmClient.progress())}`),
         }),
   };
 }

@@ -1,15 +1,15 @@
-// `digest eval`: the week's picks written by each model in turn (through the one road, so cached and costed), and
+// `digest eval`: the week's picks written by each model in turn (through the one LLM client, so cached and costed), and
 // the same audit for each — calls, tokens, cost, time, flagged claims, sentences the source does not support,
 // superlatives the source does not use, summary length, levels. With one model it audits an edition before publishing.
 import type { Level } from '../core/types.js';
-import { createModelRoad } from '../llm/model-road.js';
+import { createLlmClient } from '../llm/client.js';
 import { auditItem, type ItemAudit } from '../write/audit.js';
 import { createExtractiveWriter, createWriter, type ItemForWriting } from '../write/index.js';
 import { paperForWriting } from '../write/paper-input.js';
 import { toWritingInput } from './edition-items.js';
 import { list } from './list.js';
 import { paperReader, readPapers } from './paper-reader.js';
-import type { EvalDeps, PaperDeps, RoadDeps } from './ports.js';
+import type { EvalDeps, LlmDeps, PaperDeps } from './ports.js';
 
 export interface EvalInput {
   week: string;
@@ -91,7 +91,7 @@ async function evaluateModel({
   model,
   inputs,
 }: {
-  deps: RoadDeps & Pick<EvalDeps, 'clock'>;
+  deps: LlmDeps & Pick<EvalDeps, 'clock'>;
   input: EvalInput;
   model: string;
   inputs: ItemForWriting[];
@@ -99,10 +99,10 @@ async function evaluateModel({
   const context = { name: deps.config.name, audience: deps.config.audience, log: deps.log };
   deps.signal?.throwIfAborted();
   const started = deps.clock.now().getTime();
-  const road =
+  const llmClient =
     model === 'extractive'
       ? null
-      : createModelRoad({
+      : createLlmClient({
           llm: deps.config.llm,
           store: deps.store,
           log: deps.log,
@@ -116,13 +116,13 @@ async function evaluateModel({
           },
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
-  const writer = road ? createWriter({ road }).writer : createExtractiveWriter();
+  const writer = llmClient ? createWriter({ llmClient }).writer : createExtractiveWriter();
   const written = await writer.writeItems(inputs, context);
   await writer.writeEdition(
     inputs.map((item, index) => ({ ...item, ...written[index]! })),
     context,
   );
-  const usage = road?.usage();
+  const usage = llmClient?.usage();
   const audits = inputs.map((item, index) => auditItem(item, written[index]!));
   const levels: Record<Level, number> = { Accessible: 0, Intermediate: 0, Advanced: 0 };
   for (const audit of audits) levels[audit.level] += 1;

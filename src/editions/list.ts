@@ -1,5 +1,5 @@
 // The list use case: the week's candidates ranked exactly as `build` ranks them — with LLM triage read from the cache
-// (a cache-only road: `list` never calls a model, as an --offline build), or without it (`--no-triage`).
+// (a cache-only LLM client: `list` never calls a model, as an --offline build), or without it (`--no-triage`).
 import { editionWindow } from '../core/dates.js';
 import { planEdition } from '../select/plan-edition.js';
 import type { EditionPlan, PlannedItem } from '../select/types.js';
@@ -45,8 +45,8 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
   let triage: ListResult['triage'] = null;
   // The AI SDK loads only when a model is configured: without one there is no triage to read.
   if (input.triage !== false && candidates.length > 0 && config.llm.write) {
-    const { createModelRoad } = await import('../llm/model-road.js');
-    const road = createModelRoad({
+    const { createLlmClient } = await import('../llm/client.js');
+    const llmClient = createLlmClient({
       llm: config.llm,
       store,
       log: deps.log,
@@ -54,7 +54,7 @@ export async function list(deps: ListDeps, input: ListInput): Promise<ListResult
       run: { cacheOnly: true },
     });
     const { createTriage } = await import('./shared-triage.js');
-    const run = createTriage({ deps, week: input.week, road, quiet: true });
+    const run = createTriage({ deps, week: input.week, llmClient, quiet: true });
     if (run) {
       const result = await run.run(candidates, policy);
       policy.relevance = result.scores;

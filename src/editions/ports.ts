@@ -1,8 +1,9 @@
 // The narrow ports each editions use case is handed: only the deps it reads and only the store's port groups it
 // calls, so a signature says what a use case touches. The composition root passes the whole DigestDeps, which
 // fits each of these structurally; a test may hand in less.
+
+import type { chatAfterPublish } from '../channels/index.js';
 import type { DigestDeps } from '../deps.js';
-import type { chatAfterPublish } from '../reach/index.js';
 import type { Store } from '../store/types.js';
 import type { GuardGroups, GuardStore } from './edition-guard.js';
 import type { PolicyStore } from './selection.js';
@@ -15,10 +16,10 @@ type Narrow<K extends Exclude<keyof DigestDeps, 'store'>, S extends keyof Store>
 /** The embeddings model learned taste reads items with: vectors are cached in the store. */
 export type EmbedderDeps = Narrow<'config' | 'env' | 'signal', 'cache'>;
 
-/** A model road (live or cache-only) for triage, writing, checks and eval: every answer is cached in the store. */
-export type RoadDeps = Narrow<'config' | 'log' | 'env' | 'signal', 'cache'>;
+/** A LLM client (live or cache-only) for triage, writing, checks and eval: every answer is cached in the store. */
+export type LlmDeps = Narrow<'config' | 'log' | 'env' | 'signal', 'cache'>;
 
-/** LLM triage over a road it is handed: no store. */
+/** LLM triage over a LLM client it is handed: no store. */
 export type TriageDeps = Pick<DigestDeps, 'config' | 'log' | 'signal'>;
 
 /** Papers read in full: the stored texts, fetched ones (guarded HTTP), and the arXiv versions cached. */
@@ -47,8 +48,8 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editio
 
 /**
  * `publish`: the edition marked published, the site rendered from the stored editions and translations (item images
- * fetched), then the chat step — which takes whatever deps reach's chatAfterPublish asks for (today the whole
- * DigestDeps, so publish still sees the whole store until reach narrows it; this type follows it then).
+ * fetched), then the chat step — which takes whatever deps channels' chatAfterPublish asks for (today the whole
+ * DigestDeps, so publish still sees the whole store until channels narrows it; this type follows it then).
  */
 export type PublishDeps = Narrow<
   'config' | 'fs' | 'http' | 'log' | 'clock',
@@ -62,8 +63,8 @@ export type CorrectDeps = PublishDeps & { store: Pick<Store, 'revisions' | 'desk
 /** The weekly job: a build, then a publish (its deps are the two together). */
 export type ScheduleDeps = BuildDeps & PublishDeps;
 
-/** `eval`: the week's picks (as `list`), their stored full text, written on a road per model and timed. */
-export type EvalDeps = ListDeps & PaperDeps & RoadDeps;
+/** `eval`: the week's picks (as `list`), their stored full text, written on a LLM client per model and timed. */
+export type EvalDeps = ListDeps & PaperDeps & LlmDeps;
 
 /**
  * The stages that ask the network: ingest stores items and source state (its deadlines on the clock's timer),
@@ -84,7 +85,7 @@ export type BuildDeps = Omit<DigestDeps, 'store'> & {
   PaperDeps &
   TranslateDeps &
   EmbedderDeps &
-  RoadDeps;
+  LlmDeps;
 
-/** What tells whether the store holds anything yet (store-hints.ts). */
+/** What tells whether the store holds anything yet (empty-store.ts). */
 export type StatusStore = Pick<Store, 'ingestRuns' | 'editions'>;

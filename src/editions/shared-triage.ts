@@ -1,7 +1,7 @@
-// LLM triage as build and list share it: the same shortlist, batches and prompts, so `list` (cache-only road) reads
+// LLM triage as build and list share it: the same shortlist, batches and prompts, so `list` (cache-only LLM client) reads
 // the very answers the build got and shows the ranking the build used.
 import type { StoredItem } from '../core/types.js';
-import type { ModelRoad } from '../llm/model-road.js';
+import type { LlmClient } from '../llm/client.js';
 import { triageShortlist } from '../select/triage-shortlist.js';
 import type { SelectionPolicy } from '../select/types.js';
 import type { TriageDeps } from './ports.js';
@@ -15,20 +15,20 @@ export interface TriageReport {
   tokensOut: number;
 }
 
-/** LLM triage on the road's "triage" model (the cheap check model); null when the road has none. */
+/** LLM triage on the LLM client's "triage" model (the cheap check model); null when the LLM client has none. */
 export function createTriage({
   deps,
   week,
-  road,
+  llmClient,
   quiet = false,
 }: {
   deps: TriageDeps;
   week: string;
-  road: ModelRoad;
+  llmClient: LlmClient;
   quiet?: boolean;
 }) {
   const { config, log } = deps;
-  const modelId = road.model('triage')?.modelId;
+  const modelId = llmClient.model('triage')?.modelId;
   if (!modelId) return null;
   let spent: TriageReport | null = null;
   const run = async (items: StoredItem[], policy: SelectionPolicy) => {
@@ -41,7 +41,7 @@ export function createTriage({
     // Loaded with the first triage (it brings the AI SDK): a build without a triage model never loads it.
     const { triageCandidates } = await import('../select/triage.js');
     const result = await triageCandidates(shortlist, {
-      road,
+      llmClient,
       audience: config.audience,
       batchSize: config.selection.triageBatchSize,
       ...(deps.signal ? { signal: deps.signal } : {}),

@@ -1,17 +1,17 @@
 // After an edition is written and checked: its text in every other configured language (`languages`), stored
 // beside it. Offline or without a model only the first language is published, and the build says so.
 import type { Edition } from '../core/types.js';
-import type { ModelRoad } from '../llm/model-road.js';
+import type { LlmClient } from '../llm/client.js';
 import type { TranslateDeps } from './ports.js';
 
 export async function translateLanguages(
   deps: TranslateDeps,
   edition: Edition,
-  road: ModelRoad,
+  llmClient: LlmClient,
 ): Promise<string[]> {
   const [written = 'en', ...others] = deps.config.languages;
   if (others.length === 0) return [];
-  const model = road.model('translate');
+  const model = llmClient.model('translate');
   if (!model) {
     deps.log.info(
       `Languages: only ${written} is published; translating to ${others.join(', ')} needs a model (offline, or no LLM configured).`,
@@ -24,7 +24,7 @@ export async function translateLanguages(
   await Promise.all(
     others.map(async (language) => {
       const result = await translateEdition(edition, {
-        road,
+        llmClient,
         model,
         from: written,
         to: language,

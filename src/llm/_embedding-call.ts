@@ -1,6 +1,6 @@
 // The embeddings call itself, loaded by embeddings.ts only when a text is not cached yet: the AI SDK's `embedMany`
 // on the provider registry's embedding model, through the same bounded fetch (size and time caps) and call limiter
-// (concurrency, per-provider rate) as the model road; 429/5xx are retried by the SDK up to `llm.maxRetries`.
+// (concurrency, per-provider rate) as the LLM client; 429/5xx are retried by the SDK up to `llm.maxRetries`.
 import { embedMany } from 'ai';
 import { DEFAULT_CONCURRENCY, type LlmConfig } from '../config/llm-schema.js';
 import { redactUrls } from '../core/urls.js';

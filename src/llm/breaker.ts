@@ -1,7 +1,7 @@
-// The breaker of the road: gives up on a provider that stopped answering, so a hung server costs one timeout, not
+// The breaker of the LLM client: gives up on a provider that stopped answering, so a hung server costs one timeout, not
 // one per call. Timeouts that were the server's queue (calls in flight beside them, at a provider that has answered
 // this run) never count: the limiter shrinks that provider's window instead. A refused connection or a host that does
-// not resolve opens it at once (model-road.ts says why and what to do). Each opening is said once, by `onOpen`.
+// not resolve opens it at once (model-LLM client.ts says why and what to do). Each opening is said once, by `onOpen`.
 import { ProviderUnavailableError } from './call-errors.js';
 import type { ProviderBreaker } from './call-layers.js';
 

@@ -1,4 +1,4 @@
-// The outermost layer of the road: every answer a model gave is kept in the store's cache (namespace "llm"), keyed
+// The outermost layer of the LLM client: every answer a model gave is kept in the store's cache (namespace "llm"), keyed
 // by model id, prompt version, prompt and settings — also answers that later fail validation, so a rebuild asks
 // nothing. Errors (timeouts, 429, 5xx, aborts, size cap) throw past it and are never stored. The caller reports each
 // answer's validation outcome with `settle()`, so `retryFailed` can re-ask exactly the answers that were unusable.
@@ -124,7 +124,7 @@ export interface CacheLayerOptions {
   cacheOnly?: boolean;
 }
 
-/** A call the cache could not answer on a cache-only road. */
+/** A call the cache could not answer on a cache-only LLM client. */
 export class NotCachedError extends Error {
   override name = 'NotCachedError';
   constructor() {

@@ -1,7 +1,7 @@
 // The layers under the cache, outermost first: retry (transport errors, with backoff honouring Retry-After; a call
 // that timed out in the server's queue, at once) → limit (per-provider rate and adaptive concurrency; then the stop,
 // breaker and budget checks, made when the slot is given; a timeout shrinks the window or feeds the breaker) →
-// deadline (a timeout on each attempt, joined with the caller's and the road's abort signals) → transport (usage
+// deadline (a timeout on each attempt, joined with the caller's and the LLM client's abort signals) → transport (usage
 // and cost of every attempt that reached the provider; a rejected key becomes a CredentialError).
 import type { LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { ProviderName } from '../config/llm-schema.js';
@@ -12,11 +12,11 @@ import { costOf, type Price } from './pricing.js';
 import type { Purpose, UsageMeter } from './usage.js';
 
 /** What the layers share for one run: the meter, the abort state, the breaker. */
-export interface RoadState {
+export interface LlmClientState {
   meter: UsageMeter;
   /** Aborted by the caller's signal (Ctrl-C) or by a stop (rejected key). */
   signal: AbortSignal;
-  /** Throws when the road was stopped or the caller aborted. */
+  /** Throws when the LLM client was stopped or the caller aborted. */
   throwIfStopped(): void;
   breaker: ProviderBreaker;
   /** Called with the provider's 401/403 error; returns the error to throw. */
@@ -44,7 +44,7 @@ export const MAX_SHARED_TIMEOUT_RETRIES = 5;
 
 export function retryLayer(options: {
   maxRetries: number;
-  state: RoadState;
+  state: LlmClientState;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }): LanguageModelV3Middleware {
   const sleep = options.sleep ?? abortableSleep;
@@ -78,7 +78,7 @@ export function limitLayer(options: {
   modelId: string;
   purpose: Purpose;
   limiter: CallLimiter;
-  state: RoadState;
+  state: LlmClientState;
   timeoutMs: number;
   /** Awaited before the first call takes a slot: a local engine's slots are asked for once (llm/engine-slots.ts). */
   prepare?: () => Promise<void>;
@@ -165,7 +165,7 @@ export function transportLayer(options: {
   modelId: string;
   purpose: Purpose;
   price: Price;
-  state: RoadState;
+  state: LlmClientState;
   now?: () => number;
 }): LanguageModelV3Middleware {
   const now = options.now ?? Date.now;

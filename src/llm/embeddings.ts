@@ -148,7 +148,7 @@ async function embedMissing({
   await Promise.all(
     batches.map(async (batch) => {
       try {
-        // The same limit as the road's: what the run has spent, triage and writing included, stops new calls.
+        // The same limit as the LLM client's: what the run has spent, triage and writing included, stops new calls.
         if (meter && maxCostUsd !== undefined && meter.costUsd >= maxCostUsd) {
           throw new EmbeddingError(`the cost limit of $${maxCostUsd} was reached`);
         }

@@ -1,7 +1,7 @@
 // How many calls a local inference engine serves at once. llama.cpp's server (and engines that copy its API, such as
 // node-llama-cpp's) answers `GET /props` with `total_slots`; a call beyond them waits in the server's queue, where
 // its timeout would run out on the line instead of the model. Asked once per run, with a short deadline; an engine
-// that does not say (Ollama, vLLM, LM Studio) gets null, and the road starts it at one call at a time.
+// that does not say (Ollama, vLLM, LM Studio) gets null, and the LLM client starts it at one call at a time.
 import { z } from 'zod';
 
 const propsSchema = z.object({ total_slots: z.number().int().positive().max(1_024) });

@@ -32,7 +32,7 @@ export function downVerdict(error: unknown): Verdict {
   const chain = causeChain(error);
   if (chain.some((entry) => isAbort(entry) && !(entry instanceof CallTimeoutError))) return 'own';
   if (findCause(error, ProviderUnavailableError)) return 'down';
-  // A cache-only road (digest list): the answer may be cached under the next model, the one that wrote it.
+  // A cache-only LLM client (digest list): the answer may be cached under the next model, the one that wrote it.
   if (findCause(error, NotCachedError) || findCause(error, CallTimeoutError)) return 'this-call';
   const status = statusOf(error);
   if (status === 429 || (status !== undefined && status >= 500)) return 'down';
@@ -84,7 +84,7 @@ export function fallbackModel({
       throw last ?? new ProviderUnavailableError('every model of the chain is down');
     },
     doStream() {
-      throw new Error('the model road does not stream');
+      throw new Error('the model llmClient does not stream');
     },
   };
 

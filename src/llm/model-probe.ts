@@ -1,4 +1,4 @@
-// One small structured call to a configured model, outside the road (no cache, no budget, no retries): what
+// One small structured call to a configured model, outside the LLM client (no cache, no budget, no retries): what
 // `digest doctor` asks to learn whether the model is reachable, accepts its key, honours a JSON schema's array size,
 // and how fast it answers.
 import { generateText, NoObjectGeneratedError, Output, wrapLanguageModel } from 'ai';
@@ -92,7 +92,7 @@ export async function probeModel(
   const started = performance.now();
   try {
     const result = await generateText({
-      // The schema in the provider's form, as the road sends it (OpenAI's strict mode refuses minItems/maxItems).
+      // The schema in the provider's form, as the LLM client sends it (OpenAI's strict mode refuses minItems/maxItems).
       model: wrapLanguageModel({
         model: resolveModel(modelId, options),
         middleware: schemaLayer(providerOf(modelId)),

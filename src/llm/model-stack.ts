@@ -1,4 +1,4 @@
-// One model wrapped in the road's whole stack, outermost first: cache → retry → limit (rate, adaptive concurrency,
+// One model wrapped in the LLM client's whole stack, outermost first: cache → retry → limit (rate, adaptive concurrency,
 // budget, breaker) → deadline → schema (the provider's form) → transport (usage, cost, rejected keys) → the
 // provider, whose fetch caps time and size. The limiter, breaker and bounded fetch are shared by every model of
 // the run; an engine's window is set from the slots it reports (or 1 when local) before its first call.
@@ -8,7 +8,7 @@ import { DEFAULT_CONCURRENCY, type LlmConfig, type ProviderName } from '../confi
 import type { Logger, StageStore } from '../core/ports.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { type AnswerLedger, cacheLayer } from './cache-layer.js';
-import { deadlineLayer, limitLayer, type RoadState, retryLayer, transportLayer } from './call-layers.js';
+import { deadlineLayer, type LlmClientState, limitLayer, retryLayer, transportLayer } from './call-layers.js';
 import { type CallLimiter, createCallLimiter, type ProviderWindow } from './call-limiter.js';
 import { engineSlots } from './engine-slots.js';
 import { priceOf } from './pricing.js';
@@ -20,9 +20,9 @@ export interface StackOptions {
   llm: LlmConfig;
   resolve: ResolveModelOptions;
   cache: StackCache;
-  state: RoadState;
+  state: LlmClientState;
   log: Logger;
-  engine?: RoadEngine;
+  engine?: LlmEngine;
 }
 
 /** The answer cache every stack's outer layer reads and fills, and how this run uses it. */
@@ -35,7 +35,7 @@ export interface StackCache {
 }
 
 /** The bottom of the stack, replaced by tests and proxies. */
-export interface RoadEngine {
+export interface LlmEngine {
   /** The fetch under the size and time caps. */
   fetch?: typeof fetch;
   /** The bare model for an id, instead of the provider registry (tests: MockLanguageModelV3 under the stack). */

@@ -56,7 +56,7 @@ function prune(node: unknown, dropped: Set<string>): unknown {
   return result;
 }
 
-/** The road's layer that puts each call's schema in its provider's form (innermost, so the cache key is unchanged). */
+/** The LLM client's layer that puts each call's schema in its provider's form (innermost, so the cache key is unchanged). */
 export function schemaLayer(provider: ProviderName): LanguageModelV3Middleware {
   return {
     specificationVersion: 'v3',

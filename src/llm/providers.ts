@@ -1,4 +1,4 @@
-// "provider:model" ids → AI SDK language models through the SDK's provider registry; the road wraps them.
+// "provider:model" ids → AI SDK language models through the SDK's provider registry; the LLM client wraps them.
 // Every provider is given the JSON schema of structured output: OpenAI and Anthropic natively, and the
 // OpenAI-compatible ones (Ollama, vLLM, llama.cpp, LM Studio) with `supportsStructuredOutputs`, which sends
 // `response_format: { type: "json_schema" }` instead of schema-less JSON mode.
@@ -179,8 +179,8 @@ export function createModelRegistry(options: ResolveModelOptions) {
 }
 
 /**
- * `resolveModel("openai:gpt-4.1-mini", { llm, env })` → the provider's bare model, outside the road (no cache,
- * budget or limits): use `createModelRoad(...).model(purpose)` for calls a build makes.
+ * `resolveModel("openai:gpt-4.1-mini", { llm, env })` → the provider's bare model, outside the LLM client (no cache,
+ * budget or limits): use `createLlmClient(...).model(purpose)` for calls a build makes.
  */
 export function resolveModel(modelId: string, options: ResolveModelOptions): LanguageModelV3 {
   providerOf(modelId);

@@ -1,4 +1,4 @@
-// One structured call on the road: generateText + Output.object through a RoadModel, then the caller's rules. The
+// One structured call on the LLM client: generateText + Output.object through a LlmClientModel, then the caller's rules. The
 // outcome says what happened instead of throwing for a model or network failure, so callers repair or fall back;
 // only what must stop the run (a rejected key, the caller's abort) is thrown.
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ import {
   findCause,
   ProviderUnavailableError,
 } from './call-errors.js';
-import type { ModelRoad, RoadModel } from './model-road.js';
+import type { LlmClient, LlmClientModel } from './client.js';
 import { providerOf } from './providers.js';
 import { maxTokensFor } from './token-bound.js';
 
@@ -51,18 +51,18 @@ export function schemaErrors(text: string | undefined, schema: z.ZodType): strin
 }
 
 /** The call's max_tokens: what the schema allows where a grammar enforces it (token-bound.ts), else the config's. */
-async function maxOutputTokensOf(model: RoadModel, schema: z.ZodType): Promise<number> {
+async function maxOutputTokensOf(model: LlmClientModel, schema: z.ZodType): Promise<number> {
   const json = await asSchema(schema).jsonSchema;
   return maxTokensFor(providerOf(model.modelId), json, model.maxOutputTokens);
 }
 
 export async function callStructured<T>(
-  road: ModelRoad,
-  model: RoadModel,
+  llmClient: LlmClient,
+  model: LlmClientModel,
   request: StructuredRequest<T>,
 ): Promise<CallOutcome<T>> {
   const callId = randomUUID();
-  road.throwIfStopped();
+  llmClient.throwIfStopped();
   try {
     const result = await generateText({
       model: model.model,
@@ -71,38 +71,38 @@ export async function callStructured<T>(
       output: Output.object({ schema: request.schema, name: request.schemaName }),
       temperature: model.temperature,
       maxOutputTokens: await maxOutputTokensOf(model, request.schema),
-      // The road retries transport errors itself, each attempt through its limiter and deadline.
+      // The LLM client retries transport errors itself, each attempt through its limiter and deadline.
       maxRetries: 0,
       ...(request.signal ? { abortSignal: request.signal } : {}),
       providerOptions: { [TAGS_NAMESPACE]: { callId, promptVersion: request.promptVersion } },
     });
     const value = result.output as T;
-    const cached = road.wasCached(callId);
-    const modelId = road.answeredBy(callId) ?? model.modelId;
+    const cached = llmClient.wasCached(callId);
+    const modelId = llmClient.answeredBy(callId) ?? model.modelId;
     const errors = request.validate?.(value) ?? [];
-    await road.settle(callId, errors);
+    await llmClient.settle(callId, errors);
     return errors.length
       ? { kind: 'invalid', value, text: result.text, errors, cached, modelId }
       : { kind: 'ok', value, text: result.text, cached, modelId };
   } catch (error) {
     if (NoObjectGeneratedError.isInstance(error)) {
-      const cached = road.wasCached(callId);
-      const modelId = road.answeredBy(callId) ?? model.modelId;
+      const cached = llmClient.wasCached(callId);
+      const modelId = llmClient.answeredBy(callId) ?? model.modelId;
       const found = schemaErrors(error.text, request.schema);
       const errors = found.length ? found : [`the answer did not match the schema: ${error.message}`];
-      await road.settle(callId, errors);
+      await llmClient.settle(callId, errors);
       return { kind: 'invalid', text: error.text ?? '', errors, cached, modelId };
     }
-    road.forget(callId);
+    llmClient.forget(callId);
     const credential = findCause(error, CredentialError);
     if (credential) throw credential;
-    road.throwIfStopped();
+    llmClient.throwIfStopped();
     if (request.signal?.aborted) throw request.signal.reason ?? error;
     const message = describeFailure(error);
     const budget = findCause(error, BudgetExceededError) !== undefined;
     // A provider given up on was said once, when its breaker opened: the calls it turns away stay quiet.
     const said = budget || findCause(error, ProviderUnavailableError) !== undefined;
-    if (!said) road.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
+    if (!said) llmClient.log.warn(`LLM call to ${model.modelId} failed: ${message}`);
     return { kind: 'failed', error: message, label: failureLabel(error), budget };
   }
 }

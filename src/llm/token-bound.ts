@@ -8,7 +8,7 @@ import type { ProviderName } from '../config/llm-schema.js';
 
 /**
  * Characters a token of written text carries on average (English prose runs at about 4 on the common tokenizers).
- * The strings' maxLength already leaves room for long words, so the bound counts prose at 4; punctuation, keys and
+ * The strings' maxLength already leaves capability for long words, so the bound counts prose at 4; punctuation, keys and
  * numbers are counted a token a character: tokenizers split them that finely.
  */
 const CHARS_PER_TOKEN = 4;

@@ -3,7 +3,7 @@
 /** What a call is for: the usage table and edition.json break spending down by these. */
 export const PURPOSES = ['triage', 'write', 'check', 'edition', 'translate'] as const;
 export type Purpose = (typeof PURPOSES)[number];
-/** The road's purposes and `embed`: learned taste's embeddings (llm/embeddings.ts), counted beside them. */
+/** The LLM client's purposes and `embed`: learned taste's embeddings (llm/embeddings.ts), counted beside them. */
 export const USAGE_PURPOSES = [...PURPOSES, 'embed'] as const;
 export type UsagePurpose = (typeof USAGE_PURPOSES)[number];
 

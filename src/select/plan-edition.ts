@@ -238,7 +238,7 @@ function pickRanked({
 /**
  * Why each item that outscores a ranked pick was left out, as a signal (1), so the desk and `list` never show
  * a better-ranked item as "below the cut": a cap (per source, per theme, posts), the post mix, or — every cap
- * leaving room — too close to an item already chosen (the diversity step).
+ * leaving capability — too close to an item already chosen (the diversity step).
  */
 function markLeftOut(
   planned: PlannedItem[],

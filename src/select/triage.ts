@@ -1,5 +1,5 @@
 // LLM triage: a cheap batched relevance score (0–10) per candidate, from titles and first lines only. Every call goes
-// through the model road, whose cache keeps every answer (also one that left candidates unscored), so a rebuild of
+// through the LLM client, whose cache keeps every answer (also one that left candidates unscored), so a rebuild of
 // the same shortlist asks nothing and `retryFailed` asks again only the batches whose answer was incomplete. Usage
 // and cost count under "triage", against the same budget, rate limit and timeouts as writing. The schema asks for one
 // score per candidate; an answer with some bad scores keeps its good ones (the bad ones counted, said in one line), an
@@ -7,7 +7,7 @@
 // to the other signals, said in one line.
 import type { ModelMessage } from 'ai';
 import type { StoredItem } from '../core/types.js';
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import { callStructured } from '../llm/structured-call.js';
 import {
   SCORES,
@@ -20,8 +20,8 @@ import {
 } from './triage-prompt.js';
 
 export interface TriageOptions {
-  /** The run's model road; triage uses its "triage" model (none: no triage). */
-  road: ModelRoad;
+  /** The run's LLM client; triage uses its "triage" model (none: no triage). */
+  llmClient: LlmClient;
   audience: string;
   /** Candidates per call (default 40). */
   batchSize?: number;
@@ -64,13 +64,19 @@ export async function triageCandidates(
   candidates: StoredItem[],
   options: TriageOptions,
 ): Promise<TriageResult> {
-  const { road } = options;
-  const model = road.model('triage');
+  const { llmClient } = options;
+  const model = llmClient.model('triage');
   const scores = new Map<string, number>();
   const warnings: string[] = [];
-  const before = road.usage().byPurpose.triage;
+  const before = llmClient.usage().byPurpose.triage;
   if (!model) {
-    return { scores, usage: triageUsage(road, before), warnings, failedCandidates: 0, rejectedScores: 0 };
+    return {
+      scores,
+      usage: triageUsage(llmClient, before),
+      warnings,
+      failedCandidates: 0,
+      rejectedScores: 0,
+    };
   }
 
   // Sorted by key so the same shortlist always makes the same batches, hence the same cached calls.
@@ -113,10 +119,10 @@ export async function triageCandidates(
         '(the other scores of those answers are kept); those candidates are ranked by the other signals',
     );
   }
-  road.log.debug(`triage: ${scores.size}/${all.length} scored in ${batches.length} batch(es)`);
+  llmClient.log.debug(`triage: ${scores.size}/${all.length} scored in ${batches.length} batch(es)`);
   return {
     scores,
-    usage: triageUsage(road, before),
+    usage: triageUsage(llmClient, before),
     warnings,
     failedCandidates: unscored,
     rejectedScores: rejected,
@@ -125,7 +131,7 @@ export async function triageCandidates(
 
 async function triageBatch(
   batch: Candidate[],
-  model: RoadModel,
+  model: LlmClientModel,
   options: TriageOptions,
 ): Promise<BatchResult> {
   // Short ids keep the prompt small; the answer is mapped back through them.
@@ -149,7 +155,7 @@ async function triageBatch(
   // An answer that leaves a candidate out is a failed answer, not a partial success: asked once more, with the
   // errors, then the whole batch is left to the other signals.
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const outcome = await callStructured(options.road, model, { ...request, messages });
+    const outcome = await callStructured(options.llmClient, model, { ...request, messages });
     if (outcome.kind === 'failed') return { scores: new Map(), failure: outcome.error, rejected: 0 };
     if (outcome.kind === 'ok') return { scores: readScores(outcome.value, byId), rejected: 0 };
     // Judged per candidate: the good scores of an answer with some bad ones are kept, the bad ones counted.
@@ -213,10 +219,10 @@ function readScores(output: TriageOutput, byId: Map<string, Candidate>): Map<str
 }
 
 function triageUsage(
-  road: ModelRoad,
+  llmClient: LlmClient,
   before: { calls: number; cacheHits: number; tokensIn: number; tokensOut: number } | undefined,
 ): TriageUsage {
-  const after = road.usage().byPurpose.triage;
+  const after = llmClient.usage().byPurpose.triage;
   return {
     calls: (after?.calls ?? 0) - (before?.calls ?? 0),
     cacheHits: (after?.cacheHits ?? 0) - (before?.cacheHits ?? 0),

@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { createRateLimiter } from '../core/rate-limiter.js';
 import {
   type Archive,
   editionDateInput,
@@ -13,7 +12,8 @@ import {
   listEditionsInput,
   openApiDocument,
   searchItemsInput,
-} from '../reach/index.js';
+} from '../api/index.js';
+import { createRateLimiter } from '../core/rate-limiter.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
 import { clientAddress } from './client-address.js';
 import { rateLimit } from './guards.js';

@@ -1,9 +1,9 @@
 // The HTTP app of `digest serve`: the published site, /healthz, /metrics; routes parse input and call the use cases.
 
 import { Hono } from 'hono';
+import { API_BASE, API_VERSION, type Archive } from '../api/index.js';
 import { systemClock } from '../core/clock.js';
 import type { Desk } from '../desk/index.js';
-import { API_BASE, API_VERSION, type Archive } from '../reach/index.js';
 import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
 import { CLICK_ROUTE, type ClickRouteOptions, clickRoutes } from './click-routes.js';

@@ -2,7 +2,7 @@
 // the SDK's stateless transport, a batch one message at a time with a fast path for plain tool calls, and every
 // answer capped at MCP_MAX_ANSWER_BYTES.
 import type { Context } from 'hono';
-import { type Archive, createMcpServer } from '../reach/index.js';
+import { type Archive, createMcpServer } from '../api/index.js';
 
 const MCP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 

@@ -13,8 +13,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { Archive } from '../api/index.js';
 import { createRateLimiter } from '../core/rate-limiter.js';
-import type { Archive } from '../reach/index.js';
 import { clientAddress } from './client-address.js';
 import { hasBadText, textGuard, tooManyRequests } from './guards.js';
 import { createMcpAnswer } from './mcp-answer.js';

@@ -179,7 +179,7 @@ async function checkOneModel({
       'the server does not enforce JSON-schema array sizes: use structured outputs (json_schema) or another model',
     );
   }
-  // As the road sizes its window: llm.concurrency when set, else the engine's slots, else 1 (local) or the default.
+  // As the LLM client sizes its window: llm.concurrency when set, else the engine's slots, else 1 (local) or the default.
   const local = isLocalModel(modelId, { llm, env: options.env });
   const parallel = llm.concurrency ?? slots ?? (local ? 1 : DEFAULT_CONCURRENCY);
   return {

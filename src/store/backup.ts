@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { schemaLevel, tableCounts, tableShapes } from './_catalog.js';
 import { type BackupLoad, loadRows, readSnapshot, type StoreSnapshot } from './_snapshot.js';
 import { loadThroughOlderLevel } from './backup-upgrade.js';
-import { knownMigrations } from './migrate.js';
+import { migrationNames } from './migrate.js';
 import type { Database } from './schema.js';
 
 export type { TableShape } from './_catalog.js';
@@ -51,6 +51,6 @@ export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'):
       if (input.schema === current) return loadRows(raw, input);
       return loadThroughOlderLevel(input, (upgraded) => loadRows(raw, upgraded));
     },
-    migrations: knownMigrations,
+    migrations: async () => migrationNames(),
   };
 }

@@ -1,4 +1,4 @@
-// The narrow ports of the subscribers room: each use case names the parts of the store it reads and writes, so its
+// The narrow ports of the subscribers capability: each use case names the parts of the store it reads and writes, so its
 // signature says what it touches. The composition root passes the full DigestDeps, which fits each of them.
 import type { DigestDeps } from '../deps.js';
 import type { Store } from '../store/types.js';

@@ -1,7 +1,7 @@
 // A structured call with one repair: an answer that breaks the rules is shown its errors and asked once more.
 // The item, the edition header and the translations all talk to the model this way.
 import type { ModelMessage } from 'ai';
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import { type CallOutcome, callStructured, type StructuredRequest } from '../llm/structured-call.js';
 
 export interface RepairedCall<T> {
@@ -32,15 +32,15 @@ function repairMessage(errors: string[]): string {
 }
 
 export async function callWithOneRepair<T>(
-  road: ModelRoad,
-  model: RoadModel,
+  llmClient: LlmClient,
+  model: LlmClientModel,
   request: StructuredRequest<T>,
 ): Promise<RepairedCall<T>> {
   let conversation = request.messages;
   let last: T | undefined;
   let reason = '';
   for (let attempt = 0; ; attempt += 1) {
-    const outcome = await callStructured(road, model, { ...request, messages: conversation });
+    const outcome = await callStructured(llmClient, model, { ...request, messages: conversation });
     const repaired = attempt > 0;
     if (outcome.kind === 'failed') return { outcome, conversation, repaired, last, reason: outcome.error };
     last = outcome.value ?? last;

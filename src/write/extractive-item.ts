@@ -33,7 +33,7 @@ import { type ItemKind, nameAuthorsOnce, readerVoice } from './extractive-voice.
 import { judgeLevel } from './level.js';
 import type { PaperPart } from './paper-input.js';
 import { normaliseForMatch, rejectReason, splitSentences, wordCount } from './sentences.js';
-import { partUrl, sourceParts } from './support.js';
+import { partUrl, sourceParts } from './takeaway-sources.js';
 import type { ItemForWriting } from './types.js';
 
 export const SUMMARY_MAX_WORDS = 100;

@@ -1,6 +1,6 @@
 // The faithfulness check: every takeaway and every factual summary sentence, judged against the item's own text by
 // the `check` model, with a supporting quote that must be found verbatim (whitespace/case/quote-style folded).
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import { callStructured } from '../llm/structured-call.js';
 import { type CheckOutput, checkOutputSchemaFor, type ItemOutput } from './output-schema.js';
 import { asPromptData, renderPrompt } from './prompts.js';
@@ -130,8 +130,8 @@ export async function checkFaithfulness({
   output: ItemOutput;
   source: CheckSource;
   support: readonly ({ section: string } | null)[];
-  model: RoadModel;
-  options: { road: ModelRoad; signal?: AbortSignal };
+  model: LlmClientModel;
+  options: { llmClient: LlmClient; signal?: AbortSignal };
 }): Promise<CheckResult> {
   const claims = claimsOf(output, source.sections.size > 0 ? support : []);
   const prompt = renderPrompt('check', {
@@ -143,7 +143,7 @@ export async function checkFaithfulness({
       )
       .join('\n'),
   });
-  const outcome = await callStructured(options.road, model, {
+  const outcome = await callStructured(options.llmClient, model, {
     schema: checkOutputSchemaFor(claims.length),
     schemaName: 'faithfulness_verdicts',
     promptVersion: prompt.version,

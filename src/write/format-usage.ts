@@ -1,7 +1,7 @@
 // The table `digest build` prints after an LLM build: one row per model, one per purpose, then the totals.
 
 import { compareText } from '../core/text.js';
-import type { RoadProgress } from '../llm/model-road.js';
+import type { LlmProgress } from '../llm/client.js';
 import { type ModelUsage, tokensPerSecondOf, USAGE_PURPOSES, type UsageReport } from '../llm/usage.js';
 
 const HEADERS = [
@@ -93,7 +93,7 @@ export function formatUsageTable(usage: UsageReport): string {
 }
 
 /** " · calls: 1 running, 6 waiting · openai-compatible:local 14.2 tokens/s" for the progress line. */
-export function formatProgress(progress: RoadProgress): string {
+export function formatProgress(progress: LlmProgress): string {
   const speeds = Object.entries(progress.tokensPerSecond).map(
     ([modelId, speed]) => `${modelId} ${speed.toFixed(1)} tokens/s`,
   );

@@ -1,7 +1,7 @@
 // Edition title and intro through the model, after the items: validated (one repair), themes checked against the
 // items, else the extractive header.
 import type { WrittenItem } from '../core/types.js';
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import { callWithOneRepair, openingTurn } from './_one-repair.js';
 import { writeEditionExtractively } from './extractive-edition.js';
 import { type EditionOutput, editionOutputSchema } from './output-schema.js';
@@ -53,10 +53,16 @@ function editionErrors(output: EditionOutput, items: EditionInput[]): string[] {
 
 export async function writeEditionWithModel(
   items: EditionInput[],
-  options: { road: ModelRoad; write: RoadModel; name: string; audience: string; signal?: AbortSignal },
+  options: {
+    llmClient: LlmClient;
+    write: LlmClientModel;
+    name: string;
+    audience: string;
+    signal?: AbortSignal;
+  },
 ): Promise<EditionHeader & { notes: string[] }> {
   const prompt = buildEditionPrompt(items, options);
-  const { outcome, reason } = await callWithOneRepair(options.road, options.write, {
+  const { outcome, reason } = await callWithOneRepair(options.llmClient, options.write, {
     schema: editionOutputSchema,
     schemaName: 'digest_edition',
     ...openingTurn(prompt),

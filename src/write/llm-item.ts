@@ -2,7 +2,7 @@
 // back to the extractive writer for that item alone, and says why in `checks`.
 import type { ModelMessage } from 'ai';
 import type { WrittenItem } from '../core/types.js';
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import type { UsageMeter } from '../llm/usage.js';
 import { callWithOneRepair } from './_one-repair.js';
 import { writeItemExtractively } from './extractive-item.js';
@@ -16,15 +16,15 @@ import {
 import { type ItemOutput, itemOutputSchema } from './output-schema.js';
 import { partsText } from './paper-input.js';
 import { asPromptData, renderPrompt, truncateToTokens } from './prompts.js';
-import { traceSupport } from './support.js';
+import { traceSupport } from './takeaway-sources.js';
 import type { ItemForWriting } from './types.js';
 import { ruleLabel, validateItemOutput } from './validate-output.js';
 
 export interface ItemWriterOptions {
-  road: ModelRoad;
-  write: RoadModel;
+  llmClient: LlmClient;
+  write: LlmClientModel;
   /** Null: the faithfulness check is off. */
-  check: RoadModel | null;
+  check: LlmClientModel | null;
   name: string;
   audience: string;
   maxInputTokens: number;
@@ -87,7 +87,7 @@ async function generate({
   version: string;
   options: ItemWriterOptions;
 }): Promise<Generated> {
-  const call = await callWithOneRepair(options.road, options.write, {
+  const call = await callWithOneRepair(options.llmClient, options.write, {
     schema: itemOutputSchema,
     schemaName: 'digest_item',
     promptVersion: version,
@@ -122,7 +122,7 @@ function fallback(
     `${models} could not write this item (${failure.reason}); written by the extractive writer.`,
   ];
   if (failure.budget) notes.push('cost limit reached: no more LLM calls this run.');
-  return writeFallback({ item, meter: options.road.meter, notes, label: failure.label });
+  return writeFallback({ item, meter: options.llmClient.meter, notes, label: failure.label });
 }
 
 /** The item written by the extractive writer instead, flagged, with the reason in its checks. */
@@ -229,7 +229,7 @@ export async function writeItemWithModel(
     options,
   });
   if (!second.ok) {
-    options.road.meter.recordFlagged();
+    options.llmClient.meter.recordFlagged();
     return checkedItem({
       item,
       generated: first,
@@ -243,7 +243,7 @@ export async function writeItemWithModel(
   if (!recheck.ok)
     return checkFailed({ item, generated: second, verdict: recheck, base: regenerated, options });
   const passed = recheck.unsupported.length === 0;
-  if (!passed) options.road.meter.recordFlagged();
+  if (!passed) options.llmClient.meter.recordFlagged();
   return checkedItem({
     item,
     generated: second,
@@ -298,7 +298,7 @@ function checkFailed({
   base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>;
   options: ItemWriterOptions;
 }): WrittenItem {
-  options.road.meter.recordCheckFailed();
+  options.llmClient.meter.recordCheckFailed();
   return written({
     output: generated.output,
     modelId: generated.modelId,

@@ -1,10 +1,10 @@
-// An edition in another language, on the LLM road (purpose `translate`: cached, costed, budgeted): the title and
+// An edition in another language, on the LLM client (purpose `translate`: cached, costed, budgeted): the title and
 // intro in one call, each item's summary, takeaways and level reason in one call each. Names, numbers, code and
 // quotes must come back verbatim (translation-check.ts); a field that loses one, or a call that fails, keeps the
 // original text with a warning, so a translation is never less faithful than the edition.
 import { z } from 'zod';
 import type { Edition, EditionItem, EditionTranslation, TranslatedItem } from '../core/types.js';
-import type { ModelRoad, RoadModel } from '../llm/model-road.js';
+import type { LlmClient, LlmClientModel } from '../llm/client.js';
 import { callWithOneRepair, openingTurn } from './_one-repair.js';
 import { asPromptData, renderPrompt } from './prompts.js';
 import { missingSpans } from './translation-check.js';
@@ -34,8 +34,8 @@ interface Field {
 }
 
 export interface TranslateOptions {
-  road: ModelRoad;
-  model: RoadModel;
+  llmClient: LlmClient;
+  model: LlmClientModel;
   /** The language the edition is written in, and the one to translate into (BCP 47 tags). */
   from: string;
   to: string;
@@ -88,7 +88,7 @@ async function translateFields(
     target_language: languageName(options.to),
     fields: fields.map((field) => `<field id="${field.id}">${asPromptData(field.text)}</field>`).join('\n'),
   });
-  const { last, reason } = await callWithOneRepair(options.road, options.model, {
+  const { last, reason } = await callWithOneRepair(options.llmClient, options.model, {
     schema: translationSchemaFor(fields),
     schemaName: 'digest_translation',
     ...openingTurn(prompt),

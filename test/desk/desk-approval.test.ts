@@ -1,5 +1,5 @@
 // Approving on the desk with SMTP configured: the edition is published, then sent in the background to every
-// confirmed reader through the send log (the subscribers room's `send`), and the outcome goes to the audit log.
+// confirmed reader through the send log (the subscribers capability's `send`), and the outcome goes to the audit log.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestStore } from '../support/database.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';

@@ -1,4 +1,4 @@
-// Regenerating one item on the desk goes through the one model road: exactly one item call and its check (the fake
+// Regenerating one item on the desk goes through the one LLM client: exactly one item call and its check (the fake
 // LLM on loopback counts them), the usage meter's cost shown; the editor's version stays in place.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';

@@ -16,8 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkBackupFile, runBackupSlot } from '../../src/backup/index.js';
 import { systemClock } from '../../src/core/clock.js';
 import { pgliteDatabase, postgresDatabase } from '../../src/store/database.js';
-import { migrate, migrateTo } from '../../src/store/migrate.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { migrate, migrateTo, migrationNames } from '../../src/store/migrate.js';
+
 import { openStore } from '../../src/store/open-store.js';
 import { findShare, shareUrl } from '../../src/store/share-pglite.js';
 import { expectLevelKept, seedLevel } from '../store/level-upgrade.js';
@@ -195,7 +195,7 @@ describe.skipIf(postgres?.skip !== null)('on PostgreSQL', () => {
     expect(await everyRow(targetDb as unknown as Kysely<unknown>)).toEqual(inPglite);
   }, 180_000);
 
-  for (const level of Object.keys(MIGRATIONS)) {
+  for (const level of migrationNames()) {
     it(`keeps every row of a database written at level ${level}`, async () => {
       const { url, db } = await seededPostgres(level);
       const before = await seedLevel(db, level);

@@ -1,4 +1,4 @@
-// The one LLM road end to end: answers that failed validation are cached (a rebuild asks nothing), a call that hung
+// The one LLM client end to end: answers that failed validation are cached (a rebuild asks nothing), a call that hung
 // while others were in flight is asked again in a smaller window (no item lost to it), an item whose answers break
 // the schema falls back (exit 3), `list` ranks with the build's cached triage without a call, and `--retry-failed`
 // against a healthy server asks again only what failed.
@@ -15,7 +15,7 @@ import { type LoopbackServer, startLoopback } from '../support/loopback.js';
 const WEEK = '2026-06-22';
 const MODEL = 'openai:gpt-4.1-mini';
 
-describe('the LLM road from the CLI', () => {
+describe('the LLM llmClient from the CLI', () => {
   let feeds: LoopbackServer;
   let cwd: string;
   beforeAll(async () => {

@@ -44,7 +44,7 @@ describe.skipIf(problem !== null)('digest build against a real local engine (lla
     });
     engine = await startRealEngine();
     cwd = mkdtempSync(join(tmpdir(), 'digest-engine-build-'));
-    // Every LLM setting is the default: the road must find the engine's one slot by itself.
+    // Every LLM setting is the default: the LLM client must find the engine's one slot by itself.
     writeFileSync(
       join(cwd, 'digest.config.json'),
       JSON.stringify({
@@ -96,7 +96,7 @@ describe.skipIf(problem !== null)('digest build against a real local engine (lla
     expect(run.stderr).not.toMatch(/timed out/i);
     const exchanges = engine.exchanges();
     expect(exchanges.every((exchange) => exchange.finish === 'stop')).toBe(true);
-    // The road read /props total_slots = 1 and sent one call at a time.
+    // The LLM client read /props total_slots = 1 and sent one call at a time.
     expect(Math.max(...exchanges.map((exchange) => exchange.inFlightOnArrival))).toBe(1);
   });
 

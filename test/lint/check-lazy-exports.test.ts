@@ -6,7 +6,7 @@ import { lintScript } from '../support/lint-script.js';
 
 const check = lintScript('check-lazy-exports.mjs');
 
-const face = [
+const publicEntry = [
   `export const build = async () => (await import('./build.js')).build();`,
   `export async function list() { const { list, ListKind } = await import('./list.js'); return list(ListKind); }`,
   `const load = () => import('./desk.js');`,
@@ -15,7 +15,7 @@ const face = [
 ].join('\n');
 
 const lazyModules = {
-  'index.ts': face,
+  'index.ts': publicEntry,
   'build.ts': `export function build() { return 1; }\n`,
   'list.ts': `export const ListKind = 'week';\nexport function list(kind: string) { return kind; }\n`,
   'desk.ts': `export function createDesk() { return {}; }\n`,

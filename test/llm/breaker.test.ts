@@ -14,7 +14,7 @@ function recordingLog(): Logger & { warnings: string[] } {
   return { warnings, info() {}, debug() {}, warn: (line) => warnings.push(line) };
 }
 
-/** Global fetch, counting every connection the road tries. */
+/** Global fetch, counting every connection the LLM client tries. */
 function countingFetch(): typeof fetch & { urls: string[] } {
   const urls: string[] = [];
   const counting = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {

@@ -7,8 +7,8 @@ import { ConfigError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { NotCachedError } from '../../src/llm/cache-layer.js';
 import { CallTimeoutError, ProviderUnavailableError } from '../../src/llm/call-errors.js';
+import { createLlmClient } from '../../src/llm/client.js';
 import { downVerdict, fallbackModel } from '../../src/llm/fallback-model.js';
-import { createModelRoad } from '../../src/llm/model-road.js';
 
 const apiError = (statusCode: number | undefined, isRetryable: boolean) =>
   new APICallError({
@@ -105,16 +105,16 @@ describe('llm.fallbacks in the config', () => {
   });
 
   it('a fallback without its key stops the build before any work, naming llm.fallbacks', () => {
-    const road = () =>
-      createModelRoad({
+    const llmClient = () =>
+      createLlmClient({
         llm: { write: 'ollama:qwen3:8b', fallbacks: ['openai:gpt-4.1-mini'] },
         store: { cache: { get: async () => null, put: async () => {} } },
         log: silentLogger,
         env: {},
       });
-    expect(road).toThrow(ConfigError);
-    expect(road).toThrow(/fallback model.*OPENAI_API_KEY/);
-    const model = createModelRoad({
+    expect(llmClient).toThrow(ConfigError);
+    expect(llmClient).toThrow(/fallback model.*OPENAI_API_KEY/);
+    const model = createLlmClient({
       llm: { write: 'ollama:qwen3:8b', fallbacks: ['openai:gpt-4.1-mini', 'ollama:llama3.2'] },
       store: { cache: { get: async () => null, put: async () => {} } },
       log: silentLogger,

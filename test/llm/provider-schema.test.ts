@@ -1,4 +1,4 @@
-// The JSON schema the road actually sends, captured on the wire by a loopback server for each provider kind: as
+// The JSON schema the LLM client actually sends, captured on the wire by a loopback server for each provider kind: as
 // strict as the rules where the provider takes it (exactly 3 takeaways), pruned only for OpenAI's strict mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';

@@ -88,7 +88,7 @@ describe('README', () => {
 
   beforeAll(async () => {
     if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url))))
-      throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+      throw new Error('dist/ is missing: run "npm run build" (npm run test:all does)');
     vi.useFakeTimers({ toFake: ['Date'], now: TODAY, shouldAdvanceTime: true });
     sample = await startSampleServer();
     const arxiv = readFixture('real', 'arxiv-api', 'query_cs.LG_OR_cs.AI_20_2026-04-30.xml');

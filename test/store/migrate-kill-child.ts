@@ -5,7 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { type Migration, Migrator, sql } from 'kysely';
 import { pgliteDatabase } from '../../src/store/database.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { loadMigrations } from '../../src/store/migrate.js';
 
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: migrate-kill-child.ts DATA_DIR');
@@ -20,6 +20,6 @@ const hang: Migration = {
 };
 const migrator = new Migrator({
   db,
-  provider: { getMigrations: async () => ({ ...MIGRATIONS, '999-never-ends': hang }) },
+  provider: { getMigrations: async () => ({ ...(await loadMigrations()), '999-never-ends': hang }) },
 });
 await migrator.migrateToLatest();

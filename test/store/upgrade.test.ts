@@ -1,5 +1,6 @@
 // A database made by release 0.1 (its own schema_migrations bookkeeping, before Kysely's Migrator) opens with this
 // release and upgrades in place, keeping every row: as a PGlite data folder and on PostgreSQL.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
 import { pgliteDatabase } from '../../src/store/database.js';
-import { migrateTo } from '../../src/store/migrate.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { migrateTo, migrationNames } from '../../src/store/migrate.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
 import type { Database } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/types.js';
@@ -96,7 +96,7 @@ describe('a release-0.1 PGlite data folder', () => {
       const applied = await reopened.query<{ name: string }>(
         'SELECT name FROM kysely_migration ORDER BY name',
       );
-      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(MIGRATIONS));
+      expect(applied.rows.map((row) => row.name)).toEqual(migrationNames());
       // The old bookkeeping stays as it was: release 0.1 can still open the folder.
       const legacy = await reopened.query<{ version: number }>('SELECT version FROM schema_migrations');
       expect(legacy.rows).toEqual([{ version: 1 }]);
@@ -107,7 +107,7 @@ describe('a release-0.1 PGlite data folder', () => {
 });
 
 describe('a PGlite database written at each migration level', () => {
-  for (const level of Object.keys(MIGRATIONS)) {
+  for (const level of migrationNames()) {
     it(`keeps every row of level ${level} when this program opens it`, async () => {
       const pglite = await freshPglite();
       cleanups.push(() => pglite.close());
@@ -150,6 +150,6 @@ describe.skipIf(postgres?.skip !== null)('a release-0.1 PostgreSQL database', ()
       await store.close();
     }
     const applied = await client.query('SELECT name FROM kysely_migration ORDER BY name');
-    expect(applied.rows.map((row: { name: string }) => row.name)).toEqual(Object.keys(MIGRATIONS));
+    expect(applied.rows.map((row: { name: string }) => row.name)).toEqual(migrationNames());
   });
 });

@@ -16,6 +16,7 @@ import { pgliteDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
+import { quickTier } from './environment.js';
 
 export type DatabaseKind = 'pglite' | 'postgresql';
 
@@ -29,11 +30,13 @@ export interface StoreDatabase {
 export function storeDatabases(): StoreDatabase[] {
   return [
     { kind: 'pglite', skip: null },
-    {
-      kind: 'postgresql',
-      skip: testDatabaseUrl() ? null : 'no PostgreSQL server (see test/support/postgres.ts)',
-    },
+    { kind: 'postgresql', skip: postgresSkipReason() },
   ];
+}
+
+function postgresSkipReason(): string | null {
+  if (quickTier()) return 'the quick tier runs the store on PGlite; `npm run test:all` adds PostgreSQL';
+  return testDatabaseUrl() ? null : 'no PostgreSQL server (see test/support/postgres.ts)';
 }
 
 export function testDatabaseUrl(): string | null {

@@ -1,5 +1,5 @@
 // The desk board's rows for the sample week, from the use case `digest serve` calls (the board ranks with the `list`
-// use case, as the desk's room hands it in), on a folder the CLI worked in and with the config its commands load.
+// use case, as the desk's capability hands it in), on a folder the CLI worked in and with the config its commands load.
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -7,7 +7,7 @@ import { systemClock } from '../../src/deps.js';
 import { boardView, parseBoardFilter } from '../../src/desk/board.js';
 import type { BoardCandidate } from '../../src/desk/views/view-model.js';
 import { list as rankWeek } from '../../src/editions/index.js';
-import { offlineHttpClient } from '../../src/net/offline-http.js';
+import { offlineHttpClient } from '../../src/net/http-client.js';
 import { SAMPLE_WEEK } from '../../src/sample/sample-week.js';
 import { openStore } from '../../src/store/open-store.js';
 

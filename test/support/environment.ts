@@ -22,3 +22,8 @@ export const CHROMIUM_ARGS = [
 export function announceSkip(suite: string, reason: string): void {
   process.stderr.write(`SKIPPED SUITE: ${suite} — ${reason}\n`);
 }
+
+/** `npm test`: the quick tier, which leaves PostgreSQL, Chromium and child processes to `npm run test:all`. */
+export function quickTier(): boolean {
+  return process.env.DIGEST_TEST_TIER === 'quick';
+}

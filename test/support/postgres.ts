@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
-import { announceSkip } from './environment.js';
+import { announceSkip, quickTier } from './environment.js';
 import { freePort } from './loopback.js';
 
 const run = promisify(execFile);
@@ -25,7 +25,7 @@ export const POSTGRES_MARKER = 'storeDatabases';
 export async function setupPostgres(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.TEST_DATABASE_URL;
   project.provide('testDatabaseUrl', given || null);
-  if (given || !(await runIncludesPostgresSuites(project))) return async () => {};
+  if (given || quickTier() || !(await runIncludesPostgresSuites(project))) return async () => {};
   const binDir = postgresBinDir();
   if (!binDir) {
     announceSkip(

@@ -1,6 +1,6 @@
 // The LLM writer on a paper read in full (a real recorded arXiv page): the prompt carries the chosen sections with
 // their ids, each takeaway comes back with its quote and section, and the faithfulness check judges a takeaway
-// against the section it names. The model is the fake LLM's brain on the real road (MockLanguageModelV3).
+// against the section it names. The model is the fake LLM's brain on the real LLM client (MockLanguageModelV3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
 import { parsePaperHtml } from '../../src/enrich/paper-html.js';
@@ -10,9 +10,9 @@ import { writeItemExtractively } from '../../src/write/extractive-item.js';
 import { type ItemChecks, judgeClaims } from '../../src/write/faithfulness.js';
 import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { paperForWriting } from '../../src/write/paper-input.js';
-import { traceSupport } from '../../src/write/support.js';
+import { traceSupport } from '../../src/write/takeaway-sources.js';
 import type { ItemForWriting } from '../../src/write/types.js';
-import { mockRoad } from '../support/fake-llm-road.js';
+import { mockClient } from '../support/fake-llm-client.js';
 import { readFixture } from '../support/fixtures.js';
 
 let store: Store;
@@ -50,11 +50,11 @@ const context = {
 
 describe('the LLM writer on a paper read in full', () => {
   it('sends the sections with their ids and gets each takeaway back with its section, checked against it', async () => {
-    const { road, calls } = mockRoad(store, undefined, {
+    const { llmClient, calls } = mockClient(store, undefined, {
       modelId: 'openai:mock-fulltext',
       llm: { checkEnabled: true },
     });
-    const [written] = await createLlmWriter({ road }).writeItems([item], context);
+    const [written] = await createLlmWriter({ llmClient }).writeItems([item], context);
     const prompt = calls.find((call) => call.kind === 'item')!.user;
     expect(prompt).toContain('<section id="abstract">');
     expect(prompt).toContain('<section id="S3">\n§3 Results');

@@ -10,7 +10,7 @@ import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { renderPrompt } from '../../src/write/prompts.js';
 import type { ItemForWriting } from '../../src/write/types.js';
 import { plainTextProblems, validateItemOutput } from '../../src/write/validate-output.js';
-import { mockRoad } from '../support/fake-llm-road.js';
+import { mockClient } from '../support/fake-llm-client.js';
 import { hfItems } from '../support/real-items.js';
 
 const base = hfItems('daily_papers_2026-07-31.json')[0]!;
@@ -146,7 +146,7 @@ describe('an obedient model behind the real writer', () => {
 
   it('never lets obeyed injections reach the item: repair, then extractive fallback', async () => {
     const corpus = INJECTIONS.map(injected);
-    const { road } = mockRoad(
+    const { llmClient } = mockClient(
       store,
       (call) =>
         call.kind === 'item' && /ignore previous|BUY CRYPTO|script|reveal/i.test(call.user)
@@ -154,7 +154,7 @@ describe('an obedient model behind the real writer', () => {
           : 'valid',
       { modelId: 'openai:obedient' },
     );
-    const writer = createLlmWriter({ road });
+    const writer = createLlmWriter({ llmClient });
     const written = await writer.writeItems(corpus, { ...options, log: silentLogger });
     expect(written).toHaveLength(corpus.length);
     for (const item of written) {

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports.js';
 import type { WrittenItem } from '../../src/core/types.js';
-import type { ModelRoadOptions } from '../../src/llm/model-road.js';
+import type { LlmClientOptions } from '../../src/llm/client.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
@@ -37,7 +37,7 @@ async function start(options: FakeLlmOptions = {}) {
   return fake;
 }
 
-function writerFor(server: FakeLlm, model: string, extra: Partial<ModelRoadOptions> = {}) {
+function writerFor(server: FakeLlm, model: string, extra: Partial<LlmClientOptions> = {}) {
   return createWriter({
     llm: { write: model, timeoutMs: 5_000, maxRetries: 0, ...extra.llm },
     store,

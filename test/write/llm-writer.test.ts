@@ -9,7 +9,7 @@ import { createLlmWriter } from '../../src/write/llm-writer.js';
 import { normaliseText, wordCount } from '../../src/write/sentences.js';
 import type { WriterContext } from '../../src/write/types.js';
 import type { FakeBehaviour } from '../support/fake-llm-answers.js';
-import { mockRoad } from '../support/fake-llm-road.js';
+import { mockClient } from '../support/fake-llm-client.js';
 import type { MockCall } from '../support/mock-model.js';
 import { hfItems } from '../support/real-items.js';
 
@@ -40,14 +40,14 @@ function setup(
   } = {},
 ) {
   const modelId = overrides.modelId ?? `openai:mock-${++modelCounter}`;
-  const { road, calls } = mockRoad(store, script, {
+  const { llmClient, calls } = mockClient(store, script, {
     modelId,
     llm: { checkEnabled: !overrides.checkOff, ...overrides.llm },
     ...(overrides.refresh ? { refresh: true } : {}),
     ...(overrides.retryFailed ? { retryFailed: true } : {}),
   });
-  const writer = createLlmWriter({ road });
-  return { writer, meter: road.meter, calls, modelId, road };
+  const writer = createLlmWriter({ llmClient });
+  return { writer, meter: llmClient.meter, calls, modelId, llmClient };
 }
 
 const checksOf = (item: { checks?: unknown }) => item.checks as ItemChecks;

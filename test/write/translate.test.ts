@@ -1,10 +1,10 @@
-// Translating an edition on the road (purpose `translate`), with the fake LLM's brain under MockLanguageModelV3:
+// Translating an edition on the LLM client (purpose `translate`), with the fake LLM's brain under MockLanguageModelV3:
 // names, numbers, code and quotes must come back verbatim, else the field keeps its original text with a warning.
 import { describe, expect, it } from 'vitest';
 import { translateEdition } from '../../src/write/translate.js';
 import { missingSpans, protectedSpans } from '../../src/write/translation-check.js';
 import { useTestStore } from '../support/database.js';
-import { mockRoad } from '../support/fake-llm-road.js';
+import { mockClient } from '../support/fake-llm-client.js';
 import { referenceEdition } from '../support/reference-edition.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
@@ -38,17 +38,17 @@ describe('translateEdition', () => {
   const edition = referenceEdition();
 
   it('translates the title, intro and every item on the translate purpose, keeping names and numbers', async () => {
-    const { road, calls } = mockRoad(store(), undefined, { modelId: MODEL });
+    const { llmClient, calls } = mockClient(store(), undefined, { modelId: MODEL });
     const result = await translateEdition(edition, {
-      road,
-      model: road.model('translate')!,
+      llmClient,
+      model: llmClient.model('translate')!,
       from: 'en',
       to: 'de',
       audience: 'engineers',
     });
     expect(result.warnings).toEqual([]);
     expect(calls.filter((call) => call.kind === 'translate')).toHaveLength(edition.items.length + 1);
-    expect(road.usage().byPurpose.translate?.calls).toBe(edition.items.length + 1);
+    expect(llmClient.usage().byPurpose.translate?.calls).toBe(edition.items.length + 1);
     const { translation } = result;
     expect(translation).toMatchObject({ language: 'de', writer: MODEL });
     expect(translation.title).toMatch(/^\[de\] /);
@@ -63,10 +63,10 @@ describe('translateEdition', () => {
     }
     // A second translation of the same edition is answered from the cache.
     const before = calls.length;
-    const again = mockRoad(store(), undefined, { modelId: MODEL });
+    const again = mockClient(store(), undefined, { modelId: MODEL });
     await translateEdition(edition, {
-      road: again.road,
-      model: again.road.model('translate')!,
+      llmClient: again.llmClient,
+      model: again.llmClient.model('translate')!,
       from: 'en',
       to: 'de',
       audience: 'engineers',
@@ -76,12 +76,16 @@ describe('translateEdition', () => {
   });
 
   it('a translation that loses a number or a name is repaired once, then that field keeps the original', async () => {
-    const { road, calls } = mockRoad(store(), (call) => (call.kind === 'translate' ? 'lossy' : 'valid'), {
-      modelId: MODEL,
-    });
+    const { llmClient, calls } = mockClient(
+      store(),
+      (call) => (call.kind === 'translate' ? 'lossy' : 'valid'),
+      {
+        modelId: MODEL,
+      },
+    );
     const result = await translateEdition(edition, {
-      road,
-      model: road.model('translate')!,
+      llmClient,
+      model: llmClient.model('translate')!,
       from: 'en',
       to: 'de',
       audience: 'engineers',

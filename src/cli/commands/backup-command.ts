@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface BackupOptions extends CommonOptions {
   cache: boolean;
@@ -15,9 +16,7 @@ const counted = (counts: Record<string, number>) =>
     .join(', ') || 'no rows';
 
 export function register(program: Command, context: CliContext): void {
-  const backup = program
-    .command('backup')
-    .description('Write the whole store to one checked file (gzip NDJSON) while digest serve keeps running')
+  const backup = declareCommand(program, 'backup')
     .argument('[file]', 'where to write it (default: digest-backup-<time>.ndjson.gz here)')
     .option(
       '--no-cache',
@@ -40,12 +39,7 @@ export function register(program: Command, context: CliContext): void {
     });
   });
 
-  const restore = program
-    .command('restore')
-    .description(
-      'Check a backup file, then write it into an empty store (a new --data-dir, or an empty DATABASE_URL)',
-    )
-    .argument('<file>', 'a file written by digest backup');
+  const restore = declareCommand(program, 'restore').argument('<file>', 'a file written by digest backup');
   withStoreOptions(restore).action(async (file: string, options: CommonOptions) => {
     const { resolve } = await import('node:path');
     const { checkBackup } = await import('../../compose/index.js');

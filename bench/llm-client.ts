@@ -1,4 +1,4 @@
-// The one LLM road, against the loopback fake LLM answering after 300 ms: the LLM part of a build (triage of 60
+// The one LLM client, against the loopback fake LLM answering after 300 ms: the LLM part of a build (triage of 60
 // candidates in 2 batches → 12 items written and checked → title and intro) on the sample week's real items.
 // (a) wall time vs the critical-path floor; (b) a rebuild after a build where some answers failed validation
 // (target: 0 calls, ≤ 1 s); (c) the same build against a hung server (target: ends within 2× the timeout).
@@ -9,7 +9,7 @@ import { triageCandidates } from '../src/select/triage.js';
 import type { PlannedItem } from '../src/select/types.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/types.js';
-import { createModelRoad } from '../src/write/index.js';
+import { createLlmClient } from '../src/write/index.js';
 import { createLlmWriter } from '../src/write/llm-writer.js';
 import { type FakeLlm, type FakeLlmOptions, startFakeLlm } from '../test/support/fake-llm.js';
 import { storedFrom } from '../test/support/stored-items.js';
@@ -39,19 +39,19 @@ async function llmBuild(
 ): Promise<Run> {
   const before = fake.count();
   const started = performance.now();
-  const road = createModelRoad({
+  const llmClient = createLlmClient({
     llm: { write: MODEL, concurrency: CONCURRENCY, ...llm },
     store,
     log: silentLogger,
     env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.baseURL },
     run: { refresh },
   });
-  const triage = await triageCandidates(candidates, { road, audience: AUDIENCE, batchSize: BATCH });
+  const triage = await triageCandidates(candidates, { llmClient, audience: AUDIENCE, batchSize: BATCH });
   const picks = [...candidates]
     .sort((a, b) => (triage.scores.get(b.key) ?? 0) - (triage.scores.get(a.key) ?? 0))
     .slice(0, PICKS)
     .map((item) => toWritingInput({ item } as PlannedItem));
-  const writer = createLlmWriter({ road });
+  const writer = createLlmWriter({ llmClient });
   const context = { name: 'LLM News Digest', audience: AUDIENCE, log: silentLogger };
   const written = await writer.writeItems(picks, context);
   await writer.writeEdition(
@@ -61,7 +61,7 @@ async function llmBuild(
   return {
     wallMs: performance.now() - started,
     calls: fake.count() - before,
-    fallbacks: road.usage().fallbackItems,
+    fallbacks: llmClient.usage().fallbackItems,
   };
 }
 
@@ -76,7 +76,7 @@ async function withFake<T>(options: FakeLlmOptions, run: (fake: FakeLlm, store: 
   }
 }
 
-export async function benchLlmRoad(): Promise<Record<string, number | string>> {
+export async function benchLlmClient(): Promise<Record<string, number | string>> {
   const candidates = (await seedWeekItems())
     .map((item) => storedFrom(item))
     .sort((a, b) => (a.key < b.key ? -1 : 1))

@@ -1,7 +1,7 @@
 // Splits an edition's pieces (blocks, embeds, paragraphs) into as few messages as a platform's limits allow,
 // up to a maximum; what does not fit is counted, and the closing piece (the link to the page) always fits.
 
-export interface PackOptions<P> {
+export interface ChunkOptions<P> {
   /** Pieces that open the first message (the edition's heading and intro). */
   head: P[];
   /** One piece per item, in order; each must fit in a message on its own. */
@@ -13,7 +13,7 @@ export interface PackOptions<P> {
   maxMessages: number;
 }
 
-export function packMessages<P>(options: PackOptions<P>): P[][] {
+export function chunkMessages<P>(options: ChunkOptions<P>): P[][] {
   const { fits, maxMessages } = options;
   const messages: P[][] = [[...options.head]];
   let placed = 0;
@@ -36,7 +36,7 @@ export function packMessages<P>(options: PackOptions<P>): P[][] {
       messages.push([tail]);
       return messages;
     }
-    // The last message is full: drop its last item to make room for the link to the rest.
+    // The last message is full: drop its last item to make capability for the link to the rest.
     if (current.length <= options.head.length && messages.length === 1) {
       throw new Error('the closing piece does not fit in a message on its own');
     }

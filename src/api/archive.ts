@@ -1,4 +1,4 @@
-// The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (reach/mcp.ts):
+// The archive's read-only use cases, shared by the JSON API (server/api-routes.ts) and the MCP server (api/mcp.ts):
 // published editions only (a draft is never shown), every item with its source link and dates so a reader or an
 // agent can cite it. Inputs arrive parsed by the schemas in api-schemas.ts.
 

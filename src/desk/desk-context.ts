@@ -1,4 +1,4 @@
-// What every answer of one desk shares: its ports (with the other rooms' use cases bound to them), the page context
+// What every answer of one desk shares: its ports (with the other capabilities' use cases bound to them), the page context
 // of a session, the week's ranking (cached for the board) and the private folder rebuilt drafts are written to.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,8 +31,8 @@ export interface DeskOptions {
   jobs?: DeskJobRunner;
 }
 
-export interface DeskRoom {
-  /** The ports the pages and actions use, with the other rooms' use cases bound to the full deps. */
+export interface DeskContext {
+  /** The ports the pages and actions use, with the other capabilities' use cases bound to the full deps. */
   deps: DeskDeps;
   siteDir: string;
   /** A signed-in page's context: the editor and the session's CSRF token. */
@@ -49,7 +49,7 @@ export interface DeskRoom {
 
 const PLAN_TTL_MS = 60_000;
 
-export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom {
+export function createDeskContext(deps: DigestDeps, options: DeskOptions): DeskContext {
   const siteName = deps.config.name;
   let draftDir: Promise<string> | undefined = options.draftDir
     ? Promise.resolve(options.draftDir)
@@ -63,7 +63,7 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
   const plans = new Map<string, { at: number; result: Promise<ListResult> }>();
   const runJob = async (job: DeskJob): Promise<DeskJobOutcome> => {
     try {
-      return await (options.jobs ?? ((here: DeskJob) => runDeskJob(roomDeps, here)))(job);
+      return await (options.jobs ?? ((here: DeskJob) => runDeskJob(deskDeps, here)))(job);
     } catch (error) {
       if (!(error instanceof BuildStoppedError)) throw error;
       deps.log.warn(`desk: ${error.message}`);
@@ -71,9 +71,9 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
     }
   };
   const rebuildDraft = (context: DeskActionContext) => runJob({ kind: 'rebuild', context, form: {} });
-  const roomDeps: DeskDeps = { ...deps, runs: { ...deskRuns(deps), rebuildDraft } };
+  const deskDeps: DeskDeps = { ...deps, runs: { ...deskRuns(deps), rebuildDraft } };
   return {
-    deps: roomDeps,
+    deps: deskDeps,
     runJob,
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
@@ -94,7 +94,7 @@ export function createDeskRoom(deps: DigestDeps, options: DeskOptions): DeskRoom
   };
 }
 
-/** The other rooms' use cases the desk's actions run, with the full deps. */
+/** The other capabilities' use cases the desk's actions run, with the full deps. */
 function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
   return {
     build: (input) => build(deps, input),

@@ -1,29 +1,29 @@
-// What every LLM road is, with or without a model: its face (ModelRoad), the usage meter, the answers ledger, the
-// stop signal and the run's flags; and the road of a run that asks no model (offline, none configured), which
-// needs nothing of the AI SDK (open-model-road.ts hands it out without loading model-road.ts and the SDK).
+// What every LLM client is, with or without a model: its public entry (LlmClient), the usage meter, the answers ledger, the
+// stop signal and the run's flags; and the LLM client of a run that asks no model (offline, none configured), which
+// needs nothing of the AI SDK (open-model-LLM client.ts hands it out without loading model-LLM client.ts and the SDK).
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmConfigInput } from '../config/llm-schema.js';
 import type { Logger, StageStore } from '../core/ports.js';
 import { AnswerLedger } from './cache-layer.js';
-import type { RoadEngine } from './model-stack.js';
+import type { LlmEngine } from './model-stack.js';
 import { type Purpose, UsageMeter, type UsageReport } from './usage.js';
 
-export interface ModelRoadOptions {
+export interface LlmClientOptions {
   /** `config.llm` (defaults applied here, so a partial object is fine). */
   llm: LlmConfigInput;
   store: Pick<StageStore, 'cache'>;
   log: Logger;
   env: NodeJS.ProcessEnv;
-  /** What this run asks of the road (the command's flags). */
-  run?: RoadRun;
+  /** What this run asks of the LLM client (the command's flags). */
+  run?: LlmRun;
   /** Aborts every call in flight and every queued one (Ctrl-C). */
   signal?: AbortSignal;
   /** What sits under the stack, replaced by tests and proxies. */
-  engine?: RoadEngine;
+  engine?: LlmEngine;
 }
 
-/** What one run asks of the road: mostly its command's flags. */
-export interface RoadRun {
+/** What one run asks of the LLM client: mostly its command's flags. */
+export interface LlmRun {
   /** `--model provider:model`: replaces `llm.write`. */
   modelOverride?: string;
   /** `--offline`: no model at all. */
@@ -43,7 +43,7 @@ export interface RoadRun {
 }
 
 /** A model for one purpose, wrapped in the whole stack. */
-export interface RoadModel {
+export interface LlmClientModel {
   /** The model asked first. */
   readonly modelId: string;
   /** The model, then `llm.fallbacks`: the order a call whose provider is down tries them. */
@@ -54,16 +54,16 @@ export interface RoadModel {
   readonly maxOutputTokens: number;
 }
 
-/** For the progress line: calls in flight and queued by the road, and each model's output tokens per second. */
-export interface RoadProgress {
+/** For the progress line: calls in flight and queued by the LLM client, and each model's output tokens per second. */
+export interface LlmProgress {
   running: number;
   waiting: number;
   tokensPerSecond: Record<string, number>;
 }
 
-export interface ModelRoad {
+export interface LlmClient {
   /** The model for a purpose, or null: no model configured, offline, the check turned off, or fallback allowed. */
-  model(purpose: Purpose): RoadModel | null;
+  model(purpose: Purpose): LlmClientModel | null;
   /** Said once by the caller: why this run writes extractively, or what is off. Null when nothing to say. */
   readonly notice: string | null;
   readonly meter: UsageMeter;
@@ -75,11 +75,11 @@ export interface ModelRoad {
   /** The model that answered `callId` (read before settling it). */
   answeredBy(callId: string): string | undefined;
   /** Calls running and waiting now, and the models' speed so far. */
-  progress(): RoadProgress;
+  progress(): LlmProgress;
   forget(callId: string): void;
-  /** Aborted on the caller's signal or when the road stops (a rejected key). */
+  /** Aborted on the caller's signal or when the LLM client stops (a rejected key). */
   readonly signal: AbortSignal;
-  /** Throws the reason the road stopped (CredentialError, the caller's abort), if it did. */
+  /** Throws the reason the LLM client stopped (CredentialError, the caller's abort), if it did. */
   throwIfStopped(): void;
   readonly refresh: boolean;
   readonly retryFailed: boolean;
@@ -93,7 +93,7 @@ export const NO_MODEL_NOTICE =
   'environment, or pass --model provider:model.';
 
 /** Model ids per purpose: triage uses the (cheaper) check model; the title and intro, and translations, the writing model. */
-export function modelIds(llm: LlmConfig, run: RoadRun): Record<Purpose, string | undefined> {
+export function modelIds(llm: LlmConfig, run: LlmRun): Record<Purpose, string | undefined> {
   const write = run.modelOverride ?? llm.write;
   const check = llm.check ?? write;
   const checkOn = run.check !== false && llm.checkEnabled;
@@ -101,20 +101,20 @@ export function modelIds(llm: LlmConfig, run: RoadRun): Record<Purpose, string |
   return { write, edition: write, check: checkOn ? check : undefined, triage: check, translate: write };
 }
 
-export type RoadBase = Omit<ModelRoad, 'model' | 'notice' | 'progress'>;
+export type LlmClientBase = Omit<LlmClient, 'model' | 'notice' | 'progress'>;
 
-/** What every road answers, with or without models: usage, the ledger's answers, the stop signal, the run's flags. */
-function roadBase({
+/** What every LLM client answers, with or without models: usage, the ledger's answers, the stop signal, the run's flags. */
+function clientBase({
   options,
   llm,
   ledger,
   stop,
 }: {
-  options: ModelRoadOptions;
+  options: LlmClientOptions;
   llm: LlmConfig;
   ledger: AnswerLedger;
   stop: AbortController;
-}): RoadBase {
+}): LlmClientBase {
   const meter = new UsageMeter();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   return {
@@ -138,23 +138,23 @@ function roadBase({
 export const OFFLINE_NOTICE = 'Offline: writing with the extractive writer, no LLM calls.';
 
 /** Why this run asks no model at all (offline, or no writing model); null when it may ask one. */
-export function noModelNotice(llm: LlmConfig, run: RoadRun): string | null {
+export function noModelNotice(llm: LlmConfig, run: LlmRun): string | null {
   if (run.offline) return OFFLINE_NOTICE;
   return modelIds(llm, run).write ? null : NO_MODEL_NOTICE;
 }
 
-/** What a road starts from, models or not. */
-export function startRoad(
-  options: ModelRoadOptions,
+/** What a LLM client starts from, models or not. */
+export function startLlmClient(
+  options: LlmClientOptions,
   llm: LlmConfig,
-): { base: RoadBase; stop: AbortController; ledger: AnswerLedger } {
+): { base: LlmClientBase; stop: AbortController; ledger: AnswerLedger } {
   const stop = new AbortController();
   const ledger = new AnswerLedger(options.store);
-  return { base: roadBase({ options, llm, ledger, stop }), stop, ledger };
+  return { base: clientBase({ options, llm, ledger, stop }), stop, ledger };
 }
 
-/** A road without models: every `model()` is null and `notice` says why. */
-export function quietRoad(base: RoadBase, notice: string | null): ModelRoad {
+/** A LLM client without models: every `model()` is null and `notice` says why. */
+export function quietLlmClient(base: LlmClientBase, notice: string | null): LlmClient {
   return {
     ...base,
     model: () => null,

@@ -1,11 +1,11 @@
-// The one LLM road: the cache keeps every answer (also unusable ones) with its validation outcome, transport errors
+// The one LLM client: the cache keeps every answer (also unusable ones) with its validation outcome, transport errors
 // are never cached, triage spends through the same meter and budget, and every call is bounded in time and size.
 // Real PGlite store; MockLanguageModelV3 under the real stack, or the loopback fake LLM over HTTP.
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, CredentialError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/ports.js';
-import { createModelRoad, type ModelRoadOptions } from '../../src/llm/model-road.js';
+import { createLlmClient, type LlmClientOptions } from '../../src/llm/client.js';
 import { triageCandidates } from '../../src/select/triage.js';
 import type { ItemChecks } from '../../src/write/faithfulness.js';
 import { createWriter, formatUsageTable } from '../../src/write/index.js';
@@ -13,7 +13,7 @@ import { createLlmWriter } from '../../src/write/llm-writer.js';
 import type { WriterContext } from '../../src/write/types.js';
 import { useTestStore } from '../support/database.js';
 import { type FakeBehaviour, type FakeLlm, startFakeLlm } from '../support/fake-llm.js';
-import { mockRoad } from '../support/fake-llm-road.js';
+import { mockClient } from '../support/fake-llm-client.js';
 import { hfItems } from '../support/real-items.js';
 import { storedItem } from '../support/stored-items.js';
 
@@ -41,75 +41,84 @@ describe('the cache keeps every answer, with its validation outcome', () => {
     call.kind === 'item' && call.user.includes(items[1]!.title) ? 'invalid-json' : 'valid';
 
   it('a rebuild after invalid answers makes 0 calls; retryFailed re-asks only those', async () => {
-    const first = mockRoad(store(), brokenSecond, { modelId: MODEL });
-    const written = await writeAll(createLlmWriter({ road: first.road }));
+    const first = mockClient(store(), brokenSecond, { modelId: MODEL });
+    const written = await writeAll(createLlmWriter({ llmClient: first.llmClient }));
     expect(written[1]!.writer).toBe('extractive');
     expect(first.calls.filter((call) => call.kind === 'item')).toHaveLength(4);
 
-    const again = mockRoad(store(), brokenSecond, { modelId: MODEL });
-    const rewritten = await writeAll(createLlmWriter({ road: again.road }));
+    const again = mockClient(store(), brokenSecond, { modelId: MODEL });
+    const rewritten = await writeAll(createLlmWriter({ llmClient: again.llmClient }));
     expect(again.calls).toHaveLength(0);
     expect(rewritten).toEqual(written);
-    expect(again.road.usage()).toMatchObject({ calls: 0, cacheHits: first.calls.length });
+    expect(again.llmClient.usage()).toMatchObject({ calls: 0, cacheHits: first.calls.length });
 
-    const healthy = mockRoad(store(), undefined, { modelId: MODEL, retryFailed: true });
-    const repaired = await writeAll(createLlmWriter({ road: healthy.road }));
+    const healthy = mockClient(store(), undefined, { modelId: MODEL, retryFailed: true });
+    const repaired = await writeAll(createLlmWriter({ llmClient: healthy.llmClient }));
     // Only the second item's first call was unusable: asked again, now valid, then checked; the header changes with it.
     expect(healthy.calls.map((call) => call.kind)).toEqual(['item', 'check', 'edition']);
     expect(healthy.calls[0]!.user).toContain(items[1]!.title);
     expect(repaired[1]!.writer).toBe(MODEL);
     expect(repaired[0]).toEqual(written[0]);
 
-    const later = mockRoad(store(), brokenSecond, { modelId: MODEL, retryFailed: true });
-    await writeAll(createLlmWriter({ road: later.road }));
+    const later = mockClient(store(), brokenSecond, { modelId: MODEL, retryFailed: true });
+    await writeAll(createLlmWriter({ llmClient: later.llmClient }));
     expect(later.calls).toHaveLength(0);
   });
 
   it('refresh re-asks every call', async () => {
-    const first = mockRoad(store(), undefined, { modelId: MODEL });
-    await writeAll(createLlmWriter({ road: first.road }));
-    const refreshed = mockRoad(store(), undefined, { modelId: MODEL, refresh: true });
-    await writeAll(createLlmWriter({ road: refreshed.road }));
+    const first = mockClient(store(), undefined, { modelId: MODEL });
+    await writeAll(createLlmWriter({ llmClient: first.llmClient }));
+    const refreshed = mockClient(store(), undefined, { modelId: MODEL, refresh: true });
+    await writeAll(createLlmWriter({ llmClient: refreshed.llmClient }));
     expect(refreshed.calls).toHaveLength(first.calls.length);
-    expect(refreshed.road.usage().cacheHits).toBe(0);
+    expect(refreshed.llmClient.usage().cacheHits).toBe(0);
   });
 
   it('never caches a transport error: the next build asks again', async () => {
-    const failing = mockRoad(
+    const failing = mockClient(
       store(),
       (call) => (call.kind === 'item' ? new Error('socket hang up') : 'valid'),
       {
         modelId: MODEL,
       },
     );
-    const [fallen] = await createLlmWriter({ road: failing.road }).writeItems(items.slice(0, 1), context);
+    const [fallen] = await createLlmWriter({ llmClient: failing.llmClient }).writeItems(
+      items.slice(0, 1),
+      context,
+    );
     expect(fallen!.writer).toBe('extractive');
-    expect(failing.road.usage()).toMatchObject({ failedCalls: 1, byPurpose: { write: { failedCalls: 1 } } });
-    const healthy = mockRoad(store(), undefined, { modelId: MODEL });
-    const [item] = await createLlmWriter({ road: healthy.road }).writeItems(items.slice(0, 1), context);
+    expect(failing.llmClient.usage()).toMatchObject({
+      failedCalls: 1,
+      byPurpose: { write: { failedCalls: 1 } },
+    });
+    const healthy = mockClient(store(), undefined, { modelId: MODEL });
+    const [item] = await createLlmWriter({ llmClient: healthy.llmClient }).writeItems(
+      items.slice(0, 1),
+      context,
+    );
     expect(item!.writer).toBe(MODEL);
     expect(healthy.calls.map((call) => call.kind)).toEqual(['item', 'check']);
   });
 });
 
-describe('triage on the road', () => {
+describe('triage on the llmClient', () => {
   const store = useTestStore();
   const candidates = Array.from({ length: 6 }, (_, index) =>
     storedItem({ key: `arxiv:2605.${30000 + index}`, title: `Agents in production, part ${index}` }),
   );
 
   it('its spend is in the usage by purpose and counts against maxCost', async () => {
-    const { road, calls } = mockRoad(store(), undefined, {
+    const { llmClient, calls } = mockClient(store(), undefined, {
       modelId: MODEL,
       llm: { prices: { [MODEL]: { input: 10_000, output: 10_000 } }, concurrency: 1 },
       maxCostUsd: 0.5,
     });
-    const triage = await triageCandidates(candidates, { road, audience: context.audience });
+    const triage = await triageCandidates(candidates, { llmClient, audience: context.audience });
     expect(triage.scores.size).toBe(6);
-    const written = await createLlmWriter({ road }).writeItems(items, context);
+    const written = await createLlmWriter({ llmClient }).writeItems(items, context);
     expect(calls.map((call) => call.kind)).toEqual(['triage']);
     for (const item of written) expect(checksOf(item).notes.join(' ')).toMatch(/cost limit/);
-    const usage = road.usage();
+    const usage = llmClient.usage();
     expect(usage.byPurpose.triage).toMatchObject({ calls: 1, failedCalls: 0 });
     expect(usage.byPurpose.triage!.costUsd).toBeGreaterThan(0.5);
     expect(usage).toMatchObject({ calls: 1, budgetExhausted: true, fallbackItems: 3 });
@@ -119,22 +128,22 @@ describe('triage on the road', () => {
   it('an incomplete triage answer keeps its scores, counts the missing and is cached: a rebuild asks nothing, retryFailed asks again', async () => {
     // The model scores only the first two candidates of each batch.
     const partial = () => 'valid' as const;
-    const first = mockRoad(store(), partial, { modelId: MODEL });
+    const first = mockClient(store(), partial, { modelId: MODEL });
     first.model.doGenerate = wrapScores(first.model.doGenerate, 2);
-    const scored = await triageCandidates(candidates, { road: first.road, audience: 'x' });
+    const scored = await triageCandidates(candidates, { llmClient: first.llmClient, audience: 'x' });
     expect(scored.scores.size).toBe(2);
     expect(scored.rejectedScores).toBe(4);
     expect(scored.failedCandidates).toBe(0);
-    expect(first.road.usage().byPurpose.triage?.calls).toBe(1);
+    expect(first.llmClient.usage().byPurpose.triage?.calls).toBe(1);
 
-    const again = mockRoad(store(), partial, { modelId: MODEL });
-    const rescored = await triageCandidates(candidates, { road: again.road, audience: 'x' });
+    const again = mockClient(store(), partial, { modelId: MODEL });
+    const rescored = await triageCandidates(candidates, { llmClient: again.llmClient, audience: 'x' });
     expect(again.calls).toHaveLength(0);
     expect(rescored.scores).toEqual(scored.scores);
     expect(rescored.warnings).toEqual(scored.warnings);
 
-    const retry = mockRoad(store(), undefined, { modelId: MODEL, retryFailed: true });
-    const repaired = await triageCandidates(candidates, { road: retry.road, audience: 'x' });
+    const retry = mockClient(store(), undefined, { modelId: MODEL, retryFailed: true });
+    const repaired = await triageCandidates(candidates, { llmClient: retry.llmClient, audience: 'x' });
     expect(retry.calls).toHaveLength(1);
     expect(retry.calls[0]!.user.split('\n').filter((line) => line.startsWith('{'))).toHaveLength(6);
     expect(repaired.scores.size).toBe(6);
@@ -156,7 +165,7 @@ describe('every call is bounded in time and size (HTTP, loopback fake LLM)', () 
   const store = useTestStore();
   const TIMEOUT_MS = 1_500;
 
-  function writerFor(server: FakeLlm, { llm, ...extra }: Partial<ModelRoadOptions> = {}) {
+  function writerFor(server: FakeLlm, { llm, ...extra }: Partial<LlmClientOptions> = {}) {
     return createWriter({
       llm: { write: MODEL, timeoutMs: TIMEOUT_MS, maxRetries: 0, maxResponseBytes: 1_000_000, ...llm },
       store: store(),
@@ -259,23 +268,23 @@ describe('fail loudly: a configured model without its key', () => {
 
   it('throws ConfigError naming the variable before any work, unless offline or fallback "extractive"', () => {
     const options = { store: store(), log: silentLogger, env: {} };
-    expect(() => createModelRoad({ ...options, llm: { write: MODEL } })).toThrow(ConfigError);
-    expect(() => createModelRoad({ ...options, llm: { write: MODEL } })).toThrow(
+    expect(() => createLlmClient({ ...options, llm: { write: MODEL } })).toThrow(ConfigError);
+    expect(() => createLlmClient({ ...options, llm: { write: MODEL } })).toThrow(
       `Cannot use "${MODEL}": it needs OPENAI_API_KEY in the environment. Set OPENAI_API_KEY, or build with --offline`,
     );
     // A command without --offline (eval) says what it can do instead.
     expect(() =>
-      createModelRoad({
+      createLlmClient({
         ...options,
         llm: {},
         run: { modelOverride: MODEL, withoutKey: 'leave it out of --models' },
       }),
     ).toThrow(/Set OPENAI_API_KEY, or leave it out of --models\.$/);
     expect(() =>
-      createModelRoad({ ...options, llm: { write: 'anthropic:claude-haiku-4-5', check: MODEL } }),
+      createLlmClient({ ...options, llm: { write: 'anthropic:claude-haiku-4-5', check: MODEL } }),
     ).toThrow(/ANTHROPIC_API_KEY/);
     expect(() =>
-      createModelRoad({
+      createLlmClient({
         ...options,
         env: { ANTHROPIC_API_KEY: 'k' },
         llm: { write: 'anthropic:x', check: MODEL },

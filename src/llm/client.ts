@@ -1,4 +1,4 @@
-// The one LLM road: every call a build makes (triage, item, repair, check, title/intro) goes through one model stack
+// The one LLM client: every call a build makes (triage, item, repair, check, title/intro) goes through one model stack
 // built with the AI SDK's own middleware (model-stack.ts). Outermost first: cache → retry → limit (rate, adaptive
 // concurrency, budget, breaker) → deadline → schema → transport (usage, cost, rejected keys) → the provider, whose
 // fetch caps time and size. With `llm.fallbacks`, a purpose's model is a chain of such stacks (fallback-model.ts).
@@ -13,7 +13,18 @@ import {
   ProviderUnavailableError,
   ProviderUnreachableError,
 } from './call-errors.js';
-import type { RoadState } from './call-layers.js';
+import type { LlmClientState } from './call-layers.js';
+import {
+  type LlmClient,
+  type LlmClientModel,
+  type LlmClientOptions,
+  type LlmProgress,
+  type LlmRun,
+  modelIds,
+  noModelNotice,
+  quietLlmClient,
+  startLlmClient,
+} from './client-types.js';
 import { fallbackModel } from './fallback-model.js';
 import { createModelStacks, type ModelStacks } from './model-stack.js';
 import {
@@ -24,49 +35,38 @@ import {
   providerOf,
   type ResolveModelOptions,
 } from './providers.js';
-import {
-  type ModelRoad,
-  type ModelRoadOptions,
-  modelIds,
-  noModelNotice,
-  quietRoad,
-  type RoadModel,
-  type RoadProgress,
-  type RoadRun,
-  startRoad,
-} from './road-base.js';
 import { type Purpose, tokensPerSecondOf, type UsageMeter, type UsageReport } from './usage.js';
 
 export type {
-  ModelRoad,
-  ModelRoadOptions,
-  RoadModel,
-  RoadProgress,
-  RoadRun,
-} from './road-base.js';
+  LlmClient,
+  LlmClientModel,
+  LlmClientOptions,
+  LlmProgress,
+  LlmRun,
+} from './client-types.js';
 
 const BUILD_WITHOUT_KEY =
   'build with --offline, or set "llm": { "fallback": "extractive" } to write extractively without it';
 
 /**
- * Builds the road for one run. Throws ConfigError before any work when a configured model lacks its key or
+ * Builds the LLM client for one run. Throws ConfigError before any work when a configured model lacks its key or
  * server, unless `offline` or `llm.fallback: "extractive"` (then the models are null and `notice` says why).
  */
-export function createModelRoad(options: ModelRoadOptions): ModelRoad {
+export function createLlmClient(options: LlmClientOptions): LlmClient {
   const llm = llmSchema.parse(options.llm);
   const run = options.run ?? {};
-  const { base, stop, ledger } = startRoad(options, llm);
+  const { base, stop, ledger } = startLlmClient(options, llm);
   if (run.modelOverride && !run.offline) validateId(run.modelOverride, '--model');
   const quiet = noModelNotice(llm, run);
-  if (quiet) return quietRoad(base, quiet);
+  if (quiet) return quietLlmClient(base, quiet);
 
   const ids = modelIds(llm, run);
   const resolve = { llm, env: options.env };
   const checked = checkSettings(llm, ids, { ...run, resolve });
-  if ('unusable' in checked) return quietRoad(base, checked.unusable);
+  if ('unusable' in checked) return quietLlmClient(base, checked.unusable);
 
   const { meter, signal, throwIfStopped } = base;
-  const state = roadState({
+  const state = clientState({
     llm,
     run: { meter, signal, throwIfStopped, stop, log: options.log, resolve },
     maxCostUsd: run.maxCostUsd ?? llm.maxCostUsd,
@@ -87,7 +87,7 @@ export function createModelRoad(options: ModelRoadOptions): ModelRoad {
     ...(options.engine ? { engine: options.engine } : {}),
   });
   const build = purposeModels({ llm, ids, fallbacks: checked.fallbacks, stacks, meter, log: options.log });
-  const wrapped = new Map<Purpose, RoadModel | null>();
+  const wrapped = new Map<Purpose, LlmClientModel | null>();
   return {
     ...base,
     notice: checked.notices.length ? checked.notices.join(' ') : null,
@@ -107,7 +107,7 @@ function purposeModels(parts: {
   stacks: ModelStacks;
   meter: UsageMeter;
   log: Logger;
-}): (purpose: Purpose) => RoadModel | null {
+}): (purpose: Purpose) => LlmClientModel | null {
   const { llm, ids, fallbacks, stacks, meter, log } = parts;
   // Shared by every purpose: a model found down while writing is not asked again for the title or a check.
   const down = new Map<string, Error>();
@@ -129,14 +129,14 @@ function purposeModels(parts: {
 
 /**
  * Which configured models can be called: a missing key or server stops the build (ConfigError naming the setting),
- * or with `llm.fallback: "extractive"` turns that model off with a notice (the writer's: the whole road).
+ * or with `llm.fallback: "extractive"` turns that model off with a notice (the writer's: the whole LLM client).
  */
 function checkSettings(
   llm: LlmConfig,
   ids: Record<Purpose, string | undefined>,
-  options: Pick<RoadRun, 'cacheOnly' | 'withoutKey'> & { resolve: ResolveModelOptions },
+  options: Pick<LlmRun, 'cacheOnly' | 'withoutKey'> & { resolve: ResolveModelOptions },
 ): { unusable: string } | { notices: string[]; fallbacks: string[] } {
-  // A cache-only road never reaches a provider, so it needs no key.
+  // A cache-only LLM client never reaches a provider, so it needs no key.
   const missingFor = (modelId: string) =>
     options.cacheOnly ? null : missingSetting(modelId, options.resolve);
   const notices: string[] = [];
@@ -174,21 +174,21 @@ function checkSettings(
 }
 
 /** What the layers share: the meter, the abort state, the breaker, and what a rejected key or the budget does. */
-function roadState({
+function clientState({
   llm,
   run,
   maxCostUsd,
   withoutKey,
 }: {
   llm: LlmConfig;
-  run: Pick<RoadState, 'meter' | 'signal' | 'throwIfStopped'> & {
+  run: Pick<LlmClientState, 'meter' | 'signal' | 'throwIfStopped'> & {
     stop: AbortController;
     log: Logger;
     resolve: ResolveModelOptions;
   };
   maxCostUsd: number | undefined;
   withoutKey: string | undefined;
-}): RoadState {
+}): LlmClientState {
   // Every opening is one line: the calls it turns away say nothing more (structured-call.ts).
   const breaker = createBreaker((error) => run.log.warn(error.message));
   const { meter, stop } = run;
@@ -261,7 +261,7 @@ function unreachableMessage(
 function progressOf(
   windows: Partial<Record<string, { running: number; waiting: number }>>,
   usage: UsageReport,
-): RoadProgress {
+): LlmProgress {
   let running = 0;
   let waiting = 0;
   for (const window of Object.values(windows)) {
