@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Archive } from '../api/index.js';
+import type { BackupScheduleSettings } from '../backup/index.js';
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
@@ -43,6 +44,8 @@ export interface ServiceUseCases {
   stats: NonNullable<ServerUseCases['stats']>;
   clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
+  backupSchedule(settings: BackupScheduleSettings): Promise<{ stop(): Promise<void> }>;
+  lastBackupSuccess(): Promise<number | null>;
 }
 
 export interface ServiceOptions {
@@ -152,6 +155,7 @@ export async function composeService(
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
       const schedule = await startSchedule(running);
+      const backups = await startBackups(running);
       return {
         url: server.url,
         async close() {
@@ -162,6 +166,7 @@ export async function composeService(
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
           await following.sync?.stop();
+          await backups?.stop();
           requestLines.flush();
         },
       };
@@ -226,6 +231,7 @@ function serviceMetrics(
     linkClicks: () => digest.clickTotals(),
     complaints: () => deps.store.mailOutcomes.complaints(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
+    ...(deps.config.schedule.backup ? { lastBackup: () => digest.lastBackupSuccess() } : {}),
   });
 }
 
@@ -288,6 +294,13 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
   return scheduler;
+}
+
+/** Backups on their own cron (schedule.backup), in this process: a snapshot read in batches, written by zlib. */
+async function startBackups(running: ServiceParts): Promise<{ stop(): Promise<void> } | null> {
+  const { backup, timeZone } = running.deps.config.schedule;
+  if (!backup) return null;
+  return running.digest.backupSchedule({ ...backup, timeZone });
 }
 
 /**

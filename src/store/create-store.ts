@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import { memoryRateLimitStore } from '../core/rate-limiter.js';
+import { backupStore } from './backup.js';
 import { cacheStore } from './cache.js';
 import { changesStore } from './changes.js';
 import { clicksStore } from './clicks.js';
@@ -33,6 +34,8 @@ export interface CreateStoreOptions {
   onClose?: () => Promise<void>;
   /** How `jobs.withLock` keeps a job to one process (default: an advisory lock). */
   jobLock?: JobLockKind;
+  /** An in-process PGlite (one session, taken per statement) or a pool of connections (default). */
+  session?: 'embedded' | 'pool';
   /** Starts sharing the database with other commands (PGlite in a data folder only). */
   share?: () => Promise<SharedDatabase | null>;
 }
@@ -66,6 +69,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     manyInstances,
     // One process holds a PGlite database: its limits stay in memory, where they cost no query.
     rateLimits: (now) => (manyInstances ? databaseRateLimitStore(db, now) : memoryRateLimitStore(now)),
+    backup: backupStore(db, options.session ?? 'pool'),
     shareDatabase() {
       shared ??= options.share ? options.share() : Promise.resolve(null);
       return shared;

@@ -4,6 +4,7 @@
 
 import type { StageStore } from '../core/ports.js';
 import type { RateLimitStore } from '../core/rate-limiter.js';
+import type { BackupPort } from './backup.js';
 import type { ChangesPort } from './changes.js';
 import type { ClicksPort } from './clicks.js';
 import type { EditorsPort } from './desk-editors.js';
@@ -41,6 +42,8 @@ export interface Store extends StageStore {
   clicks: ClicksPort;
   /** A mark that moves with every write to the store, for "has anything changed since" (store/changes.ts). */
   changes: ChangesPort;
+  /** The whole store read in one snapshot, and written back into an empty one (store/backup.ts). */
+  backup: BackupPort;
   /** What followed each edition's mail: sent, bounces, unsubscribes (store/mail-outcomes.ts). */
   mailOutcomes: MailOutcomesPort;
   /** Which published site is current, for instances that each write it into their own folder (store/site-generations.ts). */
