@@ -3,7 +3,7 @@
 // runs them, so a rebuild that changes nothing never loads them (issue 32).
 
 import type { Edition } from '../core/types.js';
-import { refusePublishedSite } from '../publish/site-swap.js';
+import { refusePublishedSite } from '../publish/live-site.js';
 import type { BuildInput } from './build-anew.js';
 import type { BuildResult } from './build-edition.js';
 import { asksForNewText, unchangedEdition } from './build-inputs.js';
