@@ -3,7 +3,6 @@
 // the CLI only parses flags, listens and waits for the stop signal.
 
 import type { Archive } from '../api/index.js';
-import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import type { Desk, DeskJobRunner, DeskOptions } from '../desk/index.js';
@@ -97,8 +96,9 @@ export async function composeService(
   const lastBuild = { failed: false };
   const build = buildSettings(deps, options);
   const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
-  // Counted links: one counter per server, its last counts written when the server closes.
-  const clicks = analyticsMode(config) === 'off' ? null : await digest.linkRedirect();
+  // Counted links: one counter per server, its last counts written when the server closes. With analytics off the
+  // links already mailed still answer (only counting stops); without the secret that signed them none can be read.
+  const clicks = deps.env.DIGEST_SECRET ? await digest.linkRedirect() : null;
   const app = createServerApp({
     site: {
       dir: options.siteDir,

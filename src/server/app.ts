@@ -6,7 +6,7 @@ import { systemClock } from '../core/clock.js';
 import type { Desk } from '../desk/index.js';
 import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
-import { CLICK_ROUTE, type ClickRouteOptions, clickRoutes } from './click-routes.js';
+import { CLICK_ROUTES, type ClickRouteOptions, clickRoutes } from './click-routes.js';
 import { clientAddress } from './client-address.js';
 import { registerDeskRoutes } from './desk-routes.js';
 import { sameSecret, urlTextGuard } from './guards.js';
@@ -127,7 +127,7 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const trustProxy = security.trustProxy ?? false;
   const app = new Hono<ServerEnv>();
 
-  app.use('*', requestLog({ metrics, log, trustProxy, quietRoutes: [CLICK_ROUTE] }));
+  app.use('*', requestLog({ metrics, log, trustProxy, quietRoutes: CLICK_ROUTES }));
   app.use('*', securityHeaders(deps.site.contentSecurityPolicy));
   app.use('*', urlTextGuard());
   healthRoute(app, deps.health, log);

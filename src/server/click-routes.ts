@@ -17,10 +17,18 @@ export interface ClickRouteOptions {
   trustProxy: boolean;
 }
 
+/** The same link with a slash after it (a mail client or a reader adds one): the same answer. */
+const CLICK_ROUTE_SLASH = `${CLICK_ROUTE}/`;
+export const CLICK_ROUTES = [CLICK_ROUTE, CLICK_ROUTE_SLASH];
+
 export function clickRoutes(options: ClickRouteOptions): Hono<{ Variables: RequestVariables }> {
   const app = new Hono<{ Variables: RequestVariables }>();
-  app.on(['GET', 'HEAD'], CLICK_ROUTE, async (c) => {
-    const token = c.req.param('token');
+  // A link is followed with GET (HEAD: a scanner's look); anything else is not a reader following it.
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], [...CLICK_ROUTES], (c) =>
+    c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' }),
+  );
+  app.on(['GET', 'HEAD'], [...CLICK_ROUTES], async (c) => {
+    const token = c.req.param('token') ?? '';
     const answer = await options.follow({
       token: token.length <= MAX_TOKEN ? token : '',
       method: c.req.method,
