@@ -11,6 +11,7 @@ import { siteContentSecurityPolicy } from '../publish/site-policy.js';
 import {
   batchedLogLines,
   createDigestMetrics,
+  createOperatorApp,
   createServerApp,
   type DigestMetrics,
   type RunningServer,
@@ -140,11 +141,13 @@ export async function composeService(
       const missing = readiness.missing(server.url);
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
+      const operator = await listenForOperator(deps, metrics, digest.stats);
       const schedule = await startSchedule(running);
       return {
         url: server.url,
         async close() {
           await server.close();
+          await operator?.close();
           // Requests answered are counted: the batch still in memory is written before the store closes.
           await clicks?.stop();
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
@@ -294,4 +297,22 @@ async function scheduledBuild(
   const send = (edition: string) =>
     digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });
   return editions.sendPublished(built, send, deps.log);
+}
+
+/** server.metricsListen: the operator's own loopback listener for /metrics and /operator/stats (no token there). */
+async function listenForOperator(
+  deps: DigestDeps,
+  metrics: DigestMetrics,
+  stats: ServiceUseCases['stats'],
+): Promise<RunningServer | null> {
+  const at = deps.config.server.metricsListen;
+  if (!at) return null;
+  const split = at.lastIndexOf(':');
+  const host = at.slice(0, split).replace(/^\[(.*)\]$/, '$1');
+  const server = await startServer(createOperatorApp({ metrics, stats }), {
+    host,
+    port: Number(at.slice(split + 1)),
+  });
+  deps.log.info(`Operator endpoints (/metrics, /operator/stats) at ${server.url}`);
+  return server;
 }
