@@ -12,6 +12,7 @@ export const register = weekCommand<StatsOptions>({
   description:
     'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, complaints, unsubscribes, the trend',
   weekDefault: 'the newest published edition',
+  readOnly: true,
   flags: (own) => own.option('--json', 'machine-readable output'),
   run: async (digest, { options, context }) => {
     const stats = await digest.stats({ week: options.week });
