@@ -251,12 +251,15 @@ async function listenWithOutbox(
   at: { host: string; port: number },
 ): Promise<RunningServer> {
   const { deps, digest, metrics } = running;
-  // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
-  if (running.mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
-  // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
+  // The embedded database stays reachable for other digest commands (list, build, send…) while this runs; a folder
+  // another serve holds is refused here, before any worker starts.
   const shared = await deps.store.shareDatabase();
   if (shared) deps.log.info(`Other digest commands reach this database through ${shared.address}.`);
-  return startServer(app, at);
+  // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
+  if (running.mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
+  const server = await startServer(app, at);
+  await shared?.announce(server.url);
+  return server;
 }
 
 function countMail(metrics: DigestMetrics, kind: string): void {
