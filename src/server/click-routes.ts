@@ -3,7 +3,7 @@
 // The count is taken in memory by the use case; this route never waits for the database to write it.
 import { Hono } from 'hono';
 import type { FollowAnswer, FollowRequest } from '../subscribers/index.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import type { RequestVariables } from './request-log.js';
 
 /** The route, as the request log and the metrics label it (its 302s get no log line: request-log.ts). */
@@ -33,7 +33,7 @@ export function clickRoutes(options: ClickRouteOptions): Hono<{ Variables: Reque
       token: token.length <= MAX_TOKEN ? token : '',
       method: c.req.method,
       userAgent: c.req.header('user-agent'),
-      source: clientAddress(c, options.trustProxy),
+      source: clientGroup(c, options.trustProxy),
     });
     // Never cached (each fetch is a count); the item's site learns nothing of the token.
     c.header('Cache-Control', 'no-store');

@@ -8,7 +8,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
 import { createRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, clientGroup } from './client-address.js';
 import { bodyLimit, type KeyedLimiter, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
@@ -175,7 +175,7 @@ function limitWrites(
     if (c.req.path === '/admin/logout') return null;
     const bySession = `session:${session.tokenHash}`;
     const first = limiter.take(bySession);
-    const second = first.allowed ? limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
+    const second = first.allowed ? limiter.take(`ip:${clientGroup(c, trustProxy)}`) : first;
     if (second.allowed) return null;
     if (first.allowed) limiter.refund(bySession);
     const seconds = retryAfterSeconds(second.retryAfterMs);

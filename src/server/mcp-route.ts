@@ -15,7 +15,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Archive } from '../api/index.js';
 import { createRateLimiter } from '../core/rate-limiter.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import { hasBadText, textGuard, tooManyRequests } from './guards.js';
 import { createMcpAnswer } from './mcp-answer.js';
 
@@ -190,7 +190,7 @@ function createAdmission(perMinute: number, trustProxy: boolean, now: (() => num
         message: `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`,
       });
     }
-    const decision = limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
+    const decision = limiter.take(clientGroup(c, trustProxy), Math.min(messages.length, perMinute));
     return decision.allowed ? null : tooManyRequests(c, decision.retryAfterMs);
   };
 }

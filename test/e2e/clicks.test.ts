@@ -214,6 +214,8 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const data = JSON.parse(exported.stdout);
     expect(data.clicks).toHaveLength(2);
+    // Every stored choice, "count my clicks" too (on until turned off).
+    expect(data.countMyClicks).toBe(true);
     expect(data.clicks[0]).toMatchObject({ edition: WEEK, revision: 1, channel: 'mail' });
     const store = await openStore({ dataDir: join(setup.cwd, 'data') });
     try {
@@ -273,7 +275,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     }
     const exported = await setup.digest('subscribers', 'export', 'bo@example.com');
     expect(exported.code, exported.stderr).toBe(0);
-    expect(JSON.parse(exported.stdout).clicks).toEqual([]);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ clicks: [], countMyClicks: false });
     const store = await openStore({ dataDir: join(setup.cwd, 'data') });
     try {
       const counted = (await store.clicks.byItem(WEEK)).filter((row) => row.clicks > 0);
