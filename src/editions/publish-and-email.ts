@@ -4,7 +4,7 @@ import { type ChatStep, chatAfterPublish } from '../channels/index.js';
 import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, PublishError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
@@ -12,7 +12,6 @@ import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/ema
 import { fetchItemImages } from '../publish/item-images.js';
 import { refusePublishedSite } from '../publish/live-site.js';
 import { loadEdition } from '../publish/load-edition.js';
-import { PublishError } from '../publish/publish-errors.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
