@@ -8,8 +8,8 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
 import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
-import { clientAddress } from './client-address.js';
-import { bodyLimit, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
+import { clientAddress, clientGroup } from './client-address.js';
+import { bodyLimit, type KeyedLimiter, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 const SESSION_COOKIE = 'digest_desk';
@@ -176,7 +176,7 @@ function limitWrites(desk: Desk, limiter: SharedRateLimiter, trustProxy: boolean
     if (c.req.path === '/admin/logout') return null;
     const bySession = `session:${session.tokenHash}`;
     const first = await limiter.take(bySession);
-    const second = first.allowed ? await limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
+    const second = first.allowed ? await limiter.take(`ip:${clientGroup(c, trustProxy)}`) : first;
     if (second.allowed) return null;
     if (first.allowed) await limiter.refund(bySession);
     const seconds = retryAfterSeconds(second.retryAfterMs);

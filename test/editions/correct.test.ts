@@ -42,6 +42,21 @@ describe('correcting a published edition', () => {
     expect(await store.revisions.list(WEEK)).toEqual([]);
   });
 
+  it('refuses a correction that reorders, repeats or drops a published item, naming the difference', async () => {
+    const draft = await harness.digest.correctionDraft(WEEK);
+    const [a, b, c] = draft.items;
+    expect(c).toBeDefined();
+    const input = { week: WEEK, editor: EDITOR.email, reason: REASON, outDir: harness.siteDir };
+    const attempt = (items: typeof draft.items) =>
+      harness.digest.correct({ ...input, corrected: { ...draft, items } });
+    const rest = draft.items.slice(3);
+    await expect(attempt([b!, a!, c!, ...rest])).rejects.toThrow(/item 1 is ".+", published as ".+"/);
+    await expect(attempt([a!, a!, b!, c!, ...rest])).rejects.toThrow(/appears twice/);
+    await expect(attempt([a!, c!, ...rest])).rejects.toThrow(new RegExp(`"${b!.key}" missing`));
+    await expect(attempt([a!, b!, c!, ...rest])).rejects.toThrow(/changes nothing/);
+    expect(await store.revisions.list(WEEK)).toEqual([]);
+  });
+
   it('publishes revision 2 with a visible note while revision 1 stays readable', async () => {
     const firstPage = await read(WEEK, 'index.html');
     const draft = await harness.digest.correctionDraft(WEEK);
