@@ -66,9 +66,9 @@ export function actions(desk: DeskContext) {
       return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
     },
 
-    async approve(session: DeskSession, week: string): Promise<DeskReply> {
+    async approve(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
       const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
-      return back(session, week, await (await publishing()).approveOnDesk(deps, context));
+      return back(session, week, await (await publishing()).approveOnDesk(deps, context, form));
     },
   };
 }

@@ -2,6 +2,7 @@
 // is written again; any other build loads the stages (build-anew.ts: the LLM client, select, write and the rest) and
 // runs them, so a rebuild that changes nothing never loads them (issue 32).
 
+import { minItemsFor, thinReason } from '../core/edition-thin.js';
 import type { Edition } from '../core/types.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
 import type { BuildInput } from './build-anew.js';
@@ -20,6 +21,8 @@ export interface BuildOutcome {
   pagePath: string;
   /** True when an LLM was asked and some item fell back, failed its check, or a call failed. */
   degraded: boolean;
+  /** Why the edition is thin (fewer items than selection.minItems), or null: publish and send refuse a thin one. */
+  thin: string | null;
 }
 /** The build use case: a published week refused, an unchanged one kept, any other built anew and its page written. */
 export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
@@ -37,7 +40,8 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
   if (!unchanged) {
     const { buildAnew } = await import('./build-anew.js');
     const { result, degraded } = await buildAnew(deps, input, startedAt);
-    return { edition: result.edition, result, pagePath: editionPagePath(input), degraded };
+    const thin = thinOf(deps, result.edition);
+    return { edition: result.edition, result, pagePath: editionPagePath(input), degraded, thin };
   }
   await writeEditionPage(deps, input, { edition: unchanged.edition, enriched: false });
   log.info(
@@ -49,5 +53,14 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     result: null,
     pagePath: editionPagePath(input),
     degraded: unchanged.degraded,
+    thin: thinOf(deps, unchanged.edition),
   };
+}
+
+/** The thin verdict, said in the build's log where the editor reads the rest of the build. */
+function thinOf(deps: Pick<BuildDeps, 'config' | 'log'>, edition: Edition): string | null {
+  const { selection, itemsPerEdition } = deps.config;
+  const thin = thinReason(edition, minItemsFor(selection.minItems, itemsPerEdition));
+  if (thin) deps.log.warn(`The edition is thin: ${thin} publish and send refuse it without --allow-thin.`);
+  return thin;
 }

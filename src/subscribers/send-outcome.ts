@@ -62,6 +62,8 @@ export interface SendInput extends ProgressHooks {
   dryRun?: boolean;
   /** Send even with fallbacks or flagged items. */
   allowFlagged?: boolean;
+  /** Send even with fewer items than selection.minItems (otherwise ThinEditionError). */
+  allowThin?: boolean;
   /** Queue uncertain rows again (their readers may get the mail twice). */
   resendUncertain?: boolean;
   /** Public base URL for unsubscribe links (default server.baseUrl, then publish.baseUrl). */

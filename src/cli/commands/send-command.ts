@@ -1,10 +1,12 @@
 import { FlaggedEditionError } from '../../core/edition-flags.js';
+import { ThinEditionError } from '../../core/edition-thin.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
 interface SendCommandOptions extends WeekOptions {
   dryRun?: boolean;
   allowFlagged?: boolean;
+  allowThin?: boolean;
   resendUncertain?: boolean;
   baseUrl?: string;
   correction?: boolean;
@@ -19,6 +21,7 @@ export const register = weekCommand<SendCommandOptions>({
     own
       .option('--dry-run', 'list who would get it; write nothing, send nothing')
       .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
+      .option('--allow-thin', 'send even if the edition has fewer items than selection.minItems')
       .option(
         '--resend-uncertain',
         'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
@@ -38,6 +41,7 @@ export const register = weekCommand<SendCommandOptions>({
         ...(options.week ? { week: options.week } : {}),
         ...(options.dryRun ? { dryRun: true } : {}),
         ...(options.allowFlagged ? { allowFlagged: true } : {}),
+        ...(options.allowThin ? { allowThin: true } : {}),
         ...(options.resendUncertain ? { resendUncertain: true } : {}),
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
         ...(options.correction ? { correction: true } : {}),
@@ -54,7 +58,7 @@ export const register = weekCommand<SendCommandOptions>({
       if (!outcome.complete) context.exitCode = 3;
     } catch (error) {
       progress.end();
-      if (!(error instanceof FlaggedEditionError)) throw error;
+      if (!(error instanceof FlaggedEditionError || error instanceof ThinEditionError)) throw error;
       context.stderr.write(`${error.message}\n`);
       context.exitCode = 3;
     }

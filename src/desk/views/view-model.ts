@@ -66,6 +66,17 @@ export interface BoardView {
     headerEdited: boolean;
   } | null;
   approval: { by: string; at: string } | null;
+  /**
+   * Published or mailed: what readers have is frozen, so the board offers no change but a correction (the guard
+   * would refuse each). The corrections published since revision 1, oldest first.
+   */
+  frozen: {
+    publishedAt: string | null;
+    mailed: number;
+    revisions: { revision: number; at: string; reason: string; editor: string }[];
+  } | null;
+  /** Why the draft is thin (fewer items than selection.minItems), or null. */
+  thin: string | null;
   itemCount: number;
   configuredCount: number;
   candidates: BoardCandidate[];
@@ -139,6 +150,9 @@ export interface ApproveView {
   week: string;
   title: string;
   items: number;
+  /** Why the edition is thin (fewer items than selection.minItems), or null. */
+  thin: string | null;
+  /** Readers the send after approval would mail: confirmed, and not sent this edition already. */
   confirmedSubscribers: number;
   flagged: { key: string; title: string; status: string }[];
   approval: { by: string; at: string } | null;

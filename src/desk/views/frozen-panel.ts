@@ -1,0 +1,56 @@
+// A published (or mailed) week on the board: the revision readers have, when it went out, who got it and every
+// correction with its reason. Its one editing action is "Correct this edition": every other change would be refused
+// by the edition guard, so none is offered.
+import { type Fragment, html, join } from '../../publish/template.js';
+import type { BoardView } from './view-model.js';
+
+const weekPath = (week: string, action = '') => `/admin/week/${week}${action ? `/${action}` : ''}`;
+
+export function renderFrozenPanel(view: BoardView): Fragment {
+  const { edition, frozen } = view;
+  if (!edition || !frozen) return html``;
+  const revision = frozen.revisions.length + 1;
+  const state = [
+    frozen.publishedAt ? html`Published ${frozen.publishedAt}.` : html`Not published.`,
+    html` Mailed to <strong>${frozen.mailed}</strong> reader(s).`,
+  ];
+  return html`<section class="panel frozen" aria-labelledby="draft-heading">
+<h2 id="draft-heading">Published edition (revision ${revision}): ${edition.title}</h2>
+<p class="status">${join(state, '')} Writer: ${edition.writer}. What readers have is frozen: a change is a correction.</p>
+${renderRevisions(frozen.revisions)}
+<p class="intro">${edition.intro}</p>
+<p class="actions">\
+${frozen.publishedAt ? html`<a href="${weekPath(view.week, 'correct')}" class="correct">Correct this edition</a> · ` : null}\
+<a href="${weekPath(view.week, 'preview')}">Preview the page</a> · \
+<a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
+<a href="${weekPath(view.week, 'readers')}">What readers did</a></p>
+<ol class="edition-items" id="edition-items">
+${join(
+  edition.items.map(
+    (item) => html`<li class="edition-item" data-key="${item.key}">
+<p class="item-head"><span class="position">${item.position}.</span> <span class="level">${item.level}</span> \
+<a href="${item.url}">${item.title}</a>${item.edited ? html` <span class="tag">edited</span>` : null}</p>
+<p class="summary">${item.summary}</p>
+<p class="item-key">${item.key} · ${item.writer}</p>
+</li>`,
+  ),
+  '\n',
+)}
+</ol>
+</section>`;
+}
+
+function renderRevisions(revisions: NonNullable<BoardView['frozen']>['revisions']): Fragment {
+  if (!revisions.length) return html`<p>Revision 1: no correction since.</p>`;
+  return html`<table class="revisions"><caption>Corrections since revision 1</caption>
+<thead><tr><th scope="col">Revision</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Reason</th></tr></thead>
+<tbody>
+${join(
+  revisions.map(
+    (entry) =>
+      html`<tr><td>${entry.revision}</td><td>${entry.at}</td><td>${entry.editor}</td><td>${entry.reason}</td></tr>`,
+  ),
+  '\n',
+)}
+</tbody></table>`;
+}
