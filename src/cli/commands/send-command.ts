@@ -1,5 +1,6 @@
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
+import { SmtpUnreachableError } from '../../core/errors.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
@@ -58,7 +59,9 @@ export const register = weekCommand<SendCommandOptions>({
       if (!outcome.complete) context.exitCode = 3;
     } catch (error) {
       progress.end();
-      if (!(error instanceof FlaggedEditionError || error instanceof ThinEditionError)) throw error;
+      // Not an error of the program: the edition, or the mail server, needs a look (exit 3).
+      const needsALook = [FlaggedEditionError, ThinEditionError, SmtpUnreachableError];
+      if (!(error instanceof Error) || !needsALook.some((kind) => error instanceof kind)) throw error;
       context.stderr.write(`${error.message}\n`);
       context.exitCode = 3;
     }
