@@ -15,6 +15,7 @@ const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
 const translating = () => import('./desk-translations.js');
 const correcting = () => import('./desk-correction.js');
+const testing = () => import('./desk-test-send.js');
 
 type Form = Record<string, string>;
 
@@ -64,6 +65,13 @@ export function actions(desk: DeskContext) {
     async correct(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
       const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
       return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
+    },
+
+    /** "Send a test to me": the week's mail to the signed-in editor. */
+    async test(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      const testDeps = { ...deps, testMails: desk.testMails };
+      return back(session, week, await (await testing()).sendTestOnDesk(testDeps, context));
     },
 
     async approve(session: DeskSession, week: string, form: Form): Promise<DeskReply> {

@@ -85,6 +85,7 @@ export async function boardView({
         editor,
       })),
     },
+    canMail: Boolean(config.publish.email.smtp && (config.server.baseUrl ?? config.publish.baseUrl)),
     thin:
       edition && !frozen
         ? thinReason(edition, minItemsFor(config.selection.minItems, config.itemsPerEdition))

@@ -38,6 +38,7 @@ const NOTICES: Record<string, string> = {
   reverted: 'Reverted to the generated text.',
   regenerated: 'Regenerated; an editor’s version, if any, stays in place.',
   published: 'Approved and published.',
+  tested: 'A test was mailed to you: its subject starts "[Test]"; its links count nothing and no reader got it.',
   translation: 'The translation was saved.',
   corrected: 'Corrected: the new revision is live; the earlier one stays readable at its own page.',
 };

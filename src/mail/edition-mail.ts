@@ -29,6 +29,8 @@ export interface EditionMailOptions {
   now: () => Date;
   /** Counted links (analytics): each item's /r/ link; per reader, each reader's own part appended (`clickTag`). */
   countedLinks?: CountedLinks | undefined;
+  /** Put before the subject: "[Test] " marks an editor's test mail. */
+  subjectPrefix?: string;
 }
 
 export interface CountedLinks {
@@ -73,9 +75,11 @@ export async function prepareEditionMail(
   const sender = { address: envelopeSender(options.from) };
   const { fill, language } = await cutTemplates(edition, options);
   const domain = new URL(options.baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
-  const subject = language
-    ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, language)})`.replace(/[\r\n]+/g, ' ')
-    : emailSubject(edition);
+  const subject = `${options.subjectPrefix ?? ''}${
+    language
+      ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, language)})`.replace(/[\r\n]+/g, ' ')
+      : emailSubject(edition)
+  }`;
   // The message is assembled here rather than by nodemailer's composer: its streams cost ~5 ms a mail, this ~0.3.
   const boundary = `----=_digest_${randomBytes(12).toString('hex')}`;
   const fixedHeaders = [

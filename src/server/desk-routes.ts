@@ -32,6 +32,7 @@ const WEEK_ACTIONS = [
   'regenerate',
   'approve',
   'correct',
+  'test',
 ] as const;
 /** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */
 const PREVIEWS = { '': 'page', '/email': 'email', '/email.txt': 'text' } as const;

@@ -9,6 +9,7 @@ export { describeMail, SUBSCRIBER_STATUSES } from './manage.js';
 export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';
 export type { SendInput, SendOutcome, SendProgress } from './send.js';
+export type { SendTestInput, SendTestOutcome } from './send-test.js';
 export type { MailStatus, SubscribeInput, Subscriptions } from './subscribe.js';
 // Lazy: it fills the subscribe slot with an HTML decoder (entities) that only `digest serve` needs, and every CLI
 // command imports this public entry to register its commands.
@@ -36,6 +37,8 @@ export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.
 /** `/r/<token>` of `digest serve`: counted links, their counts batched in memory and written every second. */
 export const createLinkRedirect = lazy(async () => (await import('./link-redirect.js')).createLinkRedirect);
 export const send = lazy(async () => (await import('./send.js')).send);
+/** A test of the edition's mail to one address ("[Test]", links that count nothing, no send-log row). */
+export const sendTest = lazy(async () => (await import('./send-test.js')).sendTest);
 
 /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
 export const sendLogCounts = lazy(async () => (await import('./send.js')).sendLogCounts);

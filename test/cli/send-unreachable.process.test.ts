@@ -100,6 +100,24 @@ describe('a send that cannot connect stops early', () => {
     expect(await sendLog()).toMatchObject({ sent: 0, failed: 0, queued: readers.length });
   }, 60_000);
 
+  it('send --test mails one "[Test]" copy to the address given and marks no reader; a bad address is exit 2', async () => {
+    const smtp = await startSmtp();
+    try {
+      await config(smtp.port);
+      const bad = await runDigest(['send', '--test', 'not-an-address', '--week', WEEK], { cwd, env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--test "not-an-address"');
+      const run = await runDigest(['send', '--test', 'editor@example.org'], { cwd, env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Test of ${WEEK} sent to editor@example\\.org: 250`));
+      expect(smtp.received.map((mail) => mail.to)).toEqual([['editor@example.org']]);
+      expect(smtp.received[0]!.parsed.subject).toMatch(/^\[Test\] /);
+    } finally {
+      await smtp.close();
+    }
+    expect(await sendLog()).toMatchObject({ sent: 0, failed: 0, queued: readers.length });
+  }, 60_000);
+
   it('once the server is back, a rerun mails every reader once', async () => {
     const smtp = await startSmtp();
     try {

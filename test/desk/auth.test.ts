@@ -36,6 +36,7 @@ const POST_ROUTES = [
   `/admin/week/${WEEK}/revert`,
   `/admin/week/${WEEK}/regenerate`,
   `/admin/week/${WEEK}/approve`,
+  `/admin/week/${WEEK}/test`,
 ];
 
 /** Fields that would change something if the request were let through. */

@@ -1,6 +1,7 @@
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
-import { SmtpUnreachableError } from '../../core/errors.js';
+import type { OpenDigest } from '../../compose/index.js';
+import { NotReadyError, SmtpUnreachableError } from '../../core/errors.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
@@ -11,6 +12,7 @@ interface SendCommandOptions extends WeekOptions {
   resendUncertain?: boolean;
   baseUrl?: string;
   correction?: boolean;
+  test?: string;
 }
 
 export const register = weekCommand<SendCommandOptions>({
@@ -32,10 +34,24 @@ export const register = weekCommand<SendCommandOptions>({
         'mail the correction notice of the latest revision (what changed, links) to each reader sent an earlier one; needs --week',
       )
       .option(
+        '--test <address>',
+        'mail one "[Test]" copy to this address (the newest edition, or --week; a draft too): links count nothing, no reader is marked sent',
+      )
+      .option(
         '--base-url <url>',
         'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
       ),
   run: async (digest, { options, context }) => {
+    if (options.test !== undefined) {
+      const week = options.week ?? (await newestEdition(digest));
+      const sent = await digest.sendTest({
+        week,
+        to: options.test,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      });
+      context.stdout.write(`Test of ${sent.week} sent to ${sent.to}: ${sent.response}\n`);
+      return;
+    }
     const progress = progressLine(context.stderr);
     try {
       const outcome = await digest.send({
@@ -67,6 +83,13 @@ export const register = weekCommand<SendCommandOptions>({
     }
   },
 });
+
+/** The newest stored edition, published or a draft: what an editor tests before it goes out. */
+async function newestEdition(digest: OpenDigest): Promise<string> {
+  const { latestEdition } = await digest.storeStatus();
+  if (!latestEdition) throw new NotReadyError('There is no edition to test yet: build one first (./digest build).');
+  return latestEdition;
+}
 
 function report(outcome: SendOutcome): string {
   const { counts, run } = outcome;

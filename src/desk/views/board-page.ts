@@ -1,7 +1,7 @@
 // The week's board: the draft edition beside the ranked candidates, with every signal `list` shows, filters and
 // the decision forms (plain POST forms: everything works without JavaScript).
 import { type Fragment, html, join } from '../../publish/template.js';
-import { renderFrozenPanel } from './frozen-panel.js';
+import { renderFrozenPanel, testMailForm } from './frozen-panel.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { BoardCandidate, BoardItem, BoardView, DeskPageContext } from './view-model.js';
 
@@ -23,7 +23,7 @@ export function renderBoard(context: DeskPageContext, view: BoardView): string {
   const body = view.frozen
     ? html`<h1>Week of ${view.week}</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
-${renderFrozenPanel(view)}
+${renderFrozenPanel(context, view)}
 ${renderCandidates(context, view)}`
     : html`<h1>Week of ${view.week}</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
@@ -62,7 +62,7 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
 <a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
 <a href="${weekPath(view.week, 'translations')}">Translations</a> · \
 <a href="${weekPath(view.week, 'approve')}">Approve and publish…</a></p>
-${rebuild}
+${rebuild} ${testMailForm(context, view)}
 <ol class="edition-items" id="edition-items" data-order-action="${weekPath(view.week, 'decide')}">
 ${join(
   edition.items.map((item) => renderEditionItem({ context, view, item, swapOptions })),

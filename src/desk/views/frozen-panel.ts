@@ -2,11 +2,19 @@
 // correction with its reason. Its one editing action is "Correct this edition": every other change would be refused
 // by the edition guard, so none is offered.
 import { type Fragment, html, join } from '../../publish/template.js';
-import type { BoardView } from './view-model.js';
+import { csrfField } from './layout.js';
+import type { BoardView, DeskPageContext } from './view-model.js';
 
 const weekPath = (week: string, action = '') => `/admin/week/${week}${action ? `/${action}` : ''}`;
 
-export function renderFrozenPanel(view: BoardView): Fragment {
+/** "Send a test to me": the week's mail to the signed-in editor; shown only where mail can go out. */
+export function testMailForm(context: DeskPageContext, view: BoardView): Fragment {
+  if (!view.canMail) return html``;
+  return html`<form method="post" action="${weekPath(view.week, 'test')}" class="inline">${csrfField(context)}\
+<button type="submit">Send a test to me</button></form>`;
+}
+
+export function renderFrozenPanel(context: DeskPageContext, view: BoardView): Fragment {
   const { edition, frozen } = view;
   if (!edition || !frozen) return html``;
   const revision = frozen.revisions.length + 1;
@@ -24,6 +32,7 @@ ${frozen.publishedAt ? html`<a href="${weekPath(view.week, 'correct')}" class="c
 <a href="${weekPath(view.week, 'preview')}">Preview the page</a> · \
 <a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
 <a href="${weekPath(view.week, 'readers')}">What readers did</a></p>
+${testMailForm(context, view)}
 <ol class="edition-items" id="edition-items">
 ${join(
   edition.items.map(

@@ -77,6 +77,8 @@ export interface BoardView {
   } | null;
   /** Why the draft is thin (fewer items than selection.minItems), or null. */
   thin: string | null;
+  /** Mail can go out (SMTP and the public address are configured): the test and send controls are shown. */
+  canMail: boolean;
   itemCount: number;
   configuredCount: number;
   candidates: BoardCandidate[];
