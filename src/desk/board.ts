@@ -5,6 +5,7 @@ import type { Edition, EditionItem } from '../core/types.js';
 import { frozenEdition, type ListResult } from '../editions/index.js';
 import type { PlannedItem } from '../select/types.js';
 import { HEADER_KEY } from '../store/desk-apply.js';
+import { mailingState } from './desk-send.js';
 import type { WeekDeps } from './ports.js';
 import type { BoardCandidate, BoardFilter, BoardView } from './views/view-model.js';
 
@@ -42,7 +43,7 @@ export async function boardView({
   listWeek: (week: string) => Promise<ListResult>;
 }): Promise<BoardView> {
   const { store, config } = deps;
-  const [listed, edition, decisions, deskWeek, edits, approval, frozen] = await Promise.all([
+  const [listed, edition, decisions, deskWeek, edits, approval, frozen, mailing] = await Promise.all([
     listWeek(week),
     store.editions.get(week),
     store.decisions.list(week),
@@ -50,6 +51,7 @@ export async function boardView({
     store.desk.edits(week),
     store.desk.approval(week),
     frozenEdition(store, week),
+    mailingState(deps, week),
   ]);
   const { plan } = listed;
   const chosenKeys = new Set(edition ? edition.items.map((item) => item.key) : listed.picked);
@@ -78,6 +80,7 @@ export async function boardView({
     frozen: frozen && {
       publishedAt: frozen.publishedAt,
       mailed: frozen.mailed,
+      mailing,
       revisions: (edition?.corrections ?? []).map(({ revision, at, reason, editor }) => ({
         revision,
         at,

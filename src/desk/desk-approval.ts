@@ -1,11 +1,11 @@
 // Preview exactly what goes out (the same renderers as publishing), and approve → publish with one confirmation.
 
 import { minItemsFor, thinReason } from '../core/edition-thin.js';
-import { errorMessage } from '../core/errors.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
+import { readersToMail, startSend } from './desk-send.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { ApprovalDeps, ApprovalSendDeps, PreviewDeps, RunsDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
@@ -73,7 +73,11 @@ export async function approveOnDesk(
   if (view.canPublish) return refused(422, 'Not published', view.canPublish);
   // A thin edition goes out only when the editor ticked that they saw it is thin: the desk's --allow-thin.
   if (view.thin && form.allowThin !== 'yes') {
-    return refused(422, 'Not published', `The edition is thin: ${view.thin} Tick "Publish it anyway" to confirm.`);
+    return refused(
+      422,
+      'Not published',
+      `The edition is thin: ${view.thin} Tick "Publish it anyway" to confirm.`,
+    );
   }
   await deps.store.desk.recordApproval(context.week, context.editor);
   await deps.store.desk.recordAudit({
@@ -101,42 +105,6 @@ export async function approveOnDesk(
     itemKey: null,
     detail: { files: outcome.files.length, publishedAt: outcome.edition.publishedAt ?? null },
   });
-  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context);
+  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context, 'edition');
   return { ok: true, done: 'published' };
-}
-
-/**
- * Sends the approved edition to every confirmed reader in the background (a send of thousands takes minutes; the
- * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
- * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
- */
-function startSend(deps: ApprovalSendDeps, context: DeskActionContext): void {
-  const audit = (action: string, detail: Record<string, unknown>) =>
-    deps.store.desk
-      .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
-      .catch((error: unknown) => deps.log.warn(`desk: audit of ${action} failed: ${errorMessage(error)}`));
-  void (async () => {
-    await audit('send-started', {});
-    try {
-      const result = await deps.runs.send({ week: context.week, allowFlagged: true, allowThin: true });
-      await audit('sent', { ...result.counts });
-    } catch (error) {
-      deps.log.warn(
-        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "./digest send --week ${context.week}")`,
-      );
-      await audit('send-failed', { error: errorMessage(error) });
-    }
-  })();
-}
-
-/** Readers a send would mail now: confirmed, and not sent this edition already (the send log's own preview). */
-async function readersToMail(store: ApprovalDeps['store'], week: string): Promise<number> {
-  let count = 0;
-  let afterId = 0;
-  for (;;) {
-    const page = await store.sendLog.previewRecipients(week, { afterId, limit: 5000 });
-    count += page.length;
-    if (page.length < 5000) return count;
-    afterId = page.at(-1)?.id ?? afterId;
-  }
 }

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuildStoppedError } from '../core/errors.js';
+import type { RateLimiter } from '../core/rate-limiter.js';
 import type { DigestDeps } from '../deps.js';
 import { add, build, correct, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
@@ -14,7 +15,6 @@ import {
   runDeskJob,
   stoppedRefusal,
 } from './desk-jobs.js';
-import type { RateLimiter } from '../core/rate-limiter.js';
 import { testMailLimiter } from './desk-test-send.js';
 import type { DeskActionContext } from './outcome.js';
 import type { DeskDeps, DeskRuns } from './ports.js';

@@ -1,8 +1,9 @@
 // "Send a test to me": the week's mail (the draft's or the published edition's) to the signed-in editor, through
 // the subscribers capability's test send ("[Test]" subject, links that count nothing, no send-log row). A mail
 // leaves the building each time, so tests are limited per editor beyond the desk's write limit, and audited.
-import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
+
 import { errorMessage } from '../core/errors.js';
+import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
 import type { AuditDeps, RunsDeps } from './ports.js';
 

@@ -92,10 +92,12 @@ export interface PersonalMails {
 export interface PersonalMailsOptions extends Omit<EditionMailOptions, 'variant' | 'preferencesLink'> {
   /** The edition in each language it is published in; the first entry is the written language. */
   editions: ReadonlyMap<string, LanguageEdition>;
+  /** Put before every variant's subject: "[Test] " marks an editor's test mail. */
+  subjectPrefix?: string;
 }
 
 export async function preparePersonalMails(options: PersonalMailsOptions): Promise<PersonalMails> {
-  const { editions, ...mailOptions } = options;
+  const { editions, subjectPrefix, ...mailOptions } = options;
   const languages = [...editions.keys()];
   const written = editions.get(languages[0] ?? '');
   if (!written) throw new Error('a personal send needs the edition in its written language');
@@ -130,6 +132,7 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
             url: `${pageUrl}#${anchors[index] ?? `item-${index + 1}`}`,
           })),
           ...(plan.nothingMatched ? { note: uiText(plan.language).noItemsOnTopics } : {}),
+          ...(subjectPrefix ? { subjectPrefix } : {}),
         },
       },
     );

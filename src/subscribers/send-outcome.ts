@@ -94,7 +94,9 @@ export function trackProgress(
     if (event.kind === 'waiting') {
       // A send that waits says for what and until when, so a quiet terminal is never a mystery.
       const at = new Date(Date.now() + event.inMs).toISOString().slice(11, 19);
-      log.info(`${event.retrying} mail(s) failed for now; next try at ${at} UTC (in ${Math.ceil(event.inMs / 1000)} s)`);
+      log.info(
+        `${event.retrying} mail(s) failed for now; next try at ${at} UTC (in ${Math.ceil(event.inMs / 1000)} s)`,
+      );
       hooks.onEvent?.(event);
       return;
     }

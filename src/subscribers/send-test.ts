@@ -2,8 +2,9 @@
 // with no preferences would get, its subject marked "[Test]", its item links straight to the items (an editor's
 // clicks never count), its unsubscribe link leading nowhere. It is not a send: no row in the send log, no reader
 // touched, the draft as welcome as a published edition.
-import { ConfigError, NotReadyError } from '../core/errors.js';
+
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
+import { ConfigError, NotReadyError } from '../core/errors.js';
 import { sendSettings } from '../mail/settings.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendDeps } from './ports.js';
@@ -35,7 +36,9 @@ export async function sendTest(deps: SendDeps, input: SendTestInput): Promise<Se
   }
   const edition = await deps.store.editions.get(input.week);
   if (!edition) {
-    throw new NotReadyError(`No edition for ${input.week}: build it first (./digest build --week ${input.week}).`);
+    throw new NotReadyError(
+      `No edition for ${input.week}: build it first (./digest build --week ${input.week}).`,
+    );
   }
   const settings = sendSettings(deps.config, deps.env, input.baseUrl);
   const mail = await prepareSendMail(deps, edition, { ...settings, test: true });

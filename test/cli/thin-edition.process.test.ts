@@ -24,7 +24,11 @@ describe('a thin edition on the command line', () => {
     }
     await writeFile(
       join(cwd, 'digest.config.json'),
-      JSON.stringify({ itemsPerEdition: 12, publish: { baseUrl: 'https://digest.example/' }, enrich: { enabled: false } }),
+      JSON.stringify({
+        itemsPerEdition: 12,
+        publish: { baseUrl: 'https://digest.example/' },
+        enrich: { enabled: false },
+      }),
     );
   });
   afterAll(async () => rm(cwd, { recursive: true, force: true }));

@@ -28,7 +28,9 @@ describe('the desk: thin drafts and frozen weeks', () => {
     expect(approved.status).toBe(303);
     expect((await store().editions.get(WEEK))?.publishedAt).toBeTruthy();
     const audit = await store().desk.listAudit();
-    expect(audit.find((entry) => entry.action === 'approve')?.detail).toMatchObject({ thin: expect.any(String) });
+    expect(audit.find((entry) => entry.action === 'approve')?.detail).toMatchObject({
+      thin: expect.any(String),
+    });
   });
 
   it('shows a published week frozen: its revision, readers mailed, and "Correct this edition" as the one change', async () => {

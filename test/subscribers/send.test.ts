@@ -151,7 +151,10 @@ for (const { kind, skip } of storeDatabases()) {
         .catch((error: unknown) => error as Error);
       expect(stopped).toBeInstanceOf(SmtpUnreachableError);
       expect((stopped as Error).message).toMatch(
-        new RegExp(`Could not connect to the SMTP server 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*digest doctor`, 's'),
+        new RegExp(
+          `Could not connect to the SMTP server 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*digest doctor`,
+          's',
+        ),
       );
       // Every reader is left to the next run: queued, not one attempt counted.
       expect(await store.sendLog.counts(WEEK)).toMatchObject({ queued: 3, sent: 0, failed: 0, sending: 0 });

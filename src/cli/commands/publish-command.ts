@@ -45,7 +45,7 @@ export function register(program: Command, context: CliContext): void {
           ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
           ...(options.allowFlagged ? { allowFlagged: true } : {}),
           ...(options.allowThin ? { allowThin: true } : {}),
-        ...(options.allowThin ? { allowThin: true } : {}),
+          ...(options.allowThin ? { allowThin: true } : {}),
         });
         context.stdout.write(`${outcome.pagePath}\n`);
         // Published either way; status 3 tells a scheduler that a chat channel did not get it.

@@ -1,6 +1,6 @@
+import type { OpenDigest } from '../../compose/index.js';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
-import type { OpenDigest } from '../../compose/index.js';
 import { NotReadyError, SmtpUnreachableError } from '../../core/errors.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
@@ -87,7 +87,8 @@ export const register = weekCommand<SendCommandOptions>({
 /** The newest stored edition, published or a draft: what an editor tests before it goes out. */
 async function newestEdition(digest: OpenDigest): Promise<string> {
   const { latestEdition } = await digest.storeStatus();
-  if (!latestEdition) throw new NotReadyError('There is no edition to test yet: build one first (./digest build).');
+  if (!latestEdition)
+    throw new NotReadyError('There is no edition to test yet: build one first (./digest build).');
   return latestEdition;
 }
 

@@ -48,8 +48,8 @@ ${
   view.publishedAt
     ? html`<p>It is published: what readers have changes only through a correction.</p>`
     : view.canPublish
-    ? html`<p class="message" role="alert">${view.canPublish}</p>`
-    : html`<form method="post" action="${weekPath(view.week, 'approve')}">${csrfField(context)}
+      ? html`<p class="message" role="alert">${view.canPublish}</p>`
+      : html`<form method="post" action="${weekPath(view.week, 'approve')}">${csrfField(context)}
 ${
   view.thin
     ? html`<p><input type="checkbox" id="allow-thin" name="allowThin" value="yes" required> \

@@ -26,6 +26,7 @@ export function renderFrozenPanel(context: DeskPageContext, view: BoardView): Fr
 <h2 id="draft-heading">Published edition (revision ${revision}): ${edition.title}</h2>
 <p class="status">${join(state, '')} Writer: ${edition.writer}. What readers have is frozen: a change is a correction.</p>
 ${renderRevisions(frozen.revisions)}
+${renderMailing(view)}
 <p class="intro">${edition.intro}</p>
 <p class="actions">\
 ${frozen.publishedAt ? html`<a href="${weekPath(view.week, 'correct')}" class="correct">Correct this edition</a> · ` : null}\
@@ -62,4 +63,27 @@ ${join(
   '\n',
 )}
 </tbody></table>`;
+}
+
+/** The send's progress and result, and the sends still to make (shown only where mail can go out). */
+function renderMailing(view: BoardView): Fragment {
+  const mailing = view.frozen?.mailing;
+  if (!mailing) return html``;
+  const { edition, toMail, notice } = mailing;
+  const counts = html`<p class="mailing" role="status">Mail: sent ${edition.sent} · waiting ${edition.waiting} · \
+failed ${edition.failed} · uncertain ${edition.uncertain} · skipped ${edition.skipped}.</p>`;
+  const send =
+    view.canMail && toMail > 0
+      ? html`<p><a href="${weekPath(view.week, 'send')}">Send to ${toMail} reader(s)…</a></p>`
+      : null;
+  const told = notice
+    ? html`<p>Correction notice of revision ${notice.revision}: sent to ${notice.sent}; ${notice.toMail} reader(s) \
+had an earlier revision and have not been told.\
+${
+  view.canMail && notice.toMail > 0
+    ? html` <a href="${weekPath(view.week, 'notice')}">Mail the notice to ${notice.toMail} reader(s)…</a>`
+    : null
+}</p>`
+    : null;
+  return html`${counts}${send}${told}`;
 }
