@@ -64,6 +64,16 @@ describe('correcting a published edition', () => {
     expect(first).toContain(original.items[0]!.summary);
     expect(first).not.toContain('A corrected summary');
     expect(firstPage).not.toContain('Corrected on');
+    // The earlier revision says so where a reader sees it, and links the current one.
+    expect(first).toMatch(
+      new RegExp(
+        `<p class="superseded" role="note"><strong>An earlier revision\\.</strong> This is revision 1 of this edition, ` +
+          `as readers had it; it has since been corrected\\. <a href="\\.\\./${WEEK}/">Read the current revision \\(2\\)</a>\\.</p>`,
+      ),
+    );
+    expect(live).not.toContain('class="superseded"');
+    // The reason is a sentence of its own: it never runs into the link after it.
+    expect(live).toMatch(/: [^<]*[.!?] <a href="\.\.\/[^"]+-r1\/">Read revision 1<\/a>\.<\/p>/);
 
     const atom = await read('atom.xml');
     expect(atom).toContain('<updated>2026-05-05T09:00:00.000Z</updated>');
