@@ -104,7 +104,7 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
   const original = written.edition;
   // Topic terms are English words: an item's topics come from the written edition, for every language.
   const topicsOfItems = original.items.map(itemTopics);
-  const anchors = itemAnchors(original.items.map((item) => item.title));
+  const anchors = itemAnchors(original.items);
   const variants = new Map<string, Promise<EditionMail>>();
   // The plain edition, rendered up front: it checks the sender and the template before any row is claimed.
   const plain = planReaderMail({ edition: original, topicsOfItems, preferences: null, languages });

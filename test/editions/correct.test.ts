@@ -119,4 +119,28 @@ describe('correcting a published edition', () => {
       }),
     ).rejects.toThrow(PublishedEditionError);
   });
+
+  it("keeps an item's anchor when a correction changes its title: links already shared still land", async () => {
+    const before = await read(WEEK, 'index.html');
+    const anchor = /<li class="card" id="([^"]+)">/.exec(before)?.[1];
+    expect(anchor).toMatch(/^item-/);
+    const draft = await harness.digest.correctionDraft(WEEK);
+    draft.items[0]!.title = 'A corrected title that reads nothing like the first one';
+    const outcome = await harness.digest.correct({
+      week: WEEK,
+      reason: 'The title named the wrong lab.',
+      editor: EDITOR.email,
+      corrected: draft,
+      outDir: harness.siteDir,
+    });
+    expect(outcome.revision).toBe(3);
+    const live = await read(WEEK, 'index.html');
+    expect(live).toContain('A corrected title that reads nothing like the first one');
+    expect(live).toContain(`<li class="card" id="${anchor}">`);
+    expect(live).not.toContain('id="item-a-corrected-title');
+    expect(live).toContain(`href="#${anchor}"`);
+    // The reason already ends a sentence: no second full stop before the link.
+    expect(live).toContain('The title named the wrong lab. <a href="../');
+    expect(await read(`${WEEK}-r2`, 'index.html')).toContain('This is revision 2 of this edition');
+  });
 });
