@@ -9,7 +9,7 @@ import type { OutgoingMail } from '../mail/edition-mail.js';
 import type { PersonalRecipient } from '../mail/personal-mail.js';
 import { runSendWorker } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
-import { reachSmtp } from '../mail/smtp-reach.js';
+import { checkSmtpConnection } from '../mail/smtp-connection-check.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendKey } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
@@ -61,7 +61,7 @@ export async function deliver(
   });
   const { run, onEvent } = trackProgress(deps.log, rows.total, input.hooks);
   // A server nobody can connect to stops the send here, before a reader is reserved or marked.
-  if (rows.total > 0) await reachServer(deps, settings);
+  if (rows.total > 0) await checkServer(deps, settings);
   const sender = createSmtpSender({ ...settings.smtp, connections: settings.send.concurrency });
   try {
     await runSendWorker({
@@ -82,9 +82,9 @@ export async function deliver(
 }
 
 /** The bounded connection check before the first mail; each wait says when the next try is. */
-async function reachServer(deps: Pick<SendDeps, 'log' | 'signal'>, settings: SendSettings): Promise<void> {
+async function checkServer(deps: Pick<SendDeps, 'log' | 'signal'>, settings: SendSettings): Promise<void> {
   const { server } = settings.smtp;
-  await reachSmtp({
+  await checkSmtpConnection({
     server,
     retryDelayMs: settings.send.retryDelayMs,
     onRetry: ({ message, nextTryAt, inMs }) =>

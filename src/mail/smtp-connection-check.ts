@@ -15,7 +15,7 @@ const MAX_TRIES = 4;
 /** The first wait between tries (publish.email.send.retryDelayMs when shorter), doubled after each. */
 const FIRST_WAIT_MS = 5_000;
 
-export interface SmtpReachOptions {
+export interface SmtpConnectionCheckOptions {
   server: SmtpServer;
   /** publish.email.send.retryDelayMs: the first wait is the shorter of it and 5 s. */
   retryDelayMs: number;
@@ -25,7 +25,7 @@ export interface SmtpReachOptions {
 }
 
 /** Resolves once a connection (and login, when set) worked, or the server answered at all; else throws SmtpUnreachableError. */
-export async function reachSmtp(options: SmtpReachOptions): Promise<void> {
+export async function checkSmtpConnection(options: SmtpConnectionCheckOptions): Promise<void> {
   const { server } = options;
   const started = Date.now();
   let wait = Math.min(options.retryDelayMs, FIRST_WAIT_MS);
