@@ -2,6 +2,7 @@
 // the next revision with who, when and why (store/revisions.ts, one transaction), every earlier revision stays
 // readable at its own page, the live page says "Corrected on DATE: reason", and the desk's audit log records it.
 import { z } from 'zod';
+import { itemAnchors } from '../core/anchors.js';
 import { ConfigError } from '../core/errors.js';
 import { type Edition, type EditionItem, editionRevision } from '../core/types.js';
 import type { CorrectDeps } from './ports.js';
@@ -115,11 +116,15 @@ function correctedEdition(current: Edition, corrected: unknown): Edition {
     current.items.map((item) => item.key),
     parsed.data.items.map((item) => item.key),
   );
+  // The anchors readers' links use now: a corrected title keeps its item's, so shared links still land.
+  const liveAnchors = itemAnchors(current.items);
+  const anchors = new Map(current.items.map((item, index) => [item.key, liveAnchors[index]]));
   const items = parsed.data.items.map((item, index): EditionItem => {
     // assertSameItems made the keys the published ones, in their order.
     const published = current.items[index] as EditionItem;
     const { title, summary, takeaways, level } = item;
-    return { ...published, title, summary, takeaways, level };
+    const anchor = title === published.title ? published.anchor : anchors.get(item.key);
+    return { ...published, title, summary, takeaways, level, ...(anchor ? { anchor } : {}) };
   });
   return { ...current, title: parsed.data.title, intro: parsed.data.intro, items };
 }

@@ -32,6 +32,9 @@ const WEEK_ACTIONS = [
   'regenerate',
   'approve',
   'correct',
+  'test',
+  'send',
+  'notice',
 ] as const;
 /** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */
 const PREVIEWS = { '': 'page', '/email': 'email', '/email.txt': 'text' } as const;
@@ -250,6 +253,8 @@ function registerWeekRoutes(
   page('/item', (r) => desk.item(r.session, r.week, r.query));
   page('/translations', (r) => desk.translations(r.session, r.week, r.query));
   page('/approve', (r) => desk.approvePage(r.session, r.week));
+  page('/send', (r) => desk.sendPage(r.session, r.week, 'edition'));
+  page('/notice', (r) => desk.sendPage(r.session, r.week, 'notice'));
   page('/correct', (r) => desk.correctionPage(r.session, r.week));
   page('/readers', (r) => desk.readers(r.session, r.week));
   for (const [path, kind] of Object.entries(PREVIEWS))
