@@ -9,7 +9,7 @@ import { isIsoDay } from '../core/dates.js';
 import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
 import { clientAddress, clientGroup } from './client-address.js';
-import { bodyLimit, type KeyedLimiter, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
+import { bodyLimit, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 const SESSION_COOKIE = 'digest_desk';
