@@ -20,6 +20,7 @@ import { preferencesStore } from './preferences.js';
 import { databaseRateLimitStore } from './rate-limits.js';
 import { revisionsStore } from './revisions.js';
 import { scheduledRunsStore } from './scheduled-runs.js';
+import { scheduledSendsStore } from './scheduled-sends.js';
 import type { Database } from './schema.js';
 import { searchStore } from './search.js';
 import { sendLogStore } from './send-log.js';
@@ -66,6 +67,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     jobs: jobsStore(db, options.jobLock ?? 'advisory'),
     siteGenerations: siteGenerationsStore(db),
     scheduledRuns: scheduledRunsStore(db),
+    scheduledSends: scheduledSendsStore(db),
     manyInstances,
     // One process holds a PGlite database: its limits stay in memory, where they cost no query.
     rateLimits: (now) => (manyInstances ? databaseRateLimitStore(db, now) : memoryRateLimitStore(now)),

@@ -306,6 +306,23 @@ export interface ScheduledRunsTable {
   finished_at: Date | null;
 }
 
+export type ScheduledSendState = 'scheduled' | 'started' | 'cancelled' | 'done';
+
+/** A send set for a later time: waiting, claimed by one instance, cancelled, or done with its outcome. */
+export interface ScheduledSendsTable {
+  id: Generated<string>;
+  edition: string;
+  send_at: Date;
+  time_zone: string;
+  created_by: string;
+  created_at: Generated<Date>;
+  state: ColumnType<ScheduledSendState, ScheduledSendState | undefined, ScheduledSendState>;
+  instance: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  outcome: Json<Record<string, unknown> | null>;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -333,4 +350,5 @@ export interface Database {
   site_generations: SiteGenerationsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   scheduled_runs: ScheduledRunsTable;
+  scheduled_sends: ScheduledSendsTable;
 }

@@ -16,6 +16,7 @@ import type { OutboxPort } from './outbox.js';
 import type { PreferencesPort } from './preferences.js';
 import type { RevisionsPort } from './revisions.js';
 import type { ScheduledRunsPort } from './scheduled-runs.js';
+import type { ScheduledSendsPort } from './scheduled-sends.js';
 import type { SearchPort } from './search.js';
 import type { SendLogPort } from './send-log.js';
 import type { SiteGenerationsPort } from './site-generations.js';
@@ -50,6 +51,8 @@ export interface Store extends StageStore {
   siteGenerations: SiteGenerationsPort;
   /** Scheduled jobs run once per slot across the processes on this database (store/scheduled-runs.ts). */
   scheduledRuns: ScheduledRunsPort;
+  /** Sends set for a later time, performed by `digest serve` (store/scheduled-sends.ts). */
+  scheduledSends: ScheduledSendsPort;
   /**
    * True on PostgreSQL, where several `digest serve` instances may share the database: rate limits are then kept
    * in it and each instance follows the site generations; false on PGlite, which one process holds.

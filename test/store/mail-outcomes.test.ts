@@ -123,8 +123,8 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  // And what came after it: 015's three tables.
-  await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs`.execute(db);
+  // And what came after it: 015's three tables, 016's one.
+  await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs, scheduled_sends`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name >= '014-complaints'`.execute(db);
   return db;
 }
@@ -146,7 +146,7 @@ for (const { kind, skip } of storeDatabases()) {
       await sql`
         INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
         SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
-      expect(await migrate(db)).toEqual({ applied: ['014-complaints', '015-many-instances'] });
+      expect(await migrate(db)).toEqual({ applied: ['014-complaints', '015-many-instances', '016-scheduled-sends'] });
       const outcomes = mailOutcomesStore(db);
       expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });
       const bob = await subscribersStore(db).get({ address: 'bob@example.com' });
