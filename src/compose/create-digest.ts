@@ -122,6 +122,19 @@ function subscriberUseCases(deps: DigestDeps) {
     subscriptions: subscriptionUseCases(deps),
     readerPreferences: readerPreferenceUseCases(deps),
     send: async (input: subscribers.SendInput) => (await subscribersModule()).send(deps, input),
+    /** "Send at…": the edition's send set for a later time, which `digest serve` performs; and its cancel. */
+    scheduleSend: async (input: subscribers.ScheduleSendInput) =>
+      (await subscribersModule()).scheduleSend(deps, input),
+    cancelScheduledSend: async (input: { week?: string | undefined }) =>
+      (await subscribersModule()).cancelScheduledSend(deps, input),
+    /** `digest serve`'s performer of scheduled sends, each through `send`. */
+    sendScheduler: async (send: subscribers.SendSchedulerOptions['send']) =>
+      (await subscribersModule()).createSendScheduler({
+        store: deps.store,
+        clock: deps.clock,
+        log: deps.log,
+        send,
+      }),
     /** A test of the edition's mail to one address: "[Test]", links that count nothing, no send-log row. */
     sendTest: async (input: subscribers.SendTestInput) => (await subscribersModule()).sendTest(deps, input),
     /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */

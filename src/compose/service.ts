@@ -39,6 +39,7 @@ export interface ServiceUseCases {
   archive(): Archive | Promise<Archive>;
   desk(options: DeskOptions): Promise<Desk>;
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
+  sendScheduler(send: subscribers.SendSchedulerOptions['send']): Promise<subscribers.SendScheduler>;
   linkRedirect(): Promise<subscribers.LinkRedirect>;
   sendLogCounts(): Promise<Record<string, number>>;
   stats: NonNullable<ServerUseCases['stats']>;
@@ -158,6 +159,7 @@ export async function composeService(
       const operator = await listenForOperator(deps, metrics, digest.stats);
       const schedule = await startSchedule(running);
       const backups = await startBackups(running);
+      const scheduledSends = await startScheduledSends(running);
       return {
         url: server.url,
         async close() {
@@ -168,6 +170,7 @@ export async function composeService(
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
+          await scheduledSends.stop();
           await following.sync?.stop();
           await backups?.stop();
           requestLines.flush();
@@ -299,6 +302,25 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
     job: (run) => scheduledBuild(running, run.week),
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
+  return scheduler;
+}
+
+/**
+ * Sends set for a later time (the desk's "Send at…", `digest send --at`), performed here when due. The editor saw
+ * the edition's flags and thinness when setting it; the edition, published, cannot have changed since but by a
+ * correction, so it goes as published.
+ */
+async function startScheduledSends(running: ServiceParts): Promise<subscribers.SendScheduler> {
+  const { deps, digest, metrics } = running;
+  const scheduler = await digest.sendScheduler((week) =>
+    digest.send({
+      week,
+      allowFlagged: true,
+      allowThin: true,
+      onEvent: (event) => countMail(metrics, event.kind),
+    }),
+  );
+  scheduler.start().catch((error: unknown) => deps.log.warn(`scheduled send: ${errorMessage(error)}`));
   return scheduler;
 }
 

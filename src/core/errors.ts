@@ -134,3 +134,8 @@ export function errorMessage(error: unknown): string {
  * bounded tries: nothing was sent or marked, and the CLI exits 3 naming the server and `digest doctor`.
  */
 export class SmtpUnreachableError extends namedError('SmtpUnreachableError') {}
+
+/** A send time that is unreadable or not in the future ("Send at…", `digest send --at`): bad input, exit 2. */
+export class SendTimeError extends ConfigError {
+  override name = 'SendTimeError';
+}

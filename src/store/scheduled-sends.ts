@@ -30,6 +30,8 @@ export interface ScheduledSendsPort {
   }): Promise<ScheduledSend>;
   /** The week's send still waiting, or null. */
   waiting(edition: string): Promise<ScheduledSend | null>;
+  /** The waiting send due first, of any week, or null. */
+  nextWaiting(): Promise<ScheduledSend | null>;
   /** The week's latest scheduled send in any state, or null. */
   latest(edition: string): Promise<ScheduledSend | null>;
   /** Cancels the week's waiting send; null when none was waiting (it started already, or there was none). */
@@ -82,6 +84,14 @@ export function scheduledSendsStore(db: Kysely<Database>, instance = instanceNam
       const row = await rows()
         .where('edition', '=', edition)
         .where('state', '=', 'scheduled')
+        .executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+    async nextWaiting() {
+      const row = await rows()
+        .where('state', '=', 'scheduled')
+        .orderBy('send_at')
+        .limit(1)
         .executeTakeFirst();
       return row ? fromRow(row) : null;
     },

@@ -32,6 +32,11 @@ export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.
 export const { createLinkRedirect } = lazyModule(() => import('./link-redirect.js'));
 // sendLogCounts: The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain).
 export const { send, sendLogCounts } = lazyModule(() => import('./send.js'));
+// "Send at…": a send set for a later time and its cancel; `digest serve`'s scheduler performs it.
+export type { ScheduleSendInput } from './send-schedule.js';
+export type { SendScheduler, SendSchedulerOptions } from './send-scheduler.js';
+export const { scheduleSend, cancelScheduledSend } = lazyModule(() => import('./send-schedule.js'));
+export const { createSendScheduler } = lazyModule(() => import('./send-scheduler.js'));
 // sendTest: a test of the edition's mail to one address ("[Test]", links that count nothing, no send-log row).
 export const { sendTest } = lazyModule(() => import('./send-test.js'));
 

@@ -143,7 +143,10 @@ async function queueRows(
 }
 
 /** The week's edition, built and published: every mail to readers links to its page. */
-export async function publishedEdition(deps: Pick<SendDeps, 'store'>, week: string): Promise<Edition> {
+export async function publishedEdition(
+  deps: { store: Pick<Store, 'editions'> },
+  week: string,
+): Promise<Edition> {
   const edition = await deps.store.editions.get(week);
   if (!edition) {
     throw new NotReadyError(`No edition for ${week}: build it first (./digest build --week ${week}).`);
