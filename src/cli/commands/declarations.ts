@@ -186,8 +186,8 @@ export const DECLARATIONS = [
         'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing)',
         {
           exits: {
-            1: 'no published edition to send, or none for --week: build and publish it first',
-            2: 'bad input, or --correction for a week with no correction (correct it first: digest correct) or without --week',
+            1: 'no published edition to send, or none for --week: build and publish it first; --cancel: no scheduled send is waiting',
+            2: 'bad input, --at a time in the past or unreadable, or --correction for a week with no correction (correct it first: digest correct) or without --week',
             3: 'some mails failed or are uncertain, the SMTP server could not be reached (nothing marked), or the edition has flagged items (not sent; --allow-flagged) or is thin (--allow-thin)',
           },
         },

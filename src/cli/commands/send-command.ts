@@ -1,8 +1,11 @@
+import { InvalidArgumentError } from 'commander';
 import type { OpenDigest } from '../../compose/index.js';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
-import { NotReadyError, SmtpUnreachableError } from '../../core/errors.js';
+import { NotReadyError, SendTimeError, SmtpUnreachableError } from '../../core/errors.js';
+import { formatInZone, parseZonedTime } from '../../core/zoned-time.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
+import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
 interface SendCommandOptions extends WeekOptions {
@@ -13,6 +16,8 @@ interface SendCommandOptions extends WeekOptions {
   baseUrl?: string;
   correction?: boolean;
   test?: string;
+  at?: string;
+  cancel?: boolean;
 }
 
 export const register = weekCommand<SendCommandOptions>({
@@ -36,6 +41,12 @@ export const register = weekCommand<SendCommandOptions>({
         'mail one "[Test]" copy to this address (the newest edition, or --week; a draft too): links count nothing, no reader is marked sent',
       )
       .option(
+        '--at <iso-time>',
+        'send at this time instead of now (e.g. 2026-05-11T08:00 in schedule.timeZone, or with Z / +02:00): `digest serve` performs it',
+        isoTime,
+      )
+      .option('--cancel', "cancel the edition's scheduled send (the newest one waiting, or --week's)")
+      .option(
         '--base-url <url>',
         'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
       ),
@@ -50,6 +61,7 @@ export const register = weekCommand<SendCommandOptions>({
       context.stdout.write(`Test of ${sent.week} sent to ${sent.to}: ${sent.response}\n`);
       return;
     }
+    if (options.at !== undefined || options.cancel) return schedule(digest, options, context);
     const progress = progressLine(context.stderr);
     try {
       const outcome = await digest.send({
@@ -81,6 +93,46 @@ export const register = weekCommand<SendCommandOptions>({
     }
   },
 });
+
+/** `--at`: the send set for later (exit 2 on a time in the past, naming the flag); `--cancel`: exit 1 when none waits. */
+async function schedule(digest: OpenDigest, options: SendCommandOptions, context: CliContext): Promise<void> {
+  if (options.cancel) {
+    const cancelled = await digest.cancelScheduledSend({ week: options.week });
+    if (!cancelled) {
+      context.stderr.write(`No scheduled send is waiting${options.week ? ` for ${options.week}` : ''}.\n`);
+      context.exitCode = 1;
+      return;
+    }
+    context.stdout.write(
+      `Cancelled the send of ${cancelled.edition} set for ${cancelled.sendAt.toISOString()}.\n`,
+    );
+    return;
+  }
+  try {
+    const set = await digest.scheduleSend({
+      week: options.week,
+      at: options.at ?? '',
+      by: 'cli',
+      allowFlagged: options.allowFlagged,
+      allowThin: options.allowThin,
+    });
+    context.stdout.write(
+      `The send of ${set.edition} is set for ${formatInZone(set.sendAt, set.timeZone)} ${set.timeZone} ` +
+        `(UTC ${set.sendAt.toISOString()}); \`digest serve\` performs it. Cancel: ./digest send --cancel --week ${set.edition}\n`,
+    );
+  } catch (error) {
+    if (error instanceof SendTimeError) throw new SendTimeError(`--at: ${error.message}`);
+    if (!(error instanceof FlaggedEditionError || error instanceof ThinEditionError)) throw error;
+    context.stderr.write(`${error.message}\n`);
+    context.exitCode = 3;
+  }
+}
+
+/** Commander's check of `--at`: the shape of a time; whether it is in the future is the use case's to say. */
+function isoTime(value: string): string {
+  if (!parseZonedTime(value, 'UTC')) throw new InvalidArgumentError('expected a time like 2026-05-11T08:00');
+  return value;
+}
 
 /** The newest stored edition, published or a draft: what an editor tests before it goes out. */
 async function newestEdition(digest: OpenDigest): Promise<string> {
