@@ -17,6 +17,7 @@ const translating = () => import('./desk-translations.js');
 const correcting = () => import('./desk-correction.js');
 const testing = () => import('./desk-test-send.js');
 const sending = () => import('./desk-send.js');
+const scheduling = () => import('./desk-schedule.js');
 
 type Form = Record<string, string>;
 
@@ -79,6 +80,18 @@ export function actions(desk: DeskContext) {
     async send(session: DeskSession, week: string): Promise<DeskReply> {
       const context = await desk.actionContext(session, week);
       return back(session, week, await (await sending()).sendOnDesk(deps, context, 'edition'));
+    },
+
+    /** "Send at…": the edition's send set for a time in the editor's zone, performed by `digest serve`. */
+    async schedule(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      return back(session, week, await (await scheduling()).scheduleOnDesk(deps, context, form));
+    },
+
+    /** Cancels the week's scheduled send, until it starts. */
+    async unschedule(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      return back(session, week, await (await scheduling()).cancelOnDesk(deps, context));
     },
 
     /** "Mail the notice to N readers": the latest correction's notice to the readers of an earlier revision. */

@@ -109,6 +109,9 @@ function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
     // Loaded when first sent: the mail stack is not carried by an idle `digest serve`.
     send: async (input) => (await import('../subscribers/index.js')).send(deps, input),
     sendTest: async (input) => (await import('../subscribers/index.js')).sendTest(deps, input),
+    scheduleSend: async (input) => (await import('../subscribers/index.js')).scheduleSend(deps, input),
+    cancelScheduledSend: async (input) =>
+      (await import('../subscribers/index.js')).cancelScheduledSend(deps, input),
     readStoredPaper: (arxivId) => readStoredPaper(deps, arxivId),
   };
 }

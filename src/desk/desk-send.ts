@@ -4,10 +4,11 @@
 // server stopped mid-send leaves the rest to the next run. The board shows the log's counts as it goes.
 import { errorMessage } from '../core/errors.js';
 import { editionRevision } from '../core/types.js';
+import { formatInZone } from '../core/zoned-time.js';
 import type { SendKey } from '../store/send-log.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
-import type { ApprovalSendDeps, DraftDeps } from './ports.js';
-import type { MailingState, SendView } from './views/view-model.js';
+import type { ApprovalSendDeps, DeskDeps, DraftDeps, MailingDeps } from './ports.js';
+import type { MailingState, ScheduledSendView, SendView } from './views/view-model.js';
 
 /** Readers a send of `key` would mail now: confirmed and not sent it already (the send log's own preview). */
 export async function readersToMail(store: DraftDeps['store'], key: SendKey): Promise<number> {
@@ -22,14 +23,15 @@ export async function readersToMail(store: DraftDeps['store'], key: SendKey): Pr
 }
 
 /** What the board shows of a published week's mail: the send's counts, and who is still to be mailed. */
-export async function mailingState(deps: DraftDeps, week: string): Promise<MailingState | null> {
+export async function mailingState(deps: MailingDeps, week: string): Promise<MailingState | null> {
   const edition = await deps.store.editions.get(week);
   if (!edition?.publishedAt) return null;
   const revision = editionRevision(edition);
   const noticeKey = { edition: week, notice: revision };
-  const [counts, toMail, notice] = await Promise.all([
+  const [counts, toMail, scheduled, notice] = await Promise.all([
     deps.store.sendLog.counts(week),
     readersToMail(deps.store, week),
+    scheduledSendView(deps, week),
     revision > 1
       ? Promise.all([deps.store.sendLog.counts(noticeKey), readersToMail(deps.store, noticeKey)])
       : null,
@@ -44,12 +46,26 @@ export async function mailingState(deps: DraftDeps, week: string): Promise<Maili
     },
     toMail,
     notice: notice && { revision, sent: notice[0].sent, toMail: notice[1] },
+    scheduled,
+  };
+}
+
+/** The week's latest send set for later, as the board and the send page show it; null when none or cancelled. */
+export async function scheduledSendView(deps: MailingDeps, week: string): Promise<ScheduledSendView | null> {
+  const send = await deps.store.scheduledSends.latest(week);
+  if (!send || send.state === 'cancelled') return null;
+  return {
+    state: send.state,
+    local: formatInZone(send.sendAt, send.timeZone),
+    zone: send.timeZone,
+    utc: formatInZone(send.sendAt, 'UTC'),
+    by: send.createdBy,
   };
 }
 
 /** The confirmation of a desk send: the edition, or its latest correction notice; null when there is nothing to send. */
 export async function sendView(
-  deps: DraftDeps,
+  deps: MailingDeps & Pick<DeskDeps, 'config'>,
   week: string,
   kind: 'edition' | 'notice',
 ): Promise<SendView | null> {
@@ -58,12 +74,24 @@ export async function sendView(
   const revision = editionRevision(edition);
   if (kind === 'notice' && revision < 2) return null;
   const key: SendKey = kind === 'notice' ? { edition: week, notice: revision } : week;
-  return { week, kind, title: edition.title, revision, readers: await readersToMail(deps.store, key) };
+  const [readers, scheduled] = await Promise.all([
+    readersToMail(deps.store, key),
+    kind === 'edition' ? scheduledSendView(deps, week) : null,
+  ]);
+  return {
+    week,
+    kind,
+    title: edition.title,
+    revision,
+    readers,
+    timeZone: deps.config.schedule.timeZone,
+    scheduled,
+  };
 }
 
 /** Starts the send in the background and answers at once; the board shows its progress from the send log. */
 export async function sendOnDesk(
-  deps: DraftDeps & ApprovalSendDeps,
+  deps: MailingDeps & Pick<DeskDeps, 'config'> & ApprovalSendDeps,
   context: DeskActionContext,
   kind: 'edition' | 'notice',
 ): Promise<DeskOutcome> {

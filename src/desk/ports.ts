@@ -15,8 +15,15 @@ import type {
   PublishInput,
   PublishOutcome,
 } from '../editions/index.js';
+import type { ScheduledSend } from '../store/scheduled-sends.js';
 import type { Store } from '../store/types.js';
-import type { SendInput, SendOutcome, SendTestInput, SendTestOutcome } from '../subscribers/index.js';
+import type {
+  ScheduleSendInput,
+  SendInput,
+  SendOutcome,
+  SendTestInput,
+  SendTestOutcome,
+} from '../subscribers/index.js';
 import type { DeskActionContext, DeskOutcome } from './outcome.js';
 
 /** The other capabilities' use cases a desk action runs, bound to the full deps by capability.ts. */
@@ -32,6 +39,9 @@ export interface DeskRuns {
   readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
   /** `digest correct`'s use case: publishes a corrected edition as its next revision. */
   correct(input: CorrectInput): Promise<CorrectOutcome>;
+  /** "Send at…": the week's send set for later (`digest send --at`'s use case); and its cancel. */
+  scheduleSend(input: ScheduleSendInput): Promise<ScheduledSend>;
+  cancelScheduledSend(input: { week?: string | undefined }): Promise<ScheduledSend | null>;
   /** The desk's own rebuild of the draft, as a job (desk-jobs.ts: its own process in `digest serve`). */
   rebuildDraft(context: DeskActionContext): Promise<DeskOutcome>;
 }
@@ -52,7 +62,12 @@ export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors
 export type DraftDeps = { store: GuardStore };
 
 /** The draft and the desk's per-week state: edits, decisions, count and order, approvals, the audit log. */
-export type WeekStoreDeps = { store: Pick<Store, 'editions' | 'desk' | 'decisions'> & GuardStore };
+export type WeekStoreDeps = {
+  store: Pick<Store, 'editions' | 'desk' | 'decisions' | 'scheduledSends'> & GuardStore;
+};
+
+/** A published week's mail: the send log, and a send set for later. */
+export type MailingDeps = { store: GuardStore & Pick<Store, 'scheduledSends'> };
 
 /** The same, with the config (items per edition, whether an LLM writes). */
 export type WeekDeps = Pick<DigestDeps, 'config'> & WeekStoreDeps;
@@ -92,6 +107,7 @@ export type ReaderStatsDeps = { store: Pick<Store, 'editions' | 'clicks' | 'mail
 
 export type DeskDeps = ApprovalDeps &
   ReaderStatsDeps &
+  MailingDeps &
   TranslationDeps &
   RegenerateDeps &
   Pick<DigestDeps, 'clock'> & { runs: DeskRuns };

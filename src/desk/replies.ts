@@ -43,6 +43,8 @@ const NOTICES: Record<string, string> = {
   translation: 'The translation was saved.',
   corrected: 'Corrected: the new revision is live; the earlier one stays readable at its own page.',
   sending: 'Sending: each reader gets the mail once; the counts below follow the send.',
+  scheduled: 'Scheduled: the server sends it at that time; you can cancel it until it starts.',
+  unscheduled: 'The scheduled send was cancelled: nothing was sent.',
   'notice-sending': 'Mailing the correction notice: each reader of an earlier revision gets it once.',
 };
 

@@ -34,6 +34,8 @@ const WEEK_ACTIONS = [
   'correct',
   'test',
   'send',
+  'schedule',
+  'unschedule',
   'notice',
 ] as const;
 /** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */

@@ -39,6 +39,12 @@ button{font:inherit;cursor:pointer}
 `;
 
 export const DESK_JS = `'use strict';
+// "Send at…": the time is read in the browser's zone (the field keeps the server's when the browser says none).
+(function () {
+  var zone = document.querySelector('input[data-browser-zone]');
+  var browser = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && browser) zone.value = browser;
+})();
 // Drag to reorder the draft's items: on drop, the new order is posted through the same form the buttons use.
 (function () {
   var list = document.getElementById('edition-items');

@@ -26,7 +26,7 @@ export function renderFrozenPanel(context: DeskPageContext, view: BoardView): Fr
 <h2 id="draft-heading">Published edition (revision ${revision}): ${edition.title}</h2>
 <p class="status">${join(state, '')} Writer: ${edition.writer}. What readers have is frozen: a change is a correction.</p>
 ${renderRevisions(frozen.revisions)}
-${renderMailing(view)}
+${renderMailing(context, view)}
 <p class="intro">${edition.intro}</p>
 <p class="actions">\
 ${frozen.publishedAt ? html`<a href="${weekPath(view.week, 'correct')}" class="correct">Correct this edition</a> · ` : null}\
@@ -66,7 +66,7 @@ ${join(
 }
 
 /** The send's progress and result, and the sends still to make (shown only where mail can go out). */
-function renderMailing(view: BoardView): Fragment {
+function renderMailing(context: DeskPageContext, view: BoardView): Fragment {
   const mailing = view.frozen?.mailing;
   if (!mailing) return html``;
   const { edition, toMail, notice } = mailing;
@@ -74,7 +74,7 @@ function renderMailing(view: BoardView): Fragment {
 failed ${edition.failed} · uncertain ${edition.uncertain} · skipped ${edition.skipped}.</p>`;
   const send =
     view.canMail && toMail > 0
-      ? html`<p><a href="${weekPath(view.week, 'send')}">Send to ${toMail} reader(s)…</a></p>`
+      ? html`<p><a href="${weekPath(view.week, 'send')}">Send to ${toMail} reader(s) or send at a time…</a></p>`
       : null;
   const told = notice
     ? html`<p>Correction notice of revision ${notice.revision}: sent to ${notice.sent}; ${notice.toMail} reader(s) \
@@ -85,5 +85,23 @@ ${
     : null
 }</p>`
     : null;
-  return html`${counts}${send}${told}`;
+  return html`${counts}${renderScheduled(context, view)}${send}${told}`;
+}
+
+/** A send set for later: its time in the editor's zone and in UTC, and Cancel while it waits. */
+function renderScheduled(context: DeskPageContext, view: BoardView): Fragment {
+  const scheduled = view.frozen?.mailing?.scheduled;
+  if (!scheduled) return html``;
+  const when = html`${scheduled.local} ${scheduled.zone} (UTC ${scheduled.utc})`;
+  if (scheduled.state === 'done')
+    return html`<p class="scheduled">The send scheduled for ${when} has run.</p>`;
+  if (scheduled.state === 'started')
+    return html`<p class="scheduled" role="status">The send scheduled for ${when} is running.</p>`;
+  return html`<p class="scheduled">Scheduled for <strong>${when}</strong> by ${scheduled.by}.
+${
+  view.canMail
+    ? html`<form method="post" action="${weekPath(view.week, 'unschedule')}" class="inline">${csrfField(context)}\
+<button type="submit">Cancel the scheduled send</button></form>`
+    : null
+}</p>`;
 }

@@ -1,5 +1,5 @@
 // The confirmation of a desk send: how many readers the edition (or the correction notice) goes to, one button.
-import { html } from '../../publish/template.js';
+import { type Fragment, html } from '../../publish/template.js';
 import { weekPath } from './board-page.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { DeskPageContext, SendView } from './view-model.js';
@@ -15,6 +15,7 @@ export function renderSendPage(context: DeskPageContext, view: SendView): string
     : html`<p><strong>${view.readers}</strong> confirmed reader(s) have not had it yet; each gets the mail once, in their language and with their topics first.</p>`;
   return renderDeskPage(context, {
     title: notice ? `Correction notice ${view.week}` : `Send ${view.week}`,
+    script: !notice,
     body: html`<h1>${heading}</h1>
 <p>“${view.title}”.</p>
 ${who}
@@ -24,6 +25,25 @@ ${
 <p><button type="submit">${notice ? 'Mail the notice' : 'Send'} to ${view.readers} reader(s)</button></p></form>`
     : html`<p>Nothing to send: every reader has it.</p>`
 }
+${notice || view.readers === 0 ? null : renderSendAt(context, view)}
 <p><a href="${weekPath(view.week)}">Back to the week</a></p>`,
   });
+}
+
+/**
+ * "Send at…": a time on the editor's wall clock; desk.js fills the zone with the browser's, else the server's
+ * (schedule.timeZone) stays, and the editor may type another.
+ */
+function renderSendAt(context: DeskPageContext, view: SendView): Fragment {
+  const scheduled = view.scheduled?.state === 'scheduled' ? view.scheduled : null;
+  return html`<h2>Or send at a time</h2>
+${
+  scheduled
+    ? html`<p>Already scheduled for <strong>${scheduled.local} ${scheduled.zone} (UTC ${scheduled.utc})</strong>; a new time replaces it.</p>`
+    : null
+}<form method="post" action="${weekPath(view.week, 'schedule')}" class="send-at">${csrfField(context)}
+<p><label for="send-at">Send at</label> <input type="datetime-local" id="send-at" name="at" required></p>
+<p><label for="send-zone">Time zone</label> <input type="text" id="send-zone" name="zone" value="${view.timeZone}" \
+data-browser-zone autocomplete="off"> <span class="hint">the time is read in this zone, and shown in UTC too</span></p>
+<p><button type="submit">Schedule the send</button></p></form>`;
 }

@@ -171,6 +171,19 @@ export interface MailingState {
   toMail: number;
   /** The latest correction: its revision, the notices sent, and readers of an earlier revision not told yet. */
   notice: { revision: number; sent: number; toMail: number } | null;
+  /** The week's latest send set for later, unless cancelled. */
+  scheduled: ScheduledSendView | null;
+}
+
+/** A send set for later, in the zone it was set in and in UTC. */
+export interface ScheduledSendView {
+  state: 'scheduled' | 'started' | 'done';
+  /** `2026-05-11 08:00` in `zone`. */
+  local: string;
+  zone: string;
+  /** `2026-05-11 06:00` in UTC. */
+  utc: string;
+  by: string;
 }
 
 /** The confirmation of a desk send: the edition, or the correction notice of its latest revision. */
@@ -181,6 +194,10 @@ export interface SendView {
   revision: number;
   /** Readers the send would mail now (the notice: those sent an earlier revision, not told yet). */
   readers: number;
+  /** The zone "Send at…" reads its time in unless the browser says its own (schedule.timeZone). */
+  timeZone: string;
+  /** A send of the edition already set for later. */
+  scheduled: ScheduledSendView | null;
 }
 
 /** The correction draft of a published edition: the text a correction may change, in the published order. */
