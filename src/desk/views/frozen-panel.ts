@@ -74,7 +74,8 @@ function renderMailing(context: DeskPageContext, view: BoardView): Fragment {
 failed ${edition.failed} · uncertain ${edition.uncertain} · skipped ${edition.skipped}.</p>`;
   const send =
     view.canMail && toMail > 0
-      ? html`<p><a href="${weekPath(view.week, 'send')}">Send to ${toMail} reader(s) or send at a time…</a></p>`
+      ? html`<p><a href="${weekPath(view.week, 'send')}">Send to ${toMail} reader(s)…</a> · \
+<a href="${weekPath(view.week, 'send')}#send-at">Send at a time…</a></p>`
       : null;
   const told = notice
     ? html`<p>Correction notice of revision ${notice.revision}: sent to ${notice.sent}; ${notice.toMail} reader(s) \
