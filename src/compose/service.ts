@@ -157,9 +157,7 @@ export async function composeService(
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
       const operator = await listenForOperator(deps, metrics, digest.stats);
-      const schedule = await startSchedule(running);
-      const backups = await startBackups(running);
-      const scheduledSends = await startScheduledSends(running);
+      const jobs = await startJobs(running);
       return {
         url: server.url,
         async close() {
@@ -169,10 +167,7 @@ export async function composeService(
           await clicks?.stop();
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
-          await schedule?.stop();
-          await scheduledSends.stop();
-          await following.sync?.stop();
-          await backups?.stop();
+          await jobs.stop(following.sync);
           requestLines.flush();
         },
       };
@@ -303,6 +298,21 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
   });
   scheduler.start().catch((error: unknown) => deps.log.warn(`schedule: ${errorMessage(error)}`));
   return scheduler;
+}
+
+/** What runs on its own time beside the server: the weekly build, scheduled sends, backups. */
+async function startJobs(running: ServiceParts) {
+  const schedule = await startSchedule(running);
+  const scheduledSends = await startScheduledSends(running);
+  const backups = await startBackups(running);
+  return {
+    async stop(sync: SiteSync | null) {
+      await schedule?.stop();
+      await scheduledSends.stop();
+      await sync?.stop();
+      await backups?.stop();
+    },
+  };
 }
 
 /**

@@ -69,6 +69,20 @@ export function actions(desk: DeskContext) {
       return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
     },
 
+    async approve(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
+      const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
+      return back(session, week, await (await publishing()).approveOnDesk(deps, context, form));
+    },
+    ...mailActions(desk),
+  };
+}
+
+/** What mails readers or the editor: a test, the send now or at a time (and its cancel), the correction notice. */
+function mailActions(desk: DeskContext) {
+  const { deps } = desk;
+  const back = (session: DeskSession, week: string, outcome: DeskOutcome) =>
+    outcomeReply(desk.context(session), outcome, weekUrl(week));
+  return {
     /** "Send a test to me": the week's mail to the signed-in editor. */
     async test(session: DeskSession, week: string): Promise<DeskReply> {
       const context = await desk.actionContext(session, week);
@@ -98,11 +112,6 @@ export function actions(desk: DeskContext) {
     async notice(session: DeskSession, week: string): Promise<DeskReply> {
       const context = await desk.actionContext(session, week);
       return back(session, week, await (await sending()).sendOnDesk(deps, context, 'notice'));
-    },
-
-    async approve(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
-      const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
-      return back(session, week, await (await publishing()).approveOnDesk(deps, context, form));
     },
   };
 }

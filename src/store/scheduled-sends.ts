@@ -55,31 +55,7 @@ export function scheduledSendsStore(db: Kysely<Database>, instance = instanceNam
       .returningAll()
       .executeTakeFirst();
   return {
-    async schedule({ edition, sendAt, timeZone, createdBy }) {
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('scheduled_sends')
-          .set({ state: 'cancelled', finished_at: sql<Date>`now()` })
-          .where('edition', '=', edition)
-          .where('state', '=', 'scheduled')
-          .execute();
-        const row = await trx
-          .insertInto('scheduled_sends')
-          .values({
-            edition,
-            send_at: sendAt,
-            time_zone: timeZone,
-            created_by: createdBy,
-            instance: null,
-            started_at: null,
-            finished_at: null,
-            outcome: JSON.stringify(null),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return fromRow(row);
-      });
-    },
+    schedule: (input) => scheduleReplacing(db, input),
     async waiting(edition) {
       const row = await rows()
         .where('edition', '=', edition)
@@ -133,6 +109,36 @@ export function scheduledSendsStore(db: Kysely<Database>, instance = instanceNam
         .execute();
     },
   };
+}
+
+/** A new waiting send for the week, the one waiting before cancelled in the same transaction. */
+function scheduleReplacing(
+  db: Kysely<Database>,
+  { edition, sendAt, timeZone, createdBy }: Parameters<ScheduledSendsPort['schedule']>[0],
+): Promise<ScheduledSend> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('scheduled_sends')
+      .set({ state: 'cancelled', finished_at: sql<Date>`now()` })
+      .where('edition', '=', edition)
+      .where('state', '=', 'scheduled')
+      .execute();
+    const row = await trx
+      .insertInto('scheduled_sends')
+      .values({
+        edition,
+        send_at: sendAt,
+        time_zone: timeZone,
+        created_by: createdBy,
+        instance: null,
+        started_at: null,
+        finished_at: null,
+        outcome: JSON.stringify(null),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
+  });
 }
 
 function fromRow(row: Selectable<ScheduledSendsTable>): ScheduledSend {

@@ -146,7 +146,9 @@ for (const { kind, skip } of storeDatabases()) {
       await sql`
         INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
         SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
-      expect(await migrate(db)).toEqual({ applied: ['014-complaints', '015-many-instances', '016-scheduled-sends'] });
+      expect(await migrate(db)).toEqual({
+        applied: ['014-complaints', '015-many-instances', '016-scheduled-sends'],
+      });
       const outcomes = mailOutcomesStore(db);
       expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });
       const bob = await subscribersStore(db).get({ address: 'bob@example.com' });

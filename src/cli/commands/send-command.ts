@@ -8,7 +8,7 @@ import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
-interface SendCommandOptions extends WeekOptions {
+interface SendCommandOptions extends WeekOptions, ScheduleFlags {
   dryRun?: boolean;
   allowFlagged?: boolean;
   allowThin?: boolean;
@@ -16,6 +16,10 @@ interface SendCommandOptions extends WeekOptions {
   baseUrl?: string;
   correction?: boolean;
   test?: string;
+}
+
+/** `--at` and `--cancel`: a send set for later instead of now. */
+interface ScheduleFlags {
   at?: string;
   cancel?: boolean;
 }
