@@ -15,6 +15,7 @@ import { mailOutcomesStore } from './mail-outcomes.js';
 import { outboxStore } from './outbox.js';
 import { paperTextsStore } from './paper-texts.js';
 import { preferencesStore } from './preferences.js';
+import { readersStore } from './readers.js';
 import { revisionsStore } from './revisions.js';
 import type { Database } from './schema.js';
 import { searchStore } from './search.js';
@@ -46,6 +47,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     sourceState: sourceStateStore(db),
     ingestRuns: ingestRunsStore(db),
     subscribers: subscribersStore(db),
+    readers: readersStore(db),
     preferences: preferencesStore(db),
     outbox: outboxStore(db),
     sendLog: sendLogStore(db),

@@ -50,3 +50,21 @@ export const removeSubscriber = lazy(async () => (await import('./manage.js')).r
 export const importSubscribers = lazy(async () => (await import('./import-csv.js')).importSubscribers);
 
 export const exportSubscribers = lazy(async () => (await import('./manage.js')).exportSubscribers);
+
+export { describeImport, type ImportReport } from './import-csv.js';
+export type { AddResult } from './manage.js';
+export {
+  parseReaderFilter,
+  READER_FILTERS,
+  type ReaderFilter,
+  type ReaderPage,
+} from './reader-list.js';
+
+/** The desk's list: a page of readers by filter, with the counts per status. */
+export const findReaders = lazy(async () => (await import('./reader-list.js')).findReaders);
+
+/** One reader's whole record by row (the JSON of `digest subscribers export <email>`). */
+export const readerRecord = lazy(async () => (await import('./reader-list.js')).readerRecord);
+
+/** Deletes one reader by row, with everything stored about them. */
+export const removeReader = lazy(async () => (await import('./reader-list.js')).removeReader);
