@@ -3,12 +3,15 @@
 // asserted (`--confirmed`, the desk's box) it is confirmed at once, recorded with who asserted it and when. An
 // import never re-subscribes someone who unsubscribed or bounced, and reports every line it skipped. Rows go to the
 // store in batches, one transaction each, so 100,000 lines take a few hundred statements, not 100,000.
+
+import type { Config } from '../config/config-schema.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
 import type { ImportOutcome } from '../store/readers.js';
 import { CONFIRMATION_WINDOW_SECONDS } from './intake.js';
 import { parseCsv } from './parse-csv.js';
-import type { ReadersDeps } from './ports.js';
+import type { AddReadersDeps } from './ports.js';
+import { subscriptionSettings } from './subscription-settings.js';
 
 const IMPORT_BATCH = 1000;
 
@@ -40,9 +43,10 @@ const COUNTED: Record<ImportOutcome, 'added' | 'confirmed' | 'alreadySubscribed'
 
 /** A CSV with an `email` column (other columns ignored). `consentBy`: who asserts consent; null to mail each. */
 export async function importSubscribers(
-  deps: ReadersDeps,
+  deps: AddReadersDeps,
   input: { csv: string; consentBy: string | null },
 ): Promise<ImportReport> {
+  if (!input.consentBy) requireConfirmationMail(deps.config);
   const { rows, column } = emailColumn(input.csv);
   const report: ImportReport = {
     added: 0,
@@ -87,6 +91,25 @@ export async function importSubscribers(
   }
   await flush();
   return report;
+}
+
+/**
+ * A reader added without asserted consent waits for their confirmation mail: without SMTP and a public base URL
+ * (for the link) none can go out, and they would stay pending for good. A ConfigError naming what to set instead.
+ */
+export function requireConfirmationMail(config: Config): void {
+  if (confirmationMailReady(config)) return;
+  const settings = subscriptionSettings(config);
+  const path = settings ? 'publish.email.smtp' : 'server.baseUrl';
+  throw new ConfigError(
+    `A confirmation mail cannot go out: set ${path}, or assert that the readers consented (--confirmed on the command line, the consent box on the desk).`,
+    [{ path, message: 'required to mail confirmation links' }],
+  );
+}
+
+/** True when a confirmation mail can go out: SMTP, and a public base URL for its link. */
+export function confirmationMailReady(config: Config): boolean {
+  return subscriptionSettings(config)?.canMail === true;
 }
 
 /** The rows after the header, and which column holds the addresses; a ConfigError when no header names one. */

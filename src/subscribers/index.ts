@@ -51,7 +51,7 @@ export const importSubscribers = lazy(async () => (await import('./import-csv.js
 
 export const exportSubscribers = lazy(async () => (await import('./manage.js')).exportSubscribers);
 
-export { describeImport, type ImportReport } from './import-csv.js';
+export { confirmationMailReady, describeImport, type ImportReport } from './import-csv.js';
 export type { AddResult } from './manage.js';
 export {
   parseReaderFilter,

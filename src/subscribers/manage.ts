@@ -4,11 +4,12 @@
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
 import type { MailProblem } from '../store/outbox.js';
-import type { SubscriberStatus } from '../store/schema.js';
 import type { ImportOutcome } from '../store/readers.js';
+import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
+import { requireConfirmationMail } from './import-csv.js';
 import { CONFIRMATION_WINDOW_SECONDS } from './intake.js';
-import type { ListReadersDeps, ReadersDeps } from './ports.js';
+import type { AddReadersDeps, ListReadersDeps, ReadersDeps } from './ports.js';
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = [
   'pending',
@@ -93,10 +94,11 @@ export function operatorAddress(email: string): { address: string; mailbox: stri
  * asserts the reader's consent — confirmed at once and recorded so. Someone who left or bounced stays so.
  */
 export async function addSubscriber(
-  deps: ReadersDeps,
+  deps: AddReadersDeps,
   input: { email: string; consentBy: string | null },
 ): Promise<AddResult> {
   const { address, mailbox } = operatorAddress(input.email);
+  if (!input.consentBy) requireConfirmationMail(deps.config);
   const { outcomes, queued } = await deps.store.readers.importBatch([{ address, mailbox }], {
     consentBy: input.consentBy,
     windowSeconds: CONFIRMATION_WINDOW_SECONDS,

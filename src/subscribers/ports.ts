@@ -8,6 +8,9 @@ export interface ReadersDeps {
   store: Pick<Store, 'subscribers' | 'preferences' | 'readers'>;
 }
 
+/** Adding and importing: the list, and the config that says whether a confirmation mail can go out. */
+export type AddReadersDeps = ReadersDeps & Pick<DigestDeps, 'config'>;
+
 /** `digest subscribers list`: the list, with each reader's latest mail from the outbox. */
 export interface ListReadersDeps {
   store: Pick<Store, 'subscribers' | 'preferences' | 'readers' | 'outbox'>;

@@ -2,9 +2,9 @@
 // per status, one reader's whole record by row, and removal by row. The filter comes from a query string, so every
 // field is checked here and a value that is not one of the choices is dropped, never passed to the store.
 import { NotFoundError } from '../core/errors.js';
-import type { SubscriberStatus } from '../store/schema.js';
-import type { ReaderCounts, ReaderQuery } from '../store/readers.js';
 import type { SubscriberExport } from '../store/preferences.js';
+import type { ReaderCounts, ReaderQuery } from '../store/readers.js';
+import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
 import { SUBSCRIBER_STATUSES } from './manage.js';
 import type { ReadersDeps } from './ports.js';

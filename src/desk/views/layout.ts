@@ -14,7 +14,7 @@ export function renderDeskPage(
   options: { title: string; body: Fragment; script?: boolean },
 ): string {
   const nav = context.editor
-    ? html`<nav aria-label="Desk"><a href="/admin">This week</a> <a href="/admin/audit">Audit log</a></nav>
+    ? html`<nav aria-label="Desk"><a href="/admin">This week</a> <a href="/admin/readers">Readers</a> <a href="/admin/audit">Audit log</a></nav>
 <form method="post" action="/admin/logout" class="signout">${csrfField(context)}
 <span>${context.editor}</span> <button type="submit">Sign out</button></form>`
     : null;
