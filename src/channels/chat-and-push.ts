@@ -1,5 +1,6 @@
 // Delivery use cases: post a published edition to the configured chat channels, and hand an edition to a mail
 // service as a draft. Secrets are read from the environment variables the config names, only here, when called.
+
 import type { PushService } from '../config/deliver-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { ConfigError, errorMessage, NotReadyError } from '../core/errors.js';
@@ -14,6 +15,7 @@ import {
 } from '../deliver/index.js';
 import type { PushResult } from '../deliver/push.js';
 import { loadEdition } from '../publish/load-edition.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import type { ChannelDeps } from './ports.js';
 
 export interface ChatInput {
@@ -135,7 +137,11 @@ export async function push(deps: ChannelDeps, input: PushInput): Promise<PushOut
   const { renderEmail } = await import('../publish/email-files.js');
   const { emailSubject } = await import('../publish/email-message.js');
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;
-  const email = await renderEmail(edition, { email: config.publish.email, ...(baseUrl ? { baseUrl } : {}) });
+  const email = await renderEmail(edition, {
+    email: config.publish.email,
+    sender: senderIdentity(config.publish.identity),
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   const result = await pushDraft({
     service,
     date: edition.date,

@@ -3,6 +3,7 @@
 import { errorMessage } from '../core/errors.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
@@ -24,6 +25,7 @@ export async function previewOnDesk(
   }
   const email = await renderEmail(edition, {
     email: config.publish.email,
+    sender: senderIdentity(config.publish.identity),
     ...(config.publish.baseUrl ? { baseUrl: config.publish.baseUrl } : {}),
   });
   return kind === 'email'

@@ -10,6 +10,7 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { type PublishSiteInput, publishSite } from '../publish/publish-site.js';
+import type { SenderIdentity } from '../publish/sender-identity.js';
 import { swapSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { writeFiles } from '../publish/write-site.js';
@@ -24,6 +25,8 @@ export interface PublishEditionInput {
   now: Date;
   site: SiteSettings;
   email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  /** Who sends it (publish.identity): the footer and postal address of the mail files. */
+  sender?: SenderIdentity;
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
 }
@@ -175,6 +178,7 @@ async function writeEmails({
       email: input.email,
       baseUrl,
       images,
+      sender: input.sender,
     },
   });
   const files = [...email.files];
@@ -187,6 +191,7 @@ async function writeEmails({
       edition: version,
       options: {
         email: input.email,
+        sender: input.sender,
         baseUrl: `${baseUrl.replace(/\/?$/, '/')}${language}/`,
         // No images: they are published once, at the site's root, not under the language's section.
         language,

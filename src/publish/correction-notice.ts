@@ -2,6 +2,7 @@
 // what changed (the correction's reason) and links to the corrected edition and to the revision before it. A short
 // text part and a simple HTML part through the escaping template; composed per reader in mail/correction-mail.ts.
 import { formatLongDate } from '../core/dates.js';
+import { type SenderIdentity, senderHtml, senderLogo, senderTextLines } from './sender-identity.js';
 import { html } from './template.js';
 
 export interface CorrectionNoticeInput {
@@ -18,6 +19,8 @@ export interface CorrectionNoticeInput {
   hadRevision: number;
   /** Absolute URLs: the corrected edition's page, the page of the revision the reader had, and the one-click unsubscribe. */
   links: { corrected: string; earlier: string; unsubscribe: string };
+  /** Who sends it (publish.identity): the footer and postal address close the notice. */
+  sender?: SenderIdentity;
 }
 
 export interface CorrectionNotice {
@@ -40,15 +43,18 @@ export function renderCorrectionNotice(input: CorrectionNoticeInput): Correction
     `The edition as it was before (revision ${input.hadRevision}): ${earlier}`,
     '',
     `Unsubscribe: ${unsubscribe}`,
+    ...senderTextLines(input.sender),
     '',
   ].join('\n');
   const body = html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
+${senderLogo(input.sender, input.siteName)}
 <p>The edition of ${week} of ${input.siteName}, “${input.title}”, which was mailed to you, was corrected on ${on}.</p>
 <p><strong>What changed:</strong> ${input.reason}</p>
 <p><a href="${corrected}">Read the corrected edition</a> · <a href="${earlier}">the edition as it was before</a> (revision ${input.hadRevision})</p>
 <p style="color:#555"><a href="${unsubscribe}">Unsubscribe</a></p>
+${senderHtml(input.sender)}
 </body></html>
 `.toString();
   return { subject, text, html: body };

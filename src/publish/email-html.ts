@@ -7,6 +7,7 @@ import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js'
 import type { ImageMap } from './item-images.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
 import { PublishError } from './publish-errors.js';
+import { type SenderIdentity, senderHtml, senderLogo } from './sender-identity.js';
 import { type Fragment, html, join, raw } from './template.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 
@@ -29,6 +30,8 @@ export interface EmailOptions {
   note?: string;
   /** The reader's own page to choose topics and language (a signed link). */
   preferencesUrl?: string;
+  /** Who sends it (publish.identity): footer and postal address under the mail, accent colour, logo. */
+  sender?: SenderIdentity;
 }
 
 /** Counted links (analytics): each item's link through the service's /r/ redirect, by item key. */
@@ -84,6 +87,7 @@ export async function renderEmailHtml(
   });
   const words = uiText(options.language);
   const preferences = safeUrl(options.preferencesUrl);
+  const accent = options.sender?.accentColor ?? '#0b57b0';
   const source = html`<mjml lang="${options.language ?? 'en'}">
 <mj-head>
 <mj-title>${`${view.title} — ${view.name}`}</mj-title>
@@ -99,7 +103,8 @@ ${LANDMARK}
 </mj-head>
 <mj-body background-color="#f1f1ee" width="600px" css-class="bg">
 <mj-section padding="24px 0 8px"><mj-column>
-<mj-text font-size="14px" color="#55585e" css-class="m">${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:#0b57b0">${words.viewInBrowser}</a>` : null}</mj-text>
+${options.sender?.logoUrl ? html`<mj-text padding="0 24px 8px">${senderLogo(options.sender, view.name)}</mj-text>` : null}
+<mj-text font-size="14px" color="#55585e" css-class="m">${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:${accent}">${words.viewInBrowser}</a>` : null}</mj-text>
 <mj-text font-size="26px" line-height="1.25" font-weight="700" padding="8px 24px 4px"><h1 style="margin:0;font-size:26px">${view.title}</h1></mj-text>
 <mj-text font-size="14px" color="#55585e" padding="0 24px 8px" css-class="m">${options.language ? longDateIn(edition.date, options.language) : view.longDate} · ${options.language ? words.papers(edition.items.length + (options.alsoInEdition?.length ?? 0)) : view.count}</mj-text>
 <mj-text padding="0 24px 16px">${view.intro}</mj-text>
@@ -111,7 +116,7 @@ ${join(
 )}
 ${options.alsoInEdition?.length ? renderAlso(options.alsoInEdition, words.alsoInEdition) : null}
 <mj-section padding="16px 0 32px"><mj-column>
-<mj-text font-size="13px" color="#55585e" css-class="f m">${words.youReceive(view.name)}${preferences ? html` <a href="${preferences}">${words.yourEdition}</a>.` : null}${unsubscribe ? html` <a href="${unsubscribe}">${words.unsubscribe}</a>.` : null}</mj-text>
+<mj-text font-size="13px" color="#55585e" css-class="f m">${words.youReceive(view.name)}${preferences ? html` <a href="${preferences}">${words.yourEdition}</a>.` : null}${unsubscribe ? html` <a href="${unsubscribe}">${words.unsubscribe}</a>.` : null}${senderHtml(options.sender, 'margin:8px 0 0')}</mj-text>
 </mj-column></mj-section>
 </mj-body>
 </mjml>`;

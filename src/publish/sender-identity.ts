@@ -1,0 +1,68 @@
+// Who sends the mail, as every mail and the subscribe page print it: the footer text and the postal address under
+// the content, and the accent colour and logo of the mail's head. One view of publish.identity for the edition, the
+// personal mails, the confirmation and welcome mails and the correction notices, so none can leave it out.
+import type { IdentityConfig } from '../config/identity-schema.js';
+import { type Fragment, html, join } from './template.js';
+
+export interface SenderIdentity {
+  name: string | null;
+  postalAddress: string | null;
+  footer: string | null;
+  accentColor: string | null;
+  logoUrl: string | null;
+}
+
+export const NO_IDENTITY: SenderIdentity = {
+  name: null,
+  postalAddress: null,
+  footer: null,
+  accentColor: null,
+  logoUrl: null,
+};
+
+export function senderIdentity(identity: IdentityConfig | undefined): SenderIdentity {
+  return {
+    name: identity?.name ?? null,
+    postalAddress: identity?.postalAddress ?? null,
+    footer: identity?.footer ?? null,
+    accentColor: identity?.accentColor ?? null,
+    logoUrl: identity?.logoUrl ?? null,
+  };
+}
+
+/** The postal address's lines: as configured, split at line breaks (a one-line address stays one line). */
+const addressLines = (postal: string) =>
+  postal
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** The plain-text part's closing lines: the footer, then the postal address. */
+export function senderTextLines(sender: SenderIdentity | undefined): string[] {
+  if (!sender) return [];
+  return [
+    ...(sender.footer ? [sender.footer] : []),
+    ...(sender.postalAddress ? addressLines(sender.postalAddress) : []),
+  ];
+}
+
+/** The HTML part's closing paragraph (inline styles: mail clients drop style sheets), or nothing. */
+export function senderHtml(
+  sender: SenderIdentity | undefined,
+  style = 'color:#55585e;font-size:13px',
+): Fragment | null {
+  if (!sender || (!sender.footer && !sender.postalAddress)) return null;
+  const address = sender.postalAddress
+    ? html`<span class="postal-address">${join(
+        addressLines(sender.postalAddress).map((line) => html`${line}`),
+        '<br>',
+      )}</span>`
+    : null;
+  return html`<p style="${style}">${sender.footer ? html`${sender.footer}${address ? html`<br>` : null}` : null}${address}</p>`;
+}
+
+/** The logo above the mail's content (an https URL, checked in the config), with the sender's name as its text. */
+export function senderLogo(sender: SenderIdentity | undefined, alt: string): Fragment | null {
+  if (!sender?.logoUrl) return null;
+  return html`<img src="${sender.logoUrl}" alt="${alt}" height="40" style="height:40px;width:auto;border:0">`;
+}
