@@ -29,17 +29,23 @@ const consentBy = (session: DeskSession, form: Form) =>
   form.consent === 'yes' ? session.editor.email : null;
 
 export function readerDesk(desk: DeskContext) {
+  return { ...readerPages(desk), ...readerChanges(desk) };
+}
+
+const auditOf =
+  (desk: DeskContext) => (session: DeskSession, action: string, detail: Record<string, unknown>) =>
+    desk.deps.store.desk.recordAudit({
+      editor: session.editor.email,
+      action,
+      week: null,
+      itemKey: null,
+      detail,
+    });
+
+/** What a GET shows: the list, one reader, their export (audited: it hands out a person's data). */
+function readerPages(desk: DeskContext) {
   const { deps } = desk;
-  const audit = (session: DeskSession, action: string, detail: Record<string, unknown>) =>
-    deps.store.desk.recordAudit({ editor: session.editor.email, action, week: null, itemKey: null, detail });
-  /** A refused change (bad address, mail not set up, gone): its page, with the reason in the editor's words. */
-  const refusal = (session: DeskSession, error: unknown, title: string): DeskReply => {
-    if (error instanceof ConfigError)
-      return messagePage(desk.context(session), { title, message: error.message, back: LIST }, 400);
-    if (error instanceof NotFoundError)
-      return messagePage(desk.context(session), { title, message: error.message, back: LIST }, 404);
-    throw error;
-  };
+  const audit = auditOf(desk);
   return {
     async readerList(session: DeskSession, query: Query): Promise<DeskReply> {
       const view = await findReaders(deps, parseReaderFilter(query, deps.config.languages));
@@ -84,7 +90,22 @@ export function readerDesk(desk: DeskContext) {
         body: `${JSON.stringify(data, null, 2)}\n`,
       };
     },
+  };
+}
 
+/** What a POST changes: add, import, remove — each audited with the reader's row, never their address. */
+function readerChanges(desk: DeskContext) {
+  const { deps } = desk;
+  const audit = auditOf(desk);
+  /** A refused change (bad address, mail not set up, gone): its page, with the reason in the editor's words. */
+  const refusal = (session: DeskSession, error: unknown, title: string): DeskReply => {
+    if (error instanceof ConfigError)
+      return messagePage(desk.context(session), { title, message: error.message, back: LIST }, 400);
+    if (error instanceof NotFoundError)
+      return messagePage(desk.context(session), { title, message: error.message, back: LIST }, 404);
+    throw error;
+  };
+  return {
     async addReader(session: DeskSession, form: Form): Promise<DeskReply> {
       const by = consentBy(session, form);
       try {

@@ -10,13 +10,13 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { type PublishSiteInput, publishSite } from '../publish/publish-site.js';
-import type { SenderIdentity } from '../publish/sender-identity.js';
+import type { SenderOptions } from '../publish/sender-identity.js';
 import { swapSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { writeFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 
-export interface PublishEditionInput {
+export interface PublishEditionInput extends SenderOptions {
   store: Pick<Store, 'editions' | 'translations' | 'revisions'>;
   fs: FileSystem;
   outDir: string;
@@ -25,8 +25,6 @@ export interface PublishEditionInput {
   now: Date;
   site: SiteSettings;
   email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
-  /** Who sends it (publish.identity): the footer and postal address of the mail files. */
-  sender?: SenderIdentity;
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
 }

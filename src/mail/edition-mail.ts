@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
-import { envelopeSender, isHeaderSafe, normaliseAddress } from '../core/email-address.js';
+import { envelopeSender, normaliseAddress } from '../core/email-address.js';
 import { preferencesUrl } from '../core/reader-choices.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
@@ -12,11 +12,11 @@ import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
 import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
 import type { ImageMap } from '../publish/item-images.js';
-import type { SenderIdentity } from '../publish/sender-identity.js';
+import type { SenderOptions } from '../publish/sender-identity.js';
 import { longDateIn } from '../publish/ui-text.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
 
-export interface EditionMailOptions {
+export interface EditionMailOptions extends SenderOptions {
   from: string;
   /** The public base URL: the one-click unsubscribe endpoint and "view in your browser" live under it. */
   baseUrl: string;
@@ -31,8 +31,6 @@ export interface EditionMailOptions {
   now: () => Date;
   /** Counted links (analytics): each item's /r/ link; per reader, each reader's own part appended (`clickTag`). */
   countedLinks?: CountedLinks | undefined;
-  /** Who sends it (publish.identity): footer, postal address, accent colour, logo. */
-  sender?: SenderIdentity | undefined;
 }
 
 export interface CountedLinks {

@@ -2,10 +2,10 @@
 // what changed (the correction's reason) and links to the corrected edition and to the revision before it. A short
 // text part and a simple HTML part through the escaping template; composed per reader in mail/correction-mail.ts.
 import { formatLongDate } from '../core/dates.js';
-import { type SenderIdentity, senderHtml, senderLogo, senderTextLines } from './sender-identity.js';
+import { type SenderOptions, senderHtml, senderLogo, senderTextLines } from './sender-identity.js';
 import { html } from './template.js';
 
-export interface CorrectionNoticeInput {
+export interface CorrectionNoticeInput extends SenderOptions {
   /** The newsletter's name (the edition's `name`). */
   siteName: string;
   /** The edition's week (YYYY-MM-DD) and title. */
@@ -19,8 +19,6 @@ export interface CorrectionNoticeInput {
   hadRevision: number;
   /** Absolute URLs: the corrected edition's page, the page of the revision the reader had, and the one-click unsubscribe. */
   links: { corrected: string; earlier: string; unsubscribe: string };
-  /** Who sends it (publish.identity): the footer and postal address close the notice. */
-  sender?: SenderIdentity;
 }
 
 export interface CorrectionNotice {

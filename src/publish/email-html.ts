@@ -7,13 +7,13 @@ import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js'
 import type { ImageMap } from './item-images.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
 import { PublishError } from './publish-errors.js';
-import { type SenderIdentity, senderHtml, senderLogo } from './sender-identity.js';
+import { type SenderOptions, senderHtml, senderLogo } from './sender-identity.js';
 import { type Fragment, html, join, raw } from './template.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 
 export { DEFAULT_UNSUBSCRIBE_URL };
 
-export interface EmailOptions {
+export interface EmailOptions extends SenderOptions {
   /** The edition's web page, for "View in your browser" and permalinks. */
   pageUrl?: string | null;
   /** Where readers unsubscribe; a placeholder the sending tool fills in per subscriber. */
@@ -30,8 +30,6 @@ export interface EmailOptions {
   note?: string;
   /** The reader's own page to choose topics and language (a signed link). */
   preferencesUrl?: string;
-  /** Who sends it (publish.identity): footer and postal address under the mail, accent colour, logo. */
-  sender?: SenderIdentity;
 }
 
 /** Counted links (analytics): each item's link through the service's /r/ redirect, by item key. */

@@ -12,13 +12,11 @@ export interface SenderIdentity {
   logoUrl: string | null;
 }
 
-export const NO_IDENTITY: SenderIdentity = {
-  name: null,
-  postalAddress: null,
-  footer: null,
-  accentColor: null,
-  logoUrl: null,
-};
+/** The options of whatever renders a mail or page that says who sends it. */
+export interface SenderOptions {
+  /** Who sends it (publish.identity): footer and postal address, accent colour, logo. */
+  sender?: SenderIdentity | undefined;
+}
 
 export function senderIdentity(identity: IdentityConfig | undefined): SenderIdentity {
   return {

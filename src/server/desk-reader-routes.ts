@@ -22,7 +22,17 @@ async function uploadedCsv(c: Context): Promise<string | null> {
   return typeof body.csv === 'string' && body.csv.trim() ? body.csv : null;
 }
 
-export function registerReaderRoutes(app: App, desk: Desk, state: State, send: Send): void {
+export function registerReaderRoutes({
+  app,
+  desk,
+  state,
+  send,
+}: {
+  app: App;
+  desk: Desk;
+  state: State;
+  send: Send;
+}): void {
   const notFound = (c: Context) =>
     desk.notFound(state(c).session, 'No such reader: they may have been removed.');
   app.get('/admin/readers', async (c) => send(c, await desk.readerList(state(c).session, c.req.query())));

@@ -112,7 +112,7 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
     return send(c, { kind: 'redirect', location: '/admin/login' });
   });
   registerWeekRoutes(app, desk, state);
-  registerReaderRoutes(app, desk, state, send);
+  registerReaderRoutes({ app, desk, state, send });
   app.all('/admin/*', (c) => send(c, desk.notFound(state(c).session, 'No such page on the desk.')));
 }
 
