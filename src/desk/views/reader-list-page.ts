@@ -6,7 +6,7 @@
 import { type Fragment, html, join } from '../../publish/template.js';
 import type { ImportReport, ReaderPage } from '../../subscribers/index.js';
 import { READER_FILTERS } from '../../subscribers/index.js';
-import { csrfField, renderDeskPage } from './layout.js';
+import { csrfField, renderDeskPage, scrollingTable } from './layout.js';
 import type { DeskPageContext } from './view-model.js';
 
 /** The words after a change, by the redirect's `done`. */
@@ -38,12 +38,15 @@ function countsTable(view: ReaderListView): Fragment {
   const cells = READER_FILTERS.map(
     (status) => html`<td><a href="/admin/readers?status=${status}">${view.counts[status]}</a></td>`,
   );
-  return html`<table class="reader-counts"><caption>Readers by status (complained: whatever their status now)</caption>
+  return scrollingTable(
+    'Readers by status',
+    html`<table class="reader-counts"><caption>Readers by status (complained: whatever their status now)</caption>
 <thead><tr>${join(
-    READER_FILTERS.map((status) => html`<th scope="col">${FILTER_WORDS[status]}</th>`),
-    '',
-  )}</tr></thead>
-<tbody><tr>${join(cells, '')}</tr></tbody></table>`;
+      READER_FILTERS.map((status) => html`<th scope="col">${FILTER_WORDS[status]}</th>`),
+      '',
+    )}</tr></thead>
+<tbody><tr>${join(cells, '')}</tr></tbody></table>`,
+  );
 }
 
 function filterForm(view: ReaderListView, languages: readonly string[]): Fragment {
@@ -78,12 +81,13 @@ function readerRows(view: ReaderListView): Fragment {
   const next = view.next
     ? html`<p><a href="/admin/readers?${nextQuery(view)}" rel="next">Next page</a></p>`
     : null;
-  return html`<table class="readers"><caption>Readers, newest first</caption>
+  const table = html`<table class="readers"><caption>Readers, newest first</caption>
 <thead><tr><th scope="col">Address</th><th scope="col">Status</th><th scope="col">Added</th>\
 <th scope="col">Confirmed</th><th scope="col">Consent asserted by</th></tr></thead>
 <tbody>
 ${join(rows, '\n')}
-</tbody></table>
+</tbody></table>`;
+  return html`${scrollingTable('Readers', table)}
 ${next}`;
 }
 

@@ -5,7 +5,7 @@
 
 import { type Fragment, html, join } from '../../publish/template.js';
 import type { SubscriberExport } from '../../store/preferences.js';
-import { csrfField, renderDeskPage } from './layout.js';
+import { csrfField, renderDeskPage, scrollingTable } from './layout.js';
 import type { DeskPageContext } from './view-model.js';
 
 /** The row's stamps as events, oldest first. */
@@ -28,14 +28,17 @@ export function statusHistory(subscriber: SubscriberExport['subscriber']): { at:
 
 function table(caption: string, headings: string[], rows: Fragment[]): Fragment {
   if (rows.length === 0) return html`<p>${caption}: none.</p>`;
-  return html`<table class="readers"><caption>${caption}</caption>
+  return scrollingTable(
+    caption,
+    html`<table class="readers"><caption>${caption}</caption>
 <thead><tr>${join(
-    headings.map((heading) => html`<th scope="col">${heading}</th>`),
-    '',
-  )}</tr></thead>
+      headings.map((heading) => html`<th scope="col">${heading}</th>`),
+      '',
+    )}</tr></thead>
 <tbody>
 ${join(rows, '\n')}
-</tbody></table>`;
+</tbody></table>`,
+  );
 }
 
 function preferencesList(preferences: SubscriberExport['preferences']): Fragment {
