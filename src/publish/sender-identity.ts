@@ -47,7 +47,7 @@ export function senderTextLines(sender: SenderIdentity | undefined): string[] {
 /** The HTML part's closing paragraph (inline styles: mail clients drop style sheets), or nothing. */
 export function senderHtml(
   sender: SenderIdentity | undefined,
-  style = 'color:#55585e;font-size:13px',
+  style: string | null = 'color:#55585e;font-size:13px',
 ): Fragment | null {
   if (!sender || (!sender.footer && !sender.postalAddress)) return null;
   const address = sender.postalAddress
@@ -56,7 +56,9 @@ export function senderHtml(
         '<br>',
       )}</span>`
     : null;
-  return html`<p style="${style}">${sender.footer ? html`${sender.footer}${address ? html`<br>` : null}` : null}${address}</p>`;
+  // A page of the site carries no inline style (its policy allows none): a class instead.
+  const styled = style === null ? html` class="sender"` : html` style="${style}"`;
+  return html`<p${styled}>${sender.footer ? html`${sender.footer}${address ? html`<br>` : null}` : null}${address}</p>`;
 }
 
 /** The logo above the mail's content (an https URL, checked in the config), with the sender's name as its text. */

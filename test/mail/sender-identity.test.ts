@@ -14,6 +14,7 @@ import { withReplyTo } from '../../src/mail/smtp-sender.js';
 import { createHttpClient } from '../../src/net/http-client.js';
 import { renderEmail } from '../../src/publish/email-files.js';
 import { senderIdentity } from '../../src/publish/sender-identity.js';
+import { renderSubscriberPage } from '../../src/publish/subscriber-pages.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { useTestStore } from '../support/database.js';
 import { referenceEdition } from '../support/reference-edition.js';
@@ -87,6 +88,16 @@ describe('publish.identity in the config', () => {
     expect(email.html).toContain('color:#1f5fa8');
     expect(email.html).toContain('src="https://digest.example.org/logo.png"');
     expect(email.eml).toMatch(/^From: .*digest@example\.org/m);
+  });
+});
+
+describe('the subscriber pages say who sends it', () => {
+  it('the check-your-inbox page carries the footer and the postal address, escaped, without inline style', () => {
+    const sender = senderIdentity(configWith(25).publish.identity);
+    const page = renderSubscriberPage({ kind: 'check-inbox' }, { root: 'https://digest.example.org/', sender });
+    expect(page).toContain('<p class="sender">You get this because you asked for it &amp; we keep it short.<br>');
+    expect(page).toContain('Ada Lovelace Ltd<br>12 St James’s Square<br>London SW1Y 4JH');
+    expect(page).toContain('<title>Check your inbox');
   });
 });
 
