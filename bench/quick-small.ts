@@ -1,4 +1,4 @@
-// Issue 32, "quick and small", as a user meets it (the compiled CLI, each command its own process):
+// "quick and small", as a user meets it (the compiled CLI, each command its own process):
 // - a rebuild of the unchanged sample week (after one build that records its inputs), and a build with no model
 //   (`--offline --refresh` on a fresh copy of the demo's data folder: every stage runs, nothing is reused) (wall s,
 //   medians of 5, with the machine's load average beside them: the machine is shared), started from bin/digest.js's
@@ -99,8 +99,9 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
   const cwd = mkdtempSync(join(tmpdir(), 'digest-bench-quick-'));
   const data = join(cwd, 'data');
   const figures: Record<string, number | string> = {};
-  // bin/digest.js's compile cache (node_modules/.cache/digest-compile/ by default) in the bench's own folder: the
-  // first build below starts without one, as the first run after an install does; the timed ones start from it.
+  // Node's compile cache, which bin/digest.js turns on (node_modules/.cache/digest-compile-cache/ by default, Node ≥
+  // 22), in the bench's own folder: the first build below starts without one, as the first run after an install does;
+  // the timed ones start from it.
   const cacheBefore = process.env.DIGEST_COMPILE_CACHE;
   process.env.DIGEST_COMPILE_CACHE = join(cwd, 'compile-cache');
   try {

@@ -14,9 +14,18 @@ import {
   pushDraft,
 } from '../deliver/index.js';
 import type { PushResult } from '../deliver/push.js';
+import type { DigestDeps } from '../deps.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { senderIdentity } from '../publish/sender-identity.js';
-import type { ChannelDeps } from './ports.js';
+import type { Store } from '../store/types.js';
+
+/**
+ * What chat posts and pushed drafts need: the published edition to send, and the cache that remembers what already
+ * went out so a rerun sends only the rest. The composition root passes the full DigestDeps, which fits.
+ */
+export type ChannelDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'http' | 'clock' | 'signal'> & {
+  store: Pick<Store, 'editions' | 'cache'>;
+};
 
 export interface ChatInput {
   week: string;
@@ -133,7 +142,7 @@ export async function push(deps: ChannelDeps, input: PushInput): Promise<PushOut
   if (!edition.publishedAt) {
     log.warn(`the edition of ${input.week} is not published yet: its links to the web page work once it is.`);
   }
-  // The email renderer (MJML) loads only for a push.
+  // The email renderer loads only for a push.
   const { renderEmail } = await import('../publish/email-files.js');
   const { emailSubject } = await import('../publish/email-message.js');
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;

@@ -1,4 +1,4 @@
-// The weekly schedule inside `digest serve` (issue 12): when the week's edition is built, and whether it goes out
+// The weekly schedule inside `digest serve`: when the week's edition is built, and whether it goes out
 // on its own or waits for an editor.
 import { Cron } from 'croner';
 import { z } from 'zod';
@@ -58,7 +58,10 @@ export const scheduleSchema = z
      * seconds (reading, writing and checking a week, with the LLM's own time limits, takes minutes).
      */
     buildTimeoutSeconds: z.number().int().min(1).max(86_400).default(3_600),
-    /** That process's heap limit in MB (`--max-old-space-size`): a build that needs more is stopped. */
+    /**
+     * That process's memory limit in MB: its JavaScript heap (`--max-old-space-size`), and its resident memory
+     * past this plus what the runtime itself holds (compose/_memory-watch.ts); a build that needs more is stopped.
+     */
     buildMemoryMb: z.number().int().min(64).max(65_536).default(1_024),
   })
   .strict()

@@ -6,14 +6,13 @@ import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js'
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { envelopeSender } from '../core/email-address.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, PublishError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { fetchItemImages } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
-import { PublishError } from '../publish/publish-errors.js';
 import { senderIdentity } from '../publish/sender-identity.js';
 import { refusePublishedSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';

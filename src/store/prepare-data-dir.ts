@@ -14,6 +14,7 @@ import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { extractTarGz } from './_untar.js';
 import { LOCK_FILE } from './data-dir.js';
+import { migrationNames } from './migrate.js';
 
 const SCRATCH = 'pg_digest_prepare';
 
@@ -74,8 +75,8 @@ export async function whyUnusable(archive: string): Promise<string | null> {
   if (made.pglite !== running)
     return `the prepared empty database was made by PGlite ${made.pglite}, this is ${running}`;
   // Older than the code is fine (the rest migrate on open); a migration this code lacks would refuse to open.
-  const { MIGRATIONS } = await import('./migrations/index.js');
-  const unknown = (made.migrations ?? []).filter((name) => !(name in MIGRATIONS));
+  const known = new Set(migrationNames());
+  const unknown = (made.migrations ?? []).filter((name) => !known.has(name));
   if (unknown.length) return `the prepared empty database has migration ${unknown[0]}, which this code lacks`;
   return null;
 }
@@ -91,7 +92,7 @@ async function runChild(target: string): Promise<void> {
   // Loaded here: a command that opens a prepared folder (every one but the first) never starts a child.
   const { spawn } = await import('node:child_process');
   const here = fileURLToPath(import.meta.url);
-  // From sources (tsx, tests) the child is a .ts file; from dist/ (the CLI's main.cjs, or a chunk) the .js module.
+  // From sources (tsx, tests) the child is a .ts file; from dist/ (a chunk) the .js module.
   const extension = extname(here) === '.ts' ? '.ts' : '.js';
   // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
   const script = join(here, '..', '..', 'store', `_prepare-data-dir-child${extension}`);

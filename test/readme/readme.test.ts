@@ -87,7 +87,7 @@ describe('README', () => {
   const folders: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url))))
+    if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))))
       throw new Error('dist/ is missing: run "npm run build" (npm run test:all does)');
     vi.useFakeTimers({ toFake: ['Date'], now: TODAY, shouldAdvanceTime: true });
     sample = await startSampleServer();
