@@ -94,8 +94,13 @@ describe('publish.identity in the config', () => {
 describe('the subscriber pages say who sends it', () => {
   it('the check-your-inbox page carries the footer and the postal address, escaped, without inline style', () => {
     const sender = senderIdentity(configWith(25).publish.identity);
-    const page = renderSubscriberPage({ kind: 'check-inbox' }, { root: 'https://digest.example.org/', sender });
-    expect(page).toContain('<p class="sender">You get this because you asked for it &amp; we keep it short.<br>');
+    const page = renderSubscriberPage(
+      { kind: 'check-inbox' },
+      { root: 'https://digest.example.org/', sender },
+    );
+    expect(page).toContain(
+      '<p class="sender">You get this because you asked for it &amp; we keep it short.<br>',
+    );
     expect(page).toContain('Ada Lovelace Ltd<br>12 St James’s Square<br>London SW1Y 4JH');
     expect(page).toContain('<title>Check your inbox');
   });
