@@ -48,11 +48,16 @@ function refusal(identity: Record<string, unknown>): ConfigError {
 describe('publish.identity in the config', () => {
   it('refuses each bad field by name: a pale colour, a non-hex colour, an http logo, a bad Reply-To, two lines', () => {
     expect(refusal({ accentColor: '#ffcc00' }).issues).toEqual([
-      { path: 'publish.identity.accentColor', message: expect.stringMatching(/contrast 1\.\d+:1 on white/) },
+      {
+        path: 'publish.identity.accentColor',
+        message: expect.stringMatching(/contrast 1\.\d+:1 on the mail's background/),
+      },
     ]);
     expect(refusal({ accentColor: 'red;background:url(x)' }).issues[0]?.path).toBe(
       'publish.identity.accentColor',
     );
+    // 4.88:1 on white, 4.31:1 on the mail's grey around its cards, where the masthead link sits: refused.
+    expect(refusal({ accentColor: '#2f6fd0' }).issues[0]?.message).toMatch(/contrast 4\.31:1/);
     expect(refusal({ logoUrl: 'http://digest.example.org/logo.png' }).issues).toEqual([
       { path: 'publish.identity.logoUrl', message: 'must be an https URL' },
     ]);
