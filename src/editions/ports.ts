@@ -53,7 +53,7 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editio
  */
 export type PublishDeps = Narrow<
   'config' | 'fs' | 'http' | 'log' | 'clock',
-  'editions' | 'translations' | 'revisions'
+  'editions' | 'translations' | 'revisions' | 'siteGenerations'
 > &
   Parameters<typeof chatAfterPublish>[0];
 

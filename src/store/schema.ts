@@ -97,7 +97,7 @@ export interface SubscribersTable {
   generation: ColumnType<number, number | undefined, number>;
   /** When the reader last complained (migration 014); a complaint that unsubscribed them has unsubscribed_at's time. */
   complained_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
-  /** Who asserted the reader's consent when they were added confirmed without a confirmation link (migration 015). */
+  /** Who asserted the reader's consent when they were added confirmed without a confirmation link (migration 016). */
   consent_by: ColumnType<string | null, string | null | undefined, string | null>;
   consent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
@@ -284,6 +284,31 @@ export interface PaperTextsTable {
   fetched_at: DefaultTimestamp;
 }
 
+/** One row per site written from the store (a publish or a correction): the highest is the current generation. */
+export interface SiteGenerationsTable {
+  generation: Generated<string>;
+  week: string;
+  written_at: Generated<Date>;
+}
+
+/** A token bucket of a shared rate limit: its credit in ms of refill, as of `updated_at`; gone once full. */
+export interface RateLimitBucketsTable {
+  key: string;
+  credit: number;
+  updated_at: number;
+  full_at: number;
+  allowed: boolean;
+}
+
+/** A run of a scheduled job in one slot (a week, a day), claimed by the first instance to get there. */
+export interface ScheduledRunsTable {
+  job: string;
+  slot: string;
+  instance: string;
+  claimed_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -308,4 +333,7 @@ export interface Database {
   paper_texts: PaperTextsTable;
   link_clicks: LinkClicksTable;
   reader_clicks: ReaderClicksTable;
+  site_generations: SiteGenerationsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  scheduled_runs: ScheduledRunsTable;
 }

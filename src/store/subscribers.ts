@@ -18,7 +18,7 @@ export interface Subscriber {
   generation: number;
   /** When they last complained through their mail provider (a spam report), null if never (migration 014). */
   complainedAt: string | null;
-  /** Who asserted consent for a reader added confirmed by hand or import, and when (migration 015); else null. */
+  /** Who asserted consent for a reader added confirmed by hand or import, and when (migration 016); else null. */
   consentBy: string | null;
   consentAt: string | null;
 }
