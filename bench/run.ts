@@ -229,6 +229,15 @@ const BENCHMARKS: Benchmark[] = [
     },
   },
   {
+    name: 'import',
+    file: 'import.ts',
+    exportName: 'benchImport',
+    targets: {
+      'import 100k rows, confirmation mails queued s': ['<=', 60],
+      'import 100k rows, consent asserted s': ['<=', 60],
+    },
+  },
+  {
     name: 'mcp-abuse',
     file: 'mcp-abuse.ts',
     exportName: 'benchMcpAbuse',
