@@ -255,13 +255,14 @@ async function reserveSendBatch(
   db: Kysely<Database>,
   { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
 ): Promise<number[]> {
-  // The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
+  // `state IN (…)` matches the partial index send_log_due (migration 015): the batch is read from the rows still
+  // due, never from the ones already sent. The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
   // of a join and reserve far more than `limit` (one process then took the whole send).
   const result = await sql<{ subscriber_id: number }>`
     WITH picked AS MATERIALIZED (
       SELECT subscriber_id FROM send_log
       WHERE edition_date = ${edition}::date AND notice = ${notice}
-        AND (state = 'queued' OR (state = 'failed' AND next_attempt_at <= now()))
+        AND state IN ('queued', 'failed') AND (state = 'queued' OR next_attempt_at <= now())
         AND (claimed_by IS NULL OR claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
              OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))
       ORDER BY subscriber_id

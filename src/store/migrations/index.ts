@@ -15,6 +15,7 @@ import * as revisions from './011-revisions.js';
 import * as linkClicks from './012-link-clicks.js';
 import * as sendRevisions from './013-send-revisions.js';
 import * as complaints from './014-complaints.js';
+import * as sendAtSize from './015-send-at-size.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': initial,
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '012-link-clicks': linkClicks,
   '013-send-revisions': sendRevisions,
   '014-complaints': complaints,
+  '015-send-at-size': sendAtSize,
 };
 
 export const migrationProvider: MigrationProvider = {
