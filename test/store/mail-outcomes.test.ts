@@ -123,7 +123,9 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  await sql`DELETE FROM kysely_migration WHERE name = '014-complaints'`.execute(db);
+  // The release before 014 had none of the later migrations either.
+  await sql`DROP INDEX IF EXISTS send_log_due, send_log_first_mail`.execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name >= '014'`.execute(db);
   return db;
 }
 
@@ -144,7 +146,7 @@ for (const { kind, skip } of storeDatabases()) {
       await sql`
         INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
         SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
-      expect(await migrate(db)).toEqual({ applied: ['014-complaints'] });
+      expect((await migrate(db)).applied[0]).toBe('014-complaints');
       const outcomes = mailOutcomesStore(db);
       expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });
       const bob = await subscribersStore(db).get({ address: 'bob@example.com' });
