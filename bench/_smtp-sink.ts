@@ -67,7 +67,11 @@ export interface DigestRunOptions {
 }
 
 /** Runs `digest …` to its end (or until `onChild` kills it); peak RSS from /proc (VmHWM), polled. */
-export async function runDigest(cwd: string, args: string[], options: DigestRunOptions = {}): Promise<DigestRun> {
+export async function runDigest(
+  cwd: string,
+  args: string[],
+  options: DigestRunOptions = {},
+): Promise<DigestRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args, '--data-dir', 'data'], {
     cwd,
