@@ -1,5 +1,5 @@
-// The house's shape, checked by `npm run lint` (see ARCHITECTURE.md): entry points → compose → capabilities (through
-// their public entries) → stages and edges → core. A broken rule fails CI.
+// What may import what, checked by `npm run lint` (see ARCHITECTURE.md): entry points → compose → capabilities
+// (through their public entries) → stages and edges → core. A broken rule fails CI.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -30,7 +30,7 @@ module.exports = {
     {
       name: 'capabilities-meet-through-their-index',
       comment:
-        'A capability folder (editions, desk, subscribers, api, channels, setup) imports another one only through its index.ts, so each desk can be rearranged inside without breaking the others.',
+        'A capability folder (editions, desk, subscribers, api, channels, setup) imports another one only through its index.ts, so each capability can be rearranged inside without breaking the others.',
       severity: 'error',
       from: { path: '^src/(editions|desk|subscribers|api|channels|setup)/' },
       to: { path: '^src/(editions|desk|subscribers|api|channels|setup)/', pathNot: ['^src/$1/', '^src/(editions|desk|subscribers|api|channels|setup)/index[.]ts$'] },
@@ -50,7 +50,7 @@ module.exports = {
       to: { path: '^src/(compose|cli|server)/' },
     },
     {
-      name: 'lower-floors-do-not-import-upward',
+      name: 'lower-layers-do-not-import-upward',
       comment:
         'The edges (net, store, llm, mail, deliver) and the stages (sources, enrich, select, write, publish) are composed by the capabilities above them; an import upward would turn the flow around.',
       severity: 'error',
@@ -58,7 +58,7 @@ module.exports = {
       to: { path: '^src/((editions|desk|subscribers|api|channels|setup|compose|cli|server)/|deps[.]ts$)' },
     },
     {
-      name: 'stages-use-ports-on-the-ground-floor',
+      name: 'stages-use-ports-in-core',
       comment:
         'The stages (sources, enrich, select, write, publish) read and write stored things through the ports core/ports.ts declares (StageStore: items, editions, decisions, cache, paper texts), which store/ implements; a stage never imports store/.',
       severity: 'error',

@@ -1,4 +1,4 @@
-// Full text for papers (issue 23): the recorded arXiv pages parsed (ms per page), then each paper written by the LLM
+// Full text for papers: the recorded arXiv pages parsed (ms per page), then each paper written by the LLM
 // writer through the real LLM client against the loopback fake LLM, once from its abstract and once from its sections:
 // input tokens per item both ways (write + check calls), at the default llm.maxInputTokens.
 import { readFileSync } from 'node:fs';

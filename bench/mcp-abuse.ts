@@ -1,5 +1,5 @@
-// The MCP abuse of issue 25 against the real `digest serve` over a year of published editions: the nested flood of
-// issue 30 (batches holding 10 arrays of 100 search_items or 80 get_edition calls, 40 from one address at
+// The MCP abuse against the real `digest serve` over a year of published editions: the nested flood of
+// the nested flood (batches holding 10 arrays of 100 search_items or 80 get_edition calls, 40 from one address at
 // concurrency 4 — the issue sent six in a row: refused as not flat), 40 JSON-RPC batches of 100 search_items calls at concurrency 4 (refused by
 // the batch cap), then the heaviest batches the caps allow
 // (10 calls, 200 results in all) 200 times at concurrency 4 with the per-address limit lifted (an attacker with many
@@ -40,7 +40,7 @@ const getEdition = (id: number, date: string) => ({
   params: { name: 'get_edition', arguments: { date } },
 });
 
-/** Issue 30's flood: 10 arrays inside one batch, each of `size` calls. */
+/** The nested flood: 10 arrays inside one batch, each of `size` calls. */
 const nested = (size: number, call: (id: number) => unknown) =>
   Array.from({ length: 10 }, (_, outer) =>
     Array.from({ length: size }, (_, inner) => call(outer * size + inner)),

@@ -1,4 +1,4 @@
-// Hostile paper pages (issue 30): the time parsePaperHtml takes on each shape that made the DOM-based parser slow
+// Hostile paper pages: the time parsePaperHtml takes on each shape that made the DOM-based parser slow
 // (quadratic link context, a backtracking watermark regex, a DOM of 50,000 sections, deep nesting), at the size of
 // the attack and at the 12 MB page cap. Each small page is the fastest of three runs; each 12 MB page runs once.
 import { MAX_DEPTH, parsePaperHtml } from '../src/enrich/paper-html.js';

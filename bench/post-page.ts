@@ -1,4 +1,4 @@
-// Hostile blog posts (issue 30): the time sources/page.ts (Readability on linkedom, within its caps) takes on each
+// Hostile blog posts: the time sources/page.ts (Readability on linkedom, within its caps) takes on each
 // shape at the 12 MB page cap — 100,000+ links in one paragraph, paragraphs by the hundred thousand, paragraphs
 // nested 200 deep — and at the attack's size (100,000 links, 5 MB). Each page runs once, after one warm-up read.
 import { readPage } from '../src/sources/page.js';

@@ -1,4 +1,4 @@
-// Issue 32, "quick and small", as a user meets it (the compiled CLI, each command its own process):
+// "quick and small", as a user meets it (the compiled CLI, each command its own process):
 // - a rebuild of the unchanged sample week (after one build that records its inputs), and a build with no model
 //   (`--offline --refresh` on a fresh copy of the demo's data folder: every stage runs, nothing is reused) (wall s,
 //   medians of 5, with the machine's load average beside them: the machine is shared), started from bin/digest.js's

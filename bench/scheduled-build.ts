@@ -1,4 +1,4 @@
-// The weekly build inside the real `digest serve` (issue 30): a loopback "arXiv" serves the week's two hostile papers
+// The weekly build inside the real `digest serve`: a loopback "arXiv" serves the week's two hostile papers
 // (one paragraph of 4,000 links, a watermark of 80,000 "arXiv:"), and /healthz is asked one request after another
 // while the scheduled build runs in its own process: the answers' p99 and slowest while it ran, and the build's time.
 import { type Cleanup, watchedHostileBuild } from '../test/support/hostile-week.js';

@@ -1,7 +1,7 @@
 // `npm run build` (also run by `npm install` through `prepare`): src/**/*.ts → dist/, plus the files modules read at
 // run time (prompts), plus the prepared empty database new data folders start from (scripts/empty-db.mjs).
 //
-// Two outputs (issue 32: the CLI's start is most of a small command's time):
+// Two outputs (the CLI's start is most of a small command's time):
 // - **The CLI, one CommonJS file**, dist/cli/main.cjs, which bin/digest.js compiles with V8's code cache (a command
 //   that ran once starts from its compiled code, not from 2.7 MB of source). Node 20 offers a code cache only for a
 //   script (vm.Script), not for ES modules. The commands stay lazy inside it: each command's module is wrapped and

@@ -1,7 +1,8 @@
 // Dead exports of lazily loaded modules, which knip cannot see: it counts `import('./x.js')` as using every export
 // of x. For each module src/ loads through a dynamic import(), this lists its exports and fails on one used
 // nowhere: not read after the import (`(await import('./x.js')).name`, `const { name } = await import(…)`,
-// `const x = await import(…)` then `x.name`, `const load = () => import(…)` then `(await load()).name`, `.then((x) =>
+// `const x = await import(…)` then `x.name`, `const load = () => import(…)` then `(await load()).name`, `const { name } = lazyModule(() =>
+// import(…))`, `.then((x) =>
 // x.name)`), not imported statically by src/, test/ or bench/, not re-exported, not used in its own file (as knip's
 // ignoreExportsUsedInFile). A module loaded in a shape this does not follow is left to knip (counted, not checked).
 // Prints each breach as `file:line what` and exits 1 when there is one.
@@ -102,7 +103,26 @@ function promiseUse(file, node, path) {
     if (!followed) use(path, ALL);
     return;
   }
+  const exportsOf = loaderOfLazyModule(parent, node);
+  if (exportsOf) {
+    // `export const { addEditor, listEditors } = lazyModule(() => import('./editors.js'))`: the names bound.
+    return bindingUse(file, exportsOf, path);
+  }
   use(path, ALL);
+}
+
+/** What `lazyModule(() => import(…))` is bound to when `node` is that import() call, else null. */
+function loaderOfLazyModule(parent, node) {
+  if (!ts.isArrowFunction(parent) || parent.body !== node) return null;
+  const call = parent.parent;
+  if (
+    !ts.isCallExpression(call) ||
+    !ts.isIdentifier(call.expression) ||
+    call.expression.text !== 'lazyModule'
+  )
+    return null;
+  const declaration = call.parent;
+  return ts.isVariableDeclaration(declaration) ? declaration.name : null;
 }
 
 /** Static imports, re-exports, `import('./x.js').Name` types and dynamic import() calls of one file. */

@@ -1,4 +1,4 @@
-// The house's size rules, checked by `npm run lint` (see ARCHITECTURE.md, "Keeping the shape"):
+// The size rules, checked by `npm run lint` (see ARCHITECTURE.md, "Checks"):
 // - no function body longer than 80 lines, unless a comment just above it starts with `long:` and says why;
 // - no options/input/deps type (an interface or object type whose name ends in Options, Input, Deps, Settings or
 //   Context) with more than 8 fields: a wider one is split into named groups;

@@ -49,8 +49,8 @@ async function makeIt(dist) {
   }
   copyFileSync(cached, join(dist, 'empty-db.tar.gz'));
   // The migrations it holds: a run whose code lacks one (an older checkout) must not start from it.
-  const { MIGRATIONS } = await import(pathToFileURL(join(dist, 'store', 'migrations', 'index.js')).href);
-  const manifest = { pglite, key, migrations: Object.keys(MIGRATIONS) };
+  const { migrationNames } = await import(pathToFileURL(join(dist, 'store', 'migrate.js')).href);
+  const manifest = { pglite, key, migrations: migrationNames() };
   writeFileSync(join(dist, 'empty-db.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

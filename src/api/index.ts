@@ -1,6 +1,6 @@
 // api/ — the published archive for programs: the read-only JSON API (its input schemas and OpenAPI document) and the
 // MCP server (HTTP and stdio).
-import { lazy } from '../core/lazy.js';
+import { lazyModule } from '../core/lazy.js';
 
 export {
   editionDateInput,
@@ -13,7 +13,5 @@ export {
 export { API_BASE, API_VERSION, type Archive, createArchive } from './archive.js';
 export { openApiDocument } from './openapi.js';
 
-export const createMcpServer = lazy(async () => (await import('./mcp.js')).createMcpServer);
-
-/** `digest mcp`: the archive over stdio until stdin ends or the signal aborts. */
-export const serveMcpOverStdio = lazy(async () => (await import('./mcp.js')).serveMcpOverStdio);
+// serveMcpOverStdio: `digest mcp`: the archive over stdio until stdin ends or the signal aborts.
+export const { createMcpServer, serveMcpOverStdio } = lazyModule(() => import('./mcp.js'));

@@ -13,8 +13,17 @@ import {
   pushDraft,
 } from '../deliver/index.js';
 import type { PushResult } from '../deliver/push.js';
+import type { DigestDeps } from '../deps.js';
 import { loadEdition } from '../publish/load-edition.js';
-import type { ChannelDeps } from './ports.js';
+import type { Store } from '../store/types.js';
+
+/**
+ * What chat posts and pushed drafts need: the published edition to send, and the cache that remembers what already
+ * went out so a rerun sends only the rest. The composition root passes the full DigestDeps, which fits.
+ */
+export type ChannelDeps = Pick<DigestDeps, 'config' | 'log' | 'env' | 'http' | 'clock' | 'signal'> & {
+  store: Pick<Store, 'editions' | 'cache'>;
+};
 
 export interface ChatInput {
   week: string;

@@ -4,6 +4,7 @@ import type { OpenDigest, OpenDigestOptions } from '../compose/index.js';
 import { checkWritableFolder, resolveDataDir, resolveWeek } from '../config/inputs.js';
 import { systemClock } from '../core/clock.js';
 import { isIsoDay } from '../core/dates.js';
+import { declareCommand } from './commands/declarations.js';
 import type { CliContext } from './context.js';
 import { createCliLogger } from './logger.js';
 
@@ -116,8 +117,8 @@ export interface WeekCall<O> {
 
 /** A command about one week's edition: what it is, its own flags and its work; `weekCommand` adds the rest. */
 export interface WeekCommandSpec<O extends WeekOptions> {
+  /** The command's name, as declared in cli/commands/index.ts (which gives its description and exit statuses). */
   name: string;
-  description: string;
   argument?: [name: string, description: string];
   /** The command's own flags; --help lists them after --week and before the store flags. */
   flags?: (command: Command) => Command;
@@ -143,7 +144,7 @@ export function weekCommand<O extends WeekOptions>(
   spec: WeekCommandSpec<O>,
 ): (program: Command, context: CliContext) => void {
   return (program, context) => {
-    const command = program.command(spec.name).description(spec.description);
+    const command = declareCommand(program, spec.name);
     if (spec.argument) command.argument(...spec.argument);
     weekOption(command, spec.weekDefault);
     if (spec.out) command.option('--out <dir>', spec.out.description, spec.out.folder);

@@ -1,4 +1,4 @@
-// The builds of `digest serve` in their own process (issue 30): the weekly build and the desk's actions that build or
+// The builds of `digest serve` in their own process: the weekly build and the desk's actions that build or
 // regenerate. Reading third-party pages, writing and rendering never run on the event loop that answers /healthz,
 // the site, the API and the subscribe form. The process is a hidden CLI command (`digest scheduled-build`,
 // `digest desk-job`) with a heap limit (schedule.buildMemoryMb) and a deadline (schedule.buildTimeoutSeconds): past

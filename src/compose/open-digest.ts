@@ -4,8 +4,7 @@ import { type Config, ignoredConfigNotice, loadConfig } from '../config/index.js
 import { DEFAULT_DATA_DIR, resolveDataDir } from '../config/inputs.js';
 import type { Logger } from '../core/ports.js';
 import { systemClock } from '../deps.js';
-import { createHttpClient } from '../net/http-client.js';
-import { offlineHttpClient } from '../net/offline-http.js';
+import { createHttpClient, offlineHttpClient } from '../net/http-client.js';
 import { nodeFileSystem } from '../publish/write-site.js';
 import { openStore } from '../store/open-store.js';
 import { createDigest, type Digest } from './create-digest.js';

@@ -1,4 +1,4 @@
-// Counted links (issue 33): whether item links in mails (and, with `site`, on the site's pages) go through the
+// Counted links: whether item links in mails (and, with `site`, on the site's pages) go through the
 // service's /r/ redirect that counts them, and whether a count may name the reader.
 import { z } from 'zod';
 

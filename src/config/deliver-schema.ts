@@ -1,4 +1,4 @@
-// Delivery settings (issue 15): chat channels the published edition is posted to, and mail services a draft is
+// Delivery settings: chat channels the published edition is posted to, and mail services a draft is
 // handed to. Webhook URLs, bot tokens and API keys are secrets: the config names the environment variable that
 // holds each one, and the value is read only when a delivery runs.
 import { z } from 'zod';

@@ -1,3 +1,5 @@
+import type { ConfigInput } from './config-schema.js';
+
 export {
   type Config,
   type ConfigInput,
@@ -5,7 +7,6 @@ export {
   DEFAULT_SOURCES,
   type SourceConfig,
 } from './config-schema.js';
-export { defineConfig } from './define-config.js';
 export {
   CONFIG_FILES,
   ignoredConfigNotice,
@@ -13,3 +14,8 @@ export {
   loadConfig,
   parseConfig,
 } from './load-config.js';
+
+/** Typed helper for digest.config.ts: `export default defineConfig({ ... })`. */
+export function defineConfig(config: ConfigInput): ConfigInput {
+  return config;
+}

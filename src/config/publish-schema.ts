@@ -1,4 +1,4 @@
-// Publishing settings (issue 5): where the site lives, the feeds, and the email.
+// Publishing settings: where the site lives, the feeds, and the email.
 import { z } from 'zod';
 import { httpUrl } from './schema-rules.js';
 

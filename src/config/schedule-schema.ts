@@ -1,4 +1,4 @@
-// The weekly schedule inside `digest serve` (issue 12): when the week's edition is built, and whether it goes out
+// The weekly schedule inside `digest serve`: when the week's edition is built, and whether it goes out
 // on its own or waits for an editor.
 import { Cron } from 'croner';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Selection settings (issue 4). See docs/selection.md for how each one enters the score.
+// Selection settings. See docs/selection.md for how each one enters the score.
 import { z } from 'zod';
 
 /** Posts (items without an arXiv id) among the ranked picks, besides the editor's own additions. */

@@ -1,4 +1,4 @@
-// `digest serve` settings (issue 12): where it listens and the address readers reach it at.
+// `digest serve` settings: where it listens and the address readers reach it at.
 import { z } from 'zod';
 import { httpUrl } from './schema-rules.js';
 

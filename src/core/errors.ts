@@ -67,6 +67,23 @@ export class WriterError extends namedError('WriterError') {}
 
 export class StoreError extends namedError('StoreError') {}
 
+/** An edition that cannot be turned into files (a date that is not a safe path, an unwritable folder). */
+export class PublishError extends namedError('PublishError') {}
+
+/**
+ * A chat platform or mail service refused or failed: its message has been cleared of every secret (webhook URL,
+ * token), so it can be printed and logged as it is.
+ */
+export class DeliveryError extends namedError('DeliveryError') {
+  constructor(
+    message: string,
+    /** The HTTP status the service answered, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Nothing to build: every source failed, or the week has no candidates. */
 export class BuildError extends namedError('BuildError') {}
 

@@ -2,10 +2,9 @@
 // edition), so pushing again updates the same draft, and a draft deleted over there is created anew. A create is
 // announced before it is sent: a push that died between the service's answer and recording the id leaves the
 // announcement, and the next push looks the draft up there instead of making a second one.
-import { FetchError } from '../core/errors.js';
+import { DeliveryError, FetchError } from '../core/errors.js';
 import type { HttpClient, Logger, StageStore } from '../core/ports.js';
 import { redact } from './_text.js';
-import { DeliveryError } from './delivery-errors.js';
 import type { Draft, DraftService } from './types.js';
 
 export const PUSH_STATE_NAMESPACE = 'push-draft';

@@ -1,6 +1,6 @@
 // The build use case: a week whose inputs are unchanged keeps its stored edition (build-inputs.ts) and only its page
 // is written again; any other build loads the stages (build-anew.ts: the LLM client, select, write and the rest) and
-// runs them, so a rebuild that changes nothing never loads them (issue 32).
+// runs them, so a rebuild that changes nothing never loads them.
 
 import type { Edition } from '../core/types.js';
 import { refusePublishedSite } from '../publish/site-swap.js';

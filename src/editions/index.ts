@@ -2,7 +2,7 @@
 // (decide, add, taste), publish the site and its email files, evaluate models, and the weekly schedule.
 // A build has one orchestrator: build.ts assembles the ports from the deps once, build-edition.ts runs the stages
 // over them (selection.ts and edition-items.ts are what it ranks with and what it writes from).
-import { lazy } from '../core/lazy.js';
+import { lazyModule } from '../core/lazy.js';
 import type { PaperDeps } from './ports.js';
 
 export type { BuildInput, BuildOutcome } from './build.js';
@@ -24,36 +24,26 @@ export type { ScheduledEditionInput, ScheduledEditionOutcome } from './schedule.
 export type { Scheduler } from './scheduler.js';
 export type { TasteInput, TasteReport } from './steer-taste.js';
 
-export const build = lazy(async () => (await import('./build.js')).build);
+export const { build } = lazyModule(() => import('./build.js'));
 
-export const list = lazy(async () => (await import('./list.js')).list);
+export const { list } = lazyModule(() => import('./list.js'));
 
-export const taste = lazy(async () => (await import('./steer-taste.js')).taste);
+export const { taste } = lazyModule(() => import('./steer-taste.js'));
 
-/** What readers did with a published edition: clicks per item, mails and what followed, the trend. */
-export const readerStats = lazy(async () => (await import('./reader-stats.js')).readerStats);
+// readerStats: What readers did with a published edition: clicks per item, mails and what followed, the trend.
+export const { readerStats, clickTotals } = lazyModule(() => import('./reader-stats.js'));
 
-export const clickTotals = lazy(async () => (await import('./reader-stats.js')).clickTotals);
+export const { decide, add } = lazyModule(() => import('./decide.js'));
 
-export const decide = lazy(async () => (await import('./decide.js')).decide);
+export const { correct, correctionDraft } = lazyModule(() => import('./correct.js'));
 
-export const add = lazy(async () => (await import('./decide.js')).add);
+export const { publish, email } = lazyModule(() => import('./publish-and-email.js'));
 
-export const correct = lazy(async () => (await import('./correct.js')).correct);
+export const { evaluate } = lazyModule(() => import('./eval.js'));
 
-export const correctionDraft = lazy(async () => (await import('./correct.js')).correctionDraft);
+export const { runScheduledEdition, sendPublished } = lazyModule(() => import('./schedule.js'));
 
-export const publish = lazy(async () => (await import('./publish-and-email.js')).publish);
-
-export const email = lazy(async () => (await import('./publish-and-email.js')).email);
-
-export const evaluate = lazy(async () => (await import('./eval.js')).evaluate);
-
-export const runScheduledEdition = lazy(async () => (await import('./schedule.js')).runScheduledEdition);
-
-export const sendPublished = lazy(async () => (await import('./schedule.js')).sendPublished);
-
-export const createScheduler = lazy(async () => (await import('./scheduler.js')).createScheduler);
+export const { createScheduler } = lazyModule(() => import('./scheduler.js'));
 
 /** The full text an earlier build stored for a paper (read offline: nothing is fetched). */
 export async function readStoredPaper(deps: PaperDeps, arxivId: string) {

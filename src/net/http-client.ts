@@ -305,3 +305,16 @@ function describeCause(error: unknown): string {
     error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   return cause?.code ?? cause?.message ?? errorMessage(error);
 }
+
+/**
+ * The HTTP client of an `--offline` run: it refuses every request before any connection is made, so offline means
+ * no network request whatever a stage tries (the stages that would fetch are also skipped up front, and say so).
+ */
+export const offlineHttpClient: HttpClient = {
+  async request(request) {
+    throw new UnreachableError(
+      `--offline: no network request is made (refused ${request.label ?? displayUrl(request.url)})`,
+      { url: request.label ?? request.url },
+    );
+  },
+};

@@ -2,7 +2,7 @@
 import type { AnalyticsMode } from '../config/analytics-schema.js';
 import { SITE_CSS } from './_styles.js';
 import { preferenceFields } from './preference-fields.js';
-import { styleSourceHash } from './style-hash.js';
+import { styleSourceHash } from './site-policy.js';
 import { type Fragment, html, join, markupLength, raw } from './template.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */

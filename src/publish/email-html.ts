@@ -1,12 +1,12 @@
 // The HTML email: MJML compiled to table markup with styles inlined, one section per item.
 import mjml2html from 'mjml';
 import { DEFAULT_UNSUBSCRIBE_URL } from '../config/publish-schema.js';
+import { PublishError } from '../core/errors.js';
 import type { Edition, Level } from '../core/types.js';
 import { absoluteUrl, safeUrl } from '../core/urls.js';
 import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
-import { PublishError } from './publish-errors.js';
 import { type Fragment, html, join, raw } from './template.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 

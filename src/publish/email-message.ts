@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { formatLongDate } from '../core/dates.js';
+import { PublishError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { safeUrl } from '../core/urls.js';
 import { DEFAULT_UNSUBSCRIBE_URL } from './email-html.js';
-import { PublishError } from './publish-errors.js';
 
 export interface MessageOptions {
   from: string;

@@ -1,4 +1,6 @@
 // The whole static site from the published editions: pages, archive, feeds, search, sitemap — same input, same bytes.
+
+import { PublishError } from '../core/errors.js';
 import type { FileSystem } from '../core/ports.js';
 import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
@@ -10,7 +12,6 @@ import { renderEditionJson } from './edition-json.js';
 import { FEED_FILES, renderFeeds } from './feeds.js';
 import { type FetchImagesOptions, fetchItemImages, type ImageMap } from './item-images.js';
 import { renderEditionMarkdown } from './markdown.js';
-import { PublishError } from './publish-errors.js';
 import { renderSearchHtml, renderSearchIndex, SEARCH_FILES, SEARCH_SCRIPT } from './search-page.js';
 import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js';
 import { DEFAULT_SITE_NAME, type SiteCountedLink, type SiteOptions } from './types.js';

@@ -6,8 +6,7 @@
 // (docs/publishing.md).
 import { copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { ConfigError } from '../core/errors.js';
-import { PublishError } from './publish-errors.js';
+import { ConfigError, PublishError } from '../core/errors.js';
 
 /**
  * The paths a publish uses beside the live one: its staging copy, the folder of the site's generations, the new link

@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isIsoDay } from '../core/dates.js';
+import { PublishError } from '../core/errors.js';
 import type { EditionSummary, FileSystem } from '../core/ports.js';
 import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
@@ -9,7 +10,6 @@ import { renderArchiveHtml } from './archive-html.js';
 import { renderEditionHtml } from './edition-html.js';
 import { renderEditionJson } from './edition-json.js';
 import { type FetchImagesOptions, fetchItemImages } from './item-images.js';
-import { PublishError } from './publish-errors.js';
 import type { SiteOptions } from './types.js';
 
 export const nodeFileSystem: FileSystem = {

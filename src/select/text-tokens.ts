@@ -1,7 +1,7 @@
 // Tokens for the lexical parts of selection (relevance, topic vectors, near-duplicate titles).
 // Deliberately crude and deterministic: lower-case, accents folded, a light suffix stemmer, a small stop list.
 // The loops here run once per build, as cold code: they index arrays and use Map#forEach rather than `for…of`,
-// whose iterator results and [key, value] pairs an unoptimised function allocates at every step (issue 32).
+// whose iterator results and [key, value] pairs an unoptimised function allocates at every step.
 
 import { compareText } from '../core/text.js';
 

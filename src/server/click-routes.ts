@@ -1,4 +1,4 @@
-// `/r/<token>`: counted links (issue 33). GET and HEAD answer 302 to where the use case says — the item's stored
+// `/r/<token>`: counted links. GET and HEAD answer 302 to where the use case says — the item's stored
 // link, or the edition's page or the site's home for a bad token — with nothing from the request in the answer.
 // The count is taken in memory by the use case; this route never waits for the database to write it.
 import { Hono } from 'hono';

@@ -1,6 +1,6 @@
 // One web page's metadata for a manual item: og:/twitter: meta, canonical link, readable text (Readability on
-// linkedom). The URL is untrusted: the client refuses non-public addresses on every hop. The page is untrusted too
-// (issue 30): Readability's time grows with the square of the nesting depth and steeply with the page's size, so
+// linkedom). The URL is untrusted: the client refuses non-public addresses on every hop. The page is untrusted too:
+// Readability's time grows with the square of the nesting depth and steeply with the page's size, so
 // scripts and styles are stripped first, the DOM holds at most MAX_DOM_CHARS, and a page deeper than
 // MAX_READABLE_DEPTH, or longer than MAX_READABLE_CHARS or MAX_READABLE_NODES, gives its text by the linear tokenizer. Builds run
 // this in their own process (compose/build-process.ts), never on the server's event loop.

@@ -2,7 +2,7 @@
 // 0666 whatever the umask, so new folders are tightened after they are prepared, open ones when they close, and
 // an existing folder (one made by release 0.1 was world-writable) when it opens, saying so.
 // The walk is synchronous: about 1,100 entries cost a few milliseconds as plain system calls, several times that
-// as one promise each (issue 32: it ran twice on every command that opens the store).
+// as one promise each (it ran twice on every command that opens the store).
 import { chmodSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,7 +29,7 @@ export async function tightenPermissions(dir: string): Promise<number> {
  * What PGlite leaves readable when it starts: PostgreSQL rebuilds its relation-cache init files (`pg_internal.init`
  * in global/ and in each database's folder) on every start through the C library, 0666 less the umask; every
  * other file it makes is 0600. So after a start these are tightened — a few system calls, not a walk of ~1,100
- * entries on every command (issue 32) — and the walk when the store closes catches anything else.
+ * entries on every command — and the walk when the store closes catches anything else.
  */
 export function tightenStartFiles(dir: string): void {
   const databases = readdirOrEmpty(join(dir, 'base')).map((name) => join(dir, 'base', name));

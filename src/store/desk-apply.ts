@@ -54,17 +54,7 @@ function withFieldValue({
 
 /** The edition with every row's editor version (or, reverted, its generated text) in place. */
 export function applyEdits(edition: Edition, rows: readonly DeskEdit[]): Edition {
-  let result = edition;
-  for (const row of rows) {
-    if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
-    result = withFieldValue({
-      edition: result,
-      itemKey: row.itemKey,
-      field: row.field,
-      value: row.edited ?? row.generated,
-    });
-  }
-  return result;
+  return withRows(edition, rows, (row) => row.edited ?? row.generated);
 }
 
 export function sameValue(left: unknown, right: unknown): boolean {
@@ -73,15 +63,15 @@ export function sameValue(left: unknown, right: unknown): boolean {
 
 /** The edition with every edited field back at its generated text (what a writer last produced). */
 export function withGenerated(edition: Edition, rows: readonly DeskEdit[]): Edition {
+  return withRows(edition, rows, (row) => row.generated);
+}
+
+/** Each row's value (as `pick` picks it) put into the field it names, skipping fields the edition lacks. */
+function withRows(edition: Edition, rows: readonly DeskEdit[], pick: (row: DeskEdit) => unknown): Edition {
   let result = edition;
   for (const row of rows) {
     if (fieldValue(result, row.itemKey, row.field) === undefined) continue;
-    result = withFieldValue({
-      edition: result,
-      itemKey: row.itemKey,
-      field: row.field,
-      value: row.generated,
-    });
+    result = withFieldValue({ edition: result, itemKey: row.itemKey, field: row.field, value: pick(row) });
   }
   return result;
 }

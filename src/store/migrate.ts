@@ -2,9 +2,10 @@
 // so concurrent openers of one PostgreSQL database migrate it once and a half-migrated database is never left.
 // A store whose last applied migration is this program's last costs one query (no Migrator: its lock, table
 // checks and listing took ~100–250 ms of every command's start).
-// The migrations themselves load only when one is due: the fast path reads the last one's name from migrations/.
+// The migrations are the files of migrations/ (`NNN-name.ts`), applied in the order of their numbers: adding one is
+// adding its file. They load only when one is due: the fast path reads the last one's name from the folder.
 import { readdirSync } from 'node:fs';
-import { type Kysely, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Logger } from '../core/ports.js';
 import type { Database } from './schema.js';
 
@@ -12,28 +13,46 @@ export interface MigrationResult {
   applied: string[];
 }
 
-/**
- * The name of this program's last migration, from the files of migrations/ (`NNN-name.ts`, compiled `.js`), so
- * knowing it loads none of them; test/store/migrate.test.ts holds it equal to migrations/index.ts's last.
- */
-export function lastMigration(): string | undefined {
-  try {
-    // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
-    return readdirSync(new URL('../store/migrations/', import.meta.url))
-      .filter((name) => /^\d{3}-[a-z0-9-]+\.(?:js|ts)$/.test(name))
-      .map((name) => name.replace(/\.(?:js|ts)$/, ''))
-      .sort()
-      .at(-1);
-  } catch {
-    // Not a folder of files (a bundle): the Migrator below finds out what is due.
-    return undefined;
-  }
+// Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
+const MIGRATIONS_FOLDER = new URL('../store/migrations/', import.meta.url);
+const MIGRATION_FILE = /^(\d{3}-[a-z0-9-]+)\.(?:js|ts)$/;
+
+/** The migration files of migrations/ (compiled `.js` or source `.ts`), in the order they apply. */
+function migrationFiles(): { name: string; file: string }[] {
+  return readdirSync(MIGRATIONS_FOLDER)
+    .flatMap((file) => {
+      const match = MIGRATION_FILE.exec(file);
+      return match ? [{ name: match[1]!, file }] : [];
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
+
+/** Every migration's name (`001-initial` …), in order, without loading any. */
+export function migrationNames(): string[] {
+  return migrationFiles().map(({ name }) => name);
+}
+
+/** The name of this program's last migration. */
+export function lastMigration(): string | undefined {
+  return migrationNames().at(-1);
+}
+
+/** Every migration, loaded from its file, by name (Kysely's Migrator records each in kysely_migration). */
+export async function loadMigrations(): Promise<Record<string, Migration>> {
+  const loaded = await Promise.all(
+    migrationFiles().map(async ({ name, file }) => {
+      const migration = (await import(new URL(file, MIGRATIONS_FOLDER).href)) as Migration;
+      return [name, migration] as const;
+    }),
+  );
+  return Object.fromEntries(loaded);
+}
+
+const migrationProvider: MigrationProvider = { getMigrations: loadMigrations };
 
 export async function migrate(db: Kysely<Database>, log?: Logger): Promise<MigrationResult> {
   const last = lastMigration();
-  if (last !== undefined && (await lastApplied(db)) === last) return { applied: [] };
-  const { MIGRATIONS, migrationProvider } = await import('./migrations/index.js');
+  if ((await lastApplied(db)) === last) return { applied: [] };
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results = [] } = await migrator.migrateToLatest();
   const applied = results
@@ -45,7 +64,7 @@ export async function migrate(db: Kysely<Database>, log?: Logger): Promise<Migra
     const missing = /previously executed migration (\S+) is missing/.exec(message);
     if (missing) {
       throw new Error(
-        `the database has migration ${missing[1]}, newer than this program knows (${Object.keys(MIGRATIONS).at(-1)}); upgrade digest`,
+        `the database has migration ${missing[1]}, newer than this program knows (${lastMigration()}); upgrade digest`,
         { cause: error },
       );
     }

@@ -5,8 +5,7 @@
 //
 // WebAssembly tiers: by default V8 compiles PGlite's 9 MB module twice, Liftoff (baseline) at once and TurboFan in
 // the background. The optimized copy costs ~70 MB of RSS and a core for the first seconds, and a weekly build or
-// an idle `digest serve` never runs long enough to gain from it (measured: sample build 274 → 203 MB peak RSS,
-// 1.44 → 1.12 s). So PGlite runs on baseline code only. The flag is read when a module is compiled, so it is set
+// an idle `digest serve` never runs long enough to gain from it. So PGlite runs on baseline code only. The flag is read when a module is compiled, so it is set
 // before PGlite loads; DIGEST_WASM_OPTIMIZE=1 (read by the composition root, handed in as `optimizeWasm`) keeps V8's
 // default (a store under sustained heavy load). The one-shot initdb child always runs on baseline code.
 import { setFlagsFromString } from 'node:v8';

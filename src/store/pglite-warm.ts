@@ -1,6 +1,6 @@
 // PGlite's start-up work that needs no data folder — reading its 9 MB WebAssembly and 6 MB file-system bundle, and
 // compiling the WebAssembly — started by the CLI as soon as it knows the command opens a PGlite store, before it
-// loads the command's modules (issue 32). The files are read at once (~5 ms) and the compile runs on V8's background
+// loads the command's modules. The files are read at once (~5 ms) and the compile runs on V8's background
 // threads, overlapping the main thread's module loading and config: `PGlite.create` then gets the compiled module
 // and the bundle (`pgliteWasmModule`, `fsBundle`) and goes straight to starting PostgreSQL.
 // Every open gets both: PGlite is bundled into the CLI (scripts/build.mjs), where it cannot find its own files, so

@@ -14,6 +14,7 @@ import { errorMessage, StoreError } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { extractTarGz } from './_untar.js';
 import { LOCK_FILE } from './data-dir.js';
+import { migrationNames } from './migrate.js';
 
 const SCRATCH = 'pg_digest_prepare';
 
@@ -74,8 +75,8 @@ export async function whyUnusable(archive: string): Promise<string | null> {
   if (made.pglite !== running)
     return `the prepared empty database was made by PGlite ${made.pglite}, this is ${running}`;
   // Older than the code is fine (the rest migrate on open); a migration this code lacks would refuse to open.
-  const { MIGRATIONS } = await import('./migrations/index.js');
-  const unknown = (made.migrations ?? []).filter((name) => !(name in MIGRATIONS));
+  const known = new Set(migrationNames());
+  const unknown = (made.migrations ?? []).filter((name) => !known.has(name));
   if (unknown.length) return `the prepared empty database has migration ${unknown[0]}, which this code lacks`;
   return null;
 }

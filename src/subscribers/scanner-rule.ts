@@ -1,4 +1,4 @@
-// Scanners are not readers (issue 33, point 2). Mail security gateways fetch every link of a mail seconds after it
+// Scanners are not readers. Mail security gateways fetch every link of a mail seconds after it
 // arrives; counting those as clicks would make every item look read. A fetch of /r/ is "prefetched", not a click,
 // when any of these holds:
 //   1. it is a HEAD request (a browser following a link sends GET);

@@ -46,7 +46,7 @@ export const itemOutputSchema = z.object({
     .describe('Exactly 3 one-sentence takeaways.'),
   level: z.enum(LEVELS),
   levelReason: z.string().max(MAX_CHARS.levelReason).describe('One short line.'),
-  // Added for full text (issue 23): where each takeaway comes from, checked by support.ts and the faithfulness check.
+  // Added for full text: where each takeaway comes from, checked by support.ts and the faithfulness check.
   support: z
     .array(
       z.object({

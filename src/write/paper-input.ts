@@ -1,6 +1,6 @@
 // What of a paper the writer reads: the abstract plus the parts a practitioner acts on, cut to the input budget.
 //
-// The rule (documented in ARCHITECTURE.md, "Papers read in full"):
+// The rule (documented in enrich/README.md, "What the writer reads"):
 //  1. Parts, by the section titles LaTeXML gives: the introduction's contribution statements (its paragraphs that
 //     say "we propose / introduce / present", "contribution", "in this paper/work", or its last paragraph), the first
 //     method section's overview, every results section (text, then figure and table captions), limitations, and the

@@ -1,5 +1,5 @@
 // The Writer seam: the pipeline hands chosen items to a writer and gets prose back.
-// Implementations: extractive (offline, deterministic) and LLM (issue 3). Each item may fall back on its own.
+// Implementations: extractive (offline, deterministic) and LLM. Each item may fall back on its own.
 
 import type { Logger } from '../core/ports.js';
 import type { WrittenItem } from '../core/types.js';

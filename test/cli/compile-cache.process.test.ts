@@ -1,4 +1,4 @@
-// bin/digest.js runs dist/cli/main.cjs from V8's code cache (issue 32): the first run of a command saves it, later
+// bin/digest.js runs dist/cli/main.cjs from V8's code cache: the first run of a command saves it, later
 // runs use it as saved, a cache that does not fit (another build, a damaged file) is replaced, and the command runs
 // the same either way. The real CLI process, with DIGEST_COMPILE_CACHE naming a temp folder.
 import { execFile } from 'node:child_process';

@@ -48,7 +48,12 @@ describe('the table of commands', () => {
       hidden: (command as unknown as { _hidden: boolean })._hidden,
     }));
     const listed = COMMANDS.flatMap((module) =>
-      module.commands.map((line) => ({ ...line, hidden: line.hidden ?? false })),
+      module.commands.map(({ name, term, description, hidden }) => ({
+        name,
+        term,
+        description,
+        hidden: hidden ?? false,
+      })),
     );
     expect(listed).toEqual(registered);
   });

@@ -1,4 +1,4 @@
-// Several `digest serve` instances counting into one PostgreSQL database (issue 33, point 5): two real serve
+// Several `digest serve` instances counting into one PostgreSQL database: two real serve
 // processes on the real PostgreSQL helper's database, readers' clicks and a scanner's HEAD requests spread over both
 // at once; once both have stopped (each writing its last batch), the totals are exactly the sum of both — no
 // instance's flush overwrote the other's (INSERT … ON CONFLICT DO UPDATE adds). Needs `npm run build`.

@@ -1,4 +1,4 @@
-// SIGKILL in the middle of a burst of subscribes (issue 25), against the real `digest serve` process and a real SMTP
+// SIGKILL in the middle of a burst of subscribes, against the real `digest serve` process and a real SMTP
 // server on loopback: every request answered 200 is stored, and after a restart every stored reader gets exactly one
 // confirmation mail — none lost (the outbox row was written with the request), none twice (a mail is finished only
 // after its row records the hand-over; one killed after that is "uncertain" and not sent again).

@@ -1,4 +1,4 @@
-// Issue 30: the desk's actions that build or regenerate run off the server's event loop, in their own process with
+// The desk's actions that build or regenerate run off the server's event loop, in their own process with
 // the scheduled build's deadline and memory limit (schedule.buildMemoryMb), on the real `digest serve`. Rebuilding the
 // draft works there; adding a hostile post (60 MB of paragraphs, far past a 64 MB heap) is stopped, and the stop is
 // reported everywhere: the desk's answer (what happened and what to do), /healthz "degraded" (answering all along),

@@ -1,4 +1,4 @@
-// Issue 30: the weekly build inside the real `digest serve` runs in its own process. A loopback "arXiv" serves the
+// The weekly build inside the real `digest serve` runs in its own process. A loopback "arXiv" serves the
 // hostile pages (one paragraph of 4,000 links; a watermark of 80,000 "arXiv:") for the week's two papers; /healthz is
 // asked over and over while the scheduled build runs and must answer every time. A build past its deadline
 // (schedule.buildTimeoutSeconds) is stopped, logged, turns /healthz "degraded", and leaves no edition behind.

@@ -10,7 +10,7 @@ const JSON_POST = { 'content-type': 'application/json', accept: 'application/jso
 const FORM_POST = { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN };
 const MCP_POST = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-describe('digest serve at its edges (issue 30, real process, loopback)', () => {
+describe('digest serve at its edges (real process, loopback)', () => {
   let cwd: string;
   let smtp: LoopbackSmtp;
   let served: Served;

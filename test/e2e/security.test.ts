@@ -14,7 +14,7 @@ const EDITOR = { email: 'ed@example.org', password: 'correct horse battery stapl
 const DATABASE_TEXT = /invalid byte sequence|syntax error|sqlstate|postgres|pglite|relation "|violates/i;
 /**
  * The stated figure of the load test: p99 of 1,000 page requests at 10 concurrent on loopback. Wide on purpose: the
- * suite runs on shared machines (one run at a load average of 16 on 2 cores measured 416 ms before warming up).
+ * suite runs on shared machines, where a first request can wait for a busy core.
  */
 const LOAD_P99_MS = 500;
 

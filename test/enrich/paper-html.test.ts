@@ -204,7 +204,7 @@ describe('practitioner facts', () => {
 const growth = (page: (size: number) => string, size: number) =>
   growthOf((html) => parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/x' }), page, size);
 
-describe('parsePaperHtml on hostile pages (issue 30): linear in the page, and still right', () => {
+describe('parsePaperHtml on hostile pages: linear in the page, and still right', () => {
   const read = (html: string) =>
     parsePaperHtml(html, { arxivId: 'x', url: 'https://arxiv.org/html/2601.00001v2' });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DOMParser, parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { PublishError } from '../../src/publish/publish-errors.js';
+import { PublishError } from '../../src/core/errors.js';
 import { publishSite } from '../../src/publish/publish-site.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { memoryFileSystem } from '../support/memory-fs.js';

@@ -1,6 +1,6 @@
 // The MCP server at /mcp of the real HTTP app on loopback, through the SDK's Streamable HTTP client; then what a
 // hostile page or client may try: a foreign Host (DNS rebinding), a foreign Origin, oversized bodies, bad JSON-RPC;
-// and admission (issue 30): a batch is flat, so an array inside one is refused before any tool runs, and every call
+// and admission: a batch is flat, so an array inside one is refused before any tool runs, and every call
 // of a batch is charged to the client's per-minute budget.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // Subscribe, confirm and unsubscribe through app.request(), on a real PGlite store and a real SMTP server on
-// loopback: double opt-in, one-click unsubscribe, and the "Bad input and attacks" of issue 12.
+// loopback: double opt-in, one-click unsubscribe, and bad input and attacks.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// sources/page.ts on hostile posts (issue 30): Readability on linkedom is quadratic in the nesting depth and steep in
+// sources/page.ts on hostile posts: Readability on linkedom is quadratic in the nesting depth and steep in
 // the number of elements, so a post too deep or too large is read by the linear tokenizer, scripts are stripped
 // first and the DOM holds at most MAX_DOM_CHARS. Each shape at the 12 MB cap is read within a generous deadline (the
 // bench holds the 3 s target), in time that grows linearly, and still gives the post's title and text. Every regex

@@ -1,5 +1,6 @@
 // A database made by release 0.1 (its own schema_migrations bookkeeping, before Kysely's Migrator) opens with this
 // release and upgrades in place, keeping every row: as a PGlite data folder and on PostgreSQL.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { migrationNames } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
@@ -86,7 +87,7 @@ describe('a release-0.1 PGlite data folder', () => {
       const applied = await reopened.query<{ name: string }>(
         'SELECT name FROM kysely_migration ORDER BY name',
       );
-      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(MIGRATIONS));
+      expect(applied.rows.map((row) => row.name)).toEqual(migrationNames());
       // The old bookkeeping stays as it was: release 0.1 can still open the folder.
       const legacy = await reopened.query<{ version: number }>('SELECT version FROM schema_migrations');
       expect(legacy.rows).toEqual([{ version: 1 }]);
@@ -113,6 +114,6 @@ describe.skipIf(postgres?.skip !== null)('a release-0.1 PostgreSQL database', ()
       await store.close();
     }
     const applied = await client.query('SELECT name FROM kysely_migration ORDER BY name');
-    expect(applied.rows.map((row: { name: string }) => row.name)).toEqual(Object.keys(MIGRATIONS));
+    expect(applied.rows.map((row: { name: string }) => row.name)).toEqual(migrationNames());
   });
 });

@@ -1,5 +1,5 @@
-// Subscriber tokens (subscribers/tokens.ts): signed, expiring, bound to purpose, reader and address; and their edges
-// (issue 30): the signature is checked before the database is asked, ids are canonical and in range, and links
+// Subscriber tokens (subscribers/tokens.ts): signed, expiring, bound to purpose, reader and address; and their edges:
+// the signature is checked before the database is asked, ids are canonical and in range, and links
 // bound to a subscription die with it. Release 0.1's tokens keep working for what they were issued for.
 import { describe, expect, it } from 'vitest';
 import { readSecret } from '../../src/config/secret.js';

@@ -7,7 +7,7 @@ import { systemClock } from '../../src/deps.js';
 import { boardView, parseBoardFilter } from '../../src/desk/board.js';
 import type { BoardCandidate } from '../../src/desk/views/view-model.js';
 import { list as rankWeek } from '../../src/editions/index.js';
-import { offlineHttpClient } from '../../src/net/offline-http.js';
+import { offlineHttpClient } from '../../src/net/http-client.js';
 import { SAMPLE_WEEK } from '../../src/sample/sample-week.js';
 import { openStore } from '../../src/store/open-store.js';
 

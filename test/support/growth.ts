@@ -1,4 +1,4 @@
-// Linear time, tested without a clock deciding it (issue 30): how much longer an input four times the size takes
+// Linear time, tested without a clock deciding it: how much longer an input four times the size takes
 // — about 4 when linear, 16 when quadratic. Tests hold GROWTH_BOUND (capability for a loaded machine and the collector);
 // the bench holds the absolute targets.
 

@@ -1,4 +1,4 @@
-// Paper pages shaped to make a parser slow (issue 30): built here, not recorded, so each can be grown to any size.
+// Paper pages shaped to make a parser slow: built here, not recorded, so each can be grown to any size.
 // Every one is otherwise a valid LaTeXML page (a title, an abstract, a numbered section), so a parser that reads
 // them in time also has to read them right.
 

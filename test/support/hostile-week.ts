@@ -1,4 +1,4 @@
-// A week of two hostile papers for the scheduled build inside the real `digest serve` (issue 30): a loopback
+// A week of two hostile papers for the scheduled build inside the real `digest serve`: a loopback
 // "arXiv" serving one paragraph of 4,000 links and a watermark of 80,000 "arXiv:" (or pages that never come), a
 // folder with a config and a store holding the week, and /healthz asked over and over while the build runs. Used by
 // test/e2e/scheduled-build-process.test.ts and bench/scheduled-build.ts.

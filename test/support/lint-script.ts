@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 
 /** A checker of src/ file sets with `scripts/<script>`: its exit status and what it printed. */
@@ -15,7 +15,10 @@ export function lintScript(
   return (files) => {
     const root = mkdtempSync(join(dir, 'case-'));
     mkdirSync(join(root, 'src'));
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'src', name), text);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, 'src', name)), { recursive: true });
+      writeFileSync(join(root, 'src', name), text);
+    }
     const run = spawnSync(process.execPath, [path], { cwd: root, encoding: 'utf8' });
     return { status: run.status, out: run.stdout };
   };

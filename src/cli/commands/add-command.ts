@@ -8,7 +8,6 @@ interface AddOptions extends WeekOptions {
 
 export const register = weekCommand<AddOptions>({
   name: 'add',
-  description: "Add an item by hand (a URL or an arXiv id); it is pinned into that week's edition",
   argument: ['<url-or-arxiv-id>', 'e.g. https://example.com/post or 2604.24819'],
   flags: (own) =>
     own

@@ -14,7 +14,6 @@ interface BuildCommandOptions extends WeekOptions, GatherOptions, ModelCallOptio
 
 export const register = weekCommand<BuildCommandOptions>({
   name: 'build',
-  description: 'Ingest, select, write and render one edition (default: the most recent Monday)',
   out: {
     description: "the draft's folder: its page and edition.json (the site is written by publish)",
     folder: 'drafts',

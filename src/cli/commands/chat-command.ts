@@ -8,8 +8,6 @@ interface ChatCommandOptions extends WeekOptions {
 
 export const register = weekCommand<ChatCommandOptions>({
   name: 'chat',
-  description:
-    'Post a published edition to the configured chat channels (Slack, Discord, Telegram); reruns retry only the channels that failed',
   flags: (own) =>
     own
       .option('--channel <id>', "only this channel (an id from the config's chat list)")

@@ -7,6 +7,7 @@ import { checkWritableFolder } from '../../config/inputs.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, parseWeek, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface CorrectCommandOptions extends CommonOptions {
   week: string;
@@ -24,11 +25,7 @@ export const CORRECT_HELP =
   '  2  bad input: no reason, an invalid file (the field named), nothing changed, not published';
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('correct')
-    .description(
-      'Correct a published edition: publish its next revision with a reason (readers see the note)',
-    );
+  const command = declareCommand(program, 'correct');
   command
     .requiredOption('--week <date>', 'edition date YYYY-MM-DD', parseWeek)
     .option('--reason <text>', 'why it is corrected (shown on the page and in the correction notice)')

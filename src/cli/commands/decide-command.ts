@@ -6,17 +6,11 @@ interface DecideOptions extends WeekOptions {
   undo?: boolean;
 }
 
-const DESCRIPTIONS = {
-  pin: "Always include an item in a week's edition",
-  skip: "Keep an item out of a week's edition",
-} as const;
-
 /** `digest pin` / `digest skip`: an editor's decision about one item for one week. */
 export function register(program: Command, context: CliContext): void {
   for (const decision of ['pin', 'skip'] as const) {
     weekCommand<DecideOptions>({
       name: decision,
-      description: DESCRIPTIONS[decision],
       argument: ['<item>', 'item key (from "digest list"), arXiv id or URL'],
       flags: (own) => own.option('--undo', 'remove the decision'),
       run: async (digest, { week, options, args: [item = ''] }) => {

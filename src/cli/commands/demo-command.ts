@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { checkWritableFolder } from '../../config/inputs.js';
 import type { CliContext } from '../context.js';
 import { checkDataDir, digestOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface DemoOptions {
   out: string;
@@ -10,9 +11,7 @@ interface DemoOptions {
 }
 
 export function register(program: Command, context: CliContext): void {
-  program
-    .command('demo')
-    .description('Build the bundled sample week (2026-05-04) offline: recorded real feeds served on loopback')
+  declareCommand(program, 'demo')
     .option('--out <dir>', "the draft's folder (digest publish writes the site, out/)", 'drafts')
     // The default data folder, so the commands after the demo (list, publish, serve, editors) meet it without flags.
     .option('--data-dir <dir>', 'PGlite data folder (default ./data, or DIGEST_DATA_DIR)')

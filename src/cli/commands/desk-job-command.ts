@@ -4,16 +4,17 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface DeskJobOptions extends CommonOptions {
   job: string;
 }
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('desk-job', { hidden: true })
-    .description('A desk action that builds or regenerates (digest serve runs each in its own process)')
-    .requiredOption('--job <json>', 'the action: {kind, context: {editor, week, draftDir}, form}');
+  const command = declareCommand(program, 'desk-job').requiredOption(
+    '--job <json>',
+    'the action: {kind, context: {editor, week, draftDir}, form}',
+  );
   withStoreOptions(command).action(async (options: DeskJobOptions) => {
     await withCommandDigest({
       options,

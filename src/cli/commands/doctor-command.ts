@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { DoctorCheck, DoctorReport } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
 import { nowOf } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface DoctorOptions {
   config?: string;
@@ -52,11 +53,7 @@ export function formatDoctorReport(report: DoctorReport): string {
 }
 
 export function register(program: Command, context: CliContext): void {
-  program
-    .command('doctor')
-    .description(
-      'Check the set-up (config, data folder, sources, model, mail, base URL, secret) and say how to fix it',
-    )
+  declareCommand(program, 'doctor')
     .option('--config <file>', 'config file (default: digest.config.ts/.json in this folder)')
     .option('--data-dir <dir>', 'PGlite data folder (default ./data, or DIGEST_DATA_DIR)')
     .option('--json', 'machine-readable report')

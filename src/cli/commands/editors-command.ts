@@ -12,6 +12,7 @@ import {
   withCommandDigest,
   withStoreOptions,
 } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 const PASSWORD_ENV = 'DIGEST_EDITOR_PASSWORD';
 
@@ -47,7 +48,7 @@ async function readPassword(context: CliContext): Promise<string> {
 }
 
 export function register(program: Command, context: CliContext): void {
-  const editors = program.command('editors').description("Manage who may sign in to the editor's desk");
+  const editors = declareCommand(program, 'editors');
 
   const add = editors
     .command('add')

@@ -12,8 +12,6 @@ function collect(value: string, previous: string[] = []): string[] {
 
 export const register = weekCommand<EmailCommandOptions>({
   name: 'email',
-  description:
-    'Write the edition as email: email.html, email.txt and a complete edition.eml (optionally send it)',
   out: { description: 'folder the email files go to (publish writes them into the site)', folder: 'drafts' },
   flags: (own) =>
     own

@@ -25,7 +25,6 @@ function parseModels(value: string): string[] {
 /** `digest eval`: write the week's picks with each model and compare them (cached: a rerun is free). */
 export const register = weekCommand<EvalOptions>({
   name: 'eval',
-  description: "Write the week's picks with each model and compare cost, faithfulness and style",
   flags: (own) =>
     own
       .requiredOption('--models <ids>', 'comma-separated provider:model ids, or "extractive"', parseModels)

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { DEFAULT_SOURCES } from '../../config/index.js';
 import { defaultSender, type InitAnswers } from '../../setup/index.js';
 import type { CliContext } from '../context.js';
+import { declareCommand } from './declarations.js';
 
 /** The flags that answer init's questions (each one's default, when it asks). */
 interface AnswerFlags {
@@ -29,9 +30,7 @@ const DEFAULTS = {
 };
 
 export function register(program: Command, context: CliContext): void {
-  program
-    .command('init')
-    .description('Set up a newsletter here: digest.config.json and a private .env with a fresh DIGEST_SECRET')
+  declareCommand(program, 'init')
     .option('--yes', 'ask nothing: take the flags and the defaults')
     .option('--force', 'replace an existing config and .env')
     .option('--name <name>', 'newsletter name', DEFAULTS.name)

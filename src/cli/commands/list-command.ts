@@ -12,7 +12,6 @@ interface ListOptions extends WeekOptions {
 
 export const register = weekCommand<ListOptions>({
   name: 'list',
-  description: "Print the week's stored candidates, ranked as the build ranks them, with each signal",
   flags: (own) =>
     own
       .option('--json', 'machine-readable output')

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('mcp')
-    .description(
-      'Serve the published editions to an MCP client over stdio (tools: search_items, get_edition, get_item, list_editions)',
-    );
+  const command = declareCommand(program, 'mcp');
   withStoreOptions(command).action(async (options: CommonOptions) => {
     // stdout is the protocol's channel: every log line goes to stderr (the CLI logger's default).
     await withCommandDigest({

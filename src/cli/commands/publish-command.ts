@@ -6,6 +6,7 @@ import { BuildError } from '../../core/errors.js';
 import { fillTheStore } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, parseWeek, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface PublishCommandOptions extends CommonOptions {
   week?: string;
@@ -16,11 +17,7 @@ interface PublishCommandOptions extends CommonOptions {
 }
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('publish')
-    .description(
-      'Mark an edition published and write the site, feeds, email and Markdown (the archive from the store)',
-    );
+  const command = declareCommand(program, 'publish');
   command
     .option('--week <date>', 'edition date YYYY-MM-DD (default: the newest edition built)', parseWeek)
     .option('--out <dir>', 'the site folder (digest serve --out reads it)', 'out')

@@ -9,8 +9,6 @@ interface PushCommandOptions extends WeekOptions {
 
 export const register = weekCommand<PushCommandOptions>({
   name: 'push',
-  description:
-    'Hand the edition to a mail service as a draft campaign (HTML + text); pushing again updates the same draft',
   flags: (own) =>
     own
       .addOption(

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, parseWeek, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface ScheduledBuildOptions extends CommonOptions {
   week: string;
@@ -11,9 +12,7 @@ interface ScheduledBuildOptions extends CommonOptions {
 }
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('scheduled-build', { hidden: true })
-    .description("The weekly job's build (digest serve runs it in its own process)")
+  const command = declareCommand(program, 'scheduled-build')
     .requiredOption('--week <date>', 'edition date YYYY-MM-DD', parseWeek)
     .requiredOption('--out <dir>', 'the site folder digest serve serves');
   withStoreOptions(command).action(async (options: ScheduledBuildOptions) => {

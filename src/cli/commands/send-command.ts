@@ -12,8 +12,6 @@ interface SendCommandOptions extends WeekOptions {
 
 export const register = weekCommand<SendCommandOptions>({
   name: 'send',
-  description:
-    'Send a published edition to every confirmed subscriber (resumable: a rerun sends only what is missing)',
   weekDefault: 'the newest published edition, unless it has been sent',
   flags: (own) =>
     own

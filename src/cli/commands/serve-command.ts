@@ -7,6 +7,7 @@ import type { ServerConfig } from '../../config/server-schema.js';
 import { ConfigError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, checkDataDir, digestOptions, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 interface ServeOptions extends CommonOptions {
   host?: string;
@@ -60,9 +61,7 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
 }
 
 export function register(program: Command, context: CliContext): void {
-  const command = program
-    .command('serve')
-    .description('Serve the published site with /healthz and /metrics until SIGINT or SIGTERM (then exit 0)')
+  const command = declareCommand(program, 'serve')
     .option('--host <host>', 'interface to listen on (default: server.host, 127.0.0.1)')
     .option(
       '--port <port>',

@@ -9,8 +9,6 @@ interface StatsOptions extends WeekOptions {
 /** `digest stats`: what readers did with a published edition — clicks per item, mails and what followed, the trend. */
 export const register = weekCommand<StatsOptions>({
   name: 'stats',
-  description:
-    'Print what readers did with a published edition: clicks per item (scanner prefetches apart), mails sent, bounces, complaints, unsubscribes, the trend',
   weekDefault: 'the newest published edition',
   flags: (own) => own.option('--json', 'machine-readable output'),
   run: async (digest, { options, context }) => {

@@ -5,6 +5,7 @@ import { ConfigError } from '../../core/errors.js';
 import { describeMail, SUBSCRIBER_STATUSES } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
+import { declareCommand } from './declarations.js';
 
 type Status = (typeof SUBSCRIBER_STATUSES)[number];
 
@@ -23,9 +24,7 @@ interface ListOptions extends CommonOptions {
 type Confirmed = CommonOptions & { confirmed?: boolean };
 
 export function register(program: Command, context: CliContext): void {
-  const group = program
-    .command('subscribers')
-    .description('The subscriber list: list, add, remove, import and export (CSV with an "email" column)');
+  const group = declareCommand(program, 'subscribers');
   for (const registerOne of [list, add, remove, importCsv, exportList]) registerOne(group, context);
 }
 

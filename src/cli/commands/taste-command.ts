@@ -10,8 +10,6 @@ interface TasteOptions extends WeekOptions {
 /** `digest taste`: what the ranking learned from the editor's history; `--reset` forgets it. */
 export const register = weekCommand<TasteOptions>({
   name: 'taste',
-  description:
-    "Print what the ranking learned from published editions, pins, skips and readers' clicks (--reset forgets the editor's history)",
   flags: (own) =>
     own
       .option('--reset', 'forget the history so far; learning starts again from the next published edition')

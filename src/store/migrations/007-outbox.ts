@@ -1,4 +1,4 @@
-// The outbox (issue 25): every mail a request causes (a confirmation, a welcome) is a row written in the same
+// The outbox: every mail a request causes (a confirmation, a welcome) is a row written in the same
 // transaction as the request, delivered by a worker in `digest serve`, and marked sent only once the SMTP server
 // has accepted it. A subscriber's generation counts its subscriptions: a confirm link carries it, so a link issued
 // before an unsubscribe cannot confirm the next subscription.

@@ -1,4 +1,4 @@
-// Papers read in full (issue 23): one row per arXiv id and version, so a paper is fetched once per version and a
+// Papers read in full: one row per arXiv id and version, so a paper is fetched once per version and a
 // rebuild reads it from here. status 'none' records that arXiv had no HTML rendering (PDF-only, withdrawn), so a
 // rebuild does not ask again until the refresh age has passed. version 0: the page did not state one (ar5iv).
 // Also: desk_edits accepts the field 'facts' (an editor's correction of the practitioner facts line).

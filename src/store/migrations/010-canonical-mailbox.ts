@@ -1,4 +1,4 @@
-// One inbox, one reader (issue 30): `subscribers.mailbox` becomes the inbox an address reaches by its provider's
+// One inbox, one reader: `subscribers.mailbox` becomes the inbox an address reaches by its provider's
 // rules (core/email-address.ts `canonicalMailbox`: Gmail's dots and googlemail.com, Proton's separators, Yahoo's
 // "-keyword", any "+tag"), no longer only the address without its "+tag". Per-inbox limits and duplicates key on it
 // through the existing index `subscribers_mailbox`. Rows are rewritten in pages by id; the addresses stay as typed.

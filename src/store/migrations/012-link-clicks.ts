@@ -1,4 +1,4 @@
-// Counted links (issue 33): what readers clicked, as counts per (edition, revision, item, channel, day) that name no
+// Counted links: what readers clicked, as counts per (edition, revision, item, channel, day) that name no
 // reader — no subscriber id, address, IP or user agent — and, only in the operator's opt-in per-reader mode, one
 // row per reader and item (first click kept), deleted with the reader, who can turn it off for themselves
 // (subscriber_preferences.count_my_clicks). No foreign key to editions: a count is written in a batch after the

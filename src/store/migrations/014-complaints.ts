@@ -1,4 +1,4 @@
-// Complaints apart from unsubscribes (issue 33): a reader's spam report through the mail provider (POST
+// Complaints apart from unsubscribes: a reader's spam report through the mail provider (POST
 // /webhooks/bounce, type complaint) is recorded with its time on the reader's row, beside the unsubscribe it
 // causes. The complaint stamps `complained_at` and `unsubscribed_at` with the same time in one statement, so "what
 // followed an edition" (store/mail-outcomes.ts) counts it once, as a complaint, and not among the unsubscribes. No
