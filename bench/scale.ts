@@ -39,6 +39,8 @@ export async function benchScale(): Promise<Record<string, number | string>> {
       try {
         Object.assign(figures, await oneSize(cwd, counter, sink.port, size, measured));
         if (size === largest) Object.assign(figures, await largestOnly(cwd, counter, size));
+        // A long run's figures so far, kept in the log should a later step fail.
+        process.stderr.write(`scale: ${JSON.stringify(figures)}\n`);
       } finally {
         await rm(cwd, { recursive: true, force: true });
       }
