@@ -99,8 +99,9 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
   const cwd = mkdtempSync(join(tmpdir(), 'digest-bench-quick-'));
   const data = join(cwd, 'data');
   const figures: Record<string, number | string> = {};
-  // bin/digest.js's compile cache (node_modules/.cache/digest-compile/ by default) in the bench's own folder: the
-  // first build below starts without one, as the first run after an install does; the timed ones start from it.
+  // Node's compile cache, which bin/digest.js turns on (node_modules/.cache/digest-compile-cache/ by default, Node ≥
+  // 22), in the bench's own folder: the first build below starts without one, as the first run after an install does;
+  // the timed ones start from it.
   const cacheBefore = process.env.DIGEST_COMPILE_CACHE;
   process.env.DIGEST_COMPILE_CACHE = join(cwd, 'compile-cache');
   try {

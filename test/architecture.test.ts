@@ -261,7 +261,7 @@ describe('test/ mirrors src/', () => {
   });
 
   it('gives every desk a test folder with tests in it', () => {
-    expect(CAPABILITIES).toEqual(['editions', 'desk', 'subscribers', 'api', 'channels', 'setup']);
+    expect(CAPABILITIES).toEqual(['editions', 'desk', 'subscribers', 'api', 'channels', 'backup', 'setup']);
     const untested = CAPABILITIES.filter(
       (desk) =>
         !existsSync(join(TEST, desk)) ||

@@ -140,7 +140,7 @@ export async function push(deps: ChannelDeps, input: PushInput): Promise<PushOut
   if (!edition.publishedAt) {
     log.warn(`the edition of ${input.week} is not published yet: its links to the web page work once it is.`);
   }
-  // The email renderer (MJML) loads only for a push.
+  // The email renderer loads only for a push.
   const { renderEmail } = await import('../publish/email-files.js');
   const { emailSubject } = await import('../publish/email-message.js');
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;

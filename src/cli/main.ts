@@ -11,6 +11,7 @@ import {
   errorMessage as rawMessage,
 } from '../core/errors.js';
 import { redactUrls } from '../core/urls.js';
+import { PROGRAM_VERSION } from '../core/version.js';
 import {
   COMMANDS,
   type CommandLine,
@@ -50,7 +51,7 @@ export function createProgram(context: CliContext, loaded?: LoadedCommand): Comm
         "(each command's --help says what they mean for it; docs/exit-status.md).\n" +
         'Run "digest <command> --help" for its options.',
     )
-    .version('0.1.0')
+    .version(PROGRAM_VERSION)
     .showHelpAfterError('(run "digest --help" for usage)')
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),

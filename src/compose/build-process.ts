@@ -1,15 +1,17 @@
 // The builds of `digest serve` in their own process: the weekly build and the desk's actions that build or
 // regenerate. Reading third-party pages, writing and rendering never run on the event loop that answers /healthz,
 // the site, the API and the subscribe form. The process is a hidden CLI command (`digest scheduled-build`,
-// `digest desk-job`) with a heap limit (schedule.buildMemoryMb) and a deadline (schedule.buildTimeoutSeconds): past
-// either it is stopped. It reaches the server's database through the shared PGlite socket (or DATABASE_URL); a
-// process stopped mid-transaction has that transaction rolled back (share-pglite.ts and PostgreSQL both do on a
-// dropped connection), so the store keeps what it had.
+// `digest desk-job`) with a memory limit (schedule.buildMemoryMb: V8's heap limit, and its resident memory watched
+// beside, _memory-watch.ts) and a deadline (schedule.buildTimeoutSeconds): past either it is stopped. It reaches the
+// server's database through the shared PGlite socket (or DATABASE_URL); a process stopped mid-transaction has that
+// transaction rolled back (share-pglite.ts and PostgreSQL both do on a dropped connection), so the store keeps what it
+// had.
 import { fileURLToPath } from 'node:url';
 import { BuildError, BuildStoppedError, type BuildStopReason } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import type { DeskJob, DeskJobOutcome } from '../desk/index.js';
 import type { ScheduledEditionOutcome } from '../editions/index.js';
+import { watchMemory } from './_memory-watch.js';
 
 const BIN = fileURLToPath(new URL('../../bin/digest.js', import.meta.url));
 
@@ -85,6 +87,9 @@ async function runDigestProcess(
     stopped ??= { reason, why };
     child.kill('SIGKILL');
   };
+  const memoryStop = () => stop('memory', pastMemory(limits));
+  // The heap limit above is V8's; the watch also counts what the runtime keeps outside the heap.
+  const unwatch = child.pid === undefined ? () => {} : watchMemory(child.pid, limits.memoryMb, memoryStop);
   const timer = setTimeout(
     () =>
       stop(
@@ -101,6 +106,7 @@ async function runDigestProcess(
     );
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      unwatch();
       settings.signal?.removeEventListener('abort', onAbort);
       const outcome = code === 0 ? lastJsonLine(stdout) : undefined;
       if (outcome !== undefined) return resolve(outcome);
@@ -131,10 +137,11 @@ function whyEnded({
   limits: BuildProcessSettings['limits'];
 }): { reason: BuildStopReason; why: string } {
   if (/heap out of memory|Reached heap limit/i.test(tail))
-    return {
-      reason: 'memory',
-      why: `it needed more than its ${limits.memoryMb} MB (schedule.buildMemoryMb)`,
-    };
+    return { reason: 'memory', why: pastMemory(limits) };
   const last = tail.trim().split('\n').slice(-2).join(' | ');
   return { reason: 'crash', why: `it ended with ${signal ?? `exit code ${code}`}${last ? `: ${last}` : ''}` };
+}
+
+function pastMemory(limits: BuildProcessSettings['limits']): string {
+  return `it needed more than its ${limits.memoryMb} MB (schedule.buildMemoryMb)`;
 }

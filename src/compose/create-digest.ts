@@ -1,6 +1,7 @@
 // The composition root's use cases: every entry point (CLI, server, jobs) calls these and nothing below them. The
 // ports (`DigestDeps`) stay inside: what a digest hands out is use cases, never the store or the config.
 
+import type * as backup from '../backup/index.js';
 import type * as channels from '../channels/index.js';
 import type { DigestDeps } from '../deps.js';
 import type * as desk from '../desk/index.js';
@@ -15,6 +16,7 @@ const apiModule = () => import('../api/index.js');
 const channelsModule = () => import('../channels/index.js');
 const deskModule = () => import('../desk/index.js');
 const subscribersModule = () => import('../subscribers/index.js');
+const backupModule = () => import('../backup/index.js');
 
 export function createDigest(deps: DigestDeps) {
   const useCases = {
@@ -23,6 +25,7 @@ export function createDigest(deps: DigestDeps) {
     ...channelUseCases(deps),
     ...deskUseCases(deps),
     ...subscriberUseCases(deps),
+    ...backupUseCases(deps),
   };
   return {
     ...useCases,
@@ -84,6 +87,19 @@ function archiveUseCases(deps: DigestDeps) {
       const module = await apiModule();
       return module.serveMcpOverStdio(await archive(), { ...io, version: module.API_VERSION });
     },
+  };
+}
+
+function backupUseCases(deps: DigestDeps) {
+  return {
+    /** `digest backup`: the whole store in one consistent file, while everything else goes on. */
+    backup: async (input: backup.BackupInput) => (await backupModule()).takeBackup(deps, input),
+    /** `digest restore`: a checked backup (compose/index.ts `checkBackup`) written into this empty store. */
+    restore: async (checked: backup.CheckedBackup) => (await backupModule()).restoreBackup(deps, checked),
+    /** `digest serve`'s scheduled backups (schedule.backup) and the time of the last that worked, for /metrics. */
+    backupSchedule: async (settings: backup.BackupScheduleSettings) =>
+      (await backupModule()).startBackupSchedule(deps, settings),
+    lastBackupSuccess: async () => (await backupModule()).lastBackupSuccess(deps),
   };
 }
 

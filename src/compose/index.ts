@@ -19,6 +19,11 @@ export async function runDemo(options: Parameters<typeof import('./demo.js').run
   return (await import('./demo.js')).runDemo(options);
 }
 
+/** `digest restore`: the backup file checked whole (checksum, format, counts) before any store is opened. */
+export async function checkBackup(file: string) {
+  return (await import('../backup/index.js')).checkBackupFile(file);
+}
+
 /**
  * A command that will open the store says so first: without DATABASE_URL that is PGlite, whose files are read and
  * compiled on other threads while the command's modules load (store/pglite-warm.ts).

@@ -2,7 +2,11 @@
 // weekly schedule, all built here from the digest's ports. The server gets use cases and settings, never the ports;
 // the CLI only parses flags, listens and waits for the stop signal.
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Archive } from '../api/index.js';
+import type { BackupScheduleSettings } from '../backup/index.js';
 import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
@@ -22,6 +26,7 @@ import {
 } from '../server/index.js';
 import * as subscribers from '../subscribers/index.js';
 import { type BuildProcessSettings, runBuildProcess, runDeskJobProcess } from './build-process.js';
+import { type SiteSync, startSiteSync } from './site-sync.js';
 
 /** The digest's use cases the service is made of (a Digest has them all). */
 export interface ServiceUseCases {
@@ -39,6 +44,8 @@ export interface ServiceUseCases {
   stats: NonNullable<ServerUseCases['stats']>;
   clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
+  backupSchedule(settings: BackupScheduleSettings): Promise<{ stop(): Promise<void> }>;
+  lastBackupSuccess(): Promise<number | null>;
 }
 
 export interface ServiceOptions {
@@ -72,12 +79,15 @@ export interface RunningService {
 /** The per-client limits of `digest serve`'s routes (config server.*PerMinute). */
 function serverLimits(deps: DigestDeps) {
   const { apiPerMinute, mcpPerMinute, deskWritesPerMinute } = deps.config.server;
+  const now = () => deps.clock.now().getTime();
   return {
     apiPerMinute,
     mcpPerMinute,
     deskWritesPerMinute,
     // The digest's clock, so the limits follow the same time as the tokens they guard (a test's fixed one).
-    now: () => deps.clock.now().getTime(),
+    now,
+    // PostgreSQL: one limit across the instances sharing it; PGlite: this process's memory.
+    store: deps.store.rateLimits(now),
   };
 }
 
@@ -95,6 +105,8 @@ export async function composeService(
   const requestLines = batchedLogLines(options.requestLog);
   // Whether the last build (scheduled, or a desk action's) failed or was stopped: /healthz is "degraded" until one works.
   const lastBuild = { failed: false };
+  // Instances on one PostgreSQL: this one's copy of the published site, started before it listens.
+  const following: { sync: SiteSync | null } = { sync: null };
   const build = buildSettings(deps, options);
   const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
   // Counted links: one counter per server, its last counts written when the server closes.
@@ -112,6 +124,7 @@ export async function composeService(
       },
       ...(mailStatus ? { mailStatus } : {}),
       scheduleFailed: () => lastBuild.failed,
+      site: () => following.sync?.served() ?? null,
     },
     useCases: await serverUseCases({ deps, digest, options, settings, deskJobs, clicks }),
     security: {
@@ -136,11 +149,13 @@ export async function composeService(
     app,
     metrics,
     async listen(at, onListening) {
+      if (deps.store.manyInstances) following.sync = await startSiteSync(deps, { siteDir: options.siteDir });
       const server = await listenWithOutbox(running, app, at);
       const missing = readiness.missing(server.url);
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
       const schedule = await startSchedule(running);
+      const backups = await startBackups(running);
       return {
         url: server.url,
         async close() {
@@ -150,6 +165,8 @@ export async function composeService(
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
           await digest.subscriptions.stopOutbox();
           await schedule?.stop();
+          await following.sync?.stop();
+          await backups?.stop();
           requestLines.flush();
         },
       };
@@ -214,6 +231,7 @@ function serviceMetrics(
     linkClicks: () => digest.clickTotals(),
     complaints: () => deps.store.mailOutcomes.complaints(),
     ...(mailStatus ? { outbox: mailStatus } : {}),
+    ...(deps.config.schedule.backup ? { lastBackup: () => digest.lastBackupSuccess() } : {}),
   });
 }
 
@@ -278,6 +296,13 @@ async function startSchedule(running: ServiceParts): Promise<editions.Scheduler 
   return scheduler;
 }
 
+/** Backups on their own cron (schedule.backup), in this process: a snapshot read in batches, written by zlib. */
+async function startBackups(running: ServiceParts): Promise<{ stop(): Promise<void> } | null> {
+  const { backup, timeZone } = running.deps.config.schedule;
+  if (!backup) return null;
+  return running.digest.backupSchedule({ ...backup, timeZone });
+}
+
 /**
  * The week's build and publication in its own process (never on this event loop), then the sending here: a clean,
  * auto-published edition goes to every confirmed reader, each mail counted in /metrics.
@@ -287,9 +312,14 @@ async function scheduledBuild(
   week: string,
 ): Promise<editions.ScheduledEditionOutcome> {
   const { deps, digest, metrics } = running;
-  const built = await tracked(
-    running.lastBuild,
-    runBuildProcess(running.build, { week, siteDir: running.siteDir }),
+  // Instances on PostgreSQL: the build's process publishes into a folder of its own, and this instance's folder
+  // follows the new generation as every other instance's does, so its one writer is this process.
+  const scratch = deps.store.manyInstances ? await mkdtemp(join(tmpdir(), 'digest-scheduled-')) : null;
+  const siteDir = scratch ? join(scratch, 'site') : running.siteDir;
+  const built = await tracked(running.lastBuild, runBuildProcess(running.build, { week, siteDir })).finally(
+    async () => {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    },
   );
   const send = (edition: string) =>
     digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });

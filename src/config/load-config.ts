@@ -122,9 +122,11 @@ async function importModule(file: string): Promise<unknown> {
 }
 
 /**
- * Node 20 cannot import TypeScript, so the config is compiled on load with esbuild (the bundler that builds dist/):
- * its own relative imports (`./src/config/index.js` in a clone) are bundled in, packages stay imports. The result is
- * written beside the config for one import, so those package imports resolve from the project's node_modules.
+ * The config is compiled on load with esbuild (the bundler that builds dist/), on every Node.js line: Node 20 cannot
+ * import TypeScript, and the type stripping of Node 22 and later cannot load the documented config either: its
+ * `./src/config/index.js` names a .ts file, as this project's imports do, and Node maps no .js import to a .ts file.
+ * Its own relative imports are bundled in, packages stay imports. The result is written beside the config for one
+ * import, so those package imports resolve from the project's node_modules.
  */
 async function importTypeScript(file: string): Promise<unknown> {
   const { build } = await import('esbuild');

@@ -28,6 +28,23 @@ export function cronProblem(pattern: string): string | null {
   }
 }
 
+/** Backups while `digest serve` runs: one file per cron slot in `dir`, the newest `keep` kept. */
+const backupScheduleSchema = z
+  .object({
+    cron: z.string().superRefine((pattern, context) => {
+      const problem = cronProblem(pattern);
+      if (problem)
+        context.addIssue({
+          code: 'custom',
+          message: `not a cron expression (e.g. "0 3 * * *", daily 03:00): ${problem}`,
+        });
+    }),
+    keep: z.number().int().min(1).max(10_000).default(7),
+    /** The folder the files go to (made 0700 when missing), relative to where `digest serve` runs. */
+    dir: z.string().min(1).default('backups'),
+  })
+  .strict();
+
 export const scheduleSchema = z
   .object({
     /** Run the schedule while `digest serve` runs. */
@@ -58,8 +75,13 @@ export const scheduleSchema = z
      * seconds (reading, writing and checking a week, with the LLM's own time limits, takes minutes).
      */
     buildTimeoutSeconds: z.number().int().min(1).max(86_400).default(3_600),
-    /** That process's heap limit in MB (`--max-old-space-size`): a build that needs more is stopped. */
+    /**
+     * That process's memory limit in MB: its JavaScript heap (`--max-old-space-size`), and its resident memory
+     * past this plus what the runtime itself holds (compose/_memory-watch.ts); a build that needs more is stopped.
+     */
     buildMemoryMb: z.number().int().min(64).max(65_536).default(1_024),
+    /** Backups on their own cron (in `timeZone`), whether or not the weekly build is enabled. */
+    backup: backupScheduleSchema.optional(),
   })
   .strict()
   .prefault({});

@@ -73,3 +73,36 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
   };
 }
+
+/** A rate limiter whose buckets may live outside this process (the database instances share): decisions awaited. */
+export interface SharedRateLimiter {
+  take(key: string, cost?: number): Promise<RateDecision>;
+  peek(key: string, cost?: number): Promise<RateDecision>;
+  refund(key: string, cost?: number): Promise<void>;
+}
+
+/** A limit's shape: `capacity` in a burst, one back every `refillMs`. */
+export type RateLimit = Pick<RateLimiterOptions, 'capacity' | 'refillMs'>;
+
+/**
+ * Where the buckets of every rate limit live: in this process's memory (one instance), or in the database several
+ * `digest serve` instances share, so a client gets one limit however many instances answer it. `name` keeps each
+ * limit's keys apart.
+ */
+export interface RateLimitStore {
+  limiter(name: string, limit: RateLimit): SharedRateLimiter;
+}
+
+/** Every limit in memory, on `now`'s clock: the one-instance store. */
+export function memoryRateLimitStore(now?: () => number): RateLimitStore {
+  return {
+    limiter(_name, limit) {
+      const limiter = createRateLimiter({ ...limit, now });
+      return {
+        take: async (key, cost) => limiter.take(key, cost),
+        peek: async (key, cost) => limiter.peek(key, cost),
+        refund: async (key, cost) => limiter.refund(key, cost),
+      };
+    },
+  };
+}

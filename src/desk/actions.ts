@@ -9,7 +9,7 @@ import { costQuery, type DeskReply, messagePage, outcomeReply, page, redirect, w
 import { renderItemEdit } from './views/item-page.js';
 
 // The actions load on first use: they bring the build, the fetcher, the LLM client and the email renderer
-// (Readability, the AI SDK, mjml), which an idle `digest serve` should not carry.
+// (Readability, the AI SDK, the email renderer), which an idle `digest serve` should not carry.
 const decisions = () => import('./desk-decisions.js');
 const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');

@@ -6,7 +6,7 @@
 // scrypt and written to the audit log (see SECURITY.md).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { normaliseAddress } from '../core/email-address.js';
-import { createRateLimiter, type RateLimiter } from '../core/rate-limiter.js';
+import type { SharedRateLimiter } from '../core/rate-limiter.js';
 import { verifyPassword } from './passwords.js';
 import type { AuditDeps, AuthDeps } from './ports.js';
 
@@ -65,15 +65,17 @@ function sameToken(given: string | undefined, expected: string): boolean {
 
 /** Failed sign-in attempts per client address, and per (address, account) pair. */
 interface SignInLimiters {
-  byIp: RateLimiter;
-  byPair: RateLimiter;
+  byIp: SharedRateLimiter;
+  byPair: SharedRateLimiter;
 }
 
 export function createDeskAuth(deps: AuthDeps, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
   const now = () => deps.clock.now().getTime();
+  // On PostgreSQL the attempts are counted in the database, so N instances do not give a guesser N times the limit.
+  const store = deps.store.rateLimits(now);
   const limiters: SignInLimiters = {
-    byIp: createRateLimiter({ capacity: limits.perIp, refillMs: limits.perIpRefillMs, now }),
-    byPair: createRateLimiter({ capacity: limits.perPair, refillMs: limits.perPairRefillMs, now }),
+    byIp: store.limiter('sign-in-ip', { capacity: limits.perIp, refillMs: limits.perIpRefillMs }),
+    byPair: store.limiter('sign-in-pair', { capacity: limits.perPair, refillMs: limits.perPairRefillMs }),
   };
 
   return {
@@ -113,10 +115,10 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
   const pairKey = `pair:${input.clientAddress}\n${account}`;
   // Each attempt takes its token up front (so a hundred parallel attempts cannot all pass the check), and gives
   // it back unless it fails: refused and successful attempts cost nothing.
-  const ip = byIp.take(ipKey);
-  const pair = ip.allowed ? byPair.take(pairKey) : ip;
+  const ip = await byIp.take(ipKey);
+  const pair = ip.allowed ? await byPair.take(pairKey) : ip;
   if (!pair.allowed) {
-    if (ip.allowed) byIp.refund(ipKey);
+    if (ip.allowed) await byIp.refund(ipKey);
     return {
       ok: false,
       reason: 'rate-limited',
@@ -135,8 +137,8 @@ async function signIn(deps: AuthDeps, limiters: SignInLimiters, input: SignInInp
     });
     return { ok: false, reason: 'invalid' };
   }
-  byIp.refund(ipKey);
-  byPair.refund(pairKey);
+  await byIp.refund(ipKey);
+  await byPair.refund(pairKey);
   const token = randomBytes(32).toString('base64url');
   await deps.store.editors.createSession({
     tokenHash: hashToken(token),

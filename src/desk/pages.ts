@@ -23,7 +23,7 @@ import { renderItemEdit } from './views/item-page.js';
 import { renderLoginPage } from './views/layout.js';
 import { renderReaders } from './views/readers-page.js';
 
-// These load on first use: the previews bring the email renderer (mjml), which an idle `digest serve` should not carry.
+// These load on first use: the previews bring the email renderer, which an idle `digest serve` should not carry.
 const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
 const translating = () => import('./desk-translations.js');

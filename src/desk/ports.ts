@@ -44,7 +44,7 @@ export type EditorsDeps = { store: Pick<Store, 'editors'> };
 export type AuditDeps = { store: Pick<Store, 'desk'> };
 
 /** Sign-in and sessions: editors, their sessions and the audit log; the clock for expiry and the rate limits. */
-export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors' | 'desk'> };
+export type AuthDeps = Pick<DigestDeps, 'clock'> & { store: Pick<Store, 'editors' | 'desk' | 'rateLimits'> };
 
 /** The week's stored draft (is it there, is it published or mailed: the editions capability's guard reads both). */
 export type DraftDeps = { store: GuardStore };

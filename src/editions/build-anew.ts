@@ -1,14 +1,17 @@
 // A build anew: every port of one build assembled once from the deps (one LLM client, triage, taste, the sources),
-// the one orchestrator (build-edition.ts) run over them, then the edition's page and the closing report. Loaded by
+// the one orchestrator (build-edition.ts) run over them, then the closing report. Loaded by
 // build.ts only when the week's inputs changed (or the run asks for new text).
 import type { Config } from '../config/config-schema.js';
 import { systemTimer } from '../core/clock.js';
 import { editionWindow } from '../core/dates.js';
+import type { Logger } from '../core/ports.js';
 import { silentLogger } from '../core/ports.js';
-import type { Edition } from '../core/types.js';
+import type { Edition, SourceReport } from '../core/types.js';
 import type { LlmClient, LlmClientOptions } from '../llm/client-types.js';
 import { openLlmClient } from '../llm/open-client.js';
 import type { UsageReport } from '../llm/usage.js';
+import { formatFlaggedItems, formatProgress, formatUsageTable, outcomeNotes } from '../write/format-usage.js';
+import type { WriterSetup } from '../write/writer-setup.js';
 import { openWriter } from '../write/writer-setup.js';
 import {
   type BuildPorts,
@@ -17,44 +20,20 @@ import {
   type BuildStages,
   buildEdition,
 } from './build-edition.js';
-import { rememberInputs } from './build-inputs.js';
-import { writeEditionPage } from './build-page.js';
-import { buildProgress, formatSourceLine, isDegraded, reportBuild } from './build-report.js';
+import type { FullTextSummary } from './edition-items.js';
 import { formatWaiting, ingest } from './ingest.js';
 import { paperReader } from './paper-reader.js';
-import type { BuildDeps, LlmDeps, SourceStageDeps, TriageDeps } from './ports.js';
+import type { BuildDeps, BuildInput, LlmDeps, SourceStageDeps, TriageDeps } from './ports.js';
 import { createTriage, type TriageReport } from './shared-triage.js';
 import { tasteEmbedder } from './taste-embedder.js';
 import { translateLanguages } from './translate-edition.js';
 
-export interface BuildInput {
-  week: string;
-  /**
-   * Folder the draft's page is written to (checked by the entry point before any work): never the published site,
-   * which only a publish changes (refused with a ConfigError).
-   */
-  outDir: string;
-  ingest: boolean;
-  enrich: boolean;
-  offline: boolean;
-  check: boolean;
-  refresh: boolean;
-  /** This build's overrides of the LLM client (the CLI's --model, --retry-failed, --max-cost). */
-  llm?: BuildLlmInput;
-}
-
-export interface BuildLlmInput {
-  model?: string;
-  /** Ask again only the LLM calls whose cached answer failed validation. */
-  retryFailed?: boolean;
-  maxCost?: number;
-}
-/** Runs every stage of the week's build, writes its page, reports it and records its inputs. */
+/** Runs every stage of the week's build and reports it; build.ts then writes its page and records its inputs. */
 export async function buildAnew(
   deps: BuildDeps,
   input: BuildInput,
   startedAt: number,
-): Promise<{ result: BuildResult; degraded: boolean }> {
+): Promise<{ result: BuildResult; degraded: boolean; enriched: boolean }> {
   const { config, store, log, clock } = deps;
   const assembled = await assembleBuild(deps, input);
   const result = await buildEdition({
@@ -68,12 +47,10 @@ export async function buildAnew(
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const usage = assembled.usage();
-  await writeEditionPage(deps, input, { edition: result.edition, enriched: assembled.enrich });
   const degraded = isDegraded(usage);
   const seconds = ((clock.now().getTime() - startedAt) / 1000).toFixed(1);
   reportBuild({ log, result, usage, seconds, degraded });
-  await rememberInputs(deps, input, degraded);
-  return { result, degraded };
+  return { result, degraded, enriched: assembled.enrich };
 }
 
 interface AssembledBuild {
@@ -221,4 +198,104 @@ function offlineNotice(input: BuildInput, config: Config): string | null {
 function enrichConfig(config: Config) {
   const { arxivApiUrl, semanticScholarUrl, refreshAgeHours } = config.enrich;
   return { arxivApiUrl, semanticScholarUrl, refreshAgeHours };
+}
+
+// What a build tells the person running it: each stage as it starts, each source as it answers, and the closing
+// lines (usage, papers read, flagged items, warnings, what was built). Only lines for the log: no decision is made here.
+/** Each stage as it starts; per-item progress is for model calls (the extractive writer takes milliseconds). */
+export function buildProgress(log: Logger, { writer, llmClient }: WriterSetup): BuildProgress {
+  return {
+    onStage: (stage, detail) => log.info(`› ${STAGE_LABELS[stage]} ${detail}`),
+    ...(writer.name === 'extractive'
+      ? {}
+      : {
+          onItemWritten: (done: number, total: number) =>
+            log.info(`  written ${done}/${total}${formatProgress(llmClient.progress())}`),
+        }),
+  };
+}
+
+/** The build's closing lines: usage, reading, flagged items, warnings, what was built and by which writers. */
+export function reportBuild({
+  log,
+  result,
+  usage,
+  seconds,
+  degraded,
+}: {
+  log: Logger;
+  result: BuildResult;
+  usage: UsageReport;
+  seconds: string;
+  degraded: boolean;
+}): void {
+  if (usage.calls > 0 || usage.cacheHits > 0) log.info(formatUsageTable(usage));
+  const reading = formatFullText(result.fullText);
+  if (reading) log.info(reading);
+  const flagged = formatFlaggedItems(result.edition.items);
+  if (flagged) log.info(`\n${flagged}`);
+  if (result.warnings.length) {
+    log.info(`\n${result.warnings.length} warning(s):`);
+    for (const warning of result.warnings) log.info(`  - ${warning}`);
+  }
+  log.info(
+    `\nBuilt "${result.edition.title}" — ${result.edition.items.length} items, ${seconds} s, writer: ${result.edition.writer}`,
+  );
+  const writers = itemsByWriter(result.edition.items);
+  if (writers) log.info(`Items written by: ${writers}`);
+  if (degraded) {
+    log.info(
+      `Some of the edition was not written as asked: ${outcomeNotes(usage).join('; ')}. ` +
+        'See edition.json (writer, checks) for each item.',
+    );
+  }
+}
+
+/** "Papers: 2 of 3 read in full; their source text ≈ 5,800 tokens (their abstracts alone ≈ 420)". */
+export function formatFullText(summary: FullTextSummary): string | null {
+  if (summary.papers === 0) return null;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const cost =
+    summary.read > 0
+      ? `; their source text ≈ ${count(summary.sourceTokens.fullText)} tokens (their abstracts alone ≈ ${count(summary.sourceTokens.abstract)})`
+      : '';
+  const why = Object.entries(summary.abstractOnly)
+    .map(([reason, papers]) => `\n  ${papers} from the abstract: ${reason}`)
+    .join('');
+  return `Papers: ${summary.read} of ${summary.papers} read in full${cost}${why}`;
+}
+
+export function isDegraded(usage: UsageReport): boolean {
+  return (
+    usage.fallbackItems > 0 ||
+    usage.flaggedItems > 0 ||
+    usage.checkFailedItems > 0 ||
+    usage.failedCalls > 0 ||
+    usage.budgetExhausted
+  );
+}
+
+/** "openai:gpt-4.1-mini ×8, ollama:qwen3:8b ×3, extractive ×1" when more than one writer wrote the items, else null. */
+function itemsByWriter(items: { writer: string }[]): string | null {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.writer, (counts.get(item.writer) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  return [...counts].map(([writer, count]) => `${writer} ×${count}`).join(', ');
+}
+
+const STAGE_LABELS = {
+  ingest: 'Ingesting sources for',
+  enrich: 'Enriching',
+  select: 'Selecting from',
+  write: 'Writing',
+  save: 'Saving edition',
+} as const;
+
+export function formatSourceLine(report: SourceReport): string {
+  const mark = report.status === 'ok' ? '✓' : '✗';
+  const warnings = report.warnings?.length ? ` (${report.warnings.length} warning(s))` : '';
+  const error = report.error ? ` — ${report.error}` : '';
+  if (report.notModified)
+    return `  ${mark} ${report.id}: not modified since the last run (its items are stored)`;
+  return `  ${mark} ${report.id}: ${report.items} item(s)${warnings}${error}`;
 }

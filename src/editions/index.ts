@@ -45,6 +45,14 @@ export const { runScheduledEdition, sendPublished } = lazyModule(() => import('.
 
 export const { createScheduler } = lazyModule(() => import('./scheduler.js'));
 
+/** The current site generation written again from the store (another instance published it). */
+export const { writePublishedSite } = lazyModule(() => import('./published-site.js'));
+
+/** Loads what writePublishedSite runs ahead of its first call, so the first copy costs only its own work. */
+export async function loadPublishedSite(): Promise<void> {
+  await import('./published-site.js');
+}
+
 /** The full text an earlier build stored for a paper (read offline: nothing is fetched). */
 export async function readStoredPaper(deps: PaperDeps, arxivId: string) {
   const { paperReader, readPapers } = await import('./paper-reader.js');

@@ -53,7 +53,7 @@ export type EmailDeps = Narrow<'config' | 'fs' | 'http' | 'log' | 'env', 'editio
  */
 export type PublishDeps = Narrow<
   'config' | 'fs' | 'http' | 'log' | 'clock',
-  'editions' | 'translations' | 'revisions'
+  'editions' | 'translations' | 'revisions' | 'siteGenerations'
 > &
   Parameters<typeof chatAfterPublish>[0];
 
@@ -89,3 +89,27 @@ export type BuildDeps = Omit<DigestDeps, 'store'> & {
 
 /** What tells whether the store holds anything yet (empty-store.ts). */
 export type StatusStore = Pick<Store, 'ingestRuns' | 'editions'>;
+
+/** What `digest build` (and the desk's rebuild, the weekly schedule) asks of a build. */
+export interface BuildInput {
+  week: string;
+  /**
+   * Folder the draft's page is written to (checked by the entry point before any work): never the published site,
+   * which only a publish changes (refused with a ConfigError).
+   */
+  outDir: string;
+  ingest: boolean;
+  enrich: boolean;
+  offline: boolean;
+  check: boolean;
+  refresh: boolean;
+  /** This build's overrides of the LLM client (the CLI's --model, --retry-failed, --max-cost). */
+  llm?: BuildLlmInput;
+}
+
+export interface BuildLlmInput {
+  model?: string;
+  /** Ask again only the LLM calls whose cached answer failed validation. */
+  retryFailed?: boolean;
+  maxCost?: number;
+}

@@ -15,7 +15,7 @@ import { refusePublishedSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
-import { type PublishEditionResult, publishEdition } from './publish-edition.js';
+import { type PublishEditionInput, type PublishEditionResult, publishEdition } from './publish-edition.js';
 
 export interface PublishInput {
   week: string;
@@ -43,31 +43,13 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
   const draft = await deps.store.editions.get(input.week);
   if (draft && !draft.publishedAt) refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
   const result = await publishEdition({
-    store: deps.store,
-    fs: deps.fs,
+    ...publishedSiteInput(deps, baseUrl),
     outDir: input.outDir,
     date: input.week,
     now: deps.clock.now(),
-    site: {
-      baseUrl,
-      siteName: config.name,
-      feedLimit: config.publish.feedLimit,
-      ...(config.server.subscribeForm !== undefined
-        ? // Written in at publish time, the form says how clicks are counted, as the one `digest serve` fills in.
-          {
-            subscribeForm: config.server.subscribeForm && {
-              clicks: analyticsMode(config),
-              clicksOnSite: siteClicksCounted(config),
-            },
-          }
-        : {}),
-      languages: config.languages,
-      countedLink: siteCountedLink(deps, baseUrl),
-    },
-    email: config.publish.email,
-    // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
-    ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
   });
+  // Instances that each write the site into their own folder write it again from the store (compose/site-sync.ts).
+  await deps.store.siteGenerations.add(input.week);
   const untranslated = config.languages.filter((language) => !result.languages.includes(language));
   if (untranslated.length) {
     deps.log.info(
@@ -148,6 +130,37 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     log.info(`Sent to ${result.accepted} of ${to.length} recipient(s) via ${smtp.host}:${smtp.port}`);
   }
   return { emlPath: resolve(input.outDir, input.week, EMAIL_FILES.eml), email, sent };
+}
+
+/** Everything a publish of the site takes from the config, the same for the publish and for every copy of it. */
+export function publishedSiteInput(
+  deps: PublishDeps,
+  baseUrl: string,
+): Omit<PublishEditionInput, 'outDir' | 'date' | 'now'> {
+  const { config } = deps;
+  return {
+    store: deps.store,
+    fs: deps.fs,
+    site: {
+      baseUrl,
+      siteName: config.name,
+      feedLimit: config.publish.feedLimit,
+      ...(config.server.subscribeForm !== undefined
+        ? // Written in at publish time, the form says how clicks are counted, as the one `digest serve` fills in.
+          {
+            subscribeForm: config.server.subscribeForm && {
+              clicks: analyticsMode(config),
+              clicksOnSite: siteClicksCounted(config),
+            },
+          }
+        : {}),
+      languages: config.languages,
+      countedLink: siteCountedLink(deps, baseUrl),
+    },
+    email: config.publish.email,
+    // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
+    ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
+  };
 }
 
 /**

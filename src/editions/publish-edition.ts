@@ -23,7 +23,14 @@ export interface PublishEditionInput {
   /** When the edition is marked published, if it is not yet; later runs keep that first time. */
   now: Date;
   site: SiteSettings;
-  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'>;
+  email: Pick<EmailConfig, 'from' | 'to' | 'unsubscribeUrl'> & {
+    /**
+     * Also write these weeks' email files ('all': every published edition's), not only this one's: a copy of the
+     * site written from the store (another instance's folder) has no publish of those weeks to carry their files
+     * over from — none at all in a new folder, or those published since its last copy.
+     */
+    alsoWeeks?: readonly string[] | 'all';
+  };
   /** Fetch item images once through this guarded client and publish them with the site; without it: no images. */
   fetchImages?: FetchImagesOptions;
 }
@@ -116,6 +123,15 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
     });
     const revisions = await writeRevisionPages(into, editions);
     const email = await writeEmails({ input: into, edition, translated, images: site.images });
+    const also = input.email.alsoWeeks ?? [];
+    const others = editions.filter(
+      (other) => other.date !== edition.date && (also === 'all' || also.includes(other.date)),
+    );
+    for (const other of others) {
+      email.files.push(
+        ...(await writeEmails({ input: into, edition: other, translated, images: site.images })).files,
+      );
+    }
     const live = (path: string) => join(input.outDir, relative(staging, path));
     return { site, email, files: [...site.files, ...revisions, ...email.files].map(live) };
   });

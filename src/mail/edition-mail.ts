@@ -1,4 +1,4 @@
-// One edition as a mail per subscriber. The HTML (MJML) and text parts are rendered once with placeholder tokens
+// One edition as a mail per subscriber. The HTML and text parts are rendered once with placeholder tokens
 // in the unsubscribe and preferences links; each reader's mail swaps in their own signed tokens, so 10,000 readers
 // cost one render (a personal mail is one such render per distinct variant: see personal-mail.ts).
 import { randomBytes } from 'node:crypto';

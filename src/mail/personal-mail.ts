@@ -1,6 +1,6 @@
 // Each reader their edition: which items a reader's mail shows in full (their topics and levels first, or only),
 // which it names under "also in this edition", and in which language. Readers who chose alike get the same mail, so
-// each distinct variant is rendered once (MJML is the expensive part) and every reader's copy only swaps tokens.
+// each distinct variant is rendered once (rendering is the expensive part) and every reader's copy only swaps tokens.
 
 import { itemAnchors } from '../core/anchors.js';
 import { wantedLevels } from '../core/reader-choices.js';

@@ -5,7 +5,7 @@
 // anywhere, the next publish finds one of them live. A build never comes here: its draft goes to its own folder
 // (docs/publishing.md).
 import { copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, PublishError } from '../core/errors.js';
 
 /**
@@ -32,7 +32,26 @@ export function swapFolders(siteDir: string): {
  * Runs `write` on an empty staging folder, adds the live files it did not write, then puts the folder live (see
  * flipTo). Readers of the live path see the old site until the flip and the new one after it.
  */
-export async function swapSite<T>(siteDir: string, write: (stagingDir: string) => Promise<T>): Promise<T> {
+export function swapSite<T>(siteDir: string, write: (stagingDir: string) => Promise<T>): Promise<T> {
+  // One swap of a folder at a time in this process: a desk publish and the copy of another instance's publish
+  // (compose/site-sync.ts) share the staging folder's name.
+  const key = resolve(siteDir);
+  const before = swapsInFlight.get(key) ?? Promise.resolve();
+  const swap = before.then(() => swapNow(siteDir, write));
+  const settled = swap.then(
+    () => undefined,
+    () => undefined,
+  );
+  swapsInFlight.set(key, settled);
+  void settled.then(() => {
+    if (swapsInFlight.get(key) === settled) swapsInFlight.delete(key);
+  });
+  return swap;
+}
+
+const swapsInFlight = new Map<string, Promise<void>>();
+
+async function swapNow<T>(siteDir: string, write: (stagingDir: string) => Promise<T>): Promise<T> {
   const { staging } = swapFolders(siteDir);
   await recoverSite(siteDir);
   try {

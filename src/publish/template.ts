@@ -1,4 +1,4 @@
-// Tagged templates that escape every interpolation: html`…` (pages, MJML, feed fragments), xml`…` (sitemap) and
+// Tagged templates that escape every interpolation: html`…` (pages, email, feed fragments), xml`…` (sitemap) and
 // md`…` (Markdown). A value is text unless it is a fragment the same kind of template already rendered, so no
 // renderer ever calls an escape function itself. raw() is for constant markup (the stylesheet, the favicon) only.
 

@@ -13,10 +13,10 @@ import {
   openApiDocument,
   searchItemsInput,
 } from '../api/index.js';
-import { createRateLimiter } from '../core/rate-limiter.js';
+import type { RateLimitStore } from '../core/rate-limiter.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
 import { clientAddress } from './client-address.js';
-import { rateLimit } from './guards.js';
+import { limitsIn, rateLimit } from './guards.js';
 
 export const API_CACHE_CONTROL = {
   /** Lists and searches change when an edition is published. */
@@ -40,6 +40,8 @@ export interface ApiRoutesOptions {
   trustProxy?: boolean;
   /** The limiter's clock in ms: the digest's (default: the wall clock). */
   now?: (() => number) | undefined;
+  /** Where the limits' buckets live (the database instances share); default: this process's memory, on `now`. */
+  rateLimits?: RateLimitStore | undefined;
 }
 
 function etagOf(body: Uint8Array): string {
@@ -125,7 +127,7 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
   const api = new Hono();
   // Per client address, before any work (answers from memory included: a flood still costs the event loop).
   const perMinute = options.perMinute ?? 120;
-  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now: options.now });
+  const limiter = limitsIn(options).limiter('api', { capacity: perMinute, refillMs: 60_000 / perMinute });
   const trustProxy = options.trustProxy ?? false;
   api.use(
     '*',

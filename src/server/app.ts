@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { API_BASE, API_VERSION, type Archive } from '../api/index.js';
 import { systemClock } from '../core/clock.js';
+import { memoryRateLimitStore, type RateLimitStore } from '../core/rate-limiter.js';
 import type { Desk } from '../desk/index.js';
 import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
@@ -44,6 +45,11 @@ export interface ServerHealth {
   freshMs?: number;
   /** Whether the last scheduled build failed or was stopped: "degraded" (still 200) until one works. */
   scheduleFailed?: () => boolean;
+  /**
+   * Instances on one PostgreSQL: the site generation this one serves (`site.generation` in /healthz, to compare
+   * across instances), and whether catching up with a newer one fails ("degraded"); null on one instance.
+   */
+  site?: () => { generation: number | null; failing: boolean } | null;
 }
 
 /** The use cases behind the routes that take input; each one left out leaves its routes out. */
@@ -88,7 +94,14 @@ export interface ServerDeps {
    * is the clock of every rate limit, in ms: the digest's, so they follow the same time as the tokens they guard (a
    * test's fixed one; default: the wall clock).
    */
-  limits?: { apiPerMinute?: number; mcpPerMinute?: number; deskWritesPerMinute?: number; now?: () => number };
+  limits?: {
+    apiPerMinute?: number;
+    mcpPerMinute?: number;
+    deskWritesPerMinute?: number;
+    now?: () => number;
+    /** Where every limit's buckets live: the database instances share (default: memory, on `now`). */
+    store?: RateLimitStore;
+  };
   metrics?: DigestMetrics;
   /** One JSON line per request and per server error (default: stdout). */
   log?: (line: string) => void;
@@ -182,14 +195,17 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
     // A failed build, like failing mail, is "degraded", not down: the site, the API and subscribing still work.
-    const buildFailed = options.scheduleFailed?.() ?? false;
-    if (!result.mail) return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok' }, 200);
+    const site = options.site?.() ?? null;
+    const buildFailed = (options.scheduleFailed?.() ?? false) || (site?.failing ?? false);
+    const served = site ? { site: { generation: site.generation } } : {};
+    if (!result.mail)
+      return c.json({ status: buildFailed ? 'degraded' : 'ok', database: 'ok', ...served }, 200);
     // Mail failing is "degraded", not down: the site, the API and subscribing still work (requests are stored and
     // their mails wait in the outbox), so a load balancer should keep sending traffic — 200 either way. No counts:
     // one subscribe of an unknown address queues one mail, so a count would tell a stranger who is subscribed.
     const mailStatus = result.mail.status;
     const status = buildFailed ? 'degraded' : mailStatus;
-    return c.json({ status, database: 'ok', mail: { status: mailStatus } }, 200);
+    return c.json({ status, database: 'ok', mail: { status: mailStatus }, ...served }, 200);
   });
 }
 
@@ -226,14 +242,17 @@ function useCaseRoutes(
     mcpPerMinute?: number;
     deskWritesPerMinute?: number;
     now?: () => number;
+    store?: RateLimitStore;
     trustProxy: boolean;
     secureCookies?: boolean | undefined;
     onBounce: () => void;
   },
 ): void {
   const { trustProxy, now, onBounce } = options;
+  // One store for every route's limits, so two routes never keep two copies of a limit apart.
+  const rateLimits = options.store ?? memoryRateLimitStore(now);
   if (useCases.subscribers) {
-    app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, now, onBounce }));
+    app.route('/', subscriberRoutes({ ...useCases.subscribers, trustProxy, rateLimits, onBounce }));
   }
   if (useCases.clicks) app.route('/', clickRoutes({ follow: useCases.clicks.follow, trustProxy }));
   if (useCases.archive) {
@@ -244,7 +263,7 @@ function useCaseRoutes(
         version: API_VERSION,
         perMinute: options.apiPerMinute ?? 120,
         trustProxy,
-        now,
+        rateLimits,
       }),
     );
     app.route(
@@ -254,7 +273,7 @@ function useCaseRoutes(
         version: API_VERSION,
         perMinute: options.mcpPerMinute ?? 60,
         trustProxy,
-        now,
+        rateLimits,
       }),
     );
   }
@@ -263,7 +282,7 @@ function useCaseRoutes(
       trustProxy,
       secureCookies: options.secureCookies ?? false,
       writesPerMinute: options.deskWritesPerMinute ?? 60,
-      now,
+      rateLimits,
     });
   }
 }

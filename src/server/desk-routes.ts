@@ -6,10 +6,10 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
-import { createRateLimiter } from '../core/rate-limiter.js';
+import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
 import { clientAddress } from './client-address.js';
-import { bodyLimit, type KeyedLimiter, retryAfterSeconds, textGuard } from './guards.js';
+import { bodyLimit, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
 const SESSION_COOKIE = 'digest_desk';
@@ -45,6 +45,8 @@ export interface DeskRouteOptions {
   writesPerMinute: number;
   /** The limiter's clock in ms: the digest's (default: the wall clock). */
   now?: (() => number) | undefined;
+  /** Where the limits' buckets live (the database instances share); default: this process's memory, on `now`. */
+  rateLimits?: RateLimitStore | undefined;
 }
 
 function overTls(c: Context, trustProxy: boolean): boolean {
@@ -94,8 +96,11 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
   });
   app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
   registerSignIn({ app, desk, options, cookies });
-  const { writesPerMinute, now } = options;
-  const writes = createRateLimiter({ capacity: writesPerMinute, refillMs: 60_000 / writesPerMinute, now });
+  const { writesPerMinute } = options;
+  const writes = limitsIn(options).limiter('desk-writes', {
+    capacity: writesPerMinute,
+    refillMs: 60_000 / writesPerMinute,
+  });
   const state = guardSessions(app, desk, limitWrites(desk, writes, options.trustProxy));
   app.get('/admin', async (c) => send(c, await desk.home(), 302));
   app.get('/admin/audit', async (c) => send(c, await desk.audit(state(c).session)));
@@ -160,24 +165,20 @@ function registerSignIn({
 }
 
 /** Why a change may not run now (its 429 page), or null. Signing out is never refused. */
-type WriteLimit = (c: Context, session: DeskSession) => Response | null;
+type WriteLimit = (c: Context, session: DeskSession) => Promise<Response | null>;
 
 /**
  * One limiter for the desk's changes, keyed twice: by session (a script's token cannot go faster by changing
  * address) and by client address (several sessions from one place share its budget). Both are taken or neither.
  */
-function limitWrites(
-  desk: Desk,
-  limiter: KeyedLimiter & { refund(key: string): void },
-  trustProxy: boolean,
-): WriteLimit {
-  return (c, session) => {
+function limitWrites(desk: Desk, limiter: SharedRateLimiter, trustProxy: boolean): WriteLimit {
+  return async (c, session) => {
     if (c.req.path === '/admin/logout') return null;
     const bySession = `session:${session.tokenHash}`;
-    const first = limiter.take(bySession);
-    const second = first.allowed ? limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
+    const first = await limiter.take(bySession);
+    const second = first.allowed ? await limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
     if (second.allowed) return null;
-    if (first.allowed) limiter.refund(bySession);
+    if (first.allowed) await limiter.refund(bySession);
     const seconds = retryAfterSeconds(second.retryAfterMs);
     c.header('Retry-After', seconds);
     return send(c, desk.tooManyChanges(session, Number(seconds)));
@@ -210,7 +211,7 @@ function guardSessions(
       if (!fromBearer && !desk.auth.checkCsrf(session, form.csrf)) {
         return c.text('Forbidden: the form has no valid CSRF token. Reload the page and try again.', 403);
       }
-      const refused = limitWrite(c, session);
+      const refused = await limitWrite(c, session);
       if (refused) return refused;
     }
     sessions.set(c.req.raw, { session, form });

@@ -3,10 +3,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { memoryRateLimitStore, type RateLimitStore } from '../core/rate-limiter.js';
 
 /** The shape of core/rate-limiter's limiter that the guard uses. */
 export interface KeyedLimiter {
-  take(key: string): { allowed: true } | { allowed: false; retryAfterMs: number };
+  take(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }>;
+}
+
+/** The routes' rate limits: in the given store, or in memory on `now`'s clock. */
+export function limitsIn(options: {
+  rateLimits?: RateLimitStore | undefined;
+  now?: (() => number) | undefined;
+}): RateLimitStore {
+  return options.rateLimits ?? memoryRateLimitStore(options.now);
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -73,7 +82,7 @@ export function rateLimit(
   headers: Record<string, string> = {},
 ): MiddlewareHandler {
   return async (c, next) => {
-    const decision = limiter.take(key(c));
+    const decision = await limiter.take(key(c));
     if (!decision.allowed) return tooManyRequests(c, decision.retryAfterMs, headers);
     await next();
   };

@@ -14,9 +14,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Archive } from '../api/index.js';
-import { createRateLimiter } from '../core/rate-limiter.js';
+import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import { clientAddress } from './client-address.js';
-import { hasBadText, textGuard, tooManyRequests } from './guards.js';
+import { hasBadText, limitsIn, textGuard, tooManyRequests } from './guards.js';
 import { createMcpAnswer } from './mcp-answer.js';
 
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -40,6 +40,8 @@ export interface McpRouteOptions {
   trustProxy?: boolean;
   /** The limiter's clock in ms: the digest's (default: the wall clock). */
   now?: (() => number) | undefined;
+  /** Where the limits' buckets live (the database instances share); default: this process's memory, on `now`. */
+  rateLimits?: RateLimitStore | undefined;
 }
 
 /** JSON-RPC's own error shape, so an MCP client reads the refusal as one. */
@@ -100,7 +102,9 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
         refuse(c, { status: 413, message: `The request body is larger than ${maxBytes} bytes.` }),
     }),
   );
-  const admit = createAdmission(options.perMinute ?? 60, options.trustProxy ?? false, options.now);
+  const perMinute = options.perMinute ?? 60;
+  const limiter = limitsIn(options).limiter('mcp', { capacity: perMinute, refillMs: 60_000 / perMinute });
+  const admit = createAdmission(perMinute, options.trustProxy ?? false, limiter);
   const answer = createMcpAnswer({ archive: options.archive, version: options.version, maxBytes, refuse });
   // One request at a time: its tool calls share the database with every other route (PGlite is one session).
   const turns = createTurns(MCP_MAX_WAITING);
@@ -108,7 +112,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono {
   // POST only: a stateless server offers no standalone event stream (GET) and no session to end (DELETE).
   route.post('/', textGuard, async (c) => {
     const body = await c.req.json<unknown>().catch(() => undefined);
-    const refused = admit(c, body);
+    const refused = await admit(c, body);
     if (refused) return refused;
     if (!(await turns.enter())) {
       return refuse(c, {
@@ -163,9 +167,8 @@ function hostGuard(publicAddress: string | undefined): MiddlewareHandler {
  * The checks a parsed body passes before any work: valid JSON and text, the batch's size and estimated work, and
  * the client's rate. Returns the refusal, or null when the body is admitted.
  */
-function createAdmission(perMinute: number, trustProxy: boolean, now: (() => number) | undefined) {
-  const limiter = createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now });
-  return (c: Context, body: unknown): Response | null => {
+function createAdmission(perMinute: number, trustProxy: boolean, limiter: SharedRateLimiter) {
+  return async (c: Context, body: unknown): Promise<Response | null> => {
     if (body === undefined)
       return refuse(c, { status: 400, message: 'Parse error: the body is not valid JSON.', code: -32700 });
     if (hasBadText(body))
@@ -190,7 +193,7 @@ function createAdmission(perMinute: number, trustProxy: boolean, now: (() => num
         message: `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`,
       });
     }
-    const decision = limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
+    const decision = await limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
     return decision.allowed ? null : tooManyRequests(c, decision.retryAfterMs);
   };
 }

@@ -197,6 +197,8 @@ export interface DigestMetricsOptions {
   linkClicks?: () => Promise<{ clicks: number; prefetched: number }>;
   /** Readers whose complaint (a spam report through their provider) is on record, read from the database. */
   complaints?: () => Promise<number>;
+  /** When the last scheduled backup succeeded (seconds since 1970; null before the first), from the database. */
+  lastBackup?: () => Promise<number | null>;
 }
 
 export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestMetrics {
@@ -219,16 +221,9 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
       buckets: HTTP_DURATION_BUCKETS,
     }),
   };
-  const { subscribersByStatus, sendLog, outbox, linkClicks, complaints } = options;
-  if (complaints) {
-    // Apart from digest_subscribers{status="unsubscribed"}, where a reader who complained is too (they left).
-    registry.collectedGauge({
-      name: 'digest_reader_complaints',
-      help: 'Readers whose complaint (a spam report through their mail provider) is on record, counted apart from unsubscribes.',
-      labelNames: [],
-      collect: async () => [{ labels: {}, value: await complaints() }],
-    });
-  }
+  const { subscribersByStatus, sendLog, outbox, linkClicks, complaints, lastBackup } = options;
+  if (lastBackup) backupGauge(registry, lastBackup);
+  if (complaints) complaintsGauge(registry, complaints);
   if (linkClicks) {
     // From the database, so every `digest serve` counting into it reports the same totals.
     registry.collectedGauge({
@@ -278,4 +273,24 @@ export function createDigestMetrics(options: DigestMetricsOptions = {}): DigestM
     });
   }
   return metrics;
+}
+
+function backupGauge(registry: MetricsRegistry, lastBackup: () => Promise<number | null>): void {
+  // 0 until the first: an alert on its age fires when backups never started, too.
+  registry.collectedGauge({
+    name: 'digest_backup_last_success_timestamp',
+    help: 'When the last scheduled backup succeeded, in seconds since 1970 (0: none yet).',
+    labelNames: [],
+    collect: async () => [{ labels: {}, value: (await lastBackup()) ?? 0 }],
+  });
+}
+
+function complaintsGauge(registry: MetricsRegistry, complaints: () => Promise<number>): void {
+  // Apart from digest_subscribers{status="unsubscribed"}, where a reader who complained is too (they left).
+  registry.collectedGauge({
+    name: 'digest_reader_complaints',
+    help: 'Readers whose complaint (a spam report through their mail provider) is on record, counted apart from unsubscribes.',
+    labelNames: [],
+    collect: async () => [{ labels: {}, value: await complaints() }],
+  });
 }

@@ -3,7 +3,7 @@
 // (Origin, size, text, rate) and call the subscription use cases; the answers never say who is subscribed. A GET
 // never changes anything: the confirm and unsubscribe links open a page with a button.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { createRateLimiter } from '../core/rate-limiter.js';
+import type { RateLimitStore } from '../core/rate-limiter.js';
 import {
   type ReaderPreferencesUseCases,
   renderSubscriberPage,
@@ -15,6 +15,7 @@ import { clientAddress } from './client-address.js';
 import {
   allowedOrigins,
   bodyLimit,
+  limitsIn,
   originCheck,
   retryAfterSeconds,
   textGuard,
@@ -58,6 +59,8 @@ export interface SubscriberRoutesOptions {
   trustProxy: boolean;
   /** The limiters' clock in ms: the digest's (default: the wall clock). */
   now?: (() => number) | undefined;
+  /** Where the limits' buckets live (the database instances share); default: this process's memory, on `now`. */
+  rateLimits?: RateLimitStore | undefined;
   /** A bounce was recorded on a reader's row (POST /webhooks/bounce): the server counts it in /metrics. */
   onBounce?: (() => void) | undefined;
 }
@@ -74,7 +77,7 @@ interface RouteKit {
   settings: SubscriptionSettings;
   page(c: Context, status: PageStatus, content: SubscriberPage): Response;
   /** null when allowed; else the 429 in the client's format. */
-  limited(c: Context, which: Limit, json: boolean): Response | null;
+  limited(c: Context, which: Limit, json: boolean): Promise<Response | null>;
   /** The per-address limit, before the body is read: a refused request costs no parsing. */
   limit(which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv>;
   ip(c: Context): string;
@@ -96,13 +99,14 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 function routeKit(options: SubscriberRoutesOptions): RouteKit {
   const { settings } = options;
   const ip = (c: Context) => clientAddress(c, options.trustProxy);
-  const limiter = (perMinute: number) =>
-    createRateLimiter({ capacity: perMinute, refillMs: 60_000 / perMinute, now: options.now });
-  const limits: Record<Limit, ReturnType<typeof limiter>> = {
-    subscribe: limiter(settings.perMinute),
-    links: limiter(LINK_REQUESTS_PER_MINUTE),
-    webhook: limiter(WEBHOOK_REQUESTS_PER_MINUTE),
-  };
+  const store = limitsIn(options);
+  const limiter = (name: Limit, perMinute: number) =>
+    store.limiter(name, { capacity: perMinute, refillMs: 60_000 / perMinute });
+  const limits = {
+    subscribe: limiter('subscribe', settings.perMinute),
+    links: limiter('links', LINK_REQUESTS_PER_MINUTE),
+    webhook: limiter('webhook', WEBHOOK_REQUESTS_PER_MINUTE),
+  } satisfies Record<Limit, unknown>;
   const page = (c: Context, status: PageStatus, content: SubscriberPage) =>
     c.html(
       renderSubscriberPage(content, {
@@ -114,8 +118,8 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
       status,
       { ...NO_STORE },
     );
-  const limited = (c: Context, which: Limit, json: boolean): Response | null => {
-    const decision = limits[which].take(ip(c));
+  const limited = async (c: Context, which: Limit, json: boolean): Promise<Response | null> => {
+    const decision = await limits[which].take(ip(c));
     if (decision.allowed) return null;
     if (json) return tooManyRequests(c, decision.retryAfterMs);
     // A browser gets the same refusal as a page it can read.
@@ -125,7 +129,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
   const limit =
     (which: Limit, json?: boolean): MiddlewareHandler<RoutesEnv> =>
     async (c, next) => {
-      const blocked = limited(c, which, json ?? wantsJson(c));
+      const blocked = await limited(c, which, json ?? wantsJson(c));
       if (blocked) return blocked;
       await next();
     };
@@ -185,7 +189,7 @@ function subscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middle
 
   // The link in the mail: a page with a button, so a link scanner or prefetcher confirms nobody.
   app.get('/confirm', async (c) => {
-    const blocked = kit.limited(c, 'links', false);
+    const blocked = await kit.limited(c, 'links', false);
     if (blocked) return blocked;
     const token = c.req.query('token') ?? '';
     const info = await use.confirmInfo(token);
@@ -208,7 +212,7 @@ function subscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middle
 function unsubscribeRoutes(app: Hono<RoutesEnv>, kit: RouteKit): void {
   // A GET only shows a button: link scanners and prefetchers open URLs, and must not unsubscribe anyone.
   app.get('/unsubscribe', async (c) => {
-    const blocked = kit.limited(c, 'links', false);
+    const blocked = await kit.limited(c, 'links', false);
     if (blocked) return blocked;
     const token = c.req.query('token') ?? '';
     const info = await kit.use.unsubscribeInfo(token);
@@ -275,7 +279,7 @@ function preferenceRoutes(app: Hono<RoutesEnv>, kit: RouteKit, sameOrigin: Middl
   };
 
   app.get('/preferences', async (c) => {
-    const blocked = kit.limited(c, 'links', false);
+    const blocked = await kit.limited(c, 'links', false);
     if (blocked) return blocked;
     return form({ c, token: c.req.query('token') ?? '', status: 200, extra: {} });
   });

@@ -1,6 +1,6 @@
 // Whether anything was written to the store since a moment: PostgreSQL's transaction id counter, read without
 // taking an id. Every insert, update, delete or schema change (by any process on the database) takes the next id;
-// reads take none. A rebuild compares marks to know that nothing it reads has changed (editions/build-inputs.ts).
+// reads take none. A rebuild compares marks to know that nothing it reads has changed (editions/build.ts).
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.js';
 

@@ -50,6 +50,22 @@ export async function loadMigrations(): Promise<Record<string, Migration>> {
 
 const migrationProvider: MigrationProvider = { getMigrations: loadMigrations };
 
+/**
+ * Migrates an empty or older database up to `name` and no further (a restore of an older backup, and the tests
+ * that write rows at each level), in one transaction like `migrate`.
+ */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<MigrationResult> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results = [] } = await migrator.migrateTo(name);
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`migrating to ${name} failed: ${message}`, { cause: error });
+  }
+  return {
+    applied: results.filter((result) => result.status === 'Success').map((result) => result.migrationName),
+  };
+}
+
 export async function migrate(db: Kysely<Database>, log?: Logger): Promise<MigrationResult> {
   const last = lastMigration();
   if ((await lastApplied(db)) === last) return { applied: [] };

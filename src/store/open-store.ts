@@ -43,7 +43,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const given = options.dataDir ?? './data';
   if (given.startsWith('memory://')) {
     const pglite = await openPglite(given, options.optimizeWasm);
-    return openStoreOnDatabase({ db: pgliteDatabase(pglite), options: { log }, where: `PGlite ${given}` });
+    return openStoreOnDatabase({
+      db: pgliteDatabase(pglite),
+      options: { log, session: 'embedded' },
+      where: `PGlite ${given}`,
+    });
   }
   const location = resolve(given);
   await mkdir(location, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -82,6 +86,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       options: {
         log,
         jobLock: 'process',
+        session: 'embedded',
         share: () => sharePglite(pglite, location, log),
         // And what this session added.
         onClose: () => tightenPermissions(location).then(() => lock.release()),
@@ -105,7 +110,7 @@ export function openStoreFromPglite(
   const db = pgliteDatabase(pglite, { ownsDatabase: options.closeDatabase ?? true });
   return openStoreOnDatabase({
     db,
-    options: { log: options.log, jobLock: 'process' },
+    options: { log: options.log, jobLock: 'process', session: 'embedded' },
     where: 'the PGlite database',
   });
 }

@@ -92,7 +92,7 @@ async function runChild(target: string): Promise<void> {
   // Loaded here: a command that opens a prepared folder (every one but the first) never starts a child.
   const { spawn } = await import('node:child_process');
   const here = fileURLToPath(import.meta.url);
-  // From sources (tsx, tests) the child is a .ts file; from dist/ (the CLI's main.cjs, or a chunk) the .js module.
+  // From sources (tsx, tests) the child is a .ts file; from dist/ (a chunk) the .js module.
   const extension = extname(here) === '.ts' ? '.ts' : '.js';
   // Up and into store/: the same folder from src/store/, from dist/cli/ and from dist/chunks/ (scripts/build.mjs).
   const script = join(here, '..', '..', 'store', `_prepare-data-dir-child${extension}`);

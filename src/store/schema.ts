@@ -281,6 +281,31 @@ export interface PaperTextsTable {
   fetched_at: DefaultTimestamp;
 }
 
+/** One row per site written from the store (a publish or a correction): the highest is the current generation. */
+export interface SiteGenerationsTable {
+  generation: Generated<string>;
+  week: string;
+  written_at: Generated<Date>;
+}
+
+/** A token bucket of a shared rate limit: its credit in ms of refill, as of `updated_at`; gone once full. */
+export interface RateLimitBucketsTable {
+  key: string;
+  credit: number;
+  updated_at: number;
+  full_at: number;
+  allowed: boolean;
+}
+
+/** A run of a scheduled job in one slot (a week, a day), claimed by the first instance to get there. */
+export interface ScheduledRunsTable {
+  job: string;
+  slot: string;
+  instance: string;
+  claimed_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 export interface Database {
   items: ItemsTable;
   source_state: SourceStateTable;
@@ -305,4 +330,7 @@ export interface Database {
   paper_texts: PaperTextsTable;
   link_clicks: LinkClicksTable;
   reader_clicks: ReaderClicksTable;
+  site_generations: SiteGenerationsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  scheduled_runs: ScheduledRunsTable;
 }

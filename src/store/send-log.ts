@@ -261,7 +261,7 @@ async function reserveSendBatch(
   db: Kysely<Database>,
   { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds, after = 0 }: SendBatchRequest,
 ): Promise<number[]> {
-  // `state IN (…)` matches the partial index send_log_due (migration 015): the batch is read from the rows still
+  // `state IN (…)` matches the partial index send_log_due (migration 016): the batch is read from the rows still
   // due, never from the ones already sent. The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
   // of a join and reserve far more than `limit` (one process then took the whole send).
   const result = await sql<{ subscriber_id: number }>`

@@ -3,6 +3,8 @@
 // `Pick<Store, 'editions' | 'sendLog'>`. One implementation over PGlite and PostgreSQL (create-store.ts).
 
 import type { StageStore } from '../core/ports.js';
+import type { RateLimitStore } from '../core/rate-limiter.js';
+import type { BackupPort } from './backup.js';
 import type { ChangesPort } from './changes.js';
 import type { ClicksPort } from './clicks.js';
 import type { EditorsPort } from './desk-editors.js';
@@ -13,8 +15,10 @@ import type { MailOutcomesPort } from './mail-outcomes.js';
 import type { OutboxPort } from './outbox.js';
 import type { PreferencesPort } from './preferences.js';
 import type { RevisionsPort } from './revisions.js';
+import type { ScheduledRunsPort } from './scheduled-runs.js';
 import type { SearchPort } from './search.js';
 import type { SendLogPort } from './send-log.js';
+import type { SiteGenerationsPort } from './site-generations.js';
 import type { SourceStatePort } from './source-state.js';
 import type { SubscribersPort } from './subscribers.js';
 import type { TranslationsPort } from './translations.js';
@@ -38,8 +42,21 @@ export interface Store extends StageStore {
   clicks: ClicksPort;
   /** A mark that moves with every write to the store, for "has anything changed since" (store/changes.ts). */
   changes: ChangesPort;
+  /** The whole store read in one snapshot, and written back into an empty one (store/backup.ts). */
+  backup: BackupPort;
   /** What followed each edition's mail: sent, bounces, unsubscribes (store/mail-outcomes.ts). */
   mailOutcomes: MailOutcomesPort;
+  /** Which published site is current, for instances that each write it into their own folder (store/site-generations.ts). */
+  siteGenerations: SiteGenerationsPort;
+  /** Scheduled jobs run once per slot across the processes on this database (store/scheduled-runs.ts). */
+  scheduledRuns: ScheduledRunsPort;
+  /**
+   * True on PostgreSQL, where several `digest serve` instances may share the database: rate limits are then kept
+   * in it and each instance follows the site generations; false on PGlite, which one process holds.
+   */
+  manyInstances: boolean;
+  /** Where rate limits keep their buckets, on `now`'s clock in ms: the database with manyInstances, else memory. */
+  rateLimits(now: () => number): RateLimitStore;
   /**
    * PGlite in a data folder: opens it to other digest commands until the store closes (`digest serve`). Null on
    * PostgreSQL, in memory, or when it cannot be shared (the reason is logged).

@@ -22,7 +22,7 @@ let stderr = '';
 
 beforeAll(async () => {
   // bin/digest.js runs dist/: `npm test` builds it first (pretest); a bare `npx vitest` needs `npm run build`.
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/ is not built: run "npm run build" first');
   }
   cwd = await mkdtemp(join(tmpdir(), 'digest-mcp-stdio-'));

@@ -100,6 +100,45 @@ describe('the root service', () => {
     await expect(fetch(new URL('/healthz', running.url))).rejects.toThrow();
   });
 
+  it('shows when the last scheduled backup worked on /metrics (schedule.backup), and /healthz stays ok', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { runBackupSlot } = await import('../../src/backup/index.js');
+    const dir = await mkdtemp(join(tmpdir(), 'digest-service-backups-'));
+    const backupStore = await createTestStore();
+    try {
+      const base = deps(backupStore);
+      const withBackups = {
+        ...base,
+        config: {
+          ...base.config,
+          schedule: { ...base.config.schedule, backup: { cron: '0 3 * * *', keep: 2, dir } },
+        },
+      };
+      const backed = await createDigest(withBackups).service({ siteDir: site.dir, requestLog: () => {} });
+      const scrape = async () =>
+        (
+          await backed.app.request(
+            '/metrics',
+            from('203.0.113.9', { authorization: `Bearer ${METRICS_TOKEN}` }),
+          )
+        ).text();
+      expect(await scrape()).toContain('digest_backup_last_success_timestamp 0');
+      const slot = new Date('2026-05-05T03:00:00Z');
+      expect(
+        await runBackupSlot({ store: backupStore, clock: base.clock, log: silent }, { dir, keep: 2 }, slot),
+      ).toBe('done');
+      expect(await scrape()).toContain(
+        `digest_backup_last_success_timestamp ${Date.parse('2026-05-05T09:00:00Z') / 1000}`,
+      );
+      expect(await (await backed.app.request('/healthz')).json()).toEqual({ status: 'ok', database: 'ok' });
+    } finally {
+      await backupStore.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports the database unreachable when its store is closed', async () => {
     const closed = await createTestStore();
     const broken = await createDigest(deps(closed)).service({ siteDir: site.dir, requestLog: () => {} });

@@ -18,6 +18,14 @@ describe('schedule config', () => {
     });
   });
 
+  it('takes schedule.backup with keep 7 in ./backups unless said', () => {
+    expect(configSchema.parse({ schedule: { backup: { cron: '0 3 * * *' } } }).schedule.backup).toEqual({
+      cron: '0 3 * * *',
+      keep: 7,
+      dir: 'backups',
+    });
+  });
+
   for (const [field, value, message] of [
     ['cron', '0 7 * * 8', /schedule\.cron: not a cron expression .*dayOfWeek/],
     ['cron', 'every monday', /schedule\.cron: not a cron expression/],
@@ -25,6 +33,9 @@ describe('schedule config', () => {
     ['autoPublish', 'yes', /schedule\.autoPublish/],
     ['buildTimeoutSeconds', 0, /schedule\.buildTimeoutSeconds/],
     ['buildMemoryMb', 'lots', /schedule\.buildMemoryMb/],
+    ['backup', { cron: 'nightly' }, /schedule\.backup\.cron: not a cron expression/],
+    ['backup', { cron: '0 3 * * *', keep: 0 }, /schedule\.backup\.keep/],
+    ['backup', { cron: '0 3 * * *', copies: 3 }, /schedule\.backup/],
   ] as const) {
     it(`exits 2 naming schedule.${field} for ${JSON.stringify(value)}`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'digest-schedule-config-'));

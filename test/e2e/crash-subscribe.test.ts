@@ -26,7 +26,7 @@ describe('SIGKILL during a burst of subscribes (real process, loopback)', () => 
   let served: Served | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-crash-subscribe-'));

@@ -37,7 +37,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-desk-e2e-'));

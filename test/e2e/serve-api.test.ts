@@ -21,7 +21,7 @@ describe('digest serve with the archive API (real process)', () => {
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is not built: run "npm run build" first');
     }
     site = await publishTempSite();

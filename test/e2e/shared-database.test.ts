@@ -29,7 +29,7 @@ describe('digest serve shares its embedded database with other commands', () => 
   const cli = (args: string[]) => runDigest([...args, '--data-dir', 'data'], { cwd });
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-shared-'));

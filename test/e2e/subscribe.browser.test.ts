@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
   let opened: OpenedPage;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is not built: run "npm run build" first');
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-e2e-'));

@@ -87,7 +87,7 @@ describe('README', () => {
   const folders: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url))))
+    if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))))
       throw new Error('dist/ is missing: run "npm run build" (npm run test:all does)');
     vi.useFakeTimers({ toFake: ['Date'], now: TODAY, shouldAdvanceTime: true });
     sample = await startSampleServer();
@@ -275,7 +275,14 @@ describe('README', () => {
   }
 
   it('lists the sections and pages it runs, each has commands, and the README has no block outside them', () => {
-    expect(DOC_PAGES).toEqual(['configuration.md', 'desk.md', 'publishing.md', 'sending.md', 'weekly.md']);
+    expect(DOC_PAGES).toEqual([
+      'configuration.md',
+      'desk.md',
+      'operations.md',
+      'publishing.md',
+      'sending.md',
+      'weekly.md',
+    ]);
     const blocks = readmeBlocks(README, SECTIONS);
     for (const section of SECTIONS)
       expect(

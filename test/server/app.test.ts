@@ -207,6 +207,24 @@ describe('createServerApp', () => {
     databaseUp = true;
   });
 
+  it('/healthz names the site generation an instance serves; one it cannot catch up with is "degraded"', async () => {
+    let served = { generation: 7 as number | null, failing: false };
+    const instance = createServerApp({
+      site: { dir: site.dir },
+      health: { checkDatabase: async () => {}, freshMs: 0, site: () => served },
+      log: () => {},
+    });
+    expect(await (await instance.request('/healthz')).json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+      site: { generation: 7 },
+    });
+    served = { generation: 7, failing: true };
+    const behind = await instance.request('/healthz');
+    expect(behind.status).toBe(200);
+    expect(await behind.json()).toEqual({ status: 'degraded', database: 'ok', site: { generation: 7 } });
+  });
+
   it('/metrics: Prometheus text with request counts, latency buckets, digest counters and subscribers', async () => {
     metrics.editionsBuilt.inc();
     metrics.mailsSent.inc(undefined, 3);

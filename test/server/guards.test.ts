@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../src/core/rate-limiter.js';
+import { memoryRateLimitStore } from '../../src/core/rate-limiter.js';
 import { allowedOrigins, bodyLimit, originCheck, rateLimit } from '../../src/server/index.js';
 import { createTestStore } from '../support/database.js';
 import { composedApp } from '../support/root.js';
 
 function guardedApp() {
   let time = 0;
-  const limiter = createRateLimiter({ capacity: 2, refillMs: 60_000, now: () => time });
+  const limiter = memoryRateLimitStore(() => time).limiter('subscribe', { capacity: 2, refillMs: 60_000 });
   const app = new Hono();
   app.use('/subscribe', originCheck(allowedOrigins('https://digest.example.org/news/')));
   app.use('/subscribe', bodyLimit(1024));

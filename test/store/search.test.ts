@@ -159,7 +159,7 @@ describe('migration 004-search', () => {
       // As a database of the release before this migration: no search table, neither it nor any later migration
       // recorded (and their changes undone: 005 and 006 each add a send_log column, 007 the outbox and a subscriber
       // column, 008 a table, 009 two tables, 011 one, 012 two, 013 two send_log columns and its key, 014 a
-      // subscriber column), so the
+      // subscriber column, 015 three tables), so the
       // migrator applies 004 and what follows in order.
       await pglite.exec(
         `DROP TABLE search_items; ALTER TABLE send_log DROP COLUMN failure;
@@ -171,6 +171,7 @@ describe('migration 004-search', () => {
          ALTER TABLE send_log DROP COLUMN revision; ALTER TABLE send_log ADD PRIMARY KEY (edition_date, subscriber_id);
          CREATE INDEX send_log_pending ON send_log (edition_date, state, subscriber_id);
          ALTER TABLE subscribers DROP COLUMN complained_at;
+         DROP TABLE site_generations; DROP TABLE rate_limit_buckets; DROP TABLE scheduled_runs;
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );
       const after = await openStoreFromPglite(pglite, { closeDatabase: false });

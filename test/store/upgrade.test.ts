@@ -5,15 +5,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editionWindow } from '../../src/core/dates.js';
-import { migrationNames } from '../../src/store/migrate.js';
-import { openStore } from '../../src/store/open-store.js';
+import { pgliteDatabase } from '../../src/store/database.js';
+import { migrateTo, migrationNames } from '../../src/store/migrate.js';
+import { openStore, openStoreFromPglite } from '../../src/store/open-store.js';
+import type { Database } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/types.js';
-import { createPostgresDatabase, seedPgliteDataDir, storeDatabases } from '../support/database.js';
+import {
+  createPostgresDatabase,
+  freshPglite,
+  seedPgliteDataDir,
+  storeDatabases,
+} from '../support/database.js';
 import { sourceItem } from '../support/source-items.js';
 import { RELEASE_0_1_BOOKKEEPING, RELEASE_0_1_ROWS, RELEASE_0_1_SCHEMA } from './fixtures/release-0.1.js';
+import { expectLevelKept, seedLevel } from './level-upgrade.js';
 
 const RELEASE_0_1 = `${RELEASE_0_1_SCHEMA}\n${RELEASE_0_1_BOOKKEEPING}\n${RELEASE_0_1_ROWS}`;
 
@@ -96,6 +105,33 @@ describe('a release-0.1 PGlite data folder', () => {
     }
   }, 60_000);
 });
+
+describe('a PGlite database written at each migration level', () => {
+  for (const level of migrationNames()) {
+    it(`keeps every row of level ${level} when this program opens it`, async () => {
+      const pglite = await freshPglite();
+      cleanups.push(() => pglite.close());
+      const db = pgliteDatabase(pglite, { ownsDatabase: false });
+      cleanups.push(() => db.destroy());
+      await emptyToLevel(pglite, db, level);
+      const before = await seedLevel(db as unknown as Kysely<unknown>, level);
+      const store = await openStoreFromPglite(pglite, { closeDatabase: false });
+      cleanups.push(() => store.close());
+      await expectLevelKept(store, level, before);
+    }, 60_000);
+  }
+});
+
+/** The template database emptied to before its first migration, then migrated up to `level` only. */
+async function emptyToLevel(pglite: PGlite, db: Kysely<Database>, level: string): Promise<void> {
+  const { rows } = await pglite.query<{ name: string }>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables
+     WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`,
+  );
+  await pglite.exec(`DROP TABLE ${rows.map((row) => row.name).join(', ')} CASCADE`);
+  await pglite.exec('DELETE FROM kysely_migration');
+  await migrateTo(db, level);
+}
 
 const postgres = storeDatabases().find((database) => database.kind === 'postgresql');
 

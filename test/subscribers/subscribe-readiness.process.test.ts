@@ -47,7 +47,7 @@ describe('the subscribe slot and digest serve', () => {
   let served: Served | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) throw new Error('run npm run build');
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run npm run build');
     cwd = await mkdtemp(join(tmpdir(), 'digest-subscribe-form-'));
     smtp = await startSmtp();
     port = await freePort();

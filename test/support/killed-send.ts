@@ -16,7 +16,7 @@ import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'digest.js');
 /** The send tests run the built CLI: without dist/ they are skipped (npm test builds it first). */
-export const NO_BUILT_SEND = !existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'));
+export const NO_BUILT_SEND = !existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 
 export interface SendRun {
   child: ChildProcess;

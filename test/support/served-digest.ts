@@ -32,7 +32,7 @@ export interface ServedDigestOptions {
 export async function startServedDigest(
   options: ServedDigestOptions,
 ): Promise<{ cwd: string; served: Served }> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/ is not built: run "npm run build" first');
   }
   const cwd = await mkdtemp(join(tmpdir(), options.prefix));

@@ -250,6 +250,28 @@ export const DECLARATIONS = [
     ],
   },
   {
+    module: 'backup',
+    commands: [
+      line(
+        'backup',
+        'Write the whole store to one checked file (gzip NDJSON) while digest serve keeps running',
+        {
+          args: '[file]',
+        },
+      ),
+      line(
+        'restore',
+        'Check a backup file, then write it into an empty store (a new --data-dir, or an empty DATABASE_URL)',
+        {
+          args: '<file>',
+          exits: {
+            2: 'bad input: the file is damaged, not a backup, or from a newer digest; or the target store is not empty. Nothing was restored',
+          },
+        },
+      ),
+    ],
+  },
+  {
     module: 'doctor',
     commands: [
       line(

@@ -38,6 +38,7 @@ const LOADERS = {
   'desk-job': () => import('./desk-job-command.js'),
   mcp: () => import('./mcp-command.js'),
   editors: () => import('./editors-command.js'),
+  backup: () => import('./backup-command.js'),
   doctor: () => import('./doctor-command.js'),
 } satisfies Record<ModuleName, CommandModule['load']>;
 

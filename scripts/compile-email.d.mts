@@ -1,0 +1,2 @@
+export function compileEmailFrames(): Promise<Record<string, string>>;
+export function emailFramesModule(): Promise<string>;

@@ -1,0 +1,124 @@
+// The rows behind a backup and a restore (see backup.ts): one snapshot read through WITH HOLD cursors, and one
+// transaction that writes rows back with jsonb_populate_recordset, the database doing every type conversion.
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { resetSequences, schemaLevel, type TableShape, tableCounts, tableShapes } from './_catalog.js';
+
+/** Rows of one table, as plain JSON values (timestamps as ISO text, jsonb as its value). */
+export interface RowBatch {
+  table: string;
+  rows: Record<string, unknown>[];
+}
+
+/** A consistent read of every table, open while the callback given to `read` runs. */
+export interface StoreSnapshot {
+  /** The last migration the snapshot's schema has. */
+  schema: string;
+  tables: TableShape[];
+  /** Rows per table, counted as `batches()` reads them: whole once it has been read to the end. */
+  counts: Record<string, number>;
+  /** How long the snapshot transaction held the database (on PGlite, the longest a writer waited for it), ms. */
+  heldMs: number;
+  /** Each table's rows, in `tables` order, in batches. */
+  batches(): AsyncGenerator<RowBatch>;
+}
+
+export interface BackupLoad {
+  /** The migration level the rows were written at; older ones go through a scratch database migrated forward. */
+  schema: string;
+  tables: TableShape[];
+  batches: AsyncIterable<RowBatch>;
+  /** The count per table the rows must come to; a difference rolls the whole load back. */
+  expected: Record<string, number>;
+}
+
+export async function readSnapshot<T>(
+  db: Kysely<unknown>,
+  fetchOn: Kysely<unknown>,
+  options: {
+    skip?: string[];
+    batchRows?: number;
+    /** Declare every cursor in one statement (a pg connection: one round trip). */
+    oneTrip?: boolean;
+    fn: (snapshot: StoreSnapshot) => Promise<T>;
+  },
+): Promise<T> {
+  const skip = new Set(options.skip ?? []);
+  const batchRows = options.batchRows ?? 500;
+  const prefix = `digest_backup_${randomUUID().replaceAll('-', '')}`;
+  const cursors: string[] = [];
+  // The catalog is read before the snapshot, so the transaction that holds the database does no more than declare.
+  const schema = (await schemaLevel(db)) ?? '';
+  const tables = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const began = performance.now();
+  await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      if (((await schemaLevel(tx)) ?? '') !== schema)
+        throw new Error('the store was migrated while the backup began');
+      const declarations = tables.map((table, index) => {
+        const cursor = `${prefix}_${index}`;
+        cursors.push(cursor);
+        const columns = sql.join(table.columns.map((column) => sql.ref(column)));
+        return sql`declare ${sql.id(cursor)} no scroll cursor with hold for
+          select ${columns} from ${sql.table(table.name)}`;
+      });
+      // Over a connection each statement is a round trip while the database is held: one trip for all of them
+      // (no parameters, so the simple protocol takes several statements). PGlite in-process takes one at a time.
+      if (options.oneTrip) await sql.join(declarations, sql`; `).execute(tx);
+      else for (const declaration of declarations) await declaration.execute(tx);
+    });
+  const heldMs = Math.round(performance.now() - began);
+  const counts: Record<string, number> = Object.fromEntries(tables.map((table) => [table.name, 0]));
+  const batches = async function* (): AsyncGenerator<RowBatch> {
+    for (const [index, table] of tables.entries()) {
+      const cursor = cursors[index] as string;
+      for (;;) {
+        const { rows } = await sql<
+          Record<string, unknown>
+        >`fetch ${sql.lit(batchRows)} from ${sql.id(cursor)}`.execute(fetchOn);
+        counts[table.name] = (counts[table.name] ?? 0) + rows.length;
+        if (rows.length) yield { table: table.name, rows };
+        if (rows.length < batchRows) break;
+      }
+    }
+  };
+  try {
+    return await options.fn({ schema, tables, counts, heldMs, batches });
+  } finally {
+    for (const cursor of cursors) await sql`close ${sql.id(cursor)}`.execute(fetchOn).catch(() => {});
+  }
+}
+
+export async function loadRows(db: Kysely<unknown>, input: BackupLoad): Promise<Record<string, number>> {
+  return db.transaction().execute(async (tx) => {
+    const shapes = new Map(input.tables.map((table) => [table.name, table]));
+    for await (const batch of input.batches) {
+      const shape = shapes.get(batch.table);
+      if (!shape) throw new Error(`the backup holds rows of a table it does not list: ${batch.table}`);
+      const columns = sql.join(shape.columns.map((column) => sql.ref(column)));
+      await sql`insert into ${sql.table(shape.name)} (${columns}) overriding system value
+        select ${columns} from jsonb_populate_recordset(null::${sql.table(shape.name)}, ${JSON.stringify(batch.rows, jsonValue)}::jsonb)`.execute(
+        tx,
+      );
+    }
+    await resetSequences(tx, input.tables);
+    const counts = await tableCounts(
+      tx,
+      input.tables.map((table) => table.name),
+    );
+    const differ = Object.keys(input.expected).filter((table) => counts[table] !== input.expected[table]);
+    if (differ.length) {
+      const detail = differ.map((table) => `${table} ${counts[table] ?? 0} of ${input.expected[table]}`);
+      throw new Error(`the restored rows do not add up (${detail.join(', ')}); nothing was restored`);
+    }
+    return counts;
+  });
+}
+
+/** JSON of a row's values: int8 (read as bigint by PGlite) as its digits. */
+export function jsonValue(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}

@@ -1,0 +1,56 @@
+// The whole store read at one moment, and written back into an empty one: what `digest backup` and `digest restore`
+// stand on. The read is one REPEATABLE READ snapshot whose rows are held by WITH HOLD cursors: PostgreSQL
+// materialises them when the short snapshot transaction commits, so a write waits at most for that (PGlite is one
+// session) and never lands half in the backup; the rows are then fetched in batches, each its own statement, while
+// the server's writes go on between them. On a pool the cursors live on one connection, held for the whole read.
+import type { Kysely } from 'kysely';
+import { schemaLevel, tableCounts, tableShapes } from './_catalog.js';
+import { type BackupLoad, loadRows, readSnapshot, type StoreSnapshot } from './_snapshot.js';
+import { loadThroughOlderLevel } from './backup-upgrade.js';
+import { migrationNames } from './migrate.js';
+import type { Database } from './schema.js';
+
+export type { TableShape } from './_catalog.js';
+export type { BackupLoad, RowBatch, StoreSnapshot } from './_snapshot.js';
+export { jsonValue } from './_snapshot.js';
+
+export interface BackupPort {
+  /** Reads every table (but `skip`) in one snapshot; the snapshot closes when `fn` settles. */
+  read<T>(
+    options: { skip?: string[]; batchRows?: number },
+    fn: (snapshot: StoreSnapshot) => Promise<T>,
+  ): Promise<T>;
+  /** Tables holding any row: a restore writes only into an empty store. */
+  nonEmptyTables(): Promise<string[]>;
+  /** Writes the rows in one transaction (identities continued after them); the counts now stored, per table. */
+  load(input: BackupLoad): Promise<Record<string, number>>;
+  /** The migrations this program knows, oldest first. */
+  migrations(): Promise<string[]>;
+}
+
+/** `embedded`: an in-process PGlite, whose one session must not be held between batches. */
+export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'): BackupPort {
+  const raw = db as unknown as Kysely<unknown>;
+  return {
+    read: (options, fn) =>
+      session === 'embedded'
+        ? readSnapshot(raw, raw, { ...options, fn })
+        : raw
+            .connection()
+            .execute((connection) => readSnapshot(connection, connection, { ...options, oneTrip: true, fn })),
+    async nonEmptyTables() {
+      const tables = await tableShapes(raw);
+      const counts = await tableCounts(
+        raw,
+        tables.map((table) => table.name),
+      );
+      return Object.keys(counts).filter((table) => (counts[table] ?? 0) > 0);
+    },
+    async load(input) {
+      const current = await schemaLevel(raw);
+      if (input.schema === current) return loadRows(raw, input);
+      return loadThroughOlderLevel(input, (upgraded) => loadRows(raw, upgraded));
+    },
+    migrations: async () => migrationNames(),
+  };
+}
