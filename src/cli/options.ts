@@ -1,7 +1,7 @@
 // Flag parsing shared by commands: values are checked while parsing, so a bad one exits 2 before any work.
 import { type Command, InvalidArgumentError } from 'commander';
 import type { OpenDigest, OpenDigestOptions } from '../compose/index.js';
-import { checkWritableFolder, resolveDataDir, resolveWeek } from '../config/inputs.js';
+import { checkDataDirExists, checkWritableFolder, resolveDataDir, resolveWeek } from '../config/inputs.js';
 import { systemClock } from '../core/clock.js';
 import { isIsoDay } from '../core/dates.js';
 import { declareCommand } from './commands/declarations.js';
@@ -129,6 +129,8 @@ export interface WeekCommandSpec<O extends WeekOptions> {
   out?: { description: string; folder: string };
   /** What --week defaults to, for --help (default "the most recent Monday"; the command reads `options.week`). */
   weekDefault?: string;
+  /** The command only reads the store: a data folder that does not exist is refused, not made. */
+  readOnly?: boolean;
   /** Text --help prints after the options (e.g. the exit statuses). */
   help?: string;
   /** Open options beyond the common ones (e.g. `{ offline }`). */
@@ -156,6 +158,7 @@ export function weekCommand<O extends WeekOptions>(
       const args = input.slice(0, -2) as string[];
       const options = input.at(-2) as O & { out?: string };
       const week = commandWeek(options, context);
+      if (spec.readOnly) checkDataDirExists(digestOptions(options, context));
       const outDir = spec.out
         ? await checkWritableFolder(options.out ?? spec.out.folder, '--out', context.cwd)
         : '';

@@ -122,6 +122,8 @@ function subscriberUseCases(deps: DigestDeps) {
     subscriptions: subscriptionUseCases(deps),
     readerPreferences: readerPreferenceUseCases(deps),
     send: async (input: subscribers.SendInput) => (await subscribersModule()).send(deps, input),
+    /** A test of the edition's mail to one address: "[Test]", links that count nothing, no send-log row. */
+    sendTest: async (input: subscribers.SendTestInput) => (await subscribersModule()).sendTest(deps, input),
     /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */
     linkRedirect: async () => (await subscribersModule()).createLinkRedirect(deps),
     /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Archive } from '../api/index.js';
 import type { BackupScheduleSettings } from '../backup/index.js';
-import { analyticsMode } from '../config/analytics-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { DigestDeps } from '../deps.js';
 import type { Desk, DeskJobRunner, DeskOptions } from '../desk/index.js';
@@ -16,6 +15,7 @@ import { siteContentSecurityPolicy } from '../publish/site-policy.js';
 import {
   batchedLogLines,
   createDigestMetrics,
+  createOperatorApp,
   createServerApp,
   type DigestMetrics,
   type RunningServer,
@@ -109,8 +109,9 @@ export async function composeService(
   const following: { sync: SiteSync | null } = { sync: null };
   const build = buildSettings(deps, options);
   const deskJobs: DeskJobRunner = (job) => tracked(lastBuild, runDeskJobProcess(build, job));
-  // Counted links: one counter per server, its last counts written when the server closes.
-  const clicks = analyticsMode(config) === 'off' ? null : await digest.linkRedirect();
+  // Counted links: one counter per server, its last counts written when the server closes. With analytics off the
+  // links already mailed still answer (only counting stops); without the secret that signed them none can be read.
+  const clicks = deps.env.DIGEST_SECRET ? await digest.linkRedirect() : null;
   const app = createServerApp({
     site: {
       dir: options.siteDir,
@@ -154,12 +155,14 @@ export async function composeService(
       const missing = readiness.missing(server.url);
       if (missing) deps.log.warn(missing);
       onListening?.(server.url);
+      const operator = await listenForOperator(deps, metrics, digest.stats);
       const schedule = await startSchedule(running);
       const backups = await startBackups(running);
       return {
         url: server.url,
         async close() {
           await server.close();
+          await operator?.close();
           // Requests answered are counted: the batch still in memory is written before the store closes.
           await clicks?.stop();
           // Requests already answered are stored; the mails being sent finish, the others wait in the outbox.
@@ -266,12 +269,15 @@ async function listenWithOutbox(
   at: { host: string; port: number },
 ): Promise<RunningServer> {
   const { deps, digest, metrics } = running;
-  // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
-  if (running.mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
-  // The embedded database stays reachable for other digest commands (list, build, send…) while this runs.
+  // The embedded database stays reachable for other digest commands (list, build, send…) while this runs; a folder
+  // another serve holds is refused here, before any worker starts.
   const shared = await deps.store.shareDatabase();
   if (shared) deps.log.info(`Other digest commands reach this database through ${shared.address}.`);
-  return startServer(app, at);
+  // Confirmation and welcome mails wait in the outbox (also those a stopped run left) until SMTP accepts them.
+  if (running.mailing) await digest.subscriptions.startOutbox((event) => countMail(metrics, event.kind));
+  const server = await startServer(app, at);
+  await shared?.announce(server.url);
+  return server;
 }
 
 function countMail(metrics: DigestMetrics, kind: string): void {
@@ -324,4 +330,22 @@ async function scheduledBuild(
   const send = (edition: string) =>
     digest.send({ week: edition, onEvent: (event) => countMail(metrics, event.kind) });
   return editions.sendPublished(built, send, deps.log);
+}
+
+/** server.metricsListen: the operator's own loopback listener for /metrics and /operator/stats (no token there). */
+async function listenForOperator(
+  deps: DigestDeps,
+  metrics: DigestMetrics,
+  stats: ServiceUseCases['stats'],
+): Promise<RunningServer | null> {
+  const at = deps.config.server.metricsListen;
+  if (!at) return null;
+  const split = at.lastIndexOf(':');
+  const host = at.slice(0, split).replace(/^\[(.*)\]$/, '$1');
+  const server = await startServer(createOperatorApp({ metrics, stats }), {
+    host,
+    port: Number(at.slice(split + 1)),
+  });
+  deps.log.info(`Operator endpoints (/metrics, /operator/stats) at ${server.url}`);
+  return server;
 }

@@ -1,8 +1,8 @@
 // Input rules every entry point shares, checked before any work. Light: no store, no network, no heavy modules.
-import { constants, statfsSync } from 'node:fs';
+import { constants, existsSync, statfsSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isIsoDay, latestMonday } from '../core/dates.js';
+import { editionWindow, isIsoDay, latestMonday } from '../core/dates.js';
 import { ConfigError } from '../core/errors.js';
 import { safeUrl } from '../core/urls.js';
 
@@ -14,7 +14,23 @@ export function resolveWeek(week: string | undefined, now: Date): string {
       { path: '--week', message: 'not a YYYY-MM-DD date' },
     ]);
   }
+  // A week none of whose days has come has no items anywhere: refused here, before any request is made.
+  const today = now.toISOString().slice(0, 10);
+  const { start } = editionWindow(week);
+  if (start > today) {
+    const message = `that week has not begun (its items are from ${start} to ${week}; today is ${today})`;
+    throw new ConfigError(`--week ${week}: ${message}.`, [{ path: '--week', message }]);
+  }
   return week;
+}
+
+/** A command that only reads: its data folder must exist (opening one that does not would make an empty one). */
+export function checkDataDirExists(options: { cwd: string; env: NodeJS.ProcessEnv; dataDir?: string }): void {
+  if (options.env.DATABASE_URL) return;
+  const dataDir = resolveDataDir(options);
+  if (existsSync(dataDir)) return;
+  const message = `no data folder there: nothing is stored (check the path, or fill it with ./digest demo or ./digest build)`;
+  throw new ConfigError(`--data-dir ${dataDir}: ${message}.`, [{ path: '--data-dir', message }]);
 }
 
 // Kernel file systems: writing a site or a database there is never what anyone meant (and /proc can spin).

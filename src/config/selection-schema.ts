@@ -39,6 +39,11 @@ export const selectionSchema = z
      * relevance signal weighs 0.5; 0.15 lets readers reorder close calls without outvoting the audience profile.
      */
     readerWeight: z.number().min(0).max(1).default(0.15),
+    /**
+     * An edition with fewer items is "thin": build exits 3, publish and send refuse it without --allow-thin (unset:
+     * half of itemsPerEdition; 0: never thin).
+     */
+    minItems: z.number().int().min(0).max(100).optional(),
   })
   .strict()
   .default({

@@ -64,13 +64,25 @@ export const serverSchema = z
      */
     deskWritesPerMinute: z.number().int().min(1).max(100_000).default(60),
     /**
-     * Environment variable holding the token /metrics asks for (Authorization: Bearer …). Without it, /metrics
-     * answers only requests from loopback that no proxy forwarded.
+     * Environment variable holding the token /metrics and /operator/stats ask for on the public listener
+     * (Authorization: Bearer …). Without it they answer there to nobody: use metricsListen.
      */
     metricsTokenEnv: z
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)')
       .default('DIGEST_METRICS_TOKEN'),
+    /**
+     * A loopback address and port of the operator's own (e.g. "127.0.0.1:9464", port 0: any free one) where /metrics
+     * and /operator/stats answer without a token; nothing else is served there. Off by default.
+     */
+    metricsListen: z
+      .string()
+      .regex(
+        /^(?:127\.0\.0\.1|\[::1\]|localhost):\d{1,5}$/,
+        'must be a loopback address and port, e.g. "127.0.0.1:9464"',
+      )
+      .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65_535, 'port above 65535')
+      .optional(),
     outbox: outboxSchema,
   })
   .strict()

@@ -17,8 +17,11 @@ export function itemAnchor(title: string, index: number, taken: Set<string>): st
   return anchor;
 }
 
-/** Anchors for every item of an edition, in order; the page, feeds and email agree on them. */
-export function itemAnchors(titles: string[]): string[] {
-  const taken = new Set<string>();
-  return titles.map((title, index) => itemAnchor(title, index, taken));
+/**
+ * Anchors for every item of an edition, in order; the page, feeds and email agree on them. An item's kept anchor
+ * (set when a correction changed its title) wins over its title's, so links shared before the correction still land.
+ */
+export function itemAnchors(items: readonly { title: string; anchor?: string | undefined }[]): string[] {
+  const taken = new Set(items.flatMap((item) => (item.anchor ? [item.anchor] : [])));
+  return items.map((item, index) => item.anchor ?? itemAnchor(item.title, index, taken));
 }

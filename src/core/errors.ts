@@ -128,3 +128,9 @@ export class PublishedEditionError extends namedError('PublishedEditionError') {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * No connection to the SMTP server could be made (refused, or timed out before its greeting) within the send's
+ * bounded tries: nothing was sent or marked, and the CLI exits 3 naming the server and `digest doctor`.
+ */
+export class SmtpUnreachableError extends namedError('SmtpUnreachableError') {}

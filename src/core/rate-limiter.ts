@@ -57,6 +57,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       // A full bucket is the same as no bucket: only keys that are actually limited take memory.
       if (next.credit < full) buckets.set(key, next);
       while (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
+      expireIdle(buckets, time - full);
       return decide(credit, price);
     },
     peek(key, cost = 1) {
@@ -105,4 +106,15 @@ export function memoryRateLimitStore(now?: () => number): RateLimitStore {
       };
     },
   };
+}
+
+/**
+ * Drops the buckets untouched since `before`: full again by now, the same as none. The first in the map is the
+ * least recently used, so this stops at the first one still in use — a few steps per call, never a scan.
+ */
+function expireIdle(buckets: Map<string, Bucket>, before: number): void {
+  for (const [key, bucket] of buckets) {
+    if (bucket.updatedAt > before) return;
+    buckets.delete(key);
+  }
 }

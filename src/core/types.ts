@@ -145,6 +145,11 @@ export interface WrittenItem {
 export interface EditionItem {
   key: string;
   title: string;
+  /**
+   * The item's anchor on the page once a correction changed its title: the one its first published title gave, so
+   * `#item-…` links already shared still land. Absent: the anchor comes from the title.
+   */
+  anchor?: string;
   url: string;
   level: Level;
   /** Why that level: kept in the store with the edition, not shown and not in edition.json. */

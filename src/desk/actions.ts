@@ -15,6 +15,8 @@ const editing = () => import('./editing.js');
 const publishing = () => import('./desk-approval.js');
 const translating = () => import('./desk-translations.js');
 const correcting = () => import('./desk-correction.js');
+const testing = () => import('./desk-test-send.js');
+const sending = () => import('./desk-send.js');
 
 type Form = Record<string, string>;
 
@@ -66,9 +68,28 @@ export function actions(desk: DeskContext) {
       return back(session, week, await (await correcting()).correctOnDesk(deps, context, form));
     },
 
-    async approve(session: DeskSession, week: string): Promise<DeskReply> {
+    /** "Send a test to me": the week's mail to the signed-in editor. */
+    async test(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      const testDeps = { ...deps, testMails: desk.testMails };
+      return back(session, week, await (await testing()).sendTestOnDesk(testDeps, context));
+    },
+
+    /** "Send to N readers": the published edition to every reader not sent it yet, in the background. */
+    async send(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      return back(session, week, await (await sending()).sendOnDesk(deps, context, 'edition'));
+    },
+
+    /** "Mail the notice to N readers": the latest correction's notice to the readers of an earlier revision. */
+    async notice(session: DeskSession, week: string): Promise<DeskReply> {
+      const context = await desk.actionContext(session, week);
+      return back(session, week, await (await sending()).sendOnDesk(deps, context, 'notice'));
+    },
+
+    async approve(session: DeskSession, week: string, form: Form): Promise<DeskReply> {
       const context = { ...(await desk.actionContext(session, week)), siteDir: desk.siteDir };
-      return back(session, week, await (await publishing()).approveOnDesk(deps, context));
+      return back(session, week, await (await publishing()).approveOnDesk(deps, context, form));
     },
   };
 }

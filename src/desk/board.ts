@@ -1,9 +1,11 @@
 // The week's board as data: the stored draft beside the ranked candidates (the `list` use case's plan, so the board
 // ranks exactly as a build does), the week's decisions with who and when, filtered and searched on the server.
+import { minItemsFor, thinReason } from '../core/edition-thin.js';
 import type { Edition, EditionItem } from '../core/types.js';
-import type { ListResult } from '../editions/index.js';
+import { frozenEdition, type ListResult } from '../editions/index.js';
 import type { PlannedItem } from '../select/types.js';
 import { HEADER_KEY } from '../store/desk-apply.js';
+import { mailingState } from './desk-send.js';
 import type { WeekDeps } from './ports.js';
 import type { BoardCandidate, BoardFilter, BoardView } from './views/view-model.js';
 
@@ -41,13 +43,15 @@ export async function boardView({
   listWeek: (week: string) => Promise<ListResult>;
 }): Promise<BoardView> {
   const { store, config } = deps;
-  const [listed, edition, decisions, deskWeek, edits, approval] = await Promise.all([
+  const [listed, edition, decisions, deskWeek, edits, approval, frozen, mailing] = await Promise.all([
     listWeek(week),
     store.editions.get(week),
     store.decisions.list(week),
     store.desk.week(week),
     store.desk.edits(week),
     store.desk.approval(week),
+    frozenEdition(store, week),
+    mailingState(deps, week),
   ]);
   const { plan } = listed;
   const chosenKeys = new Set(edition ? edition.items.map((item) => item.key) : listed.picked);
@@ -73,6 +77,22 @@ export async function boardView({
     week,
     edition: edition ? draftOnBoard(edition, editedKeys) : null,
     approval: approval ? { by: approval.approvedBy, at: approval.approvedAt } : null,
+    frozen: frozen && {
+      publishedAt: frozen.publishedAt,
+      mailed: frozen.mailed,
+      mailing,
+      revisions: (edition?.corrections ?? []).map(({ revision, at, reason, editor }) => ({
+        revision,
+        at,
+        reason,
+        editor,
+      })),
+    },
+    canMail: Boolean(config.publish.email.smtp && (config.server.baseUrl ?? config.publish.baseUrl)),
+    thin:
+      edition && !frozen
+        ? thinReason(edition, minItemsFor(config.selection.minItems, config.itemsPerEdition))
+        : null,
     itemCount: count,
     configuredCount: config.itemsPerEdition,
     candidates: matching.slice(start, start + BOARD_PAGE_SIZE),

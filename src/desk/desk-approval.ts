@@ -1,10 +1,11 @@
 // Preview exactly what goes out (the same renderers as publishing), and approve → publish with one confirmation.
 
-import { errorMessage } from '../core/errors.js';
+import { minItemsFor, thinReason } from '../core/edition-thin.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
+import { readersToMail, startSend } from './desk-send.js';
 import { type DeskActionContext, type DeskOutcome, refuseChange, refused } from './outcome.js';
 import type { ApprovalDeps, ApprovalSendDeps, PreviewDeps, RunsDeps } from './ports.js';
 import type { ApproveView } from './views/view-model.js';
@@ -34,15 +35,17 @@ export async function previewOnDesk(
 export async function approveView(deps: ApprovalDeps, week: string): Promise<ApproveView | null> {
   const edition = await deps.store.editions.get(week);
   if (!edition) return null;
-  const [counts, approval] = await Promise.all([
-    deps.store.subscribers.count(),
+  const [readers, approval] = await Promise.all([
+    readersToMail(deps.store, week),
     deps.store.desk.approval(week),
   ]);
+  const { selection, itemsPerEdition } = deps.config;
   return {
     week,
     title: edition.title,
     items: edition.items.length,
-    confirmedSubscribers: counts.confirmed,
+    thin: thinReason(edition, minItemsFor(selection.minItems, itemsPerEdition)),
+    confirmedSubscribers: readers,
     flagged: edition.items.filter(isFlagged).map((item) => ({
       key: item.key,
       title: item.title,
@@ -60,6 +63,7 @@ export async function approveView(deps: ApprovalDeps, week: string): Promise<App
 export async function approveOnDesk(
   deps: ApprovalDeps & ApprovalSendDeps & RunsDeps<'publish'>,
   context: DeskActionContext & { siteDir: string },
+  form: Record<string, string> = {},
 ): Promise<DeskOutcome> {
   const view = await approveView(deps, context.week);
   if (!view) return refused(404, 'No draft', `There is no draft for ${context.week}.`);
@@ -67,19 +71,32 @@ export async function approveOnDesk(
   const frozen = await refuseChange({ deps, week: context.week, invalid: null, door: 'approving it again' });
   if (frozen) return frozen;
   if (view.canPublish) return refused(422, 'Not published', view.canPublish);
+  // A thin edition goes out only when the editor ticked that they saw it is thin: the desk's --allow-thin.
+  if (view.thin && form.allowThin !== 'yes') {
+    return refused(
+      422,
+      'Not published',
+      `The edition is thin: ${view.thin} Tick "Publish it anyway" to confirm.`,
+    );
+  }
   await deps.store.desk.recordApproval(context.week, context.editor);
   await deps.store.desk.recordAudit({
     editor: context.editor,
     action: 'approve',
     week: context.week,
     itemKey: null,
-    detail: { confirmedSubscribers: view.confirmedSubscribers, openFlags: view.flagged.length },
+    detail: {
+      confirmedSubscribers: view.confirmedSubscribers,
+      openFlags: view.flagged.length,
+      ...(view.thin ? { thin: view.thin } : {}),
+    },
   });
   // The editor saw the open flags on the confirmation page and approved: that is the --allow-flagged of the desk.
   const outcome = await deps.runs.publish({
     week: context.week,
     outDir: context.siteDir,
     allowFlagged: true,
+    allowThin: true,
   });
   await deps.store.desk.recordAudit({
     editor: context.editor,
@@ -88,30 +105,6 @@ export async function approveOnDesk(
     itemKey: null,
     detail: { files: outcome.files.length, publishedAt: outcome.edition.publishedAt ?? null },
   });
-  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context);
+  if (deps.config.publish.email.smtp && view.confirmedSubscribers > 0) startSend(deps, context, 'edition');
   return { ok: true, done: 'published' };
-}
-
-/**
- * Sends the approved edition to every confirmed reader in the background (a send of thousands takes minutes; the
- * editor's request does not wait). The send log makes it resumable: a server stopped mid-send leaves the rest to
- * `digest send --week D`, which never mails anyone twice. The outcome goes to the audit log.
- */
-function startSend(deps: ApprovalSendDeps, context: DeskActionContext): void {
-  const audit = (action: string, detail: Record<string, unknown>) =>
-    deps.store.desk
-      .recordAudit({ editor: context.editor, action, week: context.week, itemKey: null, detail })
-      .catch((error: unknown) => deps.log.warn(`desk: audit of ${action} failed: ${errorMessage(error)}`));
-  void (async () => {
-    await audit('send-started', {});
-    try {
-      const result = await deps.runs.send({ week: context.week, allowFlagged: true });
-      await audit('sent', { ...result.counts });
-    } catch (error) {
-      deps.log.warn(
-        `desk: sending ${context.week} failed: ${errorMessage(error)} (run "./digest send --week ${context.week}")`,
-      );
-      await audit('send-failed', { error: errorMessage(error) });
-    }
-  })();
 }

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuildStoppedError } from '../core/errors.js';
+import type { RateLimiter } from '../core/rate-limiter.js';
 import type { DigestDeps } from '../deps.js';
 import { add, build, correct, type ListResult, list, publish, readStoredPaper } from '../editions/index.js';
 import type { DeskSession, SignInLimits } from './auth.js';
@@ -14,6 +15,7 @@ import {
   runDeskJob,
   stoppedRefusal,
 } from './desk-jobs.js';
+import { testMailLimiter } from './desk-test-send.js';
 import type { DeskActionContext } from './outcome.js';
 import type { DeskDeps, DeskRuns } from './ports.js';
 import type { DeskPageContext } from './views/view-model.js';
@@ -45,6 +47,8 @@ export interface DeskContext {
   actionContext(session: DeskSession, week: string): Promise<DeskActionContext>;
   /** Runs an action that builds or regenerates where the desk's jobs run; a stopped one is refused with what to do. */
   runJob(job: DeskJob): Promise<DeskJobOutcome>;
+  /** Test mails each editor may still send (desk-test-send.ts). */
+  testMails: RateLimiter;
 }
 
 const PLAN_TTL_MS = 60_000;
@@ -75,6 +79,7 @@ export function createDeskContext(deps: DigestDeps, options: DeskOptions): DeskC
   return {
     deps: deskDeps,
     runJob,
+    testMails: testMailLimiter(() => deps.clock.now().getTime()),
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
     loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),
@@ -103,6 +108,7 @@ function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
     correct: (input) => correct(deps, input),
     // Loaded when first sent: the mail stack is not carried by an idle `digest serve`.
     send: async (input) => (await import('../subscribers/index.js')).send(deps, input),
+    sendTest: async (input) => (await import('../subscribers/index.js')).sendTest(deps, input),
     readStoredPaper: (arxivId) => readStoredPaper(deps, arxivId),
   };
 }

@@ -65,6 +65,10 @@ export function pages(desk: DeskContext) {
       return view ? page(module.renderTranslations(desk.context(session), view)) : null;
     },
 
+    /** The confirmation of "Send to N readers" (`kind` edition) or "Mail the notice to N readers" (notice). */
+    sendPage: (session: DeskSession, week: string, kind: 'edition' | 'notice') =>
+      sendPage(desk, { session, week, kind }),
+
     async approvePage(session: DeskSession, week: string): Promise<DeskReply | null> {
       const view = await (await publishing()).approveView(deps, week);
       return view ? page(renderApprove(desk.context(session), view)) : null;
@@ -163,4 +167,16 @@ async function auditPage(desk: DeskContext, session: DeskSession): Promise<DeskR
       })),
     }),
   );
+}
+
+async function sendPage(
+  desk: DeskContext,
+  { session, week, kind }: { session: DeskSession; week: string; kind: 'edition' | 'notice' },
+): Promise<DeskReply | null> {
+  const [{ sendView }, { renderSendPage }] = await Promise.all([
+    import('./desk-send.js'),
+    import('./views/send-page.js'),
+  ]);
+  const view = await sendView(desk.deps, week, kind);
+  return view ? page(renderSendPage(desk.context(session), view)) : null;
 }

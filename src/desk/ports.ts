@@ -16,7 +16,7 @@ import type {
   PublishOutcome,
 } from '../editions/index.js';
 import type { Store } from '../store/types.js';
-import type { SendInput, SendOutcome } from '../subscribers/index.js';
+import type { SendInput, SendOutcome, SendTestInput, SendTestOutcome } from '../subscribers/index.js';
 import type { DeskActionContext, DeskOutcome } from './outcome.js';
 
 /** The other capabilities' use cases a desk action runs, bound to the full deps by capability.ts. */
@@ -26,6 +26,8 @@ export interface DeskRuns {
   add(input: AddInput): Promise<{ key: string }>;
   publish(input: PublishInput): Promise<PublishOutcome>;
   send(input: SendInput): Promise<SendOutcome>;
+  /** A "[Test]" copy of the week's mail to one address: no send-log row, links that count nothing. */
+  sendTest(input: SendTestInput): Promise<SendTestOutcome>;
   /** The full text an earlier build stored for a paper (nothing is fetched). */
   readStoredPaper(arxivId: string): Promise<PaperText | undefined>;
   /** `digest correct`'s use case: publishes a corrected edition as its next revision. */

@@ -38,8 +38,12 @@ const NOTICES: Record<string, string> = {
   reverted: 'Reverted to the generated text.',
   regenerated: 'Regenerated; an editor’s version, if any, stays in place.',
   published: 'Approved and published.',
+  tested:
+    'A test was mailed to you: its subject starts "[Test]"; its links count nothing and no reader got it.',
   translation: 'The translation was saved.',
   corrected: 'Corrected: the new revision is live; the earlier one stays readable at its own page.',
+  sending: 'Sending: each reader gets the mail once; the counts below follow the send.',
+  'notice-sending': 'Mailing the correction notice: each reader of an earlier revision gets it once.',
 };
 
 export const page = (html: string, status = 200): DeskReply => ({ kind: 'page', status, html });

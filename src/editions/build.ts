@@ -12,10 +12,11 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minItemsFor, thinReason } from '../core/edition-thin.js';
 import { compareText } from '../core/text.js';
 import type { Edition } from '../core/types.js';
+import { refusePublishedSite } from '../publish/live-site.js';
 import { siteOptions } from '../publish/site-options.js';
-import { refusePublishedSite } from '../publish/site-swap.js';
 import { writeEditionFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 import type { BuildResult } from './build-edition.js';
@@ -31,6 +32,8 @@ export interface BuildOutcome {
   pagePath: string;
   /** True when an LLM was asked and some item fell back, failed its check, or a call failed. */
   degraded: boolean;
+  /** Why the edition is thin (fewer items than selection.minItems), or null: publish and send refuse a thin one. */
+  thin: string | null;
 }
 /** The build use case: a published week refused, an unchanged one kept, any other built anew and its page written. */
 export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOutcome> {
@@ -50,7 +53,8 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     const { result, degraded, enriched } = await buildAnew(deps, input, startedAt);
     await writeEditionPage(deps, input, { edition: result.edition, enriched });
     await rememberInputs(deps, input, degraded);
-    return { edition: result.edition, result, pagePath: editionPagePath(input), degraded };
+    const thin = thinOf(deps, result.edition);
+    return { edition: result.edition, result, pagePath: editionPagePath(input), degraded, thin };
   }
   await writeEditionPage(deps, input, { edition: unchanged.edition, enriched: false });
   log.info(
@@ -62,7 +66,16 @@ export async function build(deps: BuildDeps, input: BuildInput): Promise<BuildOu
     result: null,
     pagePath: editionPagePath(input),
     degraded: unchanged.degraded,
+    thin: thinOf(deps, unchanged.edition),
   };
+}
+
+/** The thin verdict, said in the build's log where the editor reads the rest of the build. */
+function thinOf(deps: Pick<BuildDeps, 'config' | 'log'>, edition: Edition): string | null {
+  const { selection, itemsPerEdition } = deps.config;
+  const thin = thinReason(edition, minItemsFor(selection.minItems, itemsPerEdition));
+  if (thin) deps.log.warn(`The edition is thin: ${thin} publish and send refuse it without --allow-thin.`);
+  return thin;
 }
 
 /** The flags of a build the unchanged check looks at. */

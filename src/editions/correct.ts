@@ -2,6 +2,7 @@
 // the next revision with who, when and why (store/revisions.ts, one transaction), every earlier revision stays
 // readable at its own page, the live page says "Corrected on DATE: reason", and the desk's audit log records it.
 import { z } from 'zod';
+import { itemAnchors } from '../core/anchors.js';
 import { ConfigError } from '../core/errors.js';
 import { type Edition, type EditionItem, editionRevision } from '../core/types.js';
 import type { CorrectDeps } from './ports.js';
@@ -111,15 +112,49 @@ function correctedEdition(current: Edition, corrected: unknown): Edition {
       `--edition: field "${issue?.path.join('.') || '(root)'}" ${issue?.message ?? 'is invalid'}.`,
     );
   }
-  const byKey = new Map(current.items.map((item) => [item.key, item]));
-  const items = parsed.data.items.map((item): EditionItem => {
-    const published = byKey.get(item.key);
-    if (!published)
-      throw new ConfigError(`--edition: "${item.key}" is not an item of the published edition.`);
+  assertSameItems(
+    current.items.map((item) => item.key),
+    parsed.data.items.map((item) => item.key),
+  );
+  // The anchors readers' links use now: a corrected title keeps its item's, so shared links still land.
+  const liveAnchors = itemAnchors(current.items);
+  const anchors = new Map(current.items.map((item, index) => [item.key, liveAnchors[index]]));
+  const items = parsed.data.items.map((item, index): EditionItem => {
+    // assertSameItems made the keys the published ones, in their order.
+    const published = current.items[index] as EditionItem;
     const { title, summary, takeaways, level } = item;
-    return { ...published, title, summary, takeaways, level };
+    const anchor = title === published.title ? published.anchor : anchors.get(item.key);
+    return { ...published, title, summary, takeaways, level, ...(anchor ? { anchor } : {}) };
   });
   return { ...current, title: parsed.data.title, intro: parsed.data.intro, items };
+}
+
+/**
+ * A correction changes the items' text, never which items readers were sent or their order: a stored click, a
+ * mailed link and `stats` name an item by its place, so the corrected list is the published one, key for key. Every
+ * door (the CLI's file, the desk's form, MCP) comes through here.
+ */
+export function assertSameItems(published: readonly string[], corrected: readonly string[]): void {
+  const difference = itemDifference(published, corrected);
+  if (!difference) return;
+  const message = `a correction keeps the published items, in order, once each: ${difference}`;
+  throw new ConfigError(`--edition: ${message}.`, [{ path: 'items', message }]);
+}
+
+function itemDifference(published: readonly string[], corrected: readonly string[]): string | null {
+  const known = new Set(published);
+  const seen = new Set<string>();
+  for (const key of corrected) {
+    if (!known.has(key)) return `"${key}" is not an item of the published edition`;
+    if (seen.has(key)) return `"${key}" appears twice`;
+    seen.add(key);
+  }
+  const missing = published.filter((key) => !seen.has(key));
+  if (missing.length > 0) return `${missing.map((key) => `"${key}"`).join(', ')} missing`;
+  const moved = corrected.findIndex((key, index) => key !== published[index]);
+  if (moved >= 0)
+    return `item ${moved + 1} is "${corrected[moved]}", published as "${published[moved]}" (the order is kept)`;
+  return null;
 }
 
 const text = (edition: Edition) =>

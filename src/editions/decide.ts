@@ -1,6 +1,8 @@
 // Editor decisions and additions: pin or skip an item for a week, add one by hand.
-import { NotFoundError } from '../core/errors.js';
+import { editionWindow } from '../core/dates.js';
+import { ConfigError, NotFoundError } from '../core/errors.js';
 import { arxivIdFromUrl, canonicalUrl, normaliseArxivId } from '../core/ids.js';
+import { nearestWords } from '../core/nearest.js';
 import type { EditorDecision } from '../core/ports.js';
 import type { SourceItem, StoredItem } from '../core/types.js';
 import { isHttpUrl } from '../core/urls.js';
@@ -23,7 +25,10 @@ export async function decide(deps: DecideDeps, input: DecideInput): Promise<{ ke
     week: input.week,
     door: `a ${input.undo ? 'decision undone' : input.decision}`,
   });
-  const key = await resolveItemKey(deps.store, input.item);
+  // An undo may name any item (a decision left from an earlier week's list); a new decision only a candidate.
+  const key = input.undo
+    ? await resolveItemKey(deps.store, input.item)
+    : await candidateKey(deps.store, input.week, input.item);
   await deps.store.decisions.set({
     week: input.week,
     itemKey: key,
@@ -60,14 +65,39 @@ export async function add(deps: AddDeps, input: AddInput): Promise<StoredItem> {
   return deps.store.items.addManual(item, input.week, input.note);
 }
 
+/** The keys an item key, arXiv id or URL may be stored under. */
+function possibleKeys(input: string): string[] {
+  const value = input.trim();
+  const keys = [value];
+  const arxivId = normaliseArxivId(value) ?? arxivIdFromUrl(value);
+  if (arxivId) keys.push(`arxiv:${arxivId}`);
+  if (isHttpUrl(value)) keys.push(`url:${canonicalUrl(value)}`);
+  return keys;
+}
+
+/**
+ * The key of the week's candidate `input` names. A decision on anything else would say "Pinned" and change nothing
+ * (the build plans from the candidates only), so it is refused naming the nearest candidates' keys.
+ */
+async function candidateKey(store: Pick<Store, 'items'>, week: string, input: string): Promise<string> {
+  const keys = (await store.items.candidates(editionWindow(week))).map((item) => item.key);
+  const known = new Set(keys);
+  const key = possibleKeys(input).find((possible) => known.has(possible));
+  if (key) return key;
+  // A key that has since changed (a URL-keyed item that learnt its arXiv id) still names its item.
+  const stored = await findStoredItem(store, input);
+  if (stored && known.has(stored.key)) return stored.key;
+  const nearest = nearestWords(input.trim(), keys);
+  const message =
+    keys.length === 0
+      ? `"${input}" is not a candidate of the week of ${week}: it has none (run ./digest build or ingest first)`
+      : `"${input}" is not a candidate of the week of ${week}; nearest: ${nearest.join(', ')} (./digest list --week ${week} lists them; ./digest add adds one by hand)`;
+  throw new ConfigError(`${message}.`, [{ path: 'item', message }]);
+}
+
 /** The stored item an item key, arXiv id or URL names, or null. */
 async function findStoredItem(store: Pick<Store, 'items'>, input: string): Promise<StoredItem | null> {
-  const value = input.trim();
-  const candidates = [value];
-  const arxivId = normaliseArxivId(value) ?? arxivIdFromUrl(value);
-  if (arxivId) candidates.push(`arxiv:${arxivId}`);
-  if (isHttpUrl(value)) candidates.push(`url:${canonicalUrl(value)}`);
-  for (const key of candidates) {
+  for (const key of possibleKeys(input)) {
     const item = await store.items.get(key);
     if (item) return item;
   }

@@ -4,14 +4,15 @@ import { type ChatStep, chatAfterPublish } from '../channels/index.js';
 import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
+import { minItemsFor, refuseThin } from '../core/edition-thin.js';
 import { ConfigError, PublishError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
 import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import { fetchItemImages } from '../publish/item-images.js';
+import { refusePublishedSite } from '../publish/live-site.js';
 import { loadEdition } from '../publish/load-edition.js';
-import { refusePublishedSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
@@ -25,6 +26,8 @@ export interface PublishInput {
   chat?: boolean;
   /** Publish even with fallbacks or flagged items (otherwise FlaggedEditionError). */
   allowFlagged?: boolean;
+  /** Publish even with fewer items than selection.minItems (otherwise ThinEditionError). */
+  allowThin?: boolean;
 }
 
 export interface PublishOutcome extends PublishEditionResult {
@@ -41,7 +44,13 @@ export async function publish(deps: PublishDeps, input: PublishInput): Promise<P
   const baseUrl = resolveBaseUrl(input.baseUrl, config.publish.baseUrl);
   // A first publication needs a clean edition (or --allow-flagged); rewriting a published one does not.
   const draft = await deps.store.editions.get(input.week);
-  if (draft && !draft.publishedAt) refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
+  if (draft && !draft.publishedAt) {
+    refuseFlagged(draft, 'publish', input.allowFlagged ?? false);
+    refuseThin(draft, 'publish', {
+      minItems: minItemsFor(config.selection.minItems, config.itemsPerEdition),
+      allowThin: input.allowThin ?? false,
+    });
+  }
   const result = await publishEdition({
     ...publishedSiteInput(deps, baseUrl),
     outDir: input.outDir,

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import type { EmailConfig } from '../config/publish-schema.js';
 import type { FileSystem } from '../core/ports.js';
 import { applyTranslation } from '../core/translation.js';
-import type { Edition } from '../core/types.js';
+import { type Edition, editionRevision } from '../core/types.js';
 import { revisionPath } from '../core/urls.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
@@ -163,7 +163,10 @@ async function writeRevisionPages(input: PublishEditionInput, editions: Edition[
       if (!earlier) continue;
       pages.set(
         `${revisionPath(edition.date, correction.revision - 1)}index.html`,
-        renderEditionHtml(earlier, options),
+        renderEditionHtml(earlier, {
+          ...options,
+          supersededBy: { revision: correction.revision - 1, current: editionRevision(edition) },
+        }),
       );
     }
   }

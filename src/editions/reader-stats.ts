@@ -3,6 +3,7 @@
 // scanners' prefetches apart; per edition the mails sent and what followed them — bounces, complaints, unsubscribes
 // (store/mail-outcomes.ts); a trend
 // over the last editions. Counts only: nothing here names a reader.
+import { analyticsMode } from '../config/analytics-schema.js';
 import { NotReadyError } from '../core/errors.js';
 import type { MailOutcomes } from '../store/mail-outcomes.js';
 import type { Store } from '../store/types.js';
@@ -57,7 +58,7 @@ const ratio = (part: number, whole: number) => (whole > 0 ? Math.round((part / w
 
 /** The stats of the published edition of `week`, or of the newest published one without a week. */
 export async function readerStats(
-  deps: { store: StatsStore },
+  deps: { store: StatsStore; config?: Parameters<typeof analyticsMode>[0] },
   input: { week?: string | undefined },
 ): Promise<EditionStats> {
   const { store } = deps;
@@ -70,6 +71,11 @@ export async function readerStats(
         : 'No published edition yet: publish one (./digest publish), mail it (./digest send), then its clicks count.',
     );
   const counts = new Map((await store.clicks.byItem(week)).map((row) => [row.itemKey, row]));
+  // Per-reader counts (the mode, or readers already stored): an item nobody clicked has 0 readers, not "none kept".
+  const perReader =
+    (deps.config !== undefined && analyticsMode(deps.config) === 'per-reader') ||
+    [...counts.values()].some((row) => row.uniqueReaders !== null);
+  const perReaderZero = perReader ? 0 : null;
   const clicks = edition.items.reduce((sum, item) => sum + (counts.get(item.key)?.clicks ?? 0), 0);
   const items: ItemStats[] = edition.items.map((item, index) => {
     const count = counts.get(item.key);
@@ -79,7 +85,7 @@ export async function readerStats(
       title: item.title,
       url: item.url,
       clicks: count?.clicks ?? 0,
-      uniqueReaders: count?.uniqueReaders ?? null,
+      uniqueReaders: count?.uniqueReaders ?? perReaderZero,
       share: ratio(count?.clicks ?? 0, clicks),
       prefetched: count?.prefetched ?? 0,
     };

@@ -26,7 +26,7 @@ export type ScheduledEditionOutcome =
   | { week: string; status: 'published' | 'sent'; items: number }
   /** The week was already published or mailed: the guard refused, nothing was built or written. */
   | { week: string; status: 'frozen'; items: number }
-  | { week: string; status: 'draft'; items: number; reason: 'approval' | 'degraded' };
+  | { week: string; status: 'draft'; items: number; reason: 'approval' | 'degraded' | 'thin' };
 
 /** Builds the week's edition and publishes/sends it or leaves it a draft. Callers keep it to one instance (scheduler.ts). */
 export async function runScheduledEdition(
@@ -64,6 +64,10 @@ export async function runScheduledEdition(
         'editor and is not published or sent automatically',
     );
     return { week, status: 'draft', items, reason: 'degraded' };
+  }
+  if (outcome.thin) {
+    log.warn(`schedule: the edition of ${week} is thin (${outcome.thin}); it stays a draft for an editor`);
+    return { week, status: 'draft', items, reason: 'thin' };
   }
   if (!config.schedule.autoPublish) {
     log.info(`schedule: the edition of ${week} is a draft awaiting approval (schedule.autoPublish is off)`);

@@ -22,7 +22,11 @@ export interface EditionMailOptions {
   unsubscribeMailto?: string;
   images?: ImageMap;
   /** A personal variant: its language, the items named but not shown, a note; and the edition page's URL. */
-  variant?: Pick<EmailOptions, 'language' | 'alsoInEdition' | 'note'> & { pageUrl?: string };
+  variant?: Pick<EmailOptions, 'language' | 'alsoInEdition' | 'note'> & {
+    pageUrl?: string;
+    /** Put before the subject: "[Test] " marks an editor's test mail. */
+    subjectPrefix?: string;
+  };
   /** Put the reader's "your edition" link (a signed 'preferences' token) in the mail. */
   preferencesLink?: boolean;
   /** The clock each mail's Date header reads (the use case passes its clock port). */
@@ -73,9 +77,11 @@ export async function prepareEditionMail(
   const sender = { address: envelopeSender(options.from) };
   const { fill, language } = await cutTemplates(edition, options);
   const domain = new URL(options.baseUrl).hostname.replace(/[^a-z0-9.-]/gi, '') || 'localhost';
-  const subject = language
-    ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, language)})`.replace(/[\r\n]+/g, ' ')
-    : emailSubject(edition);
+  const subject = `${options.variant?.subjectPrefix ?? ''}${
+    language
+      ? `${edition.name}: ${edition.title} (${longDateIn(edition.date, language)})`.replace(/[\r\n]+/g, ' ')
+      : emailSubject(edition)
+  }`;
   // The message is assembled here rather than by nodemailer's composer: its streams cost ~5 ms a mail, this ~0.3.
   const boundary = `----=_digest_${randomBytes(12).toString('hex')}`;
   const fixedHeaders = [

@@ -92,17 +92,19 @@ export interface PersonalMails {
 export interface PersonalMailsOptions extends Omit<EditionMailOptions, 'variant' | 'preferencesLink'> {
   /** The edition in each language it is published in; the first entry is the written language. */
   editions: ReadonlyMap<string, LanguageEdition>;
+  /** Put before every variant's subject: "[Test] " marks an editor's test mail. */
+  subjectPrefix?: string;
 }
 
 export async function preparePersonalMails(options: PersonalMailsOptions): Promise<PersonalMails> {
-  const { editions, ...mailOptions } = options;
+  const { editions, subjectPrefix, ...mailOptions } = options;
   const languages = [...editions.keys()];
   const written = editions.get(languages[0] ?? '');
   if (!written) throw new Error('a personal send needs the edition in its written language');
   const original = written.edition;
   // Topic terms are English words: an item's topics come from the written edition, for every language.
   const topicsOfItems = original.items.map(itemTopics);
-  const anchors = itemAnchors(original.items.map((item) => item.title));
+  const anchors = itemAnchors(original.items);
   const variants = new Map<string, Promise<EditionMail>>();
   // The plain edition, rendered up front: it checks the sender and the template before any row is claimed.
   const plain = planReaderMail({ edition: original, topicsOfItems, preferences: null, languages });
@@ -130,6 +132,7 @@ export async function preparePersonalMails(options: PersonalMailsOptions): Promi
             url: `${pageUrl}#${anchors[index] ?? `item-${index + 1}`}`,
           })),
           ...(plan.nothingMatched ? { note: uiText(plan.language).noItemsOnTopics } : {}),
+          ...(subjectPrefix ? { subjectPrefix } : {}),
         },
       },
     );

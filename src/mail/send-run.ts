@@ -12,7 +12,9 @@ export type SendEvent =
   | { kind: 'sent'; address: string }
   | { kind: 'skipped'; subscriberId: number }
   | { kind: 'retry'; address: string; response: string; inMs: number }
-  | { kind: 'failed'; address: string; response: string; bounced: boolean };
+  | { kind: 'failed'; address: string; response: string; bounced: boolean }
+  /** Nothing to send until a retry is due: the worker waits `inMs` for the next. */
+  | { kind: 'waiting'; retrying: number; inMs: number };
 
 /** The send's limits (publish.email.send). */
 export type SendLimits = Pick<
@@ -124,7 +126,9 @@ async function reserveAndSend(run: Run): Promise<void> {
       if (stop.signal.aborted) break;
       const counts = await store.sendLog.counts(sendKey(mail));
       if (counts.retrying === 0 || counts.nextRetryInMs === null) break;
-      await delay(Math.min(Math.max(counts.nextRetryInMs, 10), MAX_RETRY_WAIT_MS), stop.signal);
+      const inMs = Math.min(Math.max(counts.nextRetryInMs, 10), MAX_RETRY_WAIT_MS);
+      run.options.onEvent?.({ kind: 'waiting', retrying: counts.retrying, inMs });
+      await delay(inMs, stop.signal);
     }
   } finally {
     // Mails not yet started stay reserved by this worker; a rerun takes them over once this process is gone.

@@ -23,6 +23,9 @@ border-bottom:1px solid var(--line);padding-bottom:.75rem;margin-bottom:1.5rem}
 h1{font-size:clamp(1.6rem,5vw,2.3rem);line-height:1.2;margin:0 0 .4rem}
 .dateline{color:var(--muted);margin:0 0 1rem}
 .intro{font-size:1.08rem;margin:0 0 2rem}
+.correction,.superseded{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--link);
+border-radius:0 8px 8px 0;padding:.6rem .9rem;margin:0 0 1rem}
+.superseded{border-left-color:var(--adv)}
 .items{list-style:none;margin:0;padding:0;display:grid;gap:1.5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.25rem;overflow-wrap:anywhere}
 .card img{display:block;max-width:100%;height:auto;border-radius:8px;margin:0 0 1rem}

@@ -35,7 +35,7 @@ function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors:
   const body = html`<article class="edition">
 <h1>${view.title}</h1>
 <p class="dateline"><time datetime="${view.date}">${words ? longDateIn(edition.date, language) : view.longDate}</time> · ${words ? words.papers(edition.items.length) : view.count}</p>
-${correctionNotes(edition)}<p class="intro">${view.intro}</p>
+${supersededBanner(edition, options)}${correctionNotes(edition)}<p class="intro">${view.intro}</p>
 <ol class="items">
 ${join(view.items.map(renderCard), '\n')}
 </ol>
@@ -55,13 +55,25 @@ ${join(view.items.map(renderCard), '\n')}
   });
 }
 
-/** "Corrected on DATE: reason", newest first, each linking to the revision it replaced. */
+/** On an earlier revision's page: what it is, and a link to the revision readers should read now. */
+function supersededBanner(edition: Edition, options: SiteOptions): Fragment | null {
+  const superseded = options.supersededBy;
+  if (!superseded) return null;
+  return html`<p class="superseded" role="note"><strong>An earlier revision.</strong> This is revision ${superseded.revision} of this edition, as readers had it; it has since been corrected. <a href="../${edition.date}/">Read the current revision (${superseded.current})</a>.</p>
+`;
+}
+
+/** A reason as a sentence of its own: it ends in a full stop unless it already ends a sentence. */
+const asSentence = (reason: string) =>
+  /[.!?…]["'”’)]?$/.test(reason.trim()) ? reason.trim() : `${reason.trim()}.`;
+
+/** "Corrected on DATE: reason." newest first, each linking to the revision it replaced. */
 function correctionNotes(edition: Edition): Fragment | null {
   const corrections = edition.corrections ?? [];
   if (!corrections.length) return null;
   const notes = [...corrections].reverse().map(
     (correction) =>
-      html`<p class="correction">Corrected on <time datetime="${correction.at}">${correction.at.slice(0, 10)}</time>: ${correction.reason} <a href="../${revisionPath(edition.date, correction.revision - 1)}">Read revision ${correction.revision - 1}</a>.</p>
+      html`<p class="correction">Corrected on <time datetime="${correction.at}">${correction.at.slice(0, 10)}</time>: ${asSentence(correction.reason)} <a href="../${revisionPath(edition.date, correction.revision - 1)}">Read revision ${correction.revision - 1}</a>.</p>
 `,
   );
   return join(notes, '');

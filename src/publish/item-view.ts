@@ -99,7 +99,7 @@ export function plainText(value: string): string {
 }
 
 export function toEditionView(edition: Edition, options: ItemViewOptions = {}): EditionView {
-  const anchors = itemAnchors(edition.items.map((item) => item.title));
+  const anchors = itemAnchors(edition.items);
   return {
     date: edition.date,
     longDate: formatLongDate(edition.date),

@@ -1,11 +1,12 @@
 // The live site changes all at once. A publish (or a correction) writes the new site into a staging folder beside
-// the live one, carries over the live files it did not write (item images, other weeks' mail files), moves it among
+// the live one, carries over the live files of its own it did not write again (item images, earlier revisions'
+// pages, other weeks' mail files; nothing else — a stray file dies with its generation), moves it among
 // the site's generations (`.out.sites/<n>/`), then flips the live path — a symbolic link — to it with one rename of
 // a new link over the old one. At every instant the live path leads to a whole site, the old or the new; interrupted
 // anywhere, the next publish finds one of them live. A build never comes here: its draft goes to its own folder
 // (docs/publishing.md).
 import { copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, PublishError } from '../core/errors.js';
 
 /**
@@ -53,6 +54,7 @@ const swapsInFlight = new Map<string, Promise<void>>();
 
 async function swapNow<T>(siteDir: string, write: (stagingDir: string) => Promise<T>): Promise<T> {
   const { staging } = swapFolders(siteDir);
+  await refuseForeignLink(siteDir);
   await recoverSite(siteDir);
   try {
     await mkdir(staging, { recursive: true });
@@ -121,7 +123,9 @@ async function carryOver(siteDir: string, staging: string): Promise<void> {
   for (const entry of await readdir(siteDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const from = join(entry.parentPath, entry.name);
-    const to = join(staging, relative(siteDir, from));
+    const path = relative(siteDir, from);
+    if (!isPublishedFile(path)) continue;
+    const to = join(staging, path);
     if (await exists(to)) continue;
     await mkdir(dirname(to), { recursive: true });
     await link(from, to).catch(() => copyFile(from, to));
@@ -144,16 +148,30 @@ export async function recoverSite(siteDir: string): Promise<void> {
   await rm(nextLink, { force: true });
 }
 
-/** Only a publish writes these, so a folder with them is a published site, which a build must not write into. */
-export async function isPublishedSite(dir: string): Promise<boolean> {
-  return (await exists(join(dir, 'robots.txt'))) && (await exists(join(dir, 'sitemap.xml')));
+/**
+ * The live files a publish may not write again but made itself: item images (a later fetch may fail), earlier
+ * revisions' pages, and other weeks' mail files (each publish writes only its own week's), in any language's section.
+ */
+const PUBLISHED_FILE =
+  /^(?:img\/[^/]+|(?:[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?\/)?\d{4}-\d{2}-\d{2}(?:-r\d+\/[^/]+|\/(?:email\.html|email\.txt|edition\.eml)))$/;
+
+export function isPublishedFile(path: string): boolean {
+  return PUBLISHED_FILE.test(path.split(sep).join('/'));
 }
 
-/** A draft (a build's page, `digest email`'s files) never goes into the live site, which only a publish changes. */
-export async function refusePublishedSite(outDir: string, elsewhere: string): Promise<void> {
-  if (!(await isPublishedSite(outDir))) return;
-  const message = `holds the published site, which only digest publish (or digest correct) changes; ${elsewhere} (by default drafts/<week>/)`;
-  throw new ConfigError(`--out ${outDir}: ${message}.`, [{ path: '--out', message }]);
+/**
+ * The live path is a link a publish made (into `.<name>.sites/`) or a real folder. A link of the operator's own to
+ * another folder is theirs: retargeting it would cut the site off from that folder and leave its files behind.
+ */
+async function refuseForeignLink(siteDir: string): Promise<void> {
+  const live = siteDir.replace(/(?<=.)[\\/]+$/, '');
+  const target = await readlink(live).catch(() => null);
+  if (target === null) return;
+  const { generations } = swapFolders(live);
+  const resolved = resolve(dirname(live), target);
+  if (resolved.startsWith(generations + sep)) return;
+  const message = `is a link to ${target}, not a site digest publish made; publish into that folder itself (--out ${resolved}) or remove the link`;
+  throw new ConfigError(`--out ${siteDir}: ${message}.`, [{ path: '--out', message }]);
 }
 
 const exists = (path: string) =>

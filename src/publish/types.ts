@@ -22,6 +22,8 @@ export interface SiteOptions {
   locale?: SiteLocale;
   /** Counted links (analytics.site): the edition pages' item links through /r/; unset: the items' own links. */
   countedLink?: SiteCountedLink | undefined;
+  /** An earlier revision's page (`<date>-r<n>/`): which revision it is and the current one, for its banner. */
+  supersededBy?: { revision: number; current: number };
 }
 
 /** One language's section of the site. */

@@ -15,7 +15,7 @@ import {
 } from '../api/index.js';
 import type { RateLimitStore } from '../core/rate-limiter.js';
 import { type AnswerCache, type CachedAnswer, createAnswerCache } from './api-cache.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import { limitsIn, rateLimit } from './guards.js';
 
 export const API_CACHE_CONTROL = {
@@ -131,7 +131,7 @@ export function createApiRoutes({ archive, version, cache: given, ...options }: 
   const trustProxy = options.trustProxy ?? false;
   api.use(
     '*',
-    rateLimit(limiter, (c) => clientAddress(c, trustProxy), {
+    rateLimit(limiter, (c) => clientGroup(c, trustProxy), {
       ...CORS_HEADERS,
       'Cache-Control': API_CACHE_CONTROL.none,
     }),

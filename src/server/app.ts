@@ -7,14 +7,14 @@ import { memoryRateLimitStore, type RateLimitStore } from '../core/rate-limiter.
 import type { Desk } from '../desk/index.js';
 import type { MailStatus } from '../subscribers/index.js';
 import { createApiRoutes } from './api-routes.js';
-import { CLICK_ROUTE, type ClickRouteOptions, clickRoutes } from './click-routes.js';
-import { clientAddress } from './client-address.js';
+import { CLICK_ROUTES, type ClickRouteOptions, clickRoutes } from './click-routes.js';
 import { registerDeskRoutes } from './desk-routes.js';
-import { sameSecret, urlTextGuard } from './guards.js';
+import { urlTextGuard } from './guards.js';
 import { createHealthProbe } from './health-probe.js';
 import { createMcpRoute } from './mcp-route.js';
-import { createDigestMetrics, type DigestMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
-import { operatorRoutes, type StatsUseCase } from './operator-routes.js';
+import { createDigestMetrics, type DigestMetrics } from './metrics.js';
+import { bearerCheck, operatorEndpoints } from './operator-access.js';
+import type { StatsUseCase } from './operator-routes.js';
 import { type RequestVariables, requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { createSiteFiles, type SiteFiles } from './site-file-cache.js';
@@ -66,7 +66,7 @@ export interface ServerUseCases {
   desk?: Desk;
   /** Counted links (analytics not "off"): /r/<token> redirects and counts. */
   clicks?: Pick<ClickRouteOptions, 'follow'>;
-  /** What readers did with a published edition; when given, /operator/stats serves it (the /metrics check). */
+  /** What readers did with a published edition; when given, /operator/stats serves it (behind the /metrics check). */
   stats?: StatsUseCase;
 }
 
@@ -76,8 +76,8 @@ export interface ServerSecurity {
   /** The public base URL is https: the desk's cookies are `Secure` whatever the request came in over. */
   secureCookies?: boolean;
   /**
-   * The Bearer token /metrics asks for; without one, only loopback requests that carry no forwarding header of any
-   * kind (X-Forwarded-For, Forwarded, X-Real-IP…, even empty) are answered.
+   * The Bearer token /metrics and /operator/stats ask for on this listener; without one they answer nobody here
+   * (the operator's own listener, server.metricsListen, answers them: operator-access.ts).
    */
   metricsToken?: string | undefined;
 }
@@ -110,29 +110,6 @@ export interface ServerDeps {
 export type ServerEnv = { Variables: RequestVariables };
 export type ServerApp = Hono<ServerEnv>;
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/** Headers a proxy sets for the client it forwards; any of them, even empty, means the request is not local. */
-const FORWARDING_HEADERS = [
-  'x-forwarded-for',
-  'forwarded',
-  'x-real-ip',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-client-ip',
-  'true-client-ip',
-  'cf-connecting-ip',
-  'fastly-client-ip',
-  'x-cluster-client-ip',
-  'via',
-];
-
-/** The socket is on this machine and no proxy forwarded the request (a proxy here would make everyone local). */
-function fromLoopback(c: Parameters<typeof clientAddress>[0]): boolean {
-  if (FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
-  return LOOPBACK.test(clientAddress(c, false));
-}
-
 export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const metrics = deps.metrics ?? createDigestMetrics();
   const log = deps.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -140,15 +117,15 @@ export function createServerApp(deps: ServerDeps): Hono<ServerEnv> {
   const trustProxy = security.trustProxy ?? false;
   const app = new Hono<ServerEnv>();
 
-  app.use('*', requestLog({ metrics, log, trustProxy, quietRoutes: [CLICK_ROUTE] }));
+  app.use('*', requestLog({ metrics, log, trustProxy, quietRoutes: CLICK_ROUTES }));
   app.use('*', securityHeaders(deps.site.contentSecurityPolicy));
   app.use('*', urlTextGuard());
   healthRoute(app, deps.health, log);
-  metricsRoute(app, metrics, security.metricsToken);
-  if (deps.useCases?.stats) {
-    const allowed = (c: Parameters<typeof fromLoopback>[0]) => operatorAllowed(c, security.metricsToken);
-    app.route('/operator', operatorRoutes({ stats: deps.useCases.stats, allowed }));
-  }
+  operatorEndpoints(app, {
+    metrics,
+    stats: deps.useCases?.stats,
+    allowed: bearerCheck(security.metricsToken),
+  });
   useCaseRoutes(app, deps.useCases ?? {}, {
     ...deps.limits,
     trustProxy,
@@ -206,31 +183,6 @@ function healthRoute(app: Hono<ServerEnv>, options: ServerHealth, log: (line: st
     const mailStatus = result.mail.status;
     const status = buildFailed ? 'degraded' : mailStatus;
     return c.json({ status, database: 'ok', mail: { status: mailStatus }, ...served }, 200);
-  });
-}
-
-// Counts of readers and mails are the operator's: a token, or a request from this machine that no proxy forwarded.
-function operatorAllowed(c: Parameters<typeof fromLoopback>[0], token: string | undefined): boolean {
-  const given = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-  return token ? sameSecret(given, token) || fromLoopback(c) : fromLoopback(c);
-}
-
-function metricsRoute(app: Hono<ServerEnv>, metrics: DigestMetrics, token: string | undefined): void {
-  app.get('/metrics', async (c) => {
-    if (!operatorAllowed(c, token)) {
-      return c.json(
-        {
-          error: 'unauthorized',
-          message: 'Metrics need the Bearer token (server.metricsTokenEnv) or loopback.',
-        },
-        401,
-        { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer realm="metrics"' },
-      );
-    }
-    return c.body(await metrics.registry.render(), 200, {
-      'Content-Type': PROMETHEUS_CONTENT_TYPE,
-      'Cache-Control': 'no-store',
-    });
   });
 }
 

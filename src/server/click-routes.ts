@@ -3,7 +3,7 @@
 // The count is taken in memory by the use case; this route never waits for the database to write it.
 import { Hono } from 'hono';
 import type { FollowAnswer, FollowRequest } from '../subscribers/index.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import type { RequestVariables } from './request-log.js';
 
 /** The route, as the request log and the metrics label it (its 302s get no log line: request-log.ts). */
@@ -17,15 +17,23 @@ export interface ClickRouteOptions {
   trustProxy: boolean;
 }
 
+/** The same link with a slash after it (a mail client or a reader adds one): the same answer. */
+const CLICK_ROUTE_SLASH = `${CLICK_ROUTE}/`;
+export const CLICK_ROUTES = [CLICK_ROUTE, CLICK_ROUTE_SLASH];
+
 export function clickRoutes(options: ClickRouteOptions): Hono<{ Variables: RequestVariables }> {
   const app = new Hono<{ Variables: RequestVariables }>();
-  app.on(['GET', 'HEAD'], CLICK_ROUTE, async (c) => {
-    const token = c.req.param('token');
+  // A link is followed with GET (HEAD: a scanner's look); anything else is not a reader following it.
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], [...CLICK_ROUTES], (c) =>
+    c.json({ error: 'method-not-allowed' }, 405, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' }),
+  );
+  app.on(['GET', 'HEAD'], [...CLICK_ROUTES], async (c) => {
+    const token = c.req.param('token') ?? '';
     const answer = await options.follow({
       token: token.length <= MAX_TOKEN ? token : '',
       method: c.req.method,
       userAgent: c.req.header('user-agent'),
-      source: clientAddress(c, options.trustProxy),
+      source: clientGroup(c, options.trustProxy),
     });
     // Never cached (each fetch is a count); the item's site learns nothing of the token.
     c.header('Cache-Control', 'no-store');

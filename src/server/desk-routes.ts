@@ -8,7 +8,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { isIsoDay } from '../core/dates.js';
 import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, clientGroup } from './client-address.js';
 import { bodyLimit, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
@@ -32,6 +32,9 @@ const WEEK_ACTIONS = [
   'regenerate',
   'approve',
   'correct',
+  'test',
+  'send',
+  'notice',
 ] as const;
 /** /admin/week/:week/preview<path>: what goes out, as the page, the mail and the mail's text part. */
 const PREVIEWS = { '': 'page', '/email': 'email', '/email.txt': 'text' } as const;
@@ -176,7 +179,7 @@ function limitWrites(desk: Desk, limiter: SharedRateLimiter, trustProxy: boolean
     if (c.req.path === '/admin/logout') return null;
     const bySession = `session:${session.tokenHash}`;
     const first = await limiter.take(bySession);
-    const second = first.allowed ? await limiter.take(`ip:${clientAddress(c, trustProxy)}`) : first;
+    const second = first.allowed ? await limiter.take(`ip:${clientGroup(c, trustProxy)}`) : first;
     if (second.allowed) return null;
     if (first.allowed) await limiter.refund(bySession);
     const seconds = retryAfterSeconds(second.retryAfterMs);
@@ -250,6 +253,8 @@ function registerWeekRoutes(
   page('/item', (r) => desk.item(r.session, r.week, r.query));
   page('/translations', (r) => desk.translations(r.session, r.week, r.query));
   page('/approve', (r) => desk.approvePage(r.session, r.week));
+  page('/send', (r) => desk.sendPage(r.session, r.week, 'edition'));
+  page('/notice', (r) => desk.sendPage(r.session, r.week, 'notice'));
   page('/correct', (r) => desk.correctionPage(r.session, r.week));
   page('/readers', (r) => desk.readers(r.session, r.week));
   for (const [path, kind] of Object.entries(PREVIEWS))

@@ -10,6 +10,7 @@ export {
   createDigestMetrics,
   type DigestMetrics,
 } from './metrics.js';
+export { createOperatorApp } from './operator-access.js';
 export { createSiteFiles } from './site-file-cache.js';
 export { type RunningServer, startServer } from './start-server.js';
 export type { SubscriberUseCases } from './subscriber-routes.js';

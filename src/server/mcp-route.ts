@@ -15,7 +15,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Archive } from '../api/index.js';
 import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import { hasBadText, limitsIn, textGuard, tooManyRequests } from './guards.js';
 import { createMcpAnswer } from './mcp-answer.js';
 
@@ -193,7 +193,7 @@ function createAdmission(perMinute: number, trustProxy: boolean, limiter: Shared
         message: `The batch asks for up to ${work} results; at most ${MCP_MAX_WORK} a request.`,
       });
     }
-    const decision = await limiter.take(clientAddress(c, trustProxy), Math.min(messages.length, perMinute));
+    const decision = await limiter.take(clientGroup(c, trustProxy), Math.min(messages.length, perMinute));
     return decision.allowed ? null : tooManyRequests(c, decision.retryAfterMs);
   };
 }

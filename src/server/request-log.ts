@@ -29,6 +29,14 @@ function routeLabel(path: string): string {
   return path === '/*' || path === '*' ? 'site' : path;
 }
 
+/**
+ * The path as logged: a counted link's token (and a reader's part of it) stands for who was mailed what, so no line
+ * keeps it, whatever the answer was (a 404 of a mangled link, a 405 of a POST, a 5xx).
+ */
+export function withoutToken(path: string): string {
+  return path.replace(/^\/r\/[^/]*/, '/r/-');
+}
+
 export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Variables: RequestVariables }> {
   const now = options.now ?? (() => performance.now());
   return async (c, next) => {
@@ -54,7 +62,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
             msg: 'request',
             requestId,
             method: c.req.method,
-            path: c.req.path,
+            path: withoutToken(c.req.path),
             route,
             status,
             durationMs: Math.round(seconds * 100_000) / 100,

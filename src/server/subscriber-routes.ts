@@ -11,7 +11,7 @@ import {
   type Subscriptions,
   type subscriptionSettings,
 } from '../subscribers/index.js';
-import { clientAddress } from './client-address.js';
+import { clientGroup } from './client-address.js';
 import {
   allowedOrigins,
   bodyLimit,
@@ -98,7 +98,7 @@ export function subscriberRoutes(options: SubscriberRoutesOptions): Hono<RoutesE
 
 function routeKit(options: SubscriberRoutesOptions): RouteKit {
   const { settings } = options;
-  const ip = (c: Context) => clientAddress(c, options.trustProxy);
+  const ip = (c: Context) => clientGroup(c, options.trustProxy);
   const store = limitsIn(options);
   const limiter = (name: Limit, perMinute: number) =>
     store.limiter(name, { capacity: perMinute, refillMs: 60_000 / perMinute });

@@ -7,7 +7,7 @@ import { httpUrl } from '../core/urls.js';
 const HIDDEN = 'script|style|noscript|template|iframe|object|svg|math|head|select|textarea';
 // An attribute list whose quote or tag never closes runs to the end of the text: every alternative then always
 // matches, so no `<` costs a scan to the end and back (`<iframe ` or `<a "` repeated was quadratic).
-const ATTRIBUTES = `(?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*`;
+export const ATTRIBUTES = `(?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*`;
 const HIDDEN_BLOCK = new RegExp(`<(${HIDDEN})\\b${ATTRIBUTES}(?:>[\\s\\S]*?(?:<\\/\\1\\s*>|$)|$)`, 'gi');
 const COMMENT = /<!--[\s\S]*?(?:--!?>|$)/g;
 const DECLARATION = /<![^>]*>?|<\?[\s\S]*?(?:\?>|$)/g;

@@ -12,6 +12,7 @@ import { collapse } from '../core/text.js';
 import { displayUrl, httpUrl } from '../core/urls.js';
 import { decodeFeedBytes } from './_decode.js';
 import { parseFeedDate } from './_feed-dates.js';
+import { flattenDepth } from './_flatten-depth.js';
 import { htmlToText } from './_html-text.js';
 
 export interface PageMetadata {
@@ -34,6 +35,8 @@ export const MAX_READABLE_CHARS = 300_000;
 /** Elements, text and comments: about twice the elements of an ordinary long post. */
 export const MAX_READABLE_NODES = 20_000;
 export const MAX_READABLE_DEPTH = 64;
+/** Deeper elements are dropped (their text kept) before the DOM is built: a page this deep is not read by Readability. */
+const MAX_DOM_DEPTH = 256;
 
 export async function fetchPageMetadata(
   url: string,
@@ -62,7 +65,9 @@ export async function fetchPageMetadata(
 /** Metadata of an HTML document fetched from `pageUrl` (its final URL after redirects). */
 export function readPage(html: string, pageUrl: string): PageMetadata {
   const markup = html.replace(SCRIPT_BLOCKS, ' ').slice(0, MAX_DOM_CHARS);
-  const { document } = parseHTML(markup);
+  // The DOM is built from markup at most MAX_DOM_DEPTH deep (_flatten-depth.ts); the text still comes from all of it.
+  const shallow = flattenDepth(markup, MAX_DOM_DEPTH);
+  const { document } = parseHTML(shallow.markup);
   // One pass over the page's meta elements (not a selector walk over the whole page per key): the first of each name.
   const metas = new Map<string, string>();
   for (const element of Array.from(document.querySelectorAll('meta'))) {
@@ -106,7 +111,9 @@ export function readPage(html: string, pageUrl: string): PageMetadata {
   const siteName = meta('og:site_name', 'application-name');
   // Readability rewrites the document it reads, so it runs last; a page too deep or too large for it is not given.
   const article =
-    markup.length <= MAX_READABLE_CHARS && withinReadableSize(document) ? readable(document) : null;
+    !shallow.flattened && markup.length <= MAX_READABLE_CHARS && withinReadableSize(document)
+      ? readable(document)
+      : null;
   const text = collapse(article?.textContent ?? '') || htmlToText(markup) || description;
   return {
     url: base,

@@ -259,7 +259,7 @@ async function deleteSubscriber(db: Db, subscriberId: number): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-async function readerCounting(db: Db, subscriberId: number): Promise<boolean> {
+export async function readerCounting(db: Db, subscriberId: number): Promise<boolean> {
   const row = await db
     .selectFrom('subscriber_preferences')
     .select('count_my_clicks')

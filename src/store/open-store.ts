@@ -16,7 +16,7 @@ import { pgliteOptions } from './pglite-options.js';
 import { takeWarmStart } from './pglite-warm.js';
 import { isPrepared, prepareDataDir } from './prepare-data-dir.js';
 import type { Database } from './schema.js';
-import { clearShare, findShare, SHARE_SOCKET, sharePglite, shareUrl } from './share-pglite.js';
+import { clearShare, findShare, heldByServe, SHARE_SOCKET, sharePglite, shareUrl } from './share-pglite.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -138,7 +138,7 @@ async function openSharedStore(location: string, log: Logger | undefined): Promi
   );
   return openStoreOnDatabase({
     db: await postgresDatabase(shareUrl(share), log),
-    options: { log, jobLock: 'process' },
+    options: { log, jobLock: 'process', share: () => Promise.reject(heldByServe(location, share)) },
     where: `the database of digest serve (pid ${share.pid}) in ${location}`,
     hint: 'Is digest serve still running? Try again, or stop it and retry.',
   });

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import { bindQueries } from './_bind.js';
 import { json } from './_values.js';
-import { type ReaderClick, readerClicks } from './clicks.js';
+import { type ReaderClick, readerClicks, readerCounting } from './clicks.js';
 import type { Database, OutboxKind, OutboxState, SendState } from './schema.js';
 import { getSubscriber, type Subscriber } from './subscribers.js';
 
@@ -83,6 +83,8 @@ async function setPreferences(
 export interface SubscriberExport {
   subscriber: Subscriber;
   preferences: ReaderPreferences | null;
+  /** The reader's "count my clicks" choice (per-reader analytics): true until they turn it off. */
+  countMyClicks: boolean;
   /** Each mail of an edition and each correction notice the reader was sent (or was to be sent). */
   sendLog: {
     edition: string;
@@ -115,8 +117,9 @@ export interface SubscriberExport {
 async function exportSubscriber(db: Kysely<Database>, address: string): Promise<SubscriberExport | null> {
   const subscriber = await getSubscriber(db, { address });
   if (!subscriber) return null;
-  const [preferences, rows, mails, clicks] = await Promise.all([
+  const [preferences, countMyClicks, rows, mails, clicks] = await Promise.all([
     getPreferences(db, subscriber.id),
+    readerCounting(db, subscriber.id),
     db
       .selectFrom('send_log')
       .select([
@@ -144,6 +147,7 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
   return {
     subscriber,
     preferences,
+    countMyClicks,
     sendLog: rows.map((row) => ({
       edition: row.edition_date,
       revision: row.revision,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
 import { systemClock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { LOCK_FILE, parseHolder } from './data-dir.js';
 import { type SessionLock, sessionLock } from './pglite-session.js';
@@ -34,6 +34,8 @@ export interface ShareRecord {
   socketDir: string;
   port: number;
   since: string;
+  /** Where that `digest serve` answers HTTP, once it listens. */
+  serving?: string;
 }
 
 /** Starts sharing `pglite` (open on `dataDir`, whose lock this process holds); null when the path is too long. */
@@ -77,11 +79,15 @@ export async function sharePglite(
     since: systemClock.now().toISOString(),
   };
   const file = join(dataDir, SHARE_FILE);
-  const partial = `${file}.${randomUUID()}`;
-  await writeFile(partial, JSON.stringify(record), { mode: 0o600 });
-  await rename(partial, file);
+  const write = async (shared: ShareRecord) => {
+    const partial = `${file}.${randomUUID()}`;
+    await writeFile(partial, JSON.stringify(shared), { mode: 0o600 });
+    await rename(partial, file);
+  };
+  await write(record);
   return {
     address: socketPath,
+    announce: (serving) => write({ ...record, serving }),
     async close() {
       await rm(file, { force: true });
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -136,6 +142,16 @@ export async function findShare(dataDir: string): Promise<ShareRecord | null> {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
   }
   return record;
+}
+
+/**
+ * A second `digest serve` on a folder another one holds: it would run a second weekly schedule, outbox and desk on
+ * the one database. Other commands share the folder; a server does not.
+ */
+export function heldByServe(dataDir: string, holder: ShareRecord): ConfigError {
+  const at = holder.serving ? `, serving ${holder.serving}` : '';
+  const message = `is held by digest serve (pid ${holder.pid}${at}): one server per embedded database — stop that one first, or use PostgreSQL (DATABASE_URL) for several`;
+  return new ConfigError(`--data-dir ${dataDir}: ${message}.`, [{ path: '--data-dir', message }]);
 }
 
 /** A pg connection string for the shared socket. PGlite has one database and no roles to check. */

@@ -69,5 +69,7 @@ export interface Store extends StageStore {
 export interface SharedDatabase {
   /** The Unix socket other commands connect to. */
   address: string;
+  /** Names where the sharing server answers HTTP, for a second server that finds the folder held. */
+  announce(serving: string): Promise<void>;
   close(): Promise<void>;
 }

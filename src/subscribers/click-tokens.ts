@@ -8,6 +8,7 @@ import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
 import type { DigestDeps } from '../deps.js';
 import type { ClickChannel } from '../store/clicks.js';
+import { createReaderParts } from './click-reader-part.js';
 import { sameBytes } from './tokens.js';
 
 /** What a good token names. */
@@ -24,16 +25,19 @@ export interface ClickLink {
 export interface ClickTokens {
   /** The token of one item's link, the same for every reader of an edition. */
   item(link: { edition: string; revision: number; channel: ClickChannel; itemKey: string }): string;
-  /** The part a per-reader link appends to an item's token (`.<reader>.<signature>`), one per reader and edition. */
+  /** The part a per-reader link appends to an item's token (sealed: it shows nothing of the reader), one per reader and edition. */
   reader(edition: string, subscriberId: number): string;
   /** What the token names, or null when it is malformed, truncated or not signed by this digest. */
   read(token: string): ClickLink | null;
 }
 
 const CHANNEL_CODE: Record<ClickChannel, string> = { mail: 'm', site: 's' };
-/** `k.<yyyymmdd>.<revision>.<m|s>.<key digest>.<signature>[.<reader>.<reader signature>]`, base 36 numbers. */
+/**
+ * `k.<yyyymmdd>.<revision>.<m|s>.<key digest>.<signature>[.<sealed reader>]`, base 36 numbers; links mailed before
+ * the reader part was sealed end `.<reader>.<reader signature>` instead.
+ */
 const TOKEN_SHAPE =
-  /^k\.(\d{8})\.([1-9a-z][0-9a-z]{0,3})\.([ms])\.([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{22})(?:\.([1-9a-z][0-9a-z]{0,6})\.([A-Za-z0-9_-]{16}))?$/;
+  /^k\.(\d{8})\.([1-9a-z][0-9a-z]{0,3})\.([ms])\.([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{22})(?:\.([1-9a-z][0-9a-z]{0,6})\.([A-Za-z0-9_-]{16})|\.([A-Za-z0-9_-]{22}))?$/;
 const MAX_ID = 2 ** 31 - 1;
 
 /** An item key's digest in a link: 72 bits, unique among an edition's few items. */
@@ -51,6 +55,7 @@ export function createClickTokens(secret: Buffer): ClickTokens {
       .subarray(0, bytes);
   const itemMac = (fields: string[]) => mac('digest-click-v1', fields, 16);
   const readerMac = (fields: string[]) => mac('digest-click-reader-v1', fields, 12);
+  const readers = createReaderParts(secret);
   return {
     item({ edition, revision, channel, itemKey }) {
       const fields = [
@@ -62,25 +67,26 @@ export function createClickTokens(secret: Buffer): ClickTokens {
       return `k.${fields.join('.')}.${itemMac(fields).toString('base64url')}`;
     },
     reader(edition, subscriberId) {
-      const fields = [edition.replaceAll('-', ''), subscriberId.toString(36)];
-      return `.${fields[1]}.${readerMac(fields).toString('base64url')}`;
+      return readers.seal(edition.replaceAll('-', ''), subscriberId);
     },
     read(token) {
       const match = TOKEN_SHAPE.exec(token);
       if (!match) return null;
-      const [day, revision, channel, keyTag, signature, reader, readerSignature] = match.slice(1) as [
+      const [day, revision, channel, keyTag, signature, reader, readerSignature, sealed] = match.slice(1) as [
         string,
         string,
         string,
         string,
         string,
+        string | undefined,
         string | undefined,
         string | undefined,
       ];
       if (!sameBytes(signature, itemMac([day, revision, channel, keyTag]))) return null;
       const edition = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
       if (Number.isNaN(Date.parse(`${edition}T00:00:00Z`))) return null;
-      let subscriberId: number | null = null;
+      let subscriberId: number | null = sealed === undefined ? null : readers.open(day, sealed);
+      if (subscriberId !== null && subscriberId > MAX_ID) subscriberId = null;
       if (reader !== undefined && readerSignature !== undefined) {
         const id = Number.parseInt(reader, 36);
         // A bad reader part is dropped, not the click: the item's own signature is good.

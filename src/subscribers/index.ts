@@ -9,6 +9,7 @@ export { describeMail, SUBSCRIBER_STATUSES } from './manage.js';
 export type { OutboxEvent } from './outbox-worker.js';
 export type { ReaderPreferencesUseCases } from './reader-preferences.js';
 export type { SendInput, SendOutcome, SendProgress } from './send.js';
+export type { SendTestInput, SendTestOutcome } from './send-test.js';
 export type { MailStatus, SubscribeInput, Subscriptions } from './subscribe.js';
 // Lazy: it fills the subscribe slot with an HTML decoder (entities) that only `digest serve` needs, and every CLI
 // command imports this public entry to register its commands.
@@ -31,6 +32,8 @@ export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.
 export const { createLinkRedirect } = lazyModule(() => import('./link-redirect.js'));
 // sendLogCounts: The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain).
 export const { send, sendLogCounts } = lazyModule(() => import('./send.js'));
+// sendTest: a test of the edition's mail to one address ("[Test]", links that count nothing, no send-log row).
+export const { sendTest } = lazyModule(() => import('./send-test.js'));
 
 // listSubscribers: Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain).
 export const {

@@ -3,6 +3,8 @@
 // no open redirect. A forged or truncated token goes to the site's home, a good one whose edition, revision or item
 // is not there (stale) to the edition's page; neither echoes the input. Counting happens after the answer is
 // decided, in memory (click-counter.ts), so the database is never on the redirect's path once a revision is cached.
+// A link once mailed works for good: with analytics "off" (switched off after a send) it still answers its item,
+// and only counting stops.
 import { analyticsMode } from '../config/analytics-schema.js';
 import { systemTimer } from '../core/clock.js';
 import { readerUrl } from '../core/ids.js';
@@ -56,9 +58,10 @@ export function createLinkRedirect(deps: ClickDeps): LinkRedirect {
   const tokens = digestClickTokens(deps);
   const timer = deps.clock.timer ?? systemTimer;
   const home = subscriptionSettings(deps.config)?.baseUrl ?? safeUrl(deps.config.publish.baseUrl) ?? '/';
+  const mode = analyticsMode(deps.config);
   const counter = createClickCounter({
     store: deps.store,
-    perReader: analyticsMode(deps.config) === 'per-reader',
+    perReader: mode === 'per-reader',
     perMinute: deps.config.analytics.perMinute,
     timer,
     today: () => {
@@ -77,6 +80,7 @@ export function createLinkRedirect(deps: ClickDeps): LinkRedirect {
       const item = revision?.items.get(link.keyTag);
       if (!revision || !item)
         return { location: await editionPage(deps, link.edition, home), counted: 'none' };
+      if (mode === 'off') return { location: item.url, counted: 'none' };
       const counted = counter.record({
         link,
         itemKey: item.key,

@@ -15,10 +15,11 @@ import { digestTokens } from './tokens.js';
 export async function prepareSendMail(
   deps: Pick<SendDeps, 'config' | 'clock' | 'http' | 'log' | 'store' | 'env'>,
   edition: Edition,
-  settings: SendSettings,
+  settings: SendSettings & { test?: boolean },
 ): Promise<PersonalMails> {
   const { unsubscribeMailto } = settings.send;
-  const countedLinks = mailLinks(deps, edition, settings.baseUrl);
+  // A test mail's links go straight to the items: an editor's clicks never count as readers'.
+  const countedLinks = settings.test ? null : mailLinks(deps, edition, settings.baseUrl);
   return preparePersonalMails({
     editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: deps.config.publish.email.from,
@@ -26,6 +27,7 @@ export async function prepareSendMail(
     now: () => deps.clock.now(),
     ...(unsubscribeMailto ? { unsubscribeMailto } : {}),
     ...(countedLinks ? { countedLinks } : {}),
+    ...(settings.test ? { subjectPrefix: '[Test] ' } : {}),
     ...(await emailImages(deps, edition, settings.baseUrl)),
   });
 }

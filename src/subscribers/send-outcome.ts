@@ -62,6 +62,8 @@ export interface SendInput extends ProgressHooks {
   dryRun?: boolean;
   /** Send even with fallbacks or flagged items. */
   allowFlagged?: boolean;
+  /** Send even with fewer items than selection.minItems (otherwise ThinEditionError). */
+  allowThin?: boolean;
   /** Queue uncertain rows again (their readers may get the mail twice). */
   resendUncertain?: boolean;
   /** Public base URL for unsubscribe links (default server.baseUrl, then publish.baseUrl). */
@@ -89,6 +91,15 @@ export function trackProgress(
   const progress: SendProgress = { done: 0, total, ...run, retrying: 0 };
   const retrying = new Set<string>();
   const onEvent = (event: SendEvent) => {
+    if (event.kind === 'waiting') {
+      // A send that waits says for what and until when, so a quiet terminal is never a mystery.
+      const at = new Date(Date.now() + event.inMs).toISOString().slice(11, 19);
+      log.info(
+        `${event.retrying} mail(s) failed for now; next try at ${at} UTC (in ${Math.ceil(event.inMs / 1000)} s)`,
+      );
+      hooks.onEvent?.(event);
+      return;
+    }
     if (event.kind === 'retry') retrying.add(event.address);
     else {
       if (event.kind !== 'skipped') retrying.delete(event.address);

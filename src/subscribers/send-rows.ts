@@ -9,6 +9,7 @@ import type { OutgoingMail } from '../mail/edition-mail.js';
 import type { PersonalRecipient } from '../mail/personal-mail.js';
 import { runSendWorker } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
+import { checkSmtpConnection } from '../mail/smtp-connection-check.js';
 import { createSmtpSender } from '../mail/smtp-sender.js';
 import type { SendKey } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
@@ -59,6 +60,8 @@ export async function deliver(
     claim: { ...claim, leaseSeconds: settings.send.leaseSeconds },
   });
   const { run, onEvent } = trackProgress(deps.log, rows.total, input.hooks);
+  // A server nobody can connect to stops the send here, before a reader is reserved or marked.
+  if (rows.total > 0) await checkServer(deps, settings);
   const sender = createSmtpSender({ ...settings.smtp, connections: settings.send.concurrency });
   try {
     await runSendWorker({
@@ -76,6 +79,21 @@ export async function deliver(
   }
   const { added, foundUncertain, requeued } = rows;
   return { added, foundUncertain, requeued, run, ...(await sendLogState(store, key)) };
+}
+
+/** The bounded connection check before the first mail; each wait says when the next try is. */
+async function checkServer(deps: Pick<SendDeps, 'log' | 'signal'>, settings: SendSettings): Promise<void> {
+  const { server } = settings.smtp;
+  await checkSmtpConnection({
+    server,
+    retryDelayMs: settings.send.retryDelayMs,
+    onRetry: ({ message, nextTryAt, inMs }) =>
+      deps.log.warn(
+        `SMTP server ${server.host}:${server.port}: ${message}; next try at ` +
+          `${nextTryAt.toISOString().slice(11, 19)} UTC (in ${Math.ceil(inMs / 1000)} s)`,
+      ),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
 }
 
 export function keyOfMail(mail: Pick<RowsMail, 'edition' | 'notice'>): SendKey {

@@ -4,6 +4,7 @@
 // server's "250" and the log write) are reported and, by default, not resent: a reader may miss one edition
 // rather than get it twice. `resendUncertain` turns that round.
 import { refuseFlagged } from '../core/edition-flags.js';
+import { minItemsFor, refuseThin } from '../core/edition-thin.js';
 import { type Edition, editionRevision } from '../core/types.js';
 import type { SendEvent } from '../mail/send-run.js';
 import { sendSettings } from '../mail/settings.js';
@@ -55,10 +56,15 @@ export async function send(deps: SendDeps, request: SendInput): Promise<SendOutc
   return { ...base, ...delivered };
 }
 
-/** The week's edition, built and published (the mail links to its page), and not flagged unless allowed. */
-async function sendableEdition(deps: Pick<SendDeps, 'store'>, input: WeekInput): Promise<Edition> {
+/** The week's edition, built and published (the mail links to its page), and not flagged or thin unless allowed. */
+async function sendableEdition(deps: Pick<SendDeps, 'store' | 'config'>, input: WeekInput): Promise<Edition> {
   const edition = await publishedEdition(deps, input.week);
   refuseFlagged(edition, 'send', input.allowFlagged ?? false);
+  const { selection, itemsPerEdition } = deps.config;
+  refuseThin(edition, 'send', {
+    minItems: minItemsFor(selection.minItems, itemsPerEdition),
+    allowThin: input.allowThin ?? false,
+  });
   return edition;
 }
 

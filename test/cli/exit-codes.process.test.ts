@@ -61,7 +61,9 @@ describe('CLI input checks', () => {
   it('exits 2 for an item the store does not have', async () => {
     const run = await runDigest(['pin', 'arxiv:0000.00000', '--week', '2026-05-04'], { cwd });
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/No stored item matches "arxiv:0000.00000"/);
+    expect(run.stderr).toMatch(
+      /"arxiv:0000.00000" is not a candidate of the week of 2026-05-04: it has none/,
+    );
     rmSync(join(cwd, 'data'), { recursive: true, force: true });
   });
 });

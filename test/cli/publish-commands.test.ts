@@ -176,7 +176,12 @@ describe('digest publish / digest email', () => {
   it('email writes to drafts/ by default and never into the published site', async () => {
     const site = await snapshot(join(cwd, 'out'));
     const refused = await run(cwd, ['email', '--week', '2026-05-04', '--out', 'out']);
-    expect(String(refused.error)).toMatch(/--out .*out: holds the published site/);
+    expect(String(refused.error)).toMatch(/--out .*out: is in the published site/);
+    // A folder in it — the published week's own, or one not made yet — is the live site too.
+    for (const out of ['out/2026-05-04', 'out/leak', './out/../out/2026-04-27/mail']) {
+      const inside = await run(cwd, ['email', '--week', '2026-05-04', '--out', out]);
+      expect(String(inside.error), out).toMatch(/is in the published site/);
+    }
     expect(await snapshot(join(cwd, 'out'))).toEqual(site);
     const drafted = await run(cwd, ['email', '--week', '2026-05-04']);
     expect(drafted.error).toBeNull();

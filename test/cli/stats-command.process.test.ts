@@ -1,6 +1,6 @@
 // `digest stats`: what readers did with a published edition, read back through the real CLI from a PGlite data
 // folder holding three published editions, their clicks (scanner prefetches apart) and a send log.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,16 @@ describe('digest stats', () => {
     );
     expect(stats.trend[0]).toMatchObject({ edition: newest, clicks: 3, prefetched: stats.items.length });
     expect(stats.trend).toHaveLength(3);
+  });
+
+  it('--json in per-reader mode: an item nobody clicked has 0 readers, not null', async () => {
+    writeFileSync(join(cwd, 'per-reader.json'), JSON.stringify({ analytics: 'per-reader' }));
+    const run = await runDigest(['stats', '--json', '--config', 'per-reader.json', '--data-dir', dataDir], {
+      cwd,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const stats = JSON.parse(run.stdout) as EditionStats;
+    expect(stats.items.map((item) => item.uniqueReaders)).toEqual(stats.items.map(() => 0));
   });
 
   it('prints a table of the items and the trend', async () => {

@@ -33,4 +33,14 @@ describe('createRateLimiter', () => {
     expect(limiter.take('10.0.3.231').allowed).toBe(false);
     expect(limiter.take('10.0.0.0').allowed).toBe(true);
   });
+
+  it("forgets a key once its bucket is full again: yesterday's thousand addresses take no memory today", () => {
+    let time = 0;
+    const limiter = createRateLimiter({ capacity: 5, refillMs: 12_000, now: () => time });
+    for (let index = 0; index < 1000; index++) limiter.take(`10.1.${index >> 8}.${index & 255}`);
+    expect(limiter.size).toBe(1000);
+    time += 5 * 12_000;
+    limiter.take('192.0.2.1');
+    expect(limiter.size).toBe(1);
+  });
 });

@@ -299,7 +299,7 @@ describe('editor desk actions', () => {
     );
 
     const approvePage = await (await client.get(`/admin/week/${WEEK}/approve`)).text();
-    expect(approvePage).toContain('confirmed subscriber(s)');
+    expect(approvePage).toContain('reader(s) will get the mail');
     const approved = await client.post(`/admin/week/${WEEK}/approve`, {});
     expect(approved.status).toBe(303);
     for (const feed of ['feed.xml', 'atom.xml']) {
@@ -321,7 +321,7 @@ describe('editor desk actions', () => {
     await store().subscribers.put('pending@example.org', 'pending@example.org', 'pending');
     const client = await signIn(harness.app);
     const page = await (await client.get(`/admin/week/${WEEK}/approve`)).text();
-    expect(page).toContain('<strong>1</strong> confirmed subscriber(s)');
+    expect(page).toContain('<strong>1</strong> reader(s) will get the mail');
     expect(page).toContain('No open flags.');
     const response = await client.post(`/admin/week/${WEEK}/approve`, {});
     expect(response.status).toBe(303);
@@ -329,7 +329,7 @@ describe('editor desk actions', () => {
     expect((await store().editions.get(WEEK))?.publishedAt).toBeTruthy();
     expect(await readFile(join(harness.siteDir, 'index.html'), 'utf8')).toContain('Test Digest');
     const board = await (await client.get(`/admin/week/${WEEK}`)).text();
-    expect(board).toContain('Published edition: ');
+    expect(board).toContain('Published edition (revision 1): ');
     expect(board).not.toContain('Draft edition');
     // A published week takes no more decisions.
     const late = await client.post(`/admin/week/${WEEK}/count`, { count: '2' });

@@ -36,6 +36,9 @@ const POST_ROUTES = [
   `/admin/week/${WEEK}/revert`,
   `/admin/week/${WEEK}/regenerate`,
   `/admin/week/${WEEK}/approve`,
+  `/admin/week/${WEEK}/test`,
+  `/admin/week/${WEEK}/send`,
+  `/admin/week/${WEEK}/notice`,
 ];
 
 /** Fields that would change something if the request were let through. */

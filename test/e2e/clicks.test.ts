@@ -5,7 +5,7 @@
 // which reader clicked, in their export, gone with `subscribers remove`, and a reader who turns "Count my clicks" off
 // on the preferences page is counted but not kept; with analytics.site the published edition page's links count
 // too. Needs `npm run build`.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -69,6 +69,7 @@ async function serve(setup: Setup) {
   });
   return {
     url: served.url.replace(/\/?$/, '/'),
+    stderr: served.stderr,
     async stop() {
       served.child.kill('SIGTERM');
       const { code } = await served.exited;
@@ -187,6 +188,45 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     }
   }, 180_000);
 
+  it('a link once mailed works for good: with analytics switched off it still answers its item, counts nothing, logs no token', async () => {
+    const setup = await mailed({ mode: 'per-reader' });
+    const html = parseMail(smtp.mails.find((mail) => mail.to[0] === 'ada@example.com')!.raw).html;
+    const tokens = countedTokens(html);
+    expect(tokens).toHaveLength(12);
+    // The reader part is sealed: nothing of the reader's number shows.
+    for (const token of tokens)
+      expect(token).toMatch(/^k\.[^.]+\.[^.]+\.m\.[^.]+\.[^.]+\.[A-Za-z0-9_-]{22}$/);
+    const configFile = join(setup.cwd, 'digest.config.json');
+    const config = JSON.parse(await readFile(configFile, 'utf8'));
+    await writeFile(configFile, JSON.stringify({ ...config, analytics: 'off' }));
+    const service = await serve(setup);
+    const logged = () => service.stderr();
+    try {
+      for (const [index, token] of tokens.entries()) {
+        const path = index % 2 === 0 ? `r/${token}` : `r/${token}/`;
+        const method = index % 3 === 0 ? 'HEAD' : 'GET';
+        const answer = await fetch(`${service.url}${path}`, { method, redirect: 'manual' });
+        expect(answer.status, `${method} ${path}`).toBe(302);
+        expect(answer.headers.get('location')).not.toBe(BASE_URL);
+        expect(answer.headers.get('location')).toMatch(/^https:\/\//);
+      }
+      const posted = await fetch(`${service.url}r/${tokens[0]}`, { method: 'POST', redirect: 'manual' });
+      expect(posted.status).toBe(405);
+      expect((await fetch(`${service.url}r/${tokens[0]}x/more`, { redirect: 'manual' })).status).toBe(404);
+    } finally {
+      await service.stop();
+    }
+    for (const token of tokens) expect(logged()).not.toContain(token.slice(-22));
+    const store = await openStore({ dataDir: join(setup.cwd, 'data') });
+    try {
+      expect(
+        (await store.clicks.byItem(WEEK)).reduce((sum, row) => sum + row.clicks + row.prefetched, 0),
+      ).toBe(0);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+
   it('"off" mails the items\' own links', async () => {
     await mailed('off');
     const mail = parseMail(smtp.mails[0]!.raw);
@@ -214,6 +254,8 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const data = JSON.parse(exported.stdout);
     expect(data.clicks).toHaveLength(2);
+    // Every stored choice, "count my clicks" too (on until turned off).
+    expect(data.countMyClicks).toBe(true);
     expect(data.clicks[0]).toMatchObject({ edition: WEEK, revision: 1, channel: 'mail' });
     const store = await openStore({ dataDir: join(setup.cwd, 'data') });
     try {
@@ -273,7 +315,7 @@ describe.skipIf(!hasChromium)('counted links through digest serve', () => {
     }
     const exported = await setup.digest('subscribers', 'export', 'bo@example.com');
     expect(exported.code, exported.stderr).toBe(0);
-    expect(JSON.parse(exported.stdout).clicks).toEqual([]);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ clicks: [], countMyClicks: false });
     const store = await openStore({ dataDir: join(setup.cwd, 'data') });
     try {
       const counted = (await store.clicks.byItem(WEEK)).filter((row) => row.clicks > 0);

@@ -13,6 +13,7 @@ import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/br
 import { runDigest } from '../support/cli.js';
 import { chromiumPath } from '../support/environment.js';
 import { startServe } from '../support/serve.js';
+import { type LoopbackSmtp, startSmtp } from '../support/smtp-inbox.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEEK = '2026-05-04';
@@ -35,6 +36,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
   let served: { child: ChildProcess; url: string };
   let browser: Browser;
   let opened: OpenedPage;
+  let smtp: LoopbackSmtp;
 
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
@@ -42,10 +44,20 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     }
     cwd = await mkdtemp(join(tmpdir(), 'digest-desk-e2e-'));
     expect((await runDigest(['demo'], { cwd })).code).toBe(0);
-    // Approving publishes, which needs the site's address.
+    smtp = await startSmtp();
+    // Approving publishes, which needs the site's address; mail goes to a catcher on loopback.
     await writeFile(
       join(cwd, 'digest.config.json'),
-      JSON.stringify({ publish: { baseUrl: 'https://digest.example/' }, enrich: { enabled: false } }),
+      JSON.stringify({
+        publish: {
+          baseUrl: 'https://digest.example/',
+          email: {
+            smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
+            send: { retryDelayMs: 20, timeoutMs: 2000 },
+          },
+        },
+        enrich: { enabled: false },
+      }),
     );
     const added = await runDigest(['editors', 'add', EDITOR.email], {
       cwd,
@@ -64,8 +76,18 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       served.child.kill('SIGTERM');
       await new Promise((resolve) => served.child.once('exit', resolve));
     }
+    await smtp?.close();
     if (cwd) await rm(cwd, { recursive: true, force: true });
   });
+
+  // Before the week is published: a published week's board offers no reordering at all.
+  it('reorders by dragging when the script runs, with no policy violation', async () => {
+    const fresh = await signedInPage({ bypassCSP: false });
+    const { page } = fresh;
+    expect(await fresh.violations()).toEqual([]);
+    expect(await page.locator('#edition-items li').first().getAttribute('draggable')).toBe('true');
+    await fresh.context.close();
+  }, 60_000);
 
   it('signs in with the keyboard, decides, edits, approves and publishes; every page passes axe', async () => {
     const { page } = opened;
@@ -111,7 +133,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
 
     await page.goto(`${served.url}/admin/week/${WEEK}/approve`);
     await expectAccessible(page, 'approve');
-    expect(await page.locator('main').textContent()).toContain('0 confirmed subscriber(s)');
+    expect(await page.locator('main').textContent()).toContain('0 reader(s) will get the mail');
     await Promise.all([
       page.waitForURL(/done=published/),
       page.getByRole('button', { name: 'Approve and publish' }).click(),
@@ -147,27 +169,53 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     return fresh;
   }
 
-  it('reorders by dragging when the script runs, with no policy violation', async () => {
-    const fresh = await signedInPage({ bypassCSP: false });
+  it('sends a test to the editor, then the edition to its reader, from the buttons; each page passes axe', async () => {
+    // A reader confirmed after publication, added from the command line beside the running service.
+    const added = await runDigest(['subscribers', 'add', 'reader@example.org', '--confirmed'], { cwd });
+    expect(added.code, added.stderr).toBe(0);
+    const fresh = await signedInPage({ bypassCSP: true });
     const { page } = fresh;
-    expect(await fresh.violations()).toEqual([]);
-    expect(await page.locator('#edition-items li').first().getAttribute('draggable')).toBe('true');
+    await Promise.all([
+      page.waitForURL(/done=tested/),
+      page.getByRole('button', { name: 'Send a test to me' }).click(),
+    ]);
+    const test = await smtp.next(1);
+    expect(test.to).toEqual([EDITOR.email]);
+    expect(test.parsed.subject).toMatch(/^\[Test\] /);
+
+    await Promise.all([
+      page.waitForURL(new RegExp(`/admin/week/${WEEK}/send$`)),
+      page.getByRole('link', { name: 'Send to 1 reader(s)…' }).click(),
+    ]);
+    await expectAccessible(page, 'send');
+    await Promise.all([
+      page.waitForURL(/done=sending/),
+      page.getByRole('button', { name: 'Send to 1 reader(s)' }).click(),
+    ]);
+    expect((await smtp.next(2)).to).toEqual(['reader@example.org']);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.locator('.mailing').textContent();
+      })
+      .toContain('sent 1 · waiting 0');
     await fresh.context.close();
-  }, 60_000);
+  }, 90_000);
 
   it('corrects the published edition: from a refused rebuild to revision 2 live, revision 1 still served', async () => {
     const fresh = await signedInPage({ bypassCSP: true });
     const { page } = fresh;
     expect(await page.getByRole('link', { name: 'Correct this edition' }).count()).toBe(1);
-    // The desk's rebuild of a published week is refused; its page offers the correction as a button.
-    const [refusal] = await Promise.all([
-      page.waitForResponse((response) => response.url().endsWith('/rebuild')),
-      page.getByRole('button', { name: 'Rebuild the draft' }).click(),
-    ]);
-    expect(refusal.status()).toBe(409);
+    // A published week offers no control the server would refuse: its one editing action is the correction.
+    for (const name of ['Rebuild the draft', 'Up', 'Down', 'Skip', 'Swap', 'Pin', 'Add', 'Set']) {
+      expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    }
+    expect(await page.getByRole('link', { name: 'Approve and publish…' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'published board');
     await Promise.all([
       page.waitForURL(new RegExp(`/admin/week/${WEEK}/correct\\??$`)),
-      page.getByRole('button', { name: 'Correct this edition' }).click(),
+      page.getByRole('link', { name: 'Correct this edition' }).click(),
     ]);
     await expectAccessible(page, 'correction');
     const before = await page.inputValue('#summary-0');
@@ -185,9 +233,30 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     const earlier = await (await fetch(`${served.url}/${WEEK}-r1/`)).text();
     expect(earlier).not.toContain('A corrected summary, written on the desk.');
     expect(earlier).toContain(before.slice(0, 40).replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+    // The earlier revision's page says so, and links the current one.
+    expect(earlier).toContain('An earlier revision.');
+    expect(earlier).toContain(`<a href="../${WEEK}/">Read the current revision (2)</a>`);
+
+    // The reader had revision 1: the board offers the notice, mailed once.
+    await page.goto(`${served.url}/admin/week/${WEEK}`);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/admin/week/${WEEK}/notice$`)),
+      page.getByRole('link', { name: 'Mail the notice to 1 reader(s)…' }).click(),
+    ]);
+    await expectAccessible(page, 'notice');
+    await Promise.all([
+      page.waitForURL(/done=notice-sending/),
+      page.getByRole('button', { name: 'Mail the notice to 1 reader(s)' }).click(),
+    ]);
+    expect((await smtp.next(3)).to).toEqual(['reader@example.org']);
     await page.goto(`${served.url}/admin/audit`);
     const audit = await page.locator('table.audit').textContent();
     expect(audit).toMatch(new RegExp(`${EDITOR.email.replace('.', '\\.')}\\s*correct`));
+    expect(smtp.received.map((mail) => mail.to[0])).toEqual([
+      EDITOR.email,
+      'reader@example.org',
+      'reader@example.org',
+    ]);
     await fresh.context.close();
   }, 90_000);
 });

@@ -186,15 +186,6 @@ describe.skipIf(postgres.skip !== null)('three digest serve instances on one Pos
   }, 60_000);
 });
 
-/** What an instance logged about its copy of the site. */
-function siteLines(server: Served): string {
-  return server
-    .stderr()
-    .split('\n')
-    .filter((line) => line.includes('site: '))
-    .join(' | ');
-}
-
 async function health(server: Served): Promise<{ status: string; site: { generation: number | null } }> {
   return JSON.parse((await httpRequest(new URL('healthz', server.url))).text);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served } from '../support/serve.js';
+import { OPERATOR_HEADERS, type Served } from '../support/serve.js';
 import { SERVED_BASE, startServedDigest, stopServedDigest } from '../support/served-digest.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
 import { type Answer, eventually, httpRequest } from './_http.js';
@@ -23,7 +23,7 @@ describe('digest serve at its edges (real process, loopback)', () => {
       from,
     });
   const metric = async (line: string) => {
-    const text = (await httpRequest(url('metrics'))).text;
+    const text = (await httpRequest(url('metrics'), { headers: OPERATOR_HEADERS })).text;
     const escaped = line.replace(/[{}"=]/g, (char) => `\\${char}`);
     return Number(new RegExp(`^${escaped} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   };
@@ -39,7 +39,7 @@ describe('digest serve at its edges (real process, loopback)', () => {
       prefix: 'digest-security-edges-',
       name: 'Edges Digest',
       smtpPort: smtp.port,
-      server: { welcomeMail: true, outbox: { pollMs: 50 } },
+      server: { welcomeMail: true, outbox: { pollMs: 50 }, metricsListen: '127.0.0.1:0' },
     }));
   }, 180_000);
 
@@ -179,21 +179,36 @@ describe('digest serve at its edges (real process, loopback)', () => {
     await outboxDrained();
   }, 60_000);
 
-  it('/metrics is local only without any forwarding header, even an empty one; otherwise it needs the token', async () => {
-    expect((await httpRequest(url('metrics'))).status).toBe(200);
-    const forwarded: Record<string, string>[] = [
-      { 'x-real-ip': '203.0.113.9' },
-      { 'x-forwarded-for': '' },
-      { forwarded: '' },
-      { forwarded: 'for=203.0.113.9' },
-      { 'x-real-ip': '' },
-      { 'x-forwarded-host': 'digest.example.org' },
-    ];
-    for (const headers of forwarded) {
-      const answer = await httpRequest(url('metrics'), { headers });
-      expect(answer.status, JSON.stringify(headers)).toBe(401);
-      expect(answer.text).not.toContain('digest_subscribers');
+  it('/metrics and /operator/stats answer the token only: loopback, forwarded or not, without it gets nothing', async () => {
+    for (const path of ['metrics', 'operator/stats']) {
+      expect((await httpRequest(url(path), { headers: OPERATOR_HEADERS })).status, path).not.toBe(401);
+      const strangers: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-the-token' },
+        { 'x-real-ip': '203.0.113.9' },
+        { 'x-forwarded-for': '' },
+        { forwarded: 'for=203.0.113.9' },
+      ];
+      for (const headers of strangers) {
+        const answer = await httpRequest(url(path), { headers });
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+        expect(answer.text).not.toContain('digest_subscribers');
+      }
     }
+  });
+
+  it("the operator's own loopback listener answers both without a token, and serves nothing else", async () => {
+    const at = /Operator endpoints \(\/metrics, \/operator\/stats\) at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(
+      served.stderr(),
+    )?.[1];
+    expect(at).toBeDefined();
+    expect(at).not.toBe(served.url);
+    const metrics = await httpRequest(new URL('metrics', at));
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('digest_subscribers');
+    expect((await httpRequest(new URL('operator/stats', at))).status).not.toBe(401);
+    expect((await httpRequest(new URL('2026-05-04/', at))).status).toBe(404);
+    expect((await httpRequest(new URL('healthz', at))).status).toBe(404);
   });
 
   it('a NUL at any depth of a JSON body is a 400, also thousands of levels down', async () => {

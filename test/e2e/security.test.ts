@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDigest } from '../support/cli.js';
 import { freePort } from '../support/loopback.js';
-import type { Served } from '../support/serve.js';
+import { OPERATOR_HEADERS, type Served } from '../support/serve.js';
 import { SERVED_BASE, startServedDigest, stopServedDigest } from '../support/served-digest.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
 import { type Answer, eventually, httpRequest, percentile } from './_http.js';
@@ -49,7 +49,7 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
 
   const health = async () => JSON.parse((await httpRequest(url('healthz'))).text) as Record<string, unknown>;
   const metric = async (name: string) => {
-    const text = (await httpRequest(url('metrics'))).text;
+    const text = (await httpRequest(url('metrics'), { headers: OPERATOR_HEADERS })).text;
     return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   };
 
@@ -245,8 +245,9 @@ describe('digest serve under attack and faults (real process, loopback)', () => 
     expect(JSON.parse(fine.text)).toHaveLength(10);
   }, 60_000);
 
-  it('/metrics answers loopback, and refuses a forwarded request with no token', async () => {
-    expect((await httpRequest(url('metrics'))).status).toBe(200);
+  it('/metrics answers the token, and refuses loopback or a forwarded request with none', async () => {
+    expect((await httpRequest(url('metrics'), { headers: OPERATOR_HEADERS })).status).toBe(200);
+    expect((await httpRequest(url('metrics'))).status).toBe(401);
     const forwarded = await httpRequest(url('metrics'), { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(forwarded.status).toBe(401);
     expect(forwarded.text).not.toContain('digest_subscribers');

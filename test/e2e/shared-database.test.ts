@@ -54,6 +54,22 @@ describe('digest serve shares its embedded database with other commands', () => 
     expect(served.stderr()).toMatch(/Other digest commands reach this database through .*\.s\.PGSQL\.5432/);
   });
 
+  it('a second digest serve on the folder exits 2 naming the holder, which keeps serving', async () => {
+    const port = new URL(served.url).port;
+    const second = serveSample(cwd);
+    await expect(second).rejects.toThrow(/exited \(2\) before listening/);
+    await expect(second).rejects.toThrow(
+      new RegExp(
+        `held by digest serve \\(pid ${served.child.pid}, serving http://127\\.0\\.0\\.1:${port}/\\): one server per embedded database`,
+      ),
+    );
+    expect(await (await fetch(new URL('healthz', served.url))).json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+    });
+    expect(JSON.parse(readFileSync(join(data(), 'digest.serve.json'), 'utf8')).pid).toBe(served.child.pid);
+  }, 60_000);
+
   it('lets list, pin and build run while serving, all on the one database, the server answering meanwhile', async () => {
     const listed = await cli(['list', '--week', SAMPLE_WEEK, '--json']);
     expect(listed.code, listed.stderr).toBe(0);

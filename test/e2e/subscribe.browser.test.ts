@@ -15,7 +15,7 @@ import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { launchChromium, type OpenedPage, openPage, runAxe } from '../support/browser.js';
 import { announceSkip, chromiumPath } from '../support/environment.js';
 import { freePort } from '../support/loopback.js';
-import { type Served, startServe } from '../support/serve.js';
+import { OPERATOR_HEADERS, type Served, startServe } from '../support/serve.js';
 import { type LoopbackSmtp, linkIn, startSmtp } from '../support/smtp-inbox.js';
 import { weeklyEditions } from '../support/weekly-editions.js';
 
@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('subscribe → confirm → unsubscribe in Chromium
   }
 
   async function subscribers(): Promise<string> {
-    const metrics = await (await fetch(new URL('metrics', base))).text();
+    const metrics = await (await fetch(new URL('metrics', base), { headers: OPERATOR_HEADERS })).text();
     return metrics
       .split('\n')
       .filter((line) => line.startsWith('digest_subscribers{'))

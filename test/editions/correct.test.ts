@@ -42,6 +42,21 @@ describe('correcting a published edition', () => {
     expect(await store.revisions.list(WEEK)).toEqual([]);
   });
 
+  it('refuses a correction that reorders, repeats or drops a published item, naming the difference', async () => {
+    const draft = await harness.digest.correctionDraft(WEEK);
+    const [a, b, c] = draft.items;
+    expect(c).toBeDefined();
+    const input = { week: WEEK, editor: EDITOR.email, reason: REASON, outDir: harness.siteDir };
+    const attempt = (items: typeof draft.items) =>
+      harness.digest.correct({ ...input, corrected: { ...draft, items } });
+    const rest = draft.items.slice(3);
+    await expect(attempt([b!, a!, c!, ...rest])).rejects.toThrow(/item 1 is ".+", published as ".+"/);
+    await expect(attempt([a!, a!, b!, c!, ...rest])).rejects.toThrow(/appears twice/);
+    await expect(attempt([a!, c!, ...rest])).rejects.toThrow(new RegExp(`"${b!.key}" missing`));
+    await expect(attempt([a!, b!, c!, ...rest])).rejects.toThrow(/changes nothing/);
+    expect(await store.revisions.list(WEEK)).toEqual([]);
+  });
+
   it('publishes revision 2 with a visible note while revision 1 stays readable', async () => {
     const firstPage = await read(WEEK, 'index.html');
     const draft = await harness.digest.correctionDraft(WEEK);
@@ -64,6 +79,16 @@ describe('correcting a published edition', () => {
     expect(first).toContain(original.items[0]!.summary);
     expect(first).not.toContain('A corrected summary');
     expect(firstPage).not.toContain('Corrected on');
+    // The earlier revision says so where a reader sees it, and links the current one.
+    expect(first).toMatch(
+      new RegExp(
+        `<p class="superseded" role="note"><strong>An earlier revision\\.</strong> This is revision 1 of this edition, ` +
+          `as readers had it; it has since been corrected\\. <a href="\\.\\./${WEEK}/">Read the current revision \\(2\\)</a>\\.</p>`,
+      ),
+    );
+    expect(live).not.toContain('class="superseded"');
+    // The reason is a sentence of its own: it never runs into the link after it.
+    expect(live).toMatch(/: [^<]*[.!?] <a href="\.\.\/[^"]+-r1\/">Read revision 1<\/a>\.<\/p>/);
 
     const atom = await read('atom.xml');
     expect(atom).toContain('<updated>2026-05-05T09:00:00.000Z</updated>');
@@ -108,5 +133,29 @@ describe('correcting a published edition', () => {
         refresh: true,
       }),
     ).rejects.toThrow(PublishedEditionError);
+  });
+
+  it("keeps an item's anchor when a correction changes its title: links already shared still land", async () => {
+    const before = await read(WEEK, 'index.html');
+    const anchor = /<li class="card" id="([^"]+)">/.exec(before)?.[1];
+    expect(anchor).toMatch(/^item-/);
+    const draft = await harness.digest.correctionDraft(WEEK);
+    draft.items[0]!.title = 'A corrected title that reads nothing like the first one';
+    const outcome = await harness.digest.correct({
+      week: WEEK,
+      reason: 'The title named the wrong lab.',
+      editor: EDITOR.email,
+      corrected: draft,
+      outDir: harness.siteDir,
+    });
+    expect(outcome.revision).toBe(3);
+    const live = await read(WEEK, 'index.html');
+    expect(live).toContain('A corrected title that reads nothing like the first one');
+    expect(live).toContain(`<li class="card" id="${anchor}">`);
+    expect(live).not.toContain('id="item-a-corrected-title');
+    expect(live).toContain(`href="#${anchor}"`);
+    // The reason already ends a sentence: no second full stop before the link.
+    expect(live).toContain('The title named the wrong lab. <a href="../');
+    expect(await read(`${WEEK}-r2`, 'index.html')).toContain('This is revision 2 of this edition');
   });
 });

@@ -3,10 +3,12 @@
 // work, and not one byte of the stored edition, the site (pages and feeds) or the JSON API's answer changes. The
 // edition is published and mailed first; a draft build of the next week goes to the drafts, never the site. A week
 // mailed but never published is frozen too (edition-guard.process.test.ts).
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishedEditionError } from '../../src/core/errors.js';
+import { swapFolders } from '../../src/publish/site-swap.js';
 import { createServerApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
 import {
@@ -177,9 +179,21 @@ describe('the edition guard', () => {
     expect(built.pagePath).toBe(join(harness.draftDir, next, 'index.html'));
     expect(await readFile(built.pagePath, 'utf8')).toContain('Next week&#39;s paper');
     // Pointed at the live site by mistake, the build refuses before any work.
-    await expect(rebuildOffline(harness, { week: next, outDir: harness.siteDir })).rejects.toThrow(
-      /holds the published site/,
-    );
+    // Or at a folder in it (the published week's own, a new one), or in its generations: all the live site.
+    const { generations } = swapFolders(harness.siteDir);
+    for (const outDir of [
+      harness.siteDir,
+      join(harness.siteDir, WEEK),
+      join(harness.siteDir, 'leak'),
+      join(harness.siteDir, 'leak', 'deeper'),
+      generations,
+      join(generations, '000001', 'leak'),
+    ]) {
+      await expect(rebuildOffline(harness, { week: next, outDir }), outDir).rejects.toThrow(
+        /is in the published site/,
+      );
+    }
     expect(await snapshot()).toEqual(before);
+    expect(existsSync(join(harness.siteDir, 'leak'))).toBe(false);
   });
 });

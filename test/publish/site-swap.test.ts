@@ -17,7 +17,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isPublishedSite, swapFolders, swapSite } from '../../src/publish/site-swap.js';
+import { isPublishedSite } from '../../src/publish/live-site.js';
+import { swapFolders, swapSite } from '../../src/publish/site-swap.js';
 import { filesOf } from '../support/site-tree.js';
 
 describe('swapSite', () => {
@@ -32,7 +33,18 @@ describe('swapSite', () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  it('writes into a folder beside the live one and swaps it in; live files it does not write are kept', async () => {
+  it("writes into a folder beside the live one and swaps it in; only the live files of publish's own it did not write are kept", async () => {
+    const own = [
+      'img/ab12.png',
+      '2026-04-27/edition.eml',
+      '2026-04-27/email.html',
+      '2026-05-04-r1/index.html',
+    ];
+    const stray = ['leak/index.html', '2026-04-20/index.html', '2026-05-04/notes.txt', 'img/x/y.png'];
+    for (const path of [...own, ...stray]) {
+      await mkdir(join(site, path, '..'), { recursive: true });
+      await writeFile(join(site, path), `live ${path}`);
+    }
     const seen = await swapSite(site, async (staging) => {
       expect(staging).toBe(swapFolders(site).staging);
       await writeFile(join(staging, 'index.html'), 'new front page');
@@ -42,7 +54,9 @@ describe('swapSite', () => {
     });
     expect(seen).toBe('done');
     expect(await readFile(join(site, 'index.html'), 'utf8')).toBe('new front page');
-    expect(await readFile(join(site, '2026-05-04', 'index.html'), 'utf8')).toBe('old edition page');
+    for (const path of own) expect(await readFile(join(site, path), 'utf8')).toBe(`live ${path}`);
+    for (const path of [...stray, '2026-05-04/index.html'])
+      expect(existsSync(join(site, path)), path).toBe(false);
     expect(existsSync(swapFolders(site).staging)).toBe(false);
     expect(existsSync(swapFolders(site).previous)).toBe(false);
   });
@@ -61,6 +75,7 @@ describe('swapSite', () => {
 
   it('turns a real folder into a link to a generation, flips it on each publish and keeps one before', async () => {
     const { generations } = swapFolders(site);
+    await writeFile(join(site, '2026-05-04', 'edition.eml'), 'a mail file');
     await swapSite(site, (staging) => writeFile(join(staging, 'index.html'), 'second front page'));
     expect((await lstat(site)).isSymbolicLink()).toBe(true);
     const second = await readlink(site);
@@ -73,7 +88,7 @@ describe('swapSite', () => {
     const fourth = await readlink(site);
     expect(fourth).not.toBe(second);
     expect(await readFile(join(site, 'index.html'), 'utf8')).toBe('fourth front page');
-    expect(await readFile(join(site, '2026-05-04', 'index.html'), 'utf8')).toBe('old edition page');
+    expect(await readFile(join(site, '2026-05-04', 'edition.eml'), 'utf8')).toBe('a mail file');
     const kept = (await readdir(generations)).sort();
     expect(kept).toHaveLength(2);
     expect(kept[1]).toBe(fourth.split('/').at(-1));
@@ -112,6 +127,19 @@ describe('swapSite', () => {
     expect(restored).toEqual(before);
     expect(await readFile(join(site, 'index.html'), 'utf8')).toBe('new front page');
     expect(existsSync(previous)).toBe(false);
+  });
+
+  it("refuses an out that is the operator's own link to another folder, touching neither", async () => {
+    const own = join(root, 'my-site');
+    await rename(site, own);
+    await symlink(own, site);
+    const before = await filesOf(own);
+    await expect(swapSite(site, async () => 'never')).rejects.toThrow(
+      new RegExp(`is a link to ${own}, not a site digest publish made`),
+    );
+    expect(await readlink(site)).toBe(own);
+    expect(await filesOf(own)).toEqual(before);
+    expect(existsSync(swapFolders(site).generations)).toBe(false);
   });
 
   it('a first publish, with no site yet, makes the folder', async () => {

@@ -49,5 +49,29 @@ describe('click routes', () => {
     expect(logged).toContainEqual(
       expect.objectContaining({ msg: 'request', route: '/r/:token', status: 500 }),
     );
+    // Even a failure's line keeps no token.
+    expect(lines.join('\n')).not.toContain('k.token');
+  });
+
+  it('a trailing slash is the same link; other methods are a 405; no line at any status names the token', async () => {
+    const { app, lines } = clickApp(async () => ({ location: 'https://example.com/paper' }));
+    const token = 'k.20260504.1.m.abcdefghijkl.SECRETSIGNATUREPART012.READERPARTSEALED012345';
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await app.request(`/r/${token}/`, { method });
+      expect(answer.status, method).toBe(302);
+      expect(answer.headers.get('location')).toBe('https://example.com/paper');
+    }
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const answer = await app.request(`/r/${token}`, { method });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get('allow')).toBe('GET, HEAD');
+    }
+    // Not a link at all (a mangled one with a path after it): the site's 404, its line without the token.
+    expect((await app.request(`/r/${token}/more`)).status).toBe(404);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).not.toMatch(/SECRETSIGNATURE|READERPART/);
+      expect(JSON.parse(line).path).toMatch(/^\/r\/-/);
+    }
   });
 });

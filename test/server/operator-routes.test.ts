@@ -1,5 +1,5 @@
 // The operator's JSON (GET /operator/stats) and the click counters on /metrics, on the service `digest serve` is
-// made of: behind the metrics token (or unforwarded loopback), counts only, bad input named.
+// made of: behind the metrics token (never the peer's address alone), counts only, bad input named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDigest } from '../../src/compose/create-digest.js';
 import type { DigestService } from '../../src/compose/service.js';

@@ -46,6 +46,13 @@ describe('server config', () => {
       /server\.deskWritesPerMinute/,
     );
     expect(() => parseConfig({ server: { hots: 'x' } })).toThrow(/server: unknown field\(s\) "hots"/);
+    // The operator's listener is loopback only: its endpoints answer there without a token.
+    for (const metricsListen of ['0.0.0.0:9464', '203.0.113.9:9464', '9464', '127.0.0.1:99999']) {
+      expect(() => parseConfig({ server: { metricsListen } }), metricsListen).toThrow(
+        /server\.metricsListen/,
+      );
+    }
+    expect(parseConfig({ server: { metricsListen: '[::1]:0' } }).server.metricsListen).toBe('[::1]:0');
   });
 
   it('flags over PORT over the config', () => {

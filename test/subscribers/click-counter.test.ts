@@ -69,8 +69,9 @@ describe('click counter', () => {
       timer.advance(100);
       return counter.record(fetchOf(index, { source: '203.0.113.9', userAgent: browser }));
     });
-    expect(verdicts.slice(0, 5)).toEqual(['click', 'click', 'click', 'click', 'click']);
-    expect(verdicts.slice(5)).toEqual(Array(7).fill('prefetched'));
+    // The twelfth completes the set: it, and the eleven before it in the window, are prefetched.
+    expect(verdicts.slice(0, 11)).toEqual(Array(11).fill('click'));
+    expect(verdicts[11]).toBe('prefetched');
     timer.advance(30_000);
     counter.record(fetchOf(0, { source: '198.51.100.7' }));
     counter.record(fetchOf(3, { source: '198.51.100.7' }));
@@ -103,6 +104,25 @@ describe('click counter', () => {
     expect((await counts())[items[1]!]).toEqual([1, 3, null]);
   });
 
+  it('a reader opening six of twelve items in tabs within five seconds, or eleven in one second, keeps every click', async () => {
+    const { timer, counter } = counterOn();
+    const tabs = [0, 2, 4, 6, 8, 10].map((item) => {
+      timer.advance(800);
+      return counter.record(fetchOf(item, { source: '198.51.100.30', userAgent: browser }));
+    });
+    expect(tabs).toEqual(Array(6).fill('click'));
+    timer.advance(10_000);
+    const quick = items.slice(0, 11).map((_, item) => {
+      timer.advance(50);
+      return counter.record(fetchOf(item, { source: '198.51.100.31', userAgent: browser }));
+    });
+    expect(quick).toEqual(Array(11).fill('click'));
+    await counter.stop();
+    const stored = await counts();
+    const total = Object.values(stored).reduce((sum, [c]) => sum + (c as number), 0);
+    expect(total).toBe(17);
+  });
+
   it('a reader opening three of twelve items at once stays a reader; one source over its limit is not counted', async () => {
     const { timer, counter } = counterOn(false, 5);
     for (const item of [2, 5, 7]) {
@@ -124,12 +144,12 @@ describe('click counter', () => {
     const { timer, counter } = counterOn(true);
     const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
     counter.record(fetchOf(4, { subscriberId: ada.id }));
-    timer.advance(2_000);
+    timer.advance(1_000);
     counter.record(fetchOf(4, { subscriberId: ada.id }));
     await counter.flush();
-    // Counts are written at once; the reader row waits out its burst window (5 s).
+    // Counts are written at once; the reader row waits out its burst window (2 s).
     expect((await counts())[items[4]!]).toEqual([2, 0, null]);
-    timer.advance(6_000);
+    timer.advance(3_000);
     await counter.flush();
     expect((await counts())[items[4]!]).toEqual([2, 0, 1]);
     expect(counter.held()).toMatchObject({ tallies: 0, readers: 0 });

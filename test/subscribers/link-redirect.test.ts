@@ -40,10 +40,10 @@ describe('link redirect', () => {
     return { counted, reads };
   };
 
-  const redirectOn = (clicks: ClickDeps['store']) => {
+  const redirectOn = (clicks: ClickDeps['store'], mode: 'off' | 'aggregate' | 'per-reader' = 'aggregate') => {
     const timer = manualTimer();
     return createLinkRedirect({
-      config: parseConfig({ analytics: { mode: 'aggregate', perMinute: 1_000 }, publish: { baseUrl: HOME } }),
+      config: parseConfig({ analytics: { mode, perMinute: 1_000 }, publish: { baseUrl: HOME } }),
       env,
       clock: { now: () => new Date(Date.UTC(2026, 4, 5, 8) + timer.now()), timer },
       log: silentLogger,
@@ -94,5 +94,51 @@ describe('link redirect', () => {
     expect(await follow(`${token.slice(0, -1)}${last}`)).toEqual({ location: HOME, counted: 'none' });
     expect(await follow(`${token}A`)).toEqual({ location: HOME, counted: 'none' });
     await redirect.stop();
+  });
+
+  it('a link mailed before analytics was switched off still answers its item, in every mode; only the modes that count count', async () => {
+    const edition = await published();
+    const tokens = digestClickTokens({ env });
+    const item = edition.items[2]!;
+    const token = tokens.item({ edition: edition.date, revision: 1, channel: 'mail', itemKey: item.key });
+    const reader = `${token}${tokens.reader(edition.date, 3)}`;
+    for (const [mode, counts] of [
+      ['off', 'none'],
+      ['aggregate', 'click'],
+      ['per-reader', 'click'],
+    ] as const) {
+      const redirect = redirectOn(store(), mode);
+      for (const text of [token, reader]) {
+        const answer = await redirect.follow({
+          token: text,
+          method: 'GET',
+          userAgent: 'Mozilla/5.0',
+          source: '198.51.100.9',
+        });
+        expect(answer, `${mode} ${text}`).toEqual({ location: item.url, counted: counts });
+      }
+      await redirect.stop();
+    }
+  });
+
+  it('a reader part shows nothing of the reader, opens only on its own edition, and links mailed before it was sealed still name theirs', async () => {
+    const tokens = digestClickTokens({ env });
+    const item = tokens.item({ edition: '2026-05-04', revision: 1, channel: 'mail', itemKey: 'arxiv:1' });
+    const parts = [1, 2, 3, 36].map((id) => tokens.reader('2026-05-04', id));
+    for (const part of parts) expect(part).toMatch(/^\.[A-Za-z0-9_-]{22}$/);
+    expect(parts.some((part) => /\.(1|2|3|10)\./.test(`${part}.`))).toBe(false);
+    expect(tokens.read(`${item}${parts[2]}`)?.subscriberId).toBe(3);
+    // Moved to another edition's link, the part is no reader (the item's own signature still counts the click).
+    const other = tokens.item({ edition: '2026-05-11', revision: 1, channel: 'mail', itemKey: 'arxiv:1' });
+    expect(tokens.read(`${other}${parts[2]}`)).toMatchObject({ edition: '2026-05-11', subscriberId: null });
+    // A link of the earlier form: `.<id in base 36>.<signature>`, signed as it was then.
+    const { createHmac } = await import('node:crypto');
+    const signature = createHmac('sha256', Buffer.from(env.DIGEST_SECRET))
+      .update('digest-click-reader-v1\n20260504\n3')
+      .digest()
+      .subarray(0, 12)
+      .toString('base64url');
+    expect(tokens.read(`${item}.3.${signature}`)?.subscriberId).toBe(3);
+    expect(tokens.read(`${item}.4.${signature}`)?.subscriberId).toBe(null);
   });
 });

@@ -1,4 +1,4 @@
-// The burst rule's window on its own: distinct items per mail as fetches come and leave the five seconds, a reader
+// The burst rule's window on its own: distinct items per mail as fetches come and leave the window, a reader
 // clicking one link over and over (more than the window keeps) stays a reader, and another mail's fetches from the
 // same address do not add up with this one's.
 import { describe, expect, it } from 'vitest';
@@ -7,20 +7,20 @@ import { BURST_WINDOW_MS, createBurstWindows } from '../../src/subscribers/scann
 const SOURCE = '198.51.100.20';
 
 describe('burst windows', () => {
-  it('counts distinct items of one mail within the window, forgetting those that left it', () => {
+  it('counts distinct items of one mail within the window, forgetting those that left it: a burst is all of them', () => {
     const windows = createBurstWindows<number>();
     const add = (mail: string, item: number, at: number) =>
       windows.add(SOURCE, { mail, item: `item-${item}`, at, payload: item }, 12).burst;
-    // Five of twelve items (the mark is six), then the same five again: still five distinct.
-    for (let item = 0; item < 5; item++) expect(add('m1', item, item * 100)).toBe(false);
-    for (let item = 0; item < 5; item++) expect(add('m1', item, 1_000 + item * 100)).toBe(false);
+    // Eleven of twelve items (the mark is all twelve), then the same again: still eleven distinct.
+    for (let item = 0; item < 11; item++) expect(add('m1', item, item * 10)).toBe(false);
+    for (let item = 0; item < 11; item++) expect(add('m1', item, 200 + item * 10)).toBe(false);
     // Another mail's items from the same address are another count.
-    for (let item = 5; item < 12; item++) expect(add('m2', item, 2_000)).toBe(item >= 10);
-    // The first five left the window long ago: a sixth item alone is no burst.
-    expect(add('m1', 5, 2_000 + BURST_WINDOW_MS)).toBe(false);
-    // Five more distinct ones in the window reach the mark at the sixth.
-    const burst = [6, 7, 8, 9, 10].map((item) => add('m1', item, 2_100 + BURST_WINDOW_MS));
-    expect(burst).toEqual([false, false, false, false, true]);
+    for (let item = 0; item < 12; item++) expect(add('m2', item, 400)).toBe(item === 11);
+    // The first ones left the window: the twelfth alone is no burst.
+    expect(add('m1', 11, 400 + BURST_WINDOW_MS)).toBe(false);
+    // All twelve again within the window reach the mark at the last.
+    const burst = Array.from({ length: 11 }, (_, item) => add('m1', item, 500 + BURST_WINDOW_MS));
+    expect(burst).toEqual([...Array(10).fill(false), true]);
   });
 
   it('one link clicked a hundred times in the window stays a click, and every fetch is released as one', () => {

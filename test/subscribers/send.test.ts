@@ -1,6 +1,7 @@
 // `digest send` (the use case) against a real SMTP server on loopback, on PGlite and on PostgreSQL.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FlaggedEditionError } from '../../src/core/edition-flags.js';
+import { SmtpUnreachableError } from '../../src/core/errors.js';
 import type { Store } from '../../src/store/types.js';
 import { createSubscriberTokens } from '../../src/subscribers/tokens.js';
 import { storeDatabases, useTestStore } from '../support/database.js';
@@ -140,16 +141,23 @@ for (const { kind, skip } of storeDatabases()) {
       expect(rerun.run.sent + rerun.run.failed).toBe(0);
     });
 
-    it('with the SMTP server down every mail fails after its retries; a rerun once it is up delivers', async () => {
+    it('with the SMTP server down the send stops before any reader, marks none; a rerun once it is up delivers', async () => {
       await addReaders(store, READERS);
       const down = await startSmtpServer();
       const port = down.port;
       await down.close();
-      const outcome = await testDigest(store, port, { maxAttempts: 2 }).send({ week: WEEK });
-      expect(outcome.run).toMatchObject({ sent: 0, failed: 3, bounced: 0 });
-      expect(outcome.complete).toBe(false);
-      expect(outcome.failed[0]!.smtpResponse).toMatch(/ECONNREFUSED|connect/i);
-      expect(outcome.failed[0]!.attempts).toBe(2);
+      const stopped = await testDigest(store, port, { maxAttempts: 2 })
+        .send({ week: WEEK })
+        .catch((error: unknown) => error as Error);
+      expect(stopped).toBeInstanceOf(SmtpUnreachableError);
+      expect((stopped as Error).message).toMatch(
+        new RegExp(
+          `Could not connect to the SMTP server 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*digest doctor`,
+          's',
+        ),
+      );
+      // Every reader is left to the next run: queued, not one attempt counted.
+      expect(await store.sendLog.counts(WEEK)).toMatchObject({ queued: 3, sent: 0, failed: 0, sending: 0 });
       expect((await store.subscribers.get({ address: 'ada@example.com' }))!.bounces).toBe(0);
       const rerun = await testDigest(store, smtp.port).send({ week: WEEK });
       expect(rerun).toMatchObject({ complete: true, run: { sent: 3, failed: 0 } });

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'digest.js');
 
 export const TEST_SECRET = 'a-test-secret-of-at-least-32-bytes-long!';
+/** The token /metrics and /operator/stats ask for on the public listener of every test server. */
+export const TEST_METRICS_TOKEN = 'a-test-metrics-token-0123456789';
+/** The header that carries it. */
+export const OPERATOR_HEADERS = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
 
 export interface Served {
   child: ChildProcess;
@@ -32,7 +36,11 @@ export interface ServeOptions {
 
 export function startServe(options: ServeOptions): Promise<Served> {
   // A developer's own DATABASE_URL or PORT must never reach a test server.
-  const env: NodeJS.ProcessEnv = { ...process.env, DIGEST_SECRET: options.secret ?? TEST_SECRET };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DIGEST_SECRET: options.secret ?? TEST_SECRET,
+    DIGEST_METRICS_TOKEN: TEST_METRICS_TOKEN,
+  };
   delete env.DATABASE_URL;
   delete env.PORT;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;

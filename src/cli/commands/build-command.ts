@@ -50,7 +50,7 @@ export const register = weekCommand<BuildCommandOptions>({
       },
     });
     context.stdout.write(`${outcome.pagePath}\n`);
-    // The edition is built either way; status 3 tells a scheduler that some items need an editor's look.
-    if (outcome.degraded) context.exitCode = 3;
+    // The edition is built either way; status 3 tells a scheduler that some items (or too few) need an editor's look.
+    if (outcome.degraded || outcome.thin) context.exitCode = 3;
   },
 });

@@ -67,7 +67,7 @@ export const DECLARATIONS = [
         exits: {
           1: 'nothing could be built: every source failed, or no candidates',
           2: 'bad input, or the week is published or mailed: a change is a correction (digest correct); a plain rebuild of it says "already published" and exits 0',
-          3: 'built, but LLM items fell back to the extractive writer, failed the faithfulness check, or the budget ran out',
+          3: 'built, but thin (fewer items than selection.minItems), or LLM items fell back to the extractive writer, failed the faithfulness check, or the budget ran out',
         },
       }),
     ],
@@ -129,7 +129,7 @@ export const DECLARATIONS = [
         {
           exits: {
             1: 'no edition to publish yet: build it first',
-            3: 'the edition has fallbacks or flagged items (not published; --allow-flagged), or a chat channel failed',
+            3: 'the edition has fallbacks or flagged items (not published; --allow-flagged), is thin (--allow-thin), or a chat channel failed',
           },
         },
       ),
@@ -188,7 +188,7 @@ export const DECLARATIONS = [
           exits: {
             1: 'no published edition to send, or none for --week: build and publish it first',
             2: 'bad input, or --correction for a week with no correction (correct it first: digest correct) or without --week',
-            3: 'some mails failed or are uncertain, or the edition has flagged items (not sent; --allow-flagged)',
+            3: 'some mails failed or are uncertain, the SMTP server could not be reached (nothing marked), or the edition has flagged items (not sent; --allow-flagged) or is thin (--allow-thin)',
           },
         },
       ),

@@ -12,6 +12,7 @@ interface ListOptions extends WeekOptions {
 
 export const register = weekCommand<ListOptions>({
   name: 'list',
+  readOnly: true,
   flags: (own) =>
     own
       .option('--json', 'machine-readable output')

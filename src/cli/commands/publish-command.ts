@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { OpenDigest } from '../../compose/index.js';
 import { checkWritableFolder } from '../../config/inputs.js';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
+import { ThinEditionError } from '../../core/edition-thin.js';
 import { BuildError } from '../../core/errors.js';
 import { fillTheStore } from '../../editions/index.js';
 import type { CliContext } from '../context.js';
@@ -14,6 +15,7 @@ interface PublishCommandOptions extends CommonOptions {
   baseUrl?: string;
   chat: boolean;
   allowFlagged?: boolean;
+  allowThin?: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -23,7 +25,8 @@ export function register(program: Command, context: CliContext): void {
     .option('--out <dir>', 'the site folder (digest serve --out reads it)', 'out')
     .option('--base-url <url>', 'absolute URL the site is served from (default: publish.baseUrl)')
     .option('--no-chat', 'do not post to the configured chat channels (digest chat does it later)')
-    .option('--allow-flagged', 'publish even if items fell back to the extractive writer or are flagged');
+    .option('--allow-flagged', 'publish even if items fell back to the extractive writer or are flagged')
+    .option('--allow-thin', 'publish even if the edition has fewer items than selection.minItems');
   withStoreOptions(command).action(async (options: PublishCommandOptions) => {
     // Without --week: the newest stored edition (what the last build made), not today's Monday.
     const outDir = await checkWritableFolder(options.out, '--out', context.cwd);
@@ -38,6 +41,8 @@ export function register(program: Command, context: CliContext): void {
           chat: options.chat,
           ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
           ...(options.allowFlagged ? { allowFlagged: true } : {}),
+          ...(options.allowThin ? { allowThin: true } : {}),
+          ...(options.allowThin ? { allowThin: true } : {}),
         });
         context.stdout.write(`${outcome.pagePath}\n`);
         // Published either way; status 3 tells a scheduler that a chat channel did not get it.
@@ -45,7 +50,7 @@ export function register(program: Command, context: CliContext): void {
       },
     }).catch((error: unknown) => {
       // Not an error of the program: the edition needs a look (exit 3), as a degraded build does.
-      if (!(error instanceof FlaggedEditionError)) throw error;
+      if (!(error instanceof FlaggedEditionError || error instanceof ThinEditionError)) throw error;
       context.stderr.write(`${error.message}\n`);
       context.exitCode = 3;
     });

@@ -1,13 +1,18 @@
+import type { OpenDigest } from '../../compose/index.js';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
+import { ThinEditionError } from '../../core/edition-thin.js';
+import { NotReadyError, SmtpUnreachableError } from '../../core/errors.js';
 import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
 interface SendCommandOptions extends WeekOptions {
   dryRun?: boolean;
   allowFlagged?: boolean;
+  allowThin?: boolean;
   resendUncertain?: boolean;
   baseUrl?: string;
   correction?: boolean;
+  test?: string;
 }
 
 export const register = weekCommand<SendCommandOptions>({
@@ -17,6 +22,7 @@ export const register = weekCommand<SendCommandOptions>({
     own
       .option('--dry-run', 'list who would get it; write nothing, send nothing')
       .option('--allow-flagged', 'send even if items fell back to the extractive writer or are flagged')
+      .option('--allow-thin', 'send even if the edition has fewer items than selection.minItems')
       .option(
         '--resend-uncertain',
         'resend mails a killed run may or may not have delivered (default: not resent, a reader may miss one rather than get two)',
@@ -26,16 +32,31 @@ export const register = weekCommand<SendCommandOptions>({
         'mail the correction notice of the latest revision (what changed, links) to each reader sent an earlier one; needs --week',
       )
       .option(
+        '--test <address>',
+        'mail one "[Test]" copy to this address (the newest edition, or --week; a draft too): links count nothing, no reader is marked sent',
+      )
+      .option(
         '--base-url <url>',
         'public site address for unsubscribe links (default: server.baseUrl, publish.baseUrl)',
       ),
   run: async (digest, { options, context }) => {
+    if (options.test !== undefined) {
+      const week = options.week ?? (await newestEdition(digest));
+      const sent = await digest.sendTest({
+        week,
+        to: options.test,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      });
+      context.stdout.write(`Test of ${sent.week} sent to ${sent.to}: ${sent.response}\n`);
+      return;
+    }
     const progress = progressLine(context.stderr);
     try {
       const outcome = await digest.send({
         ...(options.week ? { week: options.week } : {}),
         ...(options.dryRun ? { dryRun: true } : {}),
         ...(options.allowFlagged ? { allowFlagged: true } : {}),
+        ...(options.allowThin ? { allowThin: true } : {}),
         ...(options.resendUncertain ? { resendUncertain: true } : {}),
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
         ...(options.correction ? { correction: true } : {}),
@@ -52,12 +73,22 @@ export const register = weekCommand<SendCommandOptions>({
       if (!outcome.complete) context.exitCode = 3;
     } catch (error) {
       progress.end();
-      if (!(error instanceof FlaggedEditionError)) throw error;
+      // Not an error of the program: the edition, or the mail server, needs a look (exit 3).
+      const needsALook = [FlaggedEditionError, ThinEditionError, SmtpUnreachableError];
+      if (!(error instanceof Error) || !needsALook.some((kind) => error instanceof kind)) throw error;
       context.stderr.write(`${error.message}\n`);
       context.exitCode = 3;
     }
   },
 });
+
+/** The newest stored edition, published or a draft: what an editor tests before it goes out. */
+async function newestEdition(digest: OpenDigest): Promise<string> {
+  const { latestEdition } = await digest.storeStatus();
+  if (!latestEdition)
+    throw new NotReadyError('There is no edition to test yet: build one first (./digest build).');
+  return latestEdition;
+}
 
 function report(outcome: SendOutcome): string {
   const { counts, run } = outcome;

@@ -10,6 +10,7 @@ interface StatsOptions extends WeekOptions {
 export const register = weekCommand<StatsOptions>({
   name: 'stats',
   weekDefault: 'the newest published edition',
+  readOnly: true,
   flags: (own) => own.option('--json', 'machine-readable output'),
   run: async (digest, { options, context }) => {
     const stats = await digest.stats({ week: options.week });

@@ -39,14 +39,23 @@ export function renderApprove(context: DeskPageContext, view: ApproveView): stri
     title: `Approve ${view.week}`,
     body: html`<h1>Approve and publish the week of ${view.week}</h1>
 <p>“${view.title}”, ${view.items} items.</p>
-<p><strong>${view.confirmedSubscribers}</strong> confirmed subscriber(s) will receive it.</p>
+<p><strong>${view.confirmedSubscribers}</strong> reader(s) will get the mail (confirmed, not sent it already).</p>
 ${flagged}
+${view.thin ? html`<p class="message" role="alert">This edition is thin: ${view.thin}</p>` : null}
 ${view.approval ? html`<p>Approved by ${view.approval.by} at ${view.approval.at}.</p>` : null}
 ${view.publishedAt ? html`<p>Published ${view.publishedAt}.</p>` : null}
 ${
-  view.canPublish
-    ? html`<p class="message" role="alert">${view.canPublish}</p>`
-    : html`<form method="post" action="${weekPath(view.week, 'approve')}">${csrfField(context)}
+  view.publishedAt
+    ? html`<p>It is published: what readers have changes only through a correction.</p>`
+    : view.canPublish
+      ? html`<p class="message" role="alert">${view.canPublish}</p>`
+      : html`<form method="post" action="${weekPath(view.week, 'approve')}">${csrfField(context)}
+${
+  view.thin
+    ? html`<p><input type="checkbox" id="allow-thin" name="allowThin" value="yes" required> \
+<label for="allow-thin">Publish it anyway: I saw it is thin</label></p>`
+    : null
+}
 <p><button type="submit">Approve and publish</button></p></form>`
 }
 <p><a href="${weekPath(view.week, 'preview')}">Preview the page</a> · <a href="${weekPath(view.week, 'translations')}">Translations</a> · <a href="${weekPath(view.week)}">Back to the week</a></p>`,

@@ -1,6 +1,7 @@
 // The week's board: the draft edition beside the ranked candidates, with every signal `list` shows, filters and
 // the decision forms (plain POST forms: everything works without JavaScript).
 import { type Fragment, html, join } from '../../publish/template.js';
+import { renderFrozenPanel, testMailForm } from './frozen-panel.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { BoardCandidate, BoardItem, BoardView, DeskPageContext } from './view-model.js';
 
@@ -18,8 +19,15 @@ export function weekPath(week: string, action = ''): string {
 }
 
 export function renderBoard(context: DeskPageContext, view: BoardView): string {
-  const body = html`<h1>Week of ${view.week}</h1>
+  // A frozen week: what readers have, and a correction as its only change (the guard refuses every other).
+  const body = view.frozen
+    ? html`<h1>Week of ${view.week}</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+${renderFrozenPanel(context, view)}
+${renderCandidates(context, view)}`
+    : html`<h1>Week of ${view.week}</h1>
+${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+${view.thin ? html`<p class="message" role="alert">This draft is thin: ${view.thin}</p>` : null}
 ${renderEditionPanel(context, view)}
 <section aria-labelledby="decisions-heading" class="panel">
 <h2 id="decisions-heading">Decisions</h2>
@@ -53,14 +61,8 @@ function renderEditionPanel(context: DeskPageContext, view: BoardView): Fragment
 <a href="${weekPath(view.week, 'preview')}">Preview the page</a> · \
 <a href="${weekPath(view.week, 'preview/email')}">Preview the email</a> · \
 <a href="${weekPath(view.week, 'translations')}">Translations</a> · \
-<a href="${weekPath(view.week, 'approve')}">Approve and publish…</a>\
-${
-  edition.publishedAt
-    ? html` · <a href="${weekPath(view.week, 'correct')}" class="correct">Correct this edition</a> · \
-<a href="${weekPath(view.week, 'readers')}">What readers did</a>`
-    : null
-}</p>
-${rebuild}
+<a href="${weekPath(view.week, 'approve')}">Approve and publish…</a></p>
+${rebuild} ${testMailForm(context, view)}
 <ol class="edition-items" id="edition-items" data-order-action="${weekPath(view.week, 'decide')}">
 ${join(
   edition.items.map((item) => renderEditionItem({ context, view, item, swapOptions })),
@@ -220,13 +222,13 @@ function renderCandidateTable(context: DeskPageContext, view: BoardView): Fragme
 <td>${candidate.upvotes ?? '–'}</td>
 <td>${candidate.citations ?? '–'}</td>
 <td>${candidate.why}</td>
-<td>${candidate.pinned ? action('unpin', 'Unpin') : action('pin', 'Pin')} ${action('skip', 'Skip')}</td>
+${view.frozen ? null : html`<td>${candidate.pinned ? action('unpin', 'Unpin') : action('pin', 'Pin')} ${action('skip', 'Skip')}</td>`}
 </tr>`;
   });
   return html`<table class="candidates"><caption>Ranked as the build ranks them</caption>
 <thead><tr><th scope="col">Rank</th><th scope="col">Item</th><th scope="col">Source</th><th scope="col">Score</th>\
 <th scope="col">Relevance</th><th scope="col">Triage</th><th scope="col">Upvotes</th><th scope="col">Citations</th>\
-<th scope="col">Why</th><th scope="col">Decide</th></tr></thead>
+<th scope="col">Why</th>${view.frozen ? null : html`<th scope="col">Decide</th>`}</tr></thead>
 <tbody>
 ${join(rows, '\n')}
 </tbody></table>`;

@@ -66,6 +66,21 @@ export interface BoardView {
     headerEdited: boolean;
   } | null;
   approval: { by: string; at: string } | null;
+  /**
+   * Published or mailed: what readers have is frozen, so the board offers no change but a correction (the guard
+   * would refuse each). The corrections published since revision 1, oldest first.
+   */
+  frozen: {
+    publishedAt: string | null;
+    mailed: number;
+    /** The send log of the edition and of its latest correction notice, and who is still to be mailed each. */
+    mailing: MailingState | null;
+    revisions: { revision: number; at: string; reason: string; editor: string }[];
+  } | null;
+  /** Why the draft is thin (fewer items than selection.minItems), or null. */
+  thin: string | null;
+  /** Mail can go out (SMTP and the public address are configured): the test and send controls are shown. */
+  canMail: boolean;
   itemCount: number;
   configuredCount: number;
   candidates: BoardCandidate[];
@@ -139,11 +154,33 @@ export interface ApproveView {
   week: string;
   title: string;
   items: number;
+  /** Why the edition is thin (fewer items than selection.minItems), or null. */
+  thin: string | null;
+  /** Readers the send after approval would mail: confirmed, and not sent this edition already. */
   confirmedSubscribers: number;
   flagged: { key: string; title: string; status: string }[];
   approval: { by: string; at: string } | null;
   publishedAt: string | null;
   canPublish: string | null;
+}
+
+export interface MailingState {
+  /** The edition's send log by state: the board's progress and result. */
+  edition: { sent: number; failed: number; uncertain: number; waiting: number; skipped: number };
+  /** Confirmed readers not sent the edition yet. */
+  toMail: number;
+  /** The latest correction: its revision, the notices sent, and readers of an earlier revision not told yet. */
+  notice: { revision: number; sent: number; toMail: number } | null;
+}
+
+/** The confirmation of a desk send: the edition, or the correction notice of its latest revision. */
+export interface SendView {
+  week: string;
+  kind: 'edition' | 'notice';
+  title: string;
+  revision: number;
+  /** Readers the send would mail now (the notice: those sent an earlier revision, not told yet). */
+  readers: number;
 }
 
 /** The correction draft of a published edition: the text a correction may change, in the published order. */
