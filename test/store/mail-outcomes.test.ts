@@ -123,8 +123,11 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  // And what came after it: 015's three tables, 016's one.
+  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table.
   await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs, scheduled_sends`.execute(db);
+  await sql`DROP INDEX subscriber_preferences_language`.execute(db);
+  await sql`ALTER TABLE subscribers DROP COLUMN consent_by, DROP COLUMN consent_at`.execute(db);
+  await sql`DROP INDEX send_log_due, send_log_first_mail`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name >= '014-complaints'`.execute(db);
   return db;
 }
@@ -147,7 +150,13 @@ for (const { kind, skip } of storeDatabases()) {
         INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
         SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
       expect(await migrate(db)).toEqual({
-        applied: ['014-complaints', '015-many-instances', '016-scheduled-sends'],
+        applied: [
+          '014-complaints',
+          '015-many-instances',
+          '016-reader-list',
+          '017-send-at-size',
+          '018-scheduled-sends',
+        ],
       });
       const outcomes = mailOutcomesStore(db);
       expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });

@@ -69,7 +69,7 @@ UPDATE subscriber_preferences SET count_my_clicks = false;`,
 INSERT INTO send_log (edition_date, subscriber_id, state, attempts, revision, notice) SELECT '2026-04-13', id, 'sent', 1, 2, 2 FROM subscribers WHERE status = 'confirmed';`,
   '014-complaints': `
 INSERT INTO subscribers (address, mailbox, status, confirmed_at, unsubscribed_at, complained_at) VALUES ('complained@example.com', 'complained@example.com', 'unsubscribed', '2026-04-01T08:00:00Z', '2026-04-28T08:00:00Z', '2026-04-28T08:00:00Z');`,
-  '016-scheduled-sends': `
+  '018-scheduled-sends': `
 INSERT INTO scheduled_sends (edition, send_at, time_zone, created_by, state, outcome) VALUES
   ('2026-04-27', '2026-04-27T07:00:00Z', 'UTC', 'cli', 'done', '{"sent":2,"complete":true}'),
   ('2026-05-04', '2026-05-11T06:00:00Z', 'Europe/Berlin', 'editor@example.com', 'scheduled', 'null');`,

@@ -4,17 +4,14 @@ import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
 import { NotReadyError, SendTimeError, SmtpUnreachableError } from '../../core/errors.js';
 import { formatInZone, parseZonedTime } from '../../core/zoned-time.js';
-import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
+import type { SendInput, SendOutcome, SendProgress } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
-interface SendCommandOptions extends WeekOptions, ScheduleFlags {
-  dryRun?: boolean;
-  allowFlagged?: boolean;
-  allowThin?: boolean;
-  resendUncertain?: boolean;
-  baseUrl?: string;
-  correction?: boolean;
+interface SendCommandOptions
+  extends WeekOptions,
+    ScheduleFlags,
+    Pick<SendInput, 'dryRun' | 'allowFlagged' | 'allowThin' | 'resendUncertain' | 'baseUrl' | 'correction'> {
   test?: string;
 }
 
