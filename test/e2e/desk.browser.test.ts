@@ -156,6 +156,34 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
   }, 120_000);
 
   /** A new browser context, signed in through the form, on the week's board. */
+  /** "Send at…" from the send page: the browser's zone filled in, the board's line in two zones, then Cancel. */
+  async function scheduleAndCancel(page: Page): Promise<void> {
+    const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(await page.inputValue('#send-zone')).toBe(browserZone);
+    await page.fill('#send-at', '2099-01-05T08:00');
+    await page.fill('#send-zone', 'Europe/Berlin');
+    await Promise.all([
+      page.waitForURL(/done=scheduled/),
+      page.getByRole('button', { name: 'Schedule the send' }).click(),
+    ]);
+    expect(await page.locator('.scheduled').textContent()).toContain(
+      'Scheduled for 2099-01-05 08:00 Europe/Berlin (UTC 2099-01-05 07:00)',
+    );
+    await expectAccessible(page, 'scheduled board');
+    await page.setViewportSize({ width: 390, height: 900 });
+    await expectAccessible(page, 'scheduled board at 390 px');
+    await page.goto(`${served.url}/admin/week/${WEEK}/send`);
+    await expectAccessible(page, 'send at 390 px');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${served.url}/admin/week/${WEEK}`);
+    await Promise.all([
+      page.waitForURL(/done=unscheduled/),
+      page.getByRole('button', { name: 'Cancel the scheduled send' }).click(),
+    ]);
+    expect(await page.locator('.scheduled').count()).toBe(0);
+    await page.goto(`${served.url}/admin/week/${WEEK}/send`);
+  }
+
   async function signedInPage(options: { bypassCSP: boolean }): Promise<OpenedPage> {
     const fresh = await openPage(browser, { width: 1280, allowOrigin: served.url, ...options });
     const { page } = fresh;
@@ -188,6 +216,7 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
       page.getByRole('link', { name: 'Send to 1 reader(s)…' }).click(),
     ]);
     await expectAccessible(page, 'send');
+    await scheduleAndCancel(page);
     await Promise.all([
       page.waitForURL(/done=sending/),
       page.getByRole('button', { name: 'Send to 1 reader(s)' }).click(),
