@@ -6,6 +6,8 @@ import { errorMessage } from '../core/errors.js';
 import { editionRevision } from '../core/types.js';
 import { formatInZone } from '../core/zoned-time.js';
 import type { SendKey } from '../store/send-log.js';
+import type { Store } from '../store/types.js';
+import { sendBreakdown } from './desk-send-counts.js';
 import { type DeskActionContext, type DeskOutcome, refused } from './outcome.js';
 import type { ApprovalSendDeps, DeskDeps, DraftDeps, MailingDeps } from './ports.js';
 import type { MailingState, ScheduledSendView, SendView } from './views/view-model.js';
@@ -63,9 +65,12 @@ export async function scheduledSendView(deps: MailingDeps, week: string): Promis
   };
 }
 
+/** What the confirmation reads: the send log, the readers' choices, a send set for later, the default language. */
+type SendViewDeps = MailingDeps & Pick<DeskDeps, 'config'> & { store: Pick<Store, 'preferences'> };
+
 /** The confirmation of a desk send: the edition, or its latest correction notice; null when there is nothing to send. */
 export async function sendView(
-  deps: MailingDeps & Pick<DeskDeps, 'config'>,
+  deps: SendViewDeps,
   week: string,
   kind: 'edition' | 'notice',
 ): Promise<SendView | null> {
@@ -74,8 +79,9 @@ export async function sendView(
   const revision = editionRevision(edition);
   if (kind === 'notice' && revision < 2) return null;
   const key: SendKey = kind === 'notice' ? { edition: week, notice: revision } : week;
-  const [readers, scheduled] = await Promise.all([
-    readersToMail(deps.store, key),
+  const [readers, breakdown, scheduled] = await Promise.all([
+    kind === 'notice' ? readersToMail(deps.store, key) : null,
+    kind === 'edition' ? sendBreakdown(deps.store, { week, languages: deps.config.languages }) : null,
     kind === 'edition' ? scheduledSendView(deps, week) : null,
   ]);
   return {
@@ -83,7 +89,8 @@ export async function sendView(
     kind,
     title: edition.title,
     revision,
-    readers,
+    readers: breakdown?.readers ?? readers ?? 0,
+    breakdown,
     timeZone: deps.config.schedule.timeZone,
     scheduled,
   };
@@ -91,7 +98,7 @@ export async function sendView(
 
 /** Starts the send in the background and answers at once; the board shows its progress from the send log. */
 export async function sendOnDesk(
-  deps: MailingDeps & Pick<DeskDeps, 'config'> & ApprovalSendDeps,
+  deps: SendViewDeps & ApprovalSendDeps,
   context: DeskActionContext,
   kind: 'edition' | 'notice',
 ): Promise<DeskOutcome> {

@@ -16,10 +16,17 @@ export interface PreferencesPort {
   set(subscriberId: number, preferences: ReaderPreferences): Promise<boolean>;
   /** Everything stored about one reader (row, preferences, send log, outbox), or null. */
   exportSubscriber(address: string): Promise<SubscriberExport | null>;
+  /** The choices of those of these readers who made some (a send's confirmation counts them). */
+  many(subscriberIds: number[]): Promise<ReaderPreferences[]>;
 }
 
 export function preferencesStore(db: Kysely<Database>): PreferencesPort {
-  return bindQueries(db, { get: getPreferences, set: setPreferences, exportSubscriber });
+  return bindQueries(db, {
+    get: getPreferences,
+    set: setPreferences,
+    exportSubscriber,
+    many: manyPreferences,
+  });
 }
 
 type Row = { language: string | null; topics: unknown; levels: unknown; only_my_topics: boolean };
@@ -44,6 +51,16 @@ async function getPreferences(db: Kysely<Database>, subscriberId: number): Promi
     .where('subscriber_id', '=', subscriberId)
     .executeTakeFirst();
   return row ? toPreferences(row) : null;
+}
+
+async function manyPreferences(db: Kysely<Database>, subscriberIds: number[]): Promise<ReaderPreferences[]> {
+  if (!subscriberIds.length) return [];
+  const rows = await db
+    .selectFrom('subscriber_preferences')
+    .select(['language', 'topics', 'levels', 'only_my_topics'])
+    .where('subscriber_id', 'in', subscriberIds)
+    .execute();
+  return rows.map(toPreferences);
 }
 
 /** Stores a reader's choices (replacing earlier ones); false when the subscriber row is gone. */

@@ -25,6 +25,15 @@ for (const { kind, skip } of storeDatabases()) {
       expect(await store().preferences.set(ada.id + 1000, changed)).toBe(false);
     });
 
+    it('reads the choices of many readers at once, only of those who made some', async () => {
+      const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+      const bo = await store().subscribers.put('bo@example.com', 'bo@example.com', 'confirmed');
+      const choice = { language: 'de', topics: ['agents'], levels: [], onlyMyTopics: false };
+      await store().preferences.set(ada.id, choice);
+      expect(await store().preferences.many([ada.id, bo.id])).toEqual([choice]);
+      expect(await store().preferences.many([])).toEqual([]);
+    });
+
     it("exports the reader's outbox mails (kind, state, attempts, times) and no body or link", async () => {
       const { subscribers } = await store().outbox.requestSubscriptions(
         [{ address: 'cy@example.com', mailbox: 'cy@example.com' }],

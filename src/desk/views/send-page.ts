@@ -1,5 +1,5 @@
 // The confirmation of a desk send: how many readers the edition (or the correction notice) goes to, one button.
-import { type Fragment, html } from '../../publish/template.js';
+import { type Fragment, html, join } from '../../publish/template.js';
 import { weekPath } from './board-page.js';
 import { csrfField, renderDeskPage } from './layout.js';
 import type { DeskPageContext, SendView } from './view-model.js';
@@ -12,7 +12,8 @@ export function renderSendPage(context: DeskPageContext, view: SendView): string
     : html`Send the week of ${view.week} to its readers`;
   const who = notice
     ? html`<p><strong>${view.readers}</strong> reader(s) were mailed an earlier revision and have not had this notice.</p>`
-    : html`<p><strong>${view.readers}</strong> confirmed reader(s) have not had it yet; each gets the mail once, in their language and with their topics first.</p>`;
+    : html`<p><strong>${view.readers}</strong> confirmed reader(s) have not had it yet; each gets the mail once, in their language and with their topics first.</p>
+${renderBreakdown(view)}`;
   return renderDeskPage(context, {
     title: notice ? `Correction notice ${view.week}` : `Send ${view.week}`,
     script: !notice,
@@ -46,4 +47,17 @@ ${
 <p><label for="send-zone">Time zone</label> <input type="text" id="send-zone" name="zone" value="${view.timeZone}" \
 data-browser-zone autocomplete="off"> <span class="hint">the time is read in this zone, and shown in UTC too</span></p>
 <p><button type="submit">Schedule the send</button></p></form>`;
+}
+
+/** Who gets which version: readers per language of their mail, and those whose chosen topics come first. */
+function renderBreakdown(view: SendView): Fragment {
+  const breakdown = view.breakdown;
+  if (!breakdown || view.readers === 0) return html``;
+  return html`<table class="send-breakdown"><caption>The ${view.readers} reader(s) by their choices</caption>
+<thead><tr><th scope="col">Language of their mail</th><th scope="col">Readers</th></tr></thead>
+<tbody>${join(
+    breakdown.byLanguage.map((row) => html`<tr><td>${row.language}</td><td>${row.readers}</td></tr>`),
+    '',
+  )}</tbody></table>
+<p>${breakdown.withTopics} of them chose topics: those items come first in their mail.</p>`;
 }

@@ -194,6 +194,8 @@ export interface SendView {
   revision: number;
   /** Readers the send would mail now (the notice: those sent an earlier revision, not told yet). */
   readers: number;
+  /** The edition's readers by the language of their mail, and how many chose topics (null for the notice). */
+  breakdown: { byLanguage: { language: string; readers: number }[]; withTopics: number } | null;
   /** The zone "Send at…" reads its time in unless the browser says its own (schedule.timeZone). */
   timeZone: string;
   /** A send of the edition already set for later. */
