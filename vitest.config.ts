@@ -5,7 +5,14 @@ import { defineConfig } from 'vitest/config';
 // real processes or services: the CLI and `digest serve` as child processes, Chromium, PostgreSQL, the local engine
 // and the README's commands. A test that starts any of those lives under test/e2e/ or in a `*.process.test.ts` or
 // `*.browser.test.ts` file, so the quick tier never waits on one.
-const WHOLE_TIER_ONLY = ['test/e2e/**', 'test/readme/**', '**/*.process.test.ts', '**/*.browser.test.ts'];
+const WHOLE_TIER_ONLY = [
+  'test/e2e/**',
+  'test/readme/**',
+  '**/*.process.test.ts',
+  '**/*.browser.test.ts',
+  // Every migration level written with rows and migrated forward: a minute of PGlite, for the whole tier.
+  'test/store/upgrade.test.ts',
+];
 const quick = process.env.DIGEST_TEST_TIER === 'quick';
 
 export default defineConfig({

@@ -4,94 +4,15 @@
 // and a rerun, then every reader's mails are counted: duplicates, missing, and uncertain rows (see README). Last, a
 // third edition goes to the same 10,000 readers with mixed preferences (languages, topics, levels, "only"): personal
 // mails, each distinct variant rendered once, beside the identical ones.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SMTPServer } from 'smtp-server';
+import { join } from 'node:path';
 import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
+import { type Counter, runDigest, startSink } from './_smtp-sink.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'bin', 'digest.js');
 const READERS = 10_000;
-const SECRET = 'a-bench-secret-of-at-least-32-bytes-long!';
-
-interface Counter {
-  counts: Map<string, number>;
-  total: number;
-  onMail?: (() => void) | undefined;
-}
-
-async function startSink(counter: Counter): Promise<{ port: number; close(): Promise<void> }> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        for (const { address } of session.envelope.rcptTo) {
-          counter.counts.set(address, (counter.counts.get(address) ?? 0) + 1);
-          counter.total++;
-        }
-        counter.onMail?.();
-        callback(null, 'Ok: discarded');
-      });
-    },
-  });
-  // A killed client resets its connection: that is the test, not a server failure.
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Runs `digest …` to its end (or until `onChild` kills it); peak RSS from /proc (VmHWM), polled. */
-async function runDigest(
-  cwd: string,
-  args: string[],
-  onChild: (child: ChildProcess) => void = () => {},
-): Promise<{
-  code: number | null;
-  signal: string | null;
-  wallS: number;
-  peakMb: number;
-  stdout: string;
-  stderr: string;
-}> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args, '--data-dir', 'data'], {
-    cwd,
-    env: { ...process.env, DATABASE_URL: '', DIGEST_SECRET: SECRET },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  onChild(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-  let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {}
-  }, 25);
-  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('close', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })),
-  );
-  clearInterval(poll);
-  if (code !== 0 && code !== 3 && signal !== 'SIGKILL')
-    throw new Error(`digest ${args[0]} failed:\n${stderr}`);
-  return { code, signal, wallS: (performance.now() - started) / 1000, peakMb: peakKb / 1024, stdout, stderr };
-}
 
 export async function benchSend(): Promise<Record<string, number | string>> {
   const cwd = await mkdtemp(join(tmpdir(), 'digest-bench-send-'));
@@ -158,10 +79,12 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     for (let kill = 0; kill < 3; kill++) {
       const at = counter.total + 500 + Math.floor(Math.random() * 2500);
       killPoints.push(at);
-      await runDigest(cwd, ['send', '--week', '2026-05-11'], (child) => {
-        counter.onMail = () => {
-          if (counter.total >= at) child.kill('SIGKILL');
-        };
+      await runDigest(cwd, ['send', '--week', '2026-05-11'], {
+        onChild: (child) => {
+          counter.onMail = () => {
+            if (counter.total >= at) child.kill('SIGKILL');
+          };
+        },
       });
     }
     counter.onMail = undefined;

@@ -1,5 +1,6 @@
 // Delivery use cases: post a published edition to the configured chat channels, and hand an edition to a mail
 // service as a draft. Secrets are read from the environment variables the config names, only here, when called.
+
 import type { PushService } from '../config/deliver-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { ConfigError, errorMessage, NotReadyError } from '../core/errors.js';
@@ -15,6 +16,7 @@ import {
 import type { PushResult } from '../deliver/push.js';
 import type { DigestDeps } from '../deps.js';
 import { loadEdition } from '../publish/load-edition.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import type { Store } from '../store/types.js';
 
 /**
@@ -144,7 +146,11 @@ export async function push(deps: ChannelDeps, input: PushInput): Promise<PushOut
   const { renderEmail } = await import('../publish/email-files.js');
   const { emailSubject } = await import('../publish/email-message.js');
   const baseUrl = input.baseUrl ?? config.publish.baseUrl;
-  const email = await renderEmail(edition, { email: config.publish.email, ...(baseUrl ? { baseUrl } : {}) });
+  const email = await renderEmail(edition, {
+    email: config.publish.email,
+    sender: senderIdentity(config.publish.identity),
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   const result = await pushDraft({
     service,
     date: edition.date,

@@ -130,10 +130,11 @@ function subscriberUseCases(deps: DigestDeps) {
       /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
       list: async (input: { status?: SubscriberStatus } = {}) =>
         (await subscribersModule()).listSubscribers(deps, input.status),
-      add: async (input: { email: string; confirmed: boolean }) =>
+      /** `consentBy`: who asserts the reader's consent (confirmed at once); null: a confirmation mail goes out. */
+      add: async (input: { email: string; consentBy: string | null }) =>
         (await subscribersModule()).addSubscriber(deps, input),
       remove: async (input: { email: string }) => (await subscribersModule()).removeSubscriber(deps, input),
-      import: async (input: { csv: string; confirmed: boolean }) =>
+      import: async (input: { csv: string; consentBy: string | null }) =>
         (await subscribersModule()).importSubscribers(deps, input),
       export: async (input: { status?: SubscriberStatus } = {}) =>
         (await subscribersModule()).exportSubscribers(deps, input),

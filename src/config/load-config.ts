@@ -29,7 +29,7 @@ export function parseConfig(input: unknown, origin = 'config'): Config {
   // Parsed once per command: Zod's compiled fast path (a generated function per object) costs more to build than
   // it saves on one parse.
   const result = configSchema.safeParse(input ?? {}, { jitless: true });
-  if (result.success) return result.data;
+  if (result.success) return withIdentityName(result.data);
   const issues = result.error.issues.map((issue) => ({
     path: formatPath(issue.path),
     message: issueMessage(issue),
@@ -39,6 +39,23 @@ export function parseConfig(input: unknown, origin = 'config'): Config {
     `Invalid ${origin}:\n${lines.join('\n')}\nFix the field(s) above and run again.`,
     issues,
   );
+}
+
+/**
+ * publish.identity.name is the name readers see: it replaces `name` (titles, feeds) and the display name of
+ * publish.email.from, so every page, feed and mail that reads those carries it without knowing about identities.
+ */
+function withIdentityName(config: Config): Config {
+  const name = config.publish.identity.name;
+  if (!name) return config;
+  const from = config.publish.email.from;
+  const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  const display = name.replace(/["\\]/g, '');
+  return {
+    ...config,
+    name,
+    publish: { ...config.publish, email: { ...config.publish.email, from: `"${display}" <${address}>` } },
+  };
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {

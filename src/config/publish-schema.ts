@@ -1,5 +1,6 @@
 // Publishing settings: where the site lives, the feeds, and the email.
 import { z } from 'zod';
+import { identitySchema } from './identity-schema.js';
 import { httpUrl } from './schema-rules.js';
 
 export const DEFAULT_UNSUBSCRIBE_URL = 'https://example.com/unsubscribe?token={{unsubscribe_token}}';
@@ -76,6 +77,8 @@ export const publishSchema = z
     /** Newest editions kept in the RSS, Atom and JSON feeds (the archive page lists all). */
     feedLimit: z.number().int().min(1).max(1000).default(20),
     email: emailSchema.prefault({}),
+    /** Who sends it: name, postal address, footer, Reply-To, accent colour, logo (identity-schema.ts). */
+    identity: identitySchema,
   })
   .strict()
   .prefault({});

@@ -157,3 +157,14 @@ export function isReservedMailDomain(domain: string): boolean {
     /(^|\.)(example|test|invalid|localhost|local)$/.test(name) || /^[\d.]+$/.test(name) || name.includes(':')
   );
 }
+
+/**
+ * The bare address of publish.email.from, for the SMTP envelope; throws when it is not one line with an address.
+ * The address is the bracketed part at the end: a display name may hold "<" and ">" itself.
+ */
+export function envelopeSender(from: string): string {
+  if (!isHeaderSafe(from)) throw new Error('publish.email.from must be one line');
+  const sender = normaliseAddress(/<([^>]+)>\s*$/.exec(from)?.[1] ?? from);
+  if (!sender.ok) throw new Error(`publish.email.from has no valid address (${from})`);
+  return sender.address;
+}

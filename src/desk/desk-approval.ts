@@ -3,6 +3,7 @@
 import { minItemsFor, thinReason } from '../core/edition-thin.js';
 import { renderEditionHtml } from '../publish/edition-html.js';
 import { renderEmail } from '../publish/email-files.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import { siteOptions } from '../publish/site-options.js';
 import { isFlagged } from './board.js';
 import { readersToMail, startSend } from './desk-send.js';
@@ -25,6 +26,7 @@ export async function previewOnDesk(
   }
   const email = await renderEmail(edition, {
     email: config.publish.email,
+    sender: senderIdentity(config.publish.identity),
     ...(config.publish.baseUrl ? { baseUrl: config.publish.baseUrl } : {}),
   });
   return kind === 'email'

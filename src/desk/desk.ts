@@ -6,6 +6,7 @@ import { actions } from './actions.js';
 import { createDeskAuth, DEFAULT_SIGN_IN_LIMITS, type DeskSession } from './auth.js';
 import { createDeskContext, type DeskOptions } from './desk-context.js';
 import { type DeskJobOutcome, parseDeskJob } from './desk-jobs.js';
+import { readerDesk } from './desk-readers.js';
 import { pages } from './pages.js';
 import type { DeskReply } from './replies.js';
 import { DESK_CSS, DESK_JS } from './views/assets.js';
@@ -25,6 +26,7 @@ export function createDesk(deps: DigestDeps, options: DeskOptions) {
     assets: ASSETS,
     ...pages(desk),
     ...actions(desk),
+    ...readerDesk(desk),
   };
 }
 

@@ -90,8 +90,14 @@ export type ApprovalSendDeps = AuditDeps & Pick<DigestDeps, 'log'> & RunsDeps<'s
 /** What readers did with a published edition: its items, their clicks, the mails and what followed. */
 export type ReaderStatsDeps = { store: Pick<Store, 'editions' | 'clicks' | 'mailOutcomes'> };
 
+/** The reader list, one reader's record, adding, importing and removing (audited): the subscribers' list ports. */
+export type ReaderListDeps = Pick<DigestDeps, 'config'> & {
+  store: Pick<Store, 'subscribers' | 'preferences' | 'readers' | 'desk'>;
+};
+
 export type DeskDeps = ApprovalDeps &
   ReaderStatsDeps &
+  ReaderListDeps &
   TranslationDeps &
   RegenerateDeps &
   Pick<DigestDeps, 'clock'> & { runs: DeskRuns };

@@ -1,10 +1,12 @@
 // Publishing use cases: the site (with feeds, email files and Markdown) and the email of one edition.
+
 import { resolve } from 'node:path';
 import { type ChatStep, chatAfterPublish } from '../channels/index.js';
 import { analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import { resolveBaseUrl } from '../config/inputs.js';
 import { refuseFlagged } from '../core/edition-flags.js';
 import { minItemsFor, refuseThin } from '../core/edition-thin.js';
+import { envelopeSender } from '../core/email-address.js';
 import { ConfigError, PublishError } from '../core/errors.js';
 import type { Edition } from '../core/types.js';
 import { mailTransportSettings } from '../mail/settings.js';
@@ -13,6 +15,7 @@ import { EMAIL_FILES, type RenderedEmail, writeEmailFiles } from '../publish/ema
 import { fetchItemImages } from '../publish/item-images.js';
 import { refusePublishedSite } from '../publish/live-site.js';
 import { loadEdition } from '../publish/load-edition.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { countedItemLink } from '../subscribers/index.js';
 import type { EmailDeps, PublishDeps } from './ports.js';
@@ -120,6 +123,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
     edition,
     options: {
       email: config.publish.email,
+      sender: senderIdentity(config.publish.identity),
       ...(baseUrl ? { baseUrl } : {}),
       ...(images ? { images } : {}),
       countedLink: mailCountedLink(deps, edition, baseUrl),
@@ -131,7 +135,7 @@ export async function email(deps: EmailDeps, input: EmailInput): Promise<EmailOu
   let sent: EmailOutcome['sent'] = null;
   if (input.send && smtp) {
     const to = input.to ?? config.publish.email.to;
-    const from = /<([^>]+)>/.exec(config.publish.email.from)?.[1] ?? config.publish.email.from;
+    const from = envelopeSender(config.publish.email.from);
     // The one SMTP module and its one set of settings (DKIM included), as `digest send` and the outbox use.
     const sender = createSmtpSender({ ...mailTransportSettings(config, deps.env)!, connections: 1 });
     const result = await sendEditionEml(sender, email.eml, { from, to }).finally(() => sender.close());
@@ -167,6 +171,7 @@ export function publishedSiteInput(
       countedLink: siteCountedLink(deps, baseUrl),
     },
     email: config.publish.email,
+    sender: senderIdentity(config.publish.identity),
     // Item images are fetched (once, guarded) with the rest of the network enrichment; off: no images.
     ...(config.enrich.enabled ? { fetchImages: { http: deps.http, log: deps.log } } : {}),
   };

@@ -10,12 +10,13 @@ import { type RenderedEmail, writeEmailFiles } from '../publish/email-files.js';
 import type { FetchImagesOptions, ImageMap } from '../publish/item-images.js';
 import { loadEdition } from '../publish/load-edition.js';
 import { type PublishSiteInput, publishSite } from '../publish/publish-site.js';
+import type { SenderOptions } from '../publish/sender-identity.js';
 import { swapSite } from '../publish/site-swap.js';
 import type { SiteCountedLink } from '../publish/types.js';
 import { writeFiles } from '../publish/write-site.js';
 import type { Store } from '../store/types.js';
 
-export interface PublishEditionInput {
+export interface PublishEditionInput extends SenderOptions {
   store: Pick<Store, 'editions' | 'translations' | 'revisions'>;
   fs: FileSystem;
   outDir: string;
@@ -194,6 +195,7 @@ async function writeEmails({
       email: input.email,
       baseUrl,
       images,
+      sender: input.sender,
     },
   });
   const files = [...email.files];
@@ -206,6 +208,7 @@ async function writeEmails({
       edition: version,
       options: {
         email: input.email,
+        sender: input.sender,
         baseUrl: `${baseUrl.replace(/\/?$/, '/')}${language}/`,
         // No images: they are published once, at the site's root, not under the language's section.
         language,

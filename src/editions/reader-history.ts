@@ -12,13 +12,13 @@ export async function readerHistory(store: ReaderHistoryStore, date: string): Pr
   const published = (await store.editions.list())
     .filter((edition) => edition.publishedAt !== null && edition.date < date)
     .slice(0, MAX_EDITIONS);
+  const clicks = new Map<string, number>();
+  for (const row of await store.clicks.itemTotals(published.map((summary) => summary.date)))
+    clicks.set(`${row.edition} ${row.itemKey}`, row.clicks);
   const editions: ClickedItem[][] = [];
   for (const summary of published) {
     const edition = await store.editions.get(summary.date);
     if (!edition) continue;
-    const clicks = new Map<string, number>();
-    for (const row of await store.clicks.byItem(summary.date))
-      clicks.set(row.itemKey, (clicks.get(row.itemKey) ?? 0) + row.clicks);
     editions.push(
       edition.items.map((item) => ({
         title: item.title,
@@ -26,7 +26,7 @@ export async function readerHistory(store: ReaderHistoryStore, date: string): Pr
         takeaways: item.takeaways,
         source: item.source,
         arxivId: item.arxivId,
-        clicks: clicks.get(item.key) ?? 0,
+        clicks: clicks.get(`${summary.date} ${item.key}`) ?? 0,
       })),
     );
   }

@@ -2,10 +2,12 @@
 // mail to readers. The Message-ID names the edition, the revision and the reader: a notice sent again would show as
 // the same message. Rendered per reader — a notice is a few lines, and goes only to readers of a corrected edition.
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { envelopeSender } from '../core/email-address.js';
 import { type Edition, editionRevision } from '../core/types.js';
 import { absoluteUrl, revisionPath } from '../core/urls.js';
 import { renderCorrectionNotice } from '../publish/correction-notice.js';
-import { envelopeSender, headerRecipient, type OutgoingMail } from './edition-mail.js';
+import type { SenderIdentity } from '../publish/sender-identity.js';
+import { headerRecipient, type OutgoingMail } from './edition-mail.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
 
 export interface CorrectionMailOptions {
@@ -17,6 +19,8 @@ export interface CorrectionMailOptions {
   unsubscribeMailto?: string | undefined;
   /** The clock each mail's Date header reads. */
   now: () => Date;
+  /** Who sends it (publish.identity): footer, postal address, logo. */
+  sender?: SenderIdentity | undefined;
 }
 
 /** The notices of one correction, waiting for their readers. */
@@ -61,6 +65,7 @@ export function prepareCorrectionMails(options: CorrectionMailOptions): Correcti
         reason: correction.reason,
         hadRevision: had,
         links: { corrected, earlier, unsubscribe: unsubscribeUrl(baseUrl, token) },
+        ...(options.sender ? { sender: options.sender } : {}),
       });
       const messageId = `<correction-${edition.date}-r${revision}.${subscriberId}@${domain}>`;
       const composer = new MailComposer({

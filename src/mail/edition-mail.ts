@@ -1,9 +1,10 @@
 // One edition as a mail per subscriber. The HTML and text parts are rendered once with placeholder tokens
 // in the unsubscribe and preferences links; each reader's mail swaps in their own signed tokens, so 10,000 readers
 // cost one render (a personal mail is one such render per distinct variant: see personal-mail.ts).
+
 import { randomBytes } from 'node:crypto';
 import { encodeWords } from 'nodemailer/lib/mime-funcs';
-import { isHeaderSafe, normaliseAddress } from '../core/email-address.js';
+import { envelopeSender, normaliseAddress } from '../core/email-address.js';
 import { preferencesUrl } from '../core/reader-choices.js';
 import type { Edition } from '../core/types.js';
 import { absoluteUrl } from '../core/urls.js';
@@ -11,10 +12,11 @@ import { type EmailOptions, renderEmailHtml } from '../publish/email-html.js';
 import { emailSubject } from '../publish/email-message.js';
 import { renderEmailText } from '../publish/email-text.js';
 import type { ImageMap } from '../publish/item-images.js';
+import type { SenderOptions } from '../publish/sender-identity.js';
 import { longDateIn } from '../publish/ui-text.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
 
-export interface EditionMailOptions {
+export interface EditionMailOptions extends SenderOptions {
   from: string;
   /** The public base URL: the one-click unsubscribe endpoint and "view in your browser" live under it. */
   baseUrl: string;
@@ -126,14 +128,6 @@ export async function prepareEditionMail(
   };
 }
 
-/** The bare address of publish.email.from, for the SMTP envelope; throws when it is not one line with an address. */
-export function envelopeSender(from: string): string {
-  if (!isHeaderSafe(from)) throw new Error('publish.email.from must be one line');
-  const sender = normaliseAddress(/<([^>]+)>\s*$/.exec(from)?.[1] ?? from);
-  if (!sender.ok) throw new Error(`publish.email.from has no valid address (${from})`);
-  return sender.address;
-}
-
 /** The address as a header line may carry it, or InvalidRecipientError (the row then fails for good). */
 export function headerRecipient(address: string): string {
   // The address came from the database; it is checked again here because it becomes a header line.
@@ -162,6 +156,7 @@ async function cutTemplates(edition: Edition, options: EditionMailOptions) {
     unsubscribeUrl: unsubscribeUrl(options.baseUrl, placeholder),
     siteUrl: options.baseUrl,
     ...(options.images ? { images: options.images } : {}),
+    ...(options.sender ? { sender: options.sender } : {}),
     ...(options.preferencesLink
       ? { preferencesUrl: preferencesUrl(options.baseUrl, preferencesPlaceholder) }
       : {}),

@@ -91,6 +91,8 @@ async function reserveAndSend(run: Run): Promise<void> {
   const stopped = aborted(stop.signal);
   let failure: unknown = null;
   const batch = limits.concurrency * 2;
+  // Where the last batch ended: the next one is looked for after it, then once more from the first reader.
+  let after = 0;
   try {
     while (!stop.signal.aborted) {
       const ids = await store.sendLog.reserveBatch({
@@ -100,7 +102,13 @@ async function reserveAndSend(run: Run): Promise<void> {
         limit: batch,
         deadClaimers: claim.deadClaimers,
         leaseSeconds: limits.leaseSeconds,
+        after,
       });
+      if (ids.length === 0 && after > 0) {
+        after = 0;
+        continue;
+      }
+      after = ids.at(-1) ?? 0;
       if (ids.length) {
         for (const id of ids) {
           queue

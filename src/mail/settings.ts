@@ -11,6 +11,8 @@ import type { DkimKey, SmtpServer } from './smtp-pool.js';
 export interface MailTransport {
   server: SmtpServer;
   dkim?: DkimKey;
+  /** publish.identity.replyTo: the Reply-To of every mail (checked in the config: one line, an address). */
+  replyTo?: string;
 }
 
 export interface SendSettings {
@@ -74,7 +76,8 @@ export function mailTransportSettings(config: Config, env: NodeJS.ProcessEnv): M
   const server = smtpServer(config, env);
   if (!server) return null;
   const dkim = dkimKey(config, env);
-  return dkim ? { server, dkim } : { server };
+  const { replyTo } = config.publish.identity;
+  return { server, ...(dkim ? { dkim } : {}), ...(replyTo ? { replyTo } : {}) };
 }
 
 function dkimKey(config: Config, env: NodeJS.ProcessEnv): DkimKey | null {

@@ -7,7 +7,11 @@ import { createSmtpPool, type DkimKey, type SmtpPoolSettings } from './smtp-pool
 export { HandOverRefusedError } from './smtp-pool.js';
 
 /** The pool's settings; DKIM's signed header list is the send's own (DKIM_HEADERS). */
-export type SmtpSenderSettings = Omit<SmtpPoolSettings, 'dkim'> & { dkim?: DkimKey };
+export type SmtpSenderSettings = Omit<SmtpPoolSettings, 'dkim'> & {
+  dkim?: DkimKey;
+  /** publish.identity.replyTo: the Reply-To of every mail that has none of its own. */
+  replyTo?: string;
+};
 
 export interface SentMail {
   /** The server's answer, e.g. "250 2.0.0 Ok: queued as 4F2A1". */
@@ -34,18 +38,31 @@ const DKIM_HEADERS =
   'List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
 export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
-  const { dkim, ...connections } = settings;
+  const { dkim, replyTo, ...connections } = settings;
   const pool = createSmtpPool({
     ...connections,
     ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_HEADERS } } : {}),
   });
   return {
     async send(mail, handOver) {
-      const { response, rejected } = await pool.send({ envelope: mail.envelope, raw: mail.raw }, handOver);
+      const raw = replyTo ? withReplyTo(mail.raw, replyTo) : mail.raw;
+      const { response, rejected } = await pool.send({ envelope: mail.envelope, raw }, handOver);
       return { response, messageId: mail.messageId, rejected };
     },
     close: () => pool.close(),
   };
+}
+
+/**
+ * The message with a Reply-To header first, unless its header block has one: every mail the project composes
+ * (editions, personal mails, confirmations, notices) passes here, so the setting cannot be missed by one of them. It
+ * goes in before DKIM signs the message (smtp-pool.ts), so the signature covers it.
+ */
+export function withReplyTo(raw: string, replyTo: string): string {
+  const end = raw.search(/\r?\n\r?\n/);
+  const head = end < 0 ? raw : raw.slice(0, end);
+  if (/^reply-to:/im.test(head)) return raw;
+  return `Reply-To: ${replyTo}\r\n${raw}`;
 }
 
 export type FailureKind =

@@ -2,9 +2,10 @@
 // what changed (the correction's reason) and links to the corrected edition and to the revision before it. A short
 // text part and a simple HTML part through the escaping template; composed per reader in mail/correction-mail.ts.
 import { formatLongDate } from '../core/dates.js';
+import { personalMailHtml, type SenderOptions, senderTextLines } from './sender-identity.js';
 import { html } from './template.js';
 
-export interface CorrectionNoticeInput {
+export interface CorrectionNoticeInput extends SenderOptions {
   /** The newsletter's name (the edition's `name`). */
   siteName: string;
   /** The edition's week (YYYY-MM-DD) and title. */
@@ -40,17 +41,17 @@ export function renderCorrectionNotice(input: CorrectionNoticeInput): Correction
     `The edition as it was before (revision ${input.hadRevision}): ${earlier}`,
     '',
     `Unsubscribe: ${unsubscribe}`,
+    ...senderTextLines(input.sender),
     '',
   ].join('\n');
-  const body = html`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
-<p>The edition of ${week} of ${input.siteName}, “${input.title}”, which was mailed to you, was corrected on ${on}.</p>
+  const body = personalMailHtml(
+    { subject, siteName: input.siteName, sender: input.sender },
+    html`<p>The edition of ${week} of ${input.siteName}, “${input.title}”, which was mailed to you, was corrected on ${on}.</p>
 <p><strong>What changed:</strong> ${input.reason}</p>
 <p><a href="${corrected}">Read the corrected edition</a> · <a href="${earlier}">the edition as it was before</a> (revision ${input.hadRevision})</p>
 <p style="color:#555"><a href="${unsubscribe}">Unsubscribe</a></p>
-</body></html>
-`.toString();
+`,
+  );
   return { subject, text, html: body };
 }
 

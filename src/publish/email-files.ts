@@ -7,6 +7,7 @@ import { type CountedLink, renderEmailHtml } from './email-html.js';
 import { renderEditionEml } from './email-message.js';
 import { renderEmailText } from './email-text.js';
 import type { ImageMap } from './item-images.js';
+import type { SenderIdentity } from './sender-identity.js';
 import { assertEditionDate, type SiteFiles, writeFiles } from './write-site.js';
 
 export interface EmailFilesOptions {
@@ -18,6 +19,8 @@ export interface EmailFilesOptions {
   language?: string;
   /** Counted links (analytics): each item's link through the service's /r/ redirect, by item key. */
   countedLink?: CountedLink | undefined;
+  /** Who sends it (publish.identity): footer, postal address, accent colour, logo. */
+  sender?: SenderIdentity | undefined;
 }
 
 export interface RenderedEmail {
@@ -34,6 +37,7 @@ export async function renderEmail(edition: Edition, options: EmailFilesOptions):
     siteUrl: options.baseUrl ?? null,
     ...(options.images ? { images: options.images } : {}),
     ...(options.language ? { language: options.language } : {}),
+    ...(options.sender ? { sender: options.sender } : {}),
   };
   const html = await renderEmailHtml(edition, emailOptions, options.countedLink);
   const text = renderEmailText(edition, emailOptions, options.countedLink);

@@ -7,12 +7,13 @@ import { EMAIL_FRAMES } from './_email-frames.js';
 import { renderFacts, renderFooter, renderSectionLink } from './edition-html.js';
 import type { ImageMap } from './item-images.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
+import { type SenderOptions, senderHtml, senderLogo } from './sender-identity.js';
 import { type Fragment, html, raw } from './template.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 
 export { DEFAULT_UNSUBSCRIBE_URL };
 
-export interface EmailOptions {
+export interface EmailOptions extends SenderOptions {
   /** The edition's web page, for "View in your browser" and permalinks. */
   pageUrl?: string | null;
   /** Where readers unsubscribe; a placeholder the sending tool fills in per subscriber. */
@@ -61,8 +62,10 @@ export async function renderEmailHtml(
   const words = uiText(options.language);
   const preferences = safeUrl(options.preferencesUrl);
   const title = html`${`${view.title} — ${view.name}`}`;
+  const accent = options.sender?.accentColor ?? '#0b57b0';
+  const logo = senderLogo(options.sender, view.name);
   const header = fill(options.note ? EMAIL_FRAMES.headerWithNote : EMAIL_FRAMES.header, {
-    MASTHEAD: html`${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:#0b57b0">${words.viewInBrowser}</a>` : null}`,
+    MASTHEAD: html`${logo ? html`${logo}<br>` : null}${view.name}${pageUrl ? html` · <a href="${pageUrl}" style="color:${accent}">${words.viewInBrowser}</a>` : null}`,
     HEADLINE: html`${view.title}`,
     DATELINE: html`${options.language ? longDateIn(edition.date, options.language) : view.longDate} · ${options.language ? words.papers(edition.items.length + (options.alsoInEdition?.length ?? 0)) : view.count}`,
     INTRO: html`${view.intro}`,
@@ -70,7 +73,7 @@ export async function renderEmailHtml(
   });
   const footer = fill(EMAIL_FRAMES.footer, {
     FOOTER: linksStyled(
-      html`${words.youReceive(view.name)}${preferences ? html` <a href="${preferences}">${words.yourEdition}</a>.` : null}${unsubscribe ? html` <a href="${unsubscribe}">${words.unsubscribe}</a>.` : null}`,
+      html`${words.youReceive(view.name)}${preferences ? html` <a href="${preferences}">${words.yourEdition}</a>.` : null}${unsubscribe ? html` <a href="${unsubscribe}">${words.unsubscribe}</a>.` : null}${senderHtml(options.sender, 'margin:8px 0 0')}`,
       'underline',
     ),
   });

@@ -4,6 +4,7 @@ import type { Edition, Level } from '../core/types.js';
 import { safeUrl } from '../core/urls.js';
 import { type CountedLink, DEFAULT_UNSUBSCRIBE_URL, type EmailOptions } from './email-html.js';
 import { type ItemView, plainText, toEditionView } from './item-view.js';
+import { senderTextLines } from './sender-identity.js';
 import { longDateIn, type UiText, uiText } from './ui-text.js';
 
 const WIDTH = 72;
@@ -61,6 +62,8 @@ export function renderEmailText(
   const preferences = safeUrl(options.preferencesUrl);
   if (preferences) lines.push(`${words.yourEdition}: ${preferences}`);
   if (unsubscribe) lines.push(`${words.unsubscribe}: ${unsubscribe}`);
+  const sender = senderTextLines(options.sender);
+  if (sender.length) lines.push('', ...sender);
   return `${lines.join('\n')}\n`;
 }
 

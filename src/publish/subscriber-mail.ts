@@ -1,6 +1,7 @@
 // The confirmation and welcome mails: a short text part and a simple HTML part, composed as one RFC 5322 message.
 import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { personalMailHtml, type SenderIdentity, senderTextLines } from './sender-identity.js';
 import { html } from './template.js';
 
 export interface SubscriberMailInput {
@@ -14,6 +15,8 @@ export interface SubscriberMailInput {
   messageIdDomain: string;
   /** The Message-ID's left part (e.g. the outbox row's, so a mail sent twice would show as the same one). */
   messageId?: string;
+  /** Who sends it (publish.identity): the footer and postal address close every mail. */
+  sender?: SenderIdentity;
 }
 
 export interface ComposedMail {
@@ -46,13 +49,13 @@ export async function renderConfirmationMail(
       ? [`Choose your edition (language, topics, levels): ${input.preferencesUrl}`, '']
       : []),
     `${input.siteName} · ${input.siteUrl}`,
+    ...senderTextLines(input.sender),
     '',
   ].join('\n');
-  const body = html`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
-<p>Someone, hopefully you, asked to receive ${input.siteName} at ${input.to}.</p>
-<p><a href="${input.confirmUrl}" style="display:inline-block;padding:.6rem 1.2rem;background:#0b57b0;color:#fff;border-radius:6px;text-decoration:none">Confirm my subscription</a></p>
+  const body = personalMailHtml(
+    { subject, siteName: input.siteName, sender: input.sender },
+    html`<p>Someone, hopefully you, asked to receive ${input.siteName} at ${input.to}.</p>
+<p><a href="${input.confirmUrl}" style="display:inline-block;padding:.6rem 1.2rem;background:${input.sender?.accentColor ?? '#0b57b0'};color:#fff;border-radius:6px;text-decoration:none">Confirm my subscription</a></p>
 <p>The link works for ${input.validHours} hours. If it was not you, ignore this mail: nothing will be sent to you.</p>
 ${
   input.preferencesUrl
@@ -60,8 +63,8 @@ ${
 `
     : null
 }<p style="color:#555">${input.siteName} · <a href="${input.siteUrl}">${input.siteUrl}</a></p>
-</body></html>
-`.toString();
+`,
+  );
   return compose({ input, subject, text, body, headers: {} });
 }
 
@@ -84,17 +87,17 @@ export async function renderWelcomeMail(
     `Choose your edition (language, topics, levels): ${input.preferencesUrl}`,
     '',
     `Unsubscribe at any time: ${input.unsubscribeUrl}`,
+    ...senderTextLines(input.sender),
     '',
   ].join('\n');
-  const body = html`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:0 auto;padding:1rem">
-<p>Welcome! ${input.siteName} now comes to ${input.to} once a week.</p>
+  const body = personalMailHtml(
+    { subject, siteName: input.siteName, sender: input.sender },
+    html`<p>Welcome! ${input.siteName} now comes to ${input.to} once a week.</p>
 <p>Past editions are on <a href="${input.siteUrl}">${input.siteUrl}</a>.</p>
 <p><a href="${input.preferencesUrl}">Choose your edition</a>: language, topics and levels.</p>
 <p style="color:#555"><a href="${input.unsubscribeUrl}">Unsubscribe</a> at any time.</p>
-</body></html>
-`.toString();
+`,
+  );
   return compose({ input, subject, text, body, headers: input.listUnsubscribe });
 }
 

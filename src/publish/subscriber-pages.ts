@@ -5,6 +5,7 @@ import type { AnalyticsMode } from '../config/analytics-schema.js';
 import type { ReaderPreferences } from '../core/types.js';
 import { clickNote, renderPage, subscribeForm } from './_layout.js';
 import { preferenceFields } from './preference-fields.js';
+import { type SenderOptions, senderHtml } from './sender-identity.js';
 import { type Fragment, html } from './template.js';
 import { DEFAULT_SITE_NAME } from './types.js';
 
@@ -30,7 +31,7 @@ export type SubscriberPage =
       saved?: boolean;
     };
 
-export interface SubscriberPageOptions {
+export interface SubscriberPageOptions extends SenderOptions {
   siteName?: string;
   /** The site's root as an absolute URL, or "/" (links and the form's action resolve from it). */
   root: string;
@@ -62,7 +63,8 @@ export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPa
     description: `${title} — ${siteName}`,
     site: { name: siteName, root },
     body: html`<h1>${title}</h1>
-${body(page, siteName, options)}`,
+${body(page, siteName, options)}
+${senderHtml(options.sender, null)}`,
   });
 }
 

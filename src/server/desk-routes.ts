@@ -9,6 +9,7 @@ import { isIsoDay } from '../core/dates.js';
 import type { RateLimitStore, SharedRateLimiter } from '../core/rate-limiter.js';
 import type { Desk, DeskReply, DeskSession } from '../desk/index.js';
 import { clientAddress, clientGroup } from './client-address.js';
+import { IMPORT_PATH, MAX_IMPORT_BYTES, registerReaderRoutes } from './desk-reader-routes.js';
 import { bodyLimit, limitsIn, retryAfterSeconds, textGuard } from './guards.js';
 import type { RequestVariables } from './request-log.js';
 
@@ -97,7 +98,13 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
     if (!asset) return c.text('Not found', 404);
     return c.body(asset.body, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' });
   });
-  app.use('/admin/*', bodyLimit(MAX_FORM_BYTES), textGuard);
+  const formLimit = bodyLimit(MAX_FORM_BYTES);
+  const importLimit = bodyLimit(MAX_IMPORT_BYTES);
+  app.use(
+    '/admin/*',
+    (c, next) => (c.req.path === IMPORT_PATH ? importLimit : formLimit)(c, next),
+    textGuard,
+  );
   registerSignIn({ app, desk, options, cookies });
   const { writesPerMinute } = options;
   const writes = limitsIn(options).limiter('desk-writes', {
@@ -113,6 +120,7 @@ export function registerDeskRoutes(app: App, desk: Desk, options: DeskRouteOptio
     return send(c, { kind: 'redirect', location: '/admin/login' });
   });
   registerWeekRoutes(app, desk, state);
+  registerReaderRoutes({ app, desk, state, send });
   app.all('/admin/*', (c) => send(c, desk.notFound(state(c).session, 'No such page on the desk.')));
 }
 

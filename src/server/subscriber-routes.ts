@@ -114,6 +114,7 @@ function routeKit(options: SubscriberRoutesOptions): RouteKit {
         root: settings.baseUrl,
         clicks: settings.clicks,
         clicksOnSite: settings.clicksOnSite,
+        sender: settings.sender,
       }),
       status,
       { ...NO_STORE },

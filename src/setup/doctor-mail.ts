@@ -17,7 +17,7 @@ export interface MailChecks {
 
 /** The domain of the From address ("Digest <news@example.org>" → example.org). */
 function fromDomain(from: string): string | null {
-  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
   const domain = address.split('@')[1]?.trim().toLowerCase();
   return domain && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain) ? domain : null;
 }
@@ -30,7 +30,7 @@ function senderCheck(config: Config): DoctorCheck | null {
   const smtp = config.publish.email.smtp;
   if (!smtp) return null;
   const from = config.publish.email.from;
-  const domain = /<([^>]+)>/.exec(from)?.[1]?.split('@')[1] ?? from.split('@')[1] ?? '';
+  const domain = /<([^>]+)>\s*$/.exec(from)?.[1]?.split('@')[1] ?? from.split('@')[1] ?? '';
   if (LOOPBACK_HOSTS.has(smtp.host))
     return check({
       area: 'smtp',
@@ -46,6 +46,24 @@ function senderCheck(config: Config): DoctorCheck | null {
     status: 'fail',
     detail: `publish.email.from is "${from}": mail needs a sender on your own domain`,
     fix: 'set publish.email.from to "Name <address@your-domain>"',
+  });
+}
+
+/**
+ * A setup that mails readers should say who sends: CAN-SPAM asks for a valid postal address in every commercial mail,
+ * and many lists expect one under GDPR. Only a warning: a private list may not need it.
+ */
+function postalAddressCheck(config: Config): DoctorCheck | null {
+  if (!config.publish.email.smtp) return null;
+  const postal = config.publish.identity.postalAddress;
+  if (postal)
+    return check({ area: 'identity', name: 'postalAddress', status: 'ok', detail: postal.split('\n')[0]! });
+  return check({
+    area: 'identity',
+    name: 'postalAddress',
+    status: 'warn',
+    detail: 'mail is set up but publish.identity.postalAddress is not: your mails carry no postal address',
+    fix: 'set publish.identity.postalAddress (CAN-SPAM requires one in every commercial mail); every mail and the subscribe page print it',
   });
 }
 
@@ -182,6 +200,7 @@ export async function checkMail(
     dnsRecords.push(`_dmarc.${domain} TXT "v=DMARC1; p=none; rua=mailto:dmarc@${domain}"`);
   }
   const sender = senderCheck(config);
-  const checks = [smtpCheck, dkim.check, ...(sender ? [sender] : [])];
+  const postal = postalAddressCheck(config);
+  const checks = [smtpCheck, dkim.check, ...(sender ? [sender] : []), ...(postal ? [postal] : [])];
   return { checks, dnsRecords };
 }

@@ -26,6 +26,8 @@ export interface InitAnswers {
   smtpUser?: string;
   /** The sender; default from the base URL's domain (see defaultSender). */
   from?: string;
+  /** The sender's postal address, printed in every mail (publish.identity.postalAddress); empty: none yet. */
+  postalAddress?: string;
 }
 
 export interface InitCheck {
@@ -107,6 +109,7 @@ function configFromAnswers(answers: InitAnswers) {
             }
           : {}),
       },
+      ...(answers.postalAddress ? { identity: { postalAddress: answers.postalAddress } } : {}),
     },
   };
   return { config, keyEnv: keyEnv === 'OLLAMA_BASE_URL' ? null : keyEnv, smtp };

@@ -52,6 +52,11 @@ export interface ClicksPort {
   byItem(edition: string): Promise<ItemClicks[]>;
   /** Newest edition first. */
   byEdition(limit: number): Promise<EditionClicks[]>;
+  /**
+   * Clicks per item of several editions in one query, from the aggregate counts only (no reader rows: their
+   * unique-reader counts cost a pass over every reader's clicks, and the ranking does not use them).
+   */
+  itemTotals(editions: readonly string[]): Promise<{ edition: string; itemKey: string; clicks: number }[]>;
   forSubscriber(subscriberId: number): Promise<ReaderClick[]>;
   deleteSubscriber(subscriberId: number): Promise<number>;
   /** Whether per-reader counting is on for this reader (true unless they turned it off). */
@@ -65,6 +70,7 @@ export function clicksStore(db: Db): ClicksPort {
     add,
     byItem,
     byEdition,
+    itemTotals,
     forSubscriber: readerClicks,
     deleteSubscriber,
     readerCounting,
@@ -205,6 +211,24 @@ async function byEdition(db: Db, limit: number): Promise<EditionClicks[]> {
     edition: row.edition_date,
     clicks: Number(row.clicks),
     prefetched: Number(row.prefetched),
+  }));
+}
+
+async function itemTotals(
+  db: Db,
+  editions: readonly string[],
+): Promise<{ edition: string; itemKey: string; clicks: number }[]> {
+  if (editions.length === 0) return [];
+  const rows = await db
+    .selectFrom('link_clicks')
+    .select((eb) => ['edition_date', 'item_key', eb.fn.sum<string | number>('clicks').as('clicks')])
+    .where('edition_date', 'in', [...editions])
+    .groupBy(['edition_date', 'item_key'])
+    .execute();
+  return rows.map((row) => ({
+    edition: row.edition_date,
+    itemKey: row.item_key,
+    clicks: Number(row.clicks),
   }));
 }
 

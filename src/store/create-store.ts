@@ -18,6 +18,7 @@ import { outboxStore } from './outbox.js';
 import { paperTextsStore } from './paper-texts.js';
 import { preferencesStore } from './preferences.js';
 import { databaseRateLimitStore } from './rate-limits.js';
+import { readersStore } from './readers.js';
 import { revisionsStore } from './revisions.js';
 import { scheduledRunsStore } from './scheduled-runs.js';
 import type { Database } from './schema.js';
@@ -54,6 +55,7 @@ export function createStore(db: Kysely<Database>, options: CreateStoreOptions = 
     sourceState: sourceStateStore(db),
     ingestRuns: ingestRunsStore(db),
     subscribers: subscribersStore(db),
+    readers: readersStore(db),
     preferences: preferencesStore(db),
     outbox: outboxStore(db),
     sendLog: sendLogStore(db),

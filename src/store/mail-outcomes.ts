@@ -44,27 +44,32 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
   }>`
     WITH window_of AS (
       SELECT (SELECT min(created_at) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0) AS starts,
-             (SELECT min(created_at) FROM send_log WHERE edition_date > ${edition}::date AND notice = 0) AS ends
+             (SELECT min(created_at) FROM send_log WHERE notice = 0 AND edition_date = (
+                SELECT min(edition_date) FROM send_log WHERE edition_date > ${edition}::date AND notice = 0)) AS ends
     ),
-    readers AS (
-      SELECT l.state, l.failure, s.status, s.updated_at, s.unsubscribed_at, s.complained_at
-      FROM send_log l JOIN subscribers s ON s.id = l.subscriber_id
-      WHERE l.edition_date = ${edition}::date AND l.notice = 0
+    -- Only readers who left, bounced or complained can count below: the join starts from them (few), never from
+    -- every row of the edition (a whole list, each time the trend asks for one of its editions).
+    gone AS (
+      SELECT s.status, s.updated_at, s.unsubscribed_at, s.complained_at
+      FROM subscribers s JOIN send_log l ON l.edition_date = ${edition}::date AND l.notice = 0
+        AND l.subscriber_id = s.id AND l.state = 'sent'
+      WHERE s.status IN ('bounced', 'unsubscribed') OR s.complained_at IS NOT NULL
     )
     SELECT
-      count(*) FILTER (WHERE r.state = 'sent')::int AS sent,
-      count(*) FILTER (WHERE (r.state = 'failed' AND r.failure = 'permanent')
-        OR (r.state = 'sent' AND r.status = 'bounced' AND r.updated_at >= w.starts
-            AND (w.ends IS NULL OR r.updated_at < w.ends)))::int AS bounced,
-      count(*) FILTER (WHERE r.state = 'sent' AND r.complained_at >= w.starts
+      (SELECT count(*) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0 AND state = 'sent')::int
+        AS sent,
+      ((SELECT count(*) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0 AND state = 'failed'
+          AND failure = 'permanent')
+       + (SELECT count(*) FROM gone r WHERE r.status = 'bounced' AND r.updated_at >= w.starts
+          AND (w.ends IS NULL OR r.updated_at < w.ends)))::int AS bounced,
+      (SELECT count(*) FROM gone r WHERE r.complained_at >= w.starts
         AND (w.ends IS NULL OR r.complained_at < w.ends))::int AS complained,
-      count(*) FILTER (WHERE r.state = 'sent' AND r.status = 'unsubscribed' AND r.unsubscribed_at >= w.starts
+      (SELECT count(*) FROM gone r WHERE r.status = 'unsubscribed' AND r.unsubscribed_at >= w.starts
         AND (w.ends IS NULL OR r.unsubscribed_at < w.ends)
         -- Left by complaining: the complaint's own time (recordComplaint), counted above.
         AND r.complained_at IS DISTINCT FROM r.unsubscribed_at)::int AS unsubscribed,
-      min(w.starts) AS first_mail_at
-    FROM window_of w LEFT JOIN readers r ON true
-    GROUP BY w.starts, w.ends`.execute(db);
+      w.starts AS first_mail_at
+    FROM window_of w`.execute(db);
   const row = result.rows[0];
   return {
     sent: Number(row?.sent ?? 0),

@@ -89,19 +89,7 @@ async function requestSubscriptionsWithMail(
         byMailbox.set(subscriber.mailbox, subscriber.id);
       }
     }
-    const result = await sql<{ subscriber_id: number }>`
-      WITH claimed AS (
-        UPDATE subscribers AS s SET confirmation_sent_at = now()
-        WHERE s.id = ANY(${sql.val([...byMailbox.values()])}::int[]) AND s.status = 'pending'
-          AND NOT EXISTS (
-            SELECT 1 FROM subscribers AS o
-            WHERE o.mailbox = s.mailbox
-              AND o.confirmation_sent_at > now() - make_interval(secs => ${windowSeconds}::double precision))
-        RETURNING s.id, s.generation)
-      INSERT INTO outbox (kind, subscriber_id, generation)
-      SELECT 'confirmation', id, generation FROM claimed
-      RETURNING subscriber_id`.execute(tx);
-    return { subscribers, queued: result.rows.length };
+    return { subscribers, queued: await queueConfirmations(tx, [...byMailbox.values()], windowSeconds) };
   });
 }
 
@@ -268,4 +256,26 @@ async function mailProblems(db: Kysely<Database>, subscriberIds: readonly number
       attempts: Number(row.attempts),
       lastError: row.last_error,
     }));
+}
+
+/** One confirmation mail per pending inbox with none within the window, stamped and queued in one statement. */
+export async function queueConfirmations(
+  db: Kysely<Database>,
+  ids: number[],
+  windowSeconds: number,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await sql<{ subscriber_id: number }>`
+    WITH claimed AS (
+      UPDATE subscribers AS s SET confirmation_sent_at = now()
+      WHERE s.id = ANY(${sql.val(ids)}::int[]) AND s.status = 'pending'
+        AND NOT EXISTS (
+          SELECT 1 FROM subscribers AS o
+          WHERE o.mailbox = s.mailbox
+            AND o.confirmation_sent_at > now() - make_interval(secs => ${windowSeconds}::double precision))
+      RETURNING s.id, s.generation)
+    INSERT INTO outbox (kind, subscriber_id, generation)
+    SELECT 'confirmation', id, generation FROM claimed
+    RETURNING subscriber_id`.execute(db);
+  return result.rows.length;
 }

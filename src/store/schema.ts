@@ -97,6 +97,9 @@ export interface SubscribersTable {
   generation: ColumnType<number, number | undefined, number>;
   /** When the reader last complained (migration 014); a complaint that unsubscribed them has unsubscribed_at's time. */
   complained_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
+  /** Who asserted the reader's consent when they were added confirmed without a confirmation link (migration 016). */
+  consent_by: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
 export type OutboxKind = 'confirmation' | 'welcome';

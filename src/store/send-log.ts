@@ -38,6 +38,12 @@ export interface SendBatchRequest {
   deadClaimers: readonly string[];
   /** After this long a reservation of a live-looking worker is taken over too. */
   leaseSeconds: number;
+  /**
+   * Only rows of readers after this id (the worker's last reservation): the scan starts there instead of stepping
+   * over the entries its earlier batches left behind (sent rows leave the index only when it is vacuumed, and PGlite
+   * never vacuums). 0 or absent: from the first reader — a worker looks there again once nothing is due after it.
+   */
+  after?: number | undefined;
 }
 
 /** The send log of `digest send`: rows written before sending, reserved, started, handed over, then settled. */
@@ -253,15 +259,16 @@ async function requeueUncertain(db: Kysely<Database>, key: SendKey): Promise<num
  */
 async function reserveSendBatch(
   db: Kysely<Database>,
-  { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds }: SendBatchRequest,
+  { edition, notice = 0, worker, limit, deadClaimers, leaseSeconds, after = 0 }: SendBatchRequest,
 ): Promise<number[]> {
-  // The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
+  // `state IN (…)` matches the partial index send_log_due (migration 016): the batch is read from the rows still
+  // due, never from the ones already sent. The rows are picked once, in a CTE: as `IN (subquery)` the planner may run the locking subquery again per row
   // of a join and reserve far more than `limit` (one process then took the whole send).
   const result = await sql<{ subscriber_id: number }>`
     WITH picked AS MATERIALIZED (
       SELECT subscriber_id FROM send_log
-      WHERE edition_date = ${edition}::date AND notice = ${notice}
-        AND (state = 'queued' OR (state = 'failed' AND next_attempt_at <= now()))
+      WHERE edition_date = ${edition}::date AND notice = ${notice} AND subscriber_id > ${after}
+        AND state IN ('queued', 'failed') AND (state = 'queued' OR next_attempt_at <= now())
         AND (claimed_by IS NULL OR claimed_by = ANY(${sql.val([...deadClaimers])}::text[])
              OR claimed_at < now() - make_interval(secs => ${leaseSeconds}::double precision))
       ORDER BY subscriber_id

@@ -18,6 +18,9 @@ export interface Subscriber {
   generation: number;
   /** When they last complained through their mail provider (a spam report), null if never (migration 014). */
   complainedAt: string | null;
+  /** Who asserted consent for a reader added confirmed by hand or import, and when (migration 016); else null. */
+  consentBy: string | null;
+  consentAt: string | null;
 }
 
 /** Readers and their status: subscribe, confirm, unsubscribe, bounces. */
@@ -59,7 +62,7 @@ export function subscribersStore(db: Kysely<Database>): SubscribersPort {
   });
 }
 
-const COLUMNS = [
+export const COLUMNS = [
   'id',
   'address',
   'mailbox',
@@ -71,9 +74,11 @@ const COLUMNS = [
   'confirmation_sent_at',
   'generation',
   'complained_at',
+  'consent_by',
+  'consent_at',
 ] as const;
 
-type Row = {
+export type Row = {
   id: number;
   address: string;
   mailbox: string;
@@ -85,11 +90,13 @@ type Row = {
   confirmation_sent_at: Date | null;
   generation: number;
   complained_at: Date | null;
+  consent_by: string | null;
+  consent_at: Date | null;
 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function toSubscriber(row: Row): Subscriber {
+export function toSubscriber(row: Row): Subscriber {
   return {
     id: Number(row.id),
     address: row.address,
@@ -102,6 +109,8 @@ function toSubscriber(row: Row): Subscriber {
     confirmationSentAt: iso(row.confirmation_sent_at),
     generation: Number(row.generation),
     complainedAt: iso(row.complained_at),
+    consentBy: row.consent_by,
+    consentAt: iso(row.consent_at),
   };
 }
 

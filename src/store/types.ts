@@ -14,6 +14,7 @@ import type { JobsPort } from './job-lock.js';
 import type { MailOutcomesPort } from './mail-outcomes.js';
 import type { OutboxPort } from './outbox.js';
 import type { PreferencesPort } from './preferences.js';
+import type { ReadersPort } from './readers.js';
 import type { RevisionsPort } from './revisions.js';
 import type { ScheduledRunsPort } from './scheduled-runs.js';
 import type { SearchPort } from './search.js';
@@ -30,6 +31,8 @@ export interface Store extends StageStore {
   sourceState: SourceStatePort;
   ingestRuns: IngestRunsPort;
   subscribers: SubscribersPort;
+  /** The operator's list: pages by filter, counts, imports, removal by row (store/readers.ts). */
+  readers: ReadersPort;
   preferences: PreferencesPort;
   outbox: OutboxPort;
   sendLog: SendLogPort;

@@ -132,11 +132,23 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
 }
 
 /**
- * Rows one write takes at most. With PGlite the database runs on the thread that answers /r/, so a write of
+ * Rows the first write of a flush takes. With PGlite the database runs on the thread that answers /r/, so a write of
  * thousands of rows would hold every redirect behind it: the batch goes in slices, each its own transaction
  * (counts add up, so a slice written before a crash is simply counted), with a turn of the event loop between them.
+ * Each next slice is sized from how long the last one took, to hold the thread about SLICE_TARGET_MS: a loaded
+ * machine gets small slices, an idle one large ones (one transaction each: a flush of 20,000 keys in slices of 32
+ * spent most of its time committing).
  */
 export const FLUSH_SLICE = 32;
+export const FLUSH_SLICE_MAX = 1_000;
+const SLICE_TARGET_MS = 8;
+
+/** The next slice's rows: the last slice's rate over the target time, within FLUSH_SLICE…FLUSH_SLICE_MAX. */
+function nextSliceSize(rows: number, tookMs: number): number {
+  const fitting = Math.floor((rows * SLICE_TARGET_MS) / Math.max(tookMs, 0.5));
+  // At most double at a time: one quick slice (a warm cache) does not earn a long one.
+  return Math.min(FLUSH_SLICE_MAX, rows * 2, Math.max(FLUSH_SLICE, fitting));
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -165,14 +177,19 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
     if (readers.length < MAX_PENDING) readers.push(...rows);
   };
   const write = async (batch: ClickTally[], rows: ReaderClick[]) => {
-    for (let start = 0; start < Math.max(batch.length, rows.length); start += FLUSH_SLICE) {
+    const total = Math.max(batch.length, rows.length);
+    let size = FLUSH_SLICE;
+    for (let start = 0; start < total; ) {
       if (start > 0) await nextTurn();
-      const end = start + FLUSH_SLICE;
+      const end = start + size;
+      const began = performance.now();
       try {
         await options.store.clicks.add(batch.slice(start, end), rows.slice(start, end));
       } catch (error) {
         return keep(batch.slice(start), rows.slice(start), error);
       }
+      size = nextSliceSize(size, performance.now() - began);
+      start = end;
     }
   };
   // The write waiting for its turn, if any: a flush asked meanwhile (the timer, or every count past MAX_PENDING

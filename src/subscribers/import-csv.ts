@@ -1,20 +1,74 @@
-// `digest subscribers import`: a CSV with an `email` column, each address added as pending or confirmed. A bulk
-// import never re-subscribes someone who unsubscribed or bounced (putSubscriber), and reports every line it skipped.
+// `digest subscribers import` and the desk's import: a CSV with an `email` column. By default each new address is
+// pending and gets a confirmation mail through the outbox (the subscribe form's double opt-in); with consent
+// asserted (`--confirmed`, the desk's box) it is confirmed at once, recorded with who asserted it and when. An
+// import never re-subscribes someone who unsubscribed or bounced, and reports every line it skipped. Rows go to the
+// store in batches, one transaction each, so 100,000 lines take a few hundred statements, not 100,000.
+
+import type { Config } from '../config/config-schema.js';
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
-import { type ImportReport, putSubscriber } from './manage.js';
-import type { ReadersDeps } from './ports.js';
+import type { ImportOutcome } from '../store/readers.js';
+import { CONFIRMATION_WINDOW_SECONDS } from './intake.js';
+import { parseCsv } from './parse-csv.js';
+import type { AddReadersDeps } from './ports.js';
+import { subscriptionSettings } from './subscription-settings.js';
 
-type CsvRow = { line: number; cells: string[] };
+const IMPORT_BATCH = 1000;
 
-/** A CSV with an `email` column (other columns ignored); each line added as pending, or confirmed. */
+export interface ImportReport {
+  /** New readers: pending with a confirmation mail queued, or confirmed on asserted consent. */
+  added: number;
+  /** Confirmation mails queued (new readers, and pending ones who had none within the hour). */
+  mailed: number;
+  /** Pending readers confirmed on asserted consent. */
+  confirmed: number;
+  /** Already pending or confirmed: left as they were. */
+  alreadySubscribed: number;
+  /** Unsubscribed or bounced: left so; only the reader can come back, through the form. */
+  alreadyUnsubscribed: number;
+  /** Lines whose inbox an earlier line of the file already named. */
+  duplicates: number;
+  /** Lines that are not addresses, with their line number in the file (1 = the header). */
+  invalid: { line: number; value: string; problem: string }[];
+  /** Who asserted the readers' consent, or null when each got a confirmation mail. */
+  consentBy: string | null;
+}
+
+const COUNTED: Record<ImportOutcome, 'added' | 'confirmed' | 'alreadySubscribed' | 'alreadyUnsubscribed'> = {
+  added: 'added',
+  confirmed: 'confirmed',
+  subscribed: 'alreadySubscribed',
+  unsubscribed: 'alreadyUnsubscribed',
+};
+
+/** A CSV with an `email` column (other columns ignored). `consentBy`: who asserts consent; null to mail each. */
 export async function importSubscribers(
-  deps: ReadersDeps,
-  input: { csv: string; confirmed: boolean },
+  deps: AddReadersDeps,
+  input: { csv: string; consentBy: string | null },
 ): Promise<ImportReport> {
+  if (!input.consentBy) requireConfirmationMail(deps.config);
   const { rows, column } = emailColumn(input.csv);
-  const report: ImportReport = { added: 0, confirmed: 0, unchanged: 0, kept: 0, duplicates: 0, invalid: [] };
+  const report: ImportReport = {
+    added: 0,
+    mailed: 0,
+    confirmed: 0,
+    alreadySubscribed: 0,
+    alreadyUnsubscribed: 0,
+    duplicates: 0,
+    invalid: [],
+    consentBy: input.consentBy,
+  };
   const seen = new Set<string>();
+  let batch: { address: string; mailbox: string }[] = [];
+  const flush = async () => {
+    const { outcomes, queued } = await deps.store.readers.importBatch(batch, {
+      consentBy: input.consentBy,
+      windowSeconds: CONFIRMATION_WINDOW_SECONDS,
+    });
+    for (const outcome of outcomes) report[COUNTED[outcome]] += 1;
+    report.mailed += queued;
+    batch = [];
+  };
   for (const row of rows) {
     const value = row.cells[column] ?? '';
     if (row.cells.every((cell) => !cell.trim())) continue;
@@ -32,19 +86,34 @@ export async function importSubscribers(
       continue;
     }
     seen.add(checked.mailbox);
-    const result = await putSubscriber({
-      deps,
-      address: checked.address,
-      mailbox: checked.mailbox,
-      confirmed: input.confirmed,
-    });
-    report[result.outcome] += 1;
+    batch.push({ address: checked.address, mailbox: checked.mailbox });
+    if (batch.length === IMPORT_BATCH) await flush();
   }
+  await flush();
   return report;
 }
 
+/**
+ * A reader added without asserted consent waits for their confirmation mail: without SMTP and a public base URL
+ * (for the link) none can go out, and they would stay pending for good. A ConfigError naming what to set instead.
+ */
+export function requireConfirmationMail(config: Config): void {
+  if (confirmationMailReady(config)) return;
+  const settings = subscriptionSettings(config);
+  const path = settings ? 'publish.email.smtp' : 'server.baseUrl';
+  throw new ConfigError(
+    `A confirmation mail cannot go out: set ${path}, or assert that the readers consented (--confirmed on the command line, the consent box on the desk).`,
+    [{ path, message: 'required to mail confirmation links' }],
+  );
+}
+
+/** True when a confirmation mail can go out: SMTP, and a public base URL for its link. */
+export function confirmationMailReady(config: Config): boolean {
+  return subscriptionSettings(config)?.canMail === true;
+}
+
 /** The rows after the header, and which column holds the addresses; a ConfigError when no header names one. */
-function emailColumn(csv: string): { rows: CsvRow[]; column: number } {
+function emailColumn(csv: string) {
   const rows = parseCsv(csv);
   const header = rows.shift();
   const column = header?.cells.findIndex((cell) => cell.trim().toLowerCase() === 'email') ?? -1;
@@ -57,43 +126,19 @@ function emailColumn(csv: string): { rows: CsvRow[]; column: number } {
   return { rows, column };
 }
 
-/** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks; a BOM is dropped. */
-function parseCsv(text: string): CsvRow[] {
-  const rows: CsvRow[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  const source = text.replace(/^\uFEFF/, '');
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]!;
-    if (quoted) {
-      if (char === '"' && source[index + 1] === '"') {
-        cell += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else {
-        if (char === '\n') line++;
-        cell += char;
-      }
-    } else if (char === '"' && cell === '') quoted = true;
-    else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[index + 1] === '\n') index++;
-      cells.push(cell);
-      rows.push({ line: rowLine, cells });
-      cells = [];
-      cell = '';
-      line++;
-      rowLine = line;
-    } else cell += char;
-  }
-  if (cell !== '' || cells.length) {
-    cells.push(cell);
-    rows.push({ line: rowLine, cells });
-  }
-  return rows;
+/** The report in one line, each outcome named (the CLI's output, the desk's notice). */
+export function describeImport(report: ImportReport): string {
+  const added = report.consentBy
+    ? `${report.added} added as confirmed (consent asserted by ${report.consentBy})`
+    : `${report.added} added and sent a confirmation mail`;
+  return [
+    added,
+    ...(report.consentBy
+      ? [`${report.confirmed} pending confirmed`]
+      : [`${report.mailed} confirmation mail(s) queued`]),
+    `${report.alreadySubscribed} already subscribed`,
+    `${report.alreadyUnsubscribed} already unsubscribed or bounced (left so)`,
+    `${report.duplicates} duplicate(s)`,
+    `${report.invalid.length} invalid line(s)`,
+  ].join(', ');
 }

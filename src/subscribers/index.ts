@@ -43,3 +43,16 @@ export const {
 } = lazyModule(() => import('./manage.js'));
 
 export const { importSubscribers } = lazyModule(() => import('./import-csv.js'));
+
+export { confirmationMailReady, describeImport, type ImportReport } from './import-csv.js';
+export type { AddResult } from './manage.js';
+export {
+  parseReaderFilter,
+  READER_FILTERS,
+  type ReaderFilter,
+  type ReaderPage,
+} from './reader-list.js';
+
+// findReaders: the desk's list, a page of readers by filter with the counts per status; readerRecord: one reader's
+// whole record by row (the JSON of `digest subscribers export <email>`); removeReader: deletes one by row.
+export const { findReaders, readerRecord, removeReader } = lazyModule(() => import('./reader-list.js'));

@@ -4,9 +4,12 @@
 import { ADDRESS_PROBLEMS, normaliseAddress } from '../core/email-address.js';
 import { ConfigError, NotFoundError } from '../core/errors.js';
 import type { MailProblem } from '../store/outbox.js';
+import type { ImportOutcome } from '../store/readers.js';
 import type { SubscriberStatus } from '../store/schema.js';
 import type { Subscriber } from '../store/subscribers.js';
-import type { ListReadersDeps, ReadersDeps } from './ports.js';
+import { requireConfirmationMail } from './import-csv.js';
+import { CONFIRMATION_WINDOW_SECONDS } from './intake.js';
+import type { AddReadersDeps, ListReadersDeps, ReadersDeps } from './ports.js';
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = [
   'pending',
@@ -15,20 +18,11 @@ export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = [
   'bounced',
 ];
 
-export type PutResult =
-  | { outcome: 'added' | 'confirmed' | 'unchanged'; subscriber: Subscriber }
-  /** Unsubscribed or bounced: left so. The reader can subscribe again through the form. */
-  | { outcome: 'kept'; subscriber: Subscriber };
-
-export interface ImportReport {
-  added: number;
-  confirmed: number;
-  unchanged: number;
-  /** Left unsubscribed or bounced. */
-  kept: number;
-  duplicates: number;
-  /** Lines that are not addresses, with their line number in the file (1 = the header). */
-  invalid: { line: number; value: string; problem: string }[];
+/** What adding one address did: the import's outcome, the row, and whether a confirmation mail was queued. */
+export interface AddResult {
+  outcome: ImportOutcome;
+  subscriber: Subscriber;
+  mailed: boolean;
 }
 
 /** Every subscriber (of one status), a page at a time, so a long list never sits in memory at once. */
@@ -95,41 +89,23 @@ export function operatorAddress(email: string): { address: string; mailbox: stri
   return { address: checked.address, mailbox: checked.mailbox };
 }
 
+/**
+ * Adds one address as an import of one line: pending with a confirmation mail queued, or — with `consentBy`, who
+ * asserts the reader's consent — confirmed at once and recorded so. Someone who left or bounced stays so.
+ */
 export async function addSubscriber(
-  deps: ReadersDeps,
-  input: { email: string; confirmed: boolean },
-): Promise<PutResult> {
+  deps: AddReadersDeps,
+  input: { email: string; consentBy: string | null },
+): Promise<AddResult> {
   const { address, mailbox } = operatorAddress(input.email);
-  return putSubscriber({ deps, address, mailbox, confirmed: input.confirmed });
-}
-
-/** Adds the reader (unless their mailbox has one), or confirms a pending one; someone who left or bounced stays so. */
-export async function putSubscriber({
-  deps,
-  address,
-  mailbox,
-  confirmed,
-}: {
-  deps: ReadersDeps;
-  address: string;
-  mailbox: string;
-  confirmed: boolean;
-}): Promise<PutResult> {
-  const { store } = deps;
-  // A variant of a stored reader's address (core/email-address.ts) is that reader: one inbox, one row.
-  const existing = (await store.subscribers.get({ address })) ?? (await store.subscribers.get({ mailbox }));
-  if (!existing) {
-    const subscriber = await store.subscribers.put(address, mailbox, confirmed ? 'confirmed' : 'pending');
-    return { outcome: 'added', subscriber };
-  }
-  if (existing.status === 'unsubscribed' || existing.status === 'bounced') {
-    return { outcome: 'kept', subscriber: existing };
-  }
-  if (confirmed && existing.status === 'pending') {
-    const subscriber = await store.subscribers.setStatus(existing.id, 'confirmed', ['pending']);
-    if (subscriber) return { outcome: 'confirmed', subscriber };
-  }
-  return { outcome: 'unchanged', subscriber: existing };
+  if (!input.consentBy) requireConfirmationMail(deps.config);
+  const { outcomes, queued } = await deps.store.readers.importBatch([{ address, mailbox }], {
+    consentBy: input.consentBy,
+    windowSeconds: CONFIRMATION_WINDOW_SECONDS,
+  });
+  const subscriber =
+    (await deps.store.subscribers.get({ address })) ?? (await deps.store.subscribers.get({ mailbox }));
+  return { outcome: outcomes[0]!, subscriber: subscriber!, mailed: queued > 0 };
 }
 
 /** Deletes the person's row and their send-log rows. */

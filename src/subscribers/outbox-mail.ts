@@ -1,12 +1,15 @@
 // The outbox's mails: a confirmation (the signed confirm link) or a welcome (the unsubscribe link and RFC 8058
 // headers), composed when the worker sends it — the row holds no body and no token — and sent through the one SMTP
 // module with the one set of settings (mail/settings.ts).
+
+import { envelopeSender } from '../core/email-address.js';
 import { ConfigError } from '../core/errors.js';
 import { preferencesUrl } from '../core/reader-choices.js';
 import type { DigestDeps } from '../deps.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../mail/list-unsubscribe.js';
 import { mailTransportSettings } from '../mail/settings.js';
 import { createSmtpSender, type MailSender } from '../mail/smtp-sender.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import { renderConfirmationMail, renderWelcomeMail } from '../publish/subscriber-mail.js';
 import type { OutboxMail } from '../store/outbox.js';
 import type { Subscriber } from '../store/subscribers.js';
@@ -25,7 +28,8 @@ export interface OutboxMailDeps extends Pick<DigestDeps, 'config' | 'clock'> {
 /** Composes a claimed mail, or says why it no longer applies (the reader confirmed, left or subscribed anew). */
 export function outboxComposer(deps: OutboxMailDeps): (mail: OutboxMail) => Promise<Composed> {
   const from = deps.config.publish.email.from;
-  const envelopeFrom = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  // The address at the end: a display name may hold "<" and ">" itself.
+  const envelopeFrom = envelopeSender(from);
   return async (mail) => {
     const subscriber = await deps.store.subscribers.get({ id: mail.subscriberId });
     const wanted = mail.kind === 'confirmation' ? 'pending' : 'confirmed';
@@ -58,6 +62,7 @@ async function renderOutboxMail(
     messageIdDomain: new URL(baseUrl).hostname,
     messageId: `outbox-${mail.id}`,
     siteUrl: baseUrl,
+    sender: senderIdentity(deps.config.publish.identity),
   };
   const subject = { id: String(subscriber.id), address: subscriber.address };
   // Signed now, at send time: the outbox row holds no token, so a database reader learns no working link. The

@@ -5,12 +5,15 @@ import type { Store } from '../store/types.js';
 
 /** The operator's list (add, import, remove, export) and one reader's data: the subscribers table only. */
 export interface ReadersDeps {
-  store: Pick<Store, 'subscribers' | 'preferences'>;
+  store: Pick<Store, 'subscribers' | 'preferences' | 'readers'>;
 }
+
+/** Adding and importing: the list, and the config that says whether a confirmation mail can go out. */
+export type AddReadersDeps = ReadersDeps & Pick<DigestDeps, 'config'>;
 
 /** `digest subscribers list`: the list, with each reader's latest mail from the outbox. */
 export interface ListReadersDeps {
-  store: Pick<Store, 'subscribers' | 'preferences' | 'outbox'>;
+  store: Pick<Store, 'subscribers' | 'preferences' | 'readers' | 'outbox'>;
 }
 
 /** What a reader's signed links need besides the store: the secret (env) and the time. */

@@ -2,10 +2,12 @@
 // mail of it carried an earlier revision (sent, or uncertain), at most once per reader per revision — the notices
 // are rows of the send log of their own, reserved and handed over like the edition's, so a killed run is rerun
 // without mailing anyone twice. Nobody gets the whole edition again.
+
 import { ConfigError } from '../core/errors.js';
 import { editionRevision } from '../core/types.js';
 import { prepareCorrectionMails } from '../mail/correction-mail.js';
 import { sendSettings } from '../mail/settings.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import type { SendDeps } from './ports.js';
 import { emptyOutcome, type SendInput, type SendOutcome } from './send-outcome.js';
 import { deliver, keyOfMail, previewAll, publishedEdition } from './send-rows.js';
@@ -28,6 +30,7 @@ export async function sendCorrection(deps: SendDeps, input: SendInput): Promise<
     baseUrl: settings.baseUrl,
     unsubscribeMailto: settings.send.unsubscribeMailto,
     now: () => deps.clock.now(),
+    sender: senderIdentity(deps.config.publish.identity),
   });
   const mail = { edition: week, notice: revision, revision, compose: mails.compose };
   const label = `the correction notice of "${edition.title}" (revision ${revision})`;

@@ -1,5 +1,6 @@
 // The mail of `digest send`: the edition in each language readers may get, its images, and each reader's signed
 // links. Composed per reader by mail/personal-mail.ts.
+
 import { analyticsMode } from '../config/analytics-schema.js';
 import { applyTranslation } from '../core/translation.js';
 import type { Edition } from '../core/types.js';
@@ -8,6 +9,7 @@ import type { CountedLinks } from '../mail/edition-mail.js';
 import { type LanguageEdition, type PersonalMails, preparePersonalMails } from '../mail/personal-mail.js';
 import type { SendReaders } from '../mail/send-run.js';
 import type { SendSettings } from '../mail/settings.js';
+import { senderIdentity } from '../publish/sender-identity.js';
 import { countedItemLink, digestClickTokens } from './click-tokens.js';
 import type { SendDeps } from './ports.js';
 import { digestTokens } from './tokens.js';
@@ -23,6 +25,7 @@ export async function prepareSendMail(
   return preparePersonalMails({
     editions: await editionLanguages(deps, edition, settings.baseUrl),
     from: deps.config.publish.email.from,
+    sender: senderIdentity(deps.config.publish.identity),
     baseUrl: settings.baseUrl,
     now: () => deps.clock.now(),
     ...(unsubscribeMailto ? { unsubscribeMailto } : {}),

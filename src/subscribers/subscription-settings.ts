@@ -2,6 +2,7 @@
 // POST may carry) and the limits. Light on purpose: `digest serve` reads it at start, the use cases load later.
 import { type AnalyticsMode, analyticsMode, siteClicksCounted } from '../config/analytics-schema.js';
 import type { Config } from '../config/config-schema.js';
+import { type SenderIdentity, senderIdentity } from '../publish/sender-identity.js';
 
 export interface SubscriptionSettings {
   /** The public base URL, ending in "/": links in mails and the root of the subscriber pages. */
@@ -17,6 +18,8 @@ export interface SubscriptionSettings {
   clicks: AnalyticsMode;
   /** analytics.site: the pages' links are counted too, and the form and pages say so. */
   clicksOnSite: boolean;
+  /** Who sends it (publish.identity): the postal address and footer on the subscriber pages too. */
+  sender: SenderIdentity;
 }
 
 /** null when neither server.baseUrl nor publish.baseUrl is set: no link could be mailed, no Origin checked. */
@@ -35,6 +38,7 @@ export function subscriptionSettings(config: Config): SubscriptionSettings | nul
     canMail: config.publish.email.smtp !== undefined,
     clicks: analyticsMode(config),
     clicksOnSite: siteClicksCounted(config),
+    sender: senderIdentity(config.publish.identity),
   };
 }
 

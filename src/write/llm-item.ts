@@ -255,6 +255,14 @@ export async function writeItemWithModel(
   });
 }
 
+/** What the check judged, about which written item. */
+interface CheckedInput {
+  item: ItemForWriting;
+  generated: { output: ItemOutput; modelId: string };
+  verdict: CheckResult;
+  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated' | 'notes'>;
+}
+
 /** The item as the check judged it: passed, or flagged (`flagNotes` say why) with the claims it read. */
 function checkedItem({
   item,
@@ -262,13 +270,7 @@ function checkedItem({
   verdict,
   base,
   flagNotes,
-}: {
-  item: ItemForWriting;
-  generated: { output: ItemOutput; modelId: string };
-  verdict: CheckResult;
-  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated' | 'notes'>;
-  flagNotes: string[] | null;
-}): WrittenItem {
+}: CheckedInput & { flagNotes: string[] | null }): WrittenItem {
   return written({
     output: generated.output,
     modelId: generated.modelId,
@@ -291,13 +293,7 @@ function checkFailed({
   verdict,
   base,
   options,
-}: {
-  item: ItemForWriting;
-  generated: { output: ItemOutput; modelId: string };
-  verdict: CheckResult;
-  base: Pick<ItemChecks, 'model' | 'repaired' | 'regenerated'>;
-  options: ItemWriterOptions;
-}): WrittenItem {
+}: CheckedInput & { options: ItemWriterOptions }): WrittenItem {
   options.llmClient.meter.recordCheckFailed();
   return written({
     output: generated.output,

@@ -47,7 +47,12 @@ describe('digest subscribers and digest send (CLI)', () => {
     );
     const imported = await digest('subscribers', 'import', 'readers.csv', '--confirmed');
     expect(imported.code).toBe(3);
-    expect(imported.stdout).toMatch(/3 added, .* 1 duplicate\(s\), 2 invalid line\(s\)/);
+    expect(imported.stdout).toMatch(
+      /3 added as confirmed \(consent asserted by cli:[^)]+\), 0 pending confirmed, 0 already subscribed, 0 already unsubscribed or bounced \(left so\), 1 duplicate\(s\), 2 invalid line\(s\)/,
+    );
+    const ada = JSON.parse((await digest('subscribers', 'export', 'ada@example.com')).stdout);
+    expect(ada.subscriber).toMatchObject({ status: 'confirmed', consentBy: expect.stringMatching(/^cli:/) });
+    expect(ada.subscriber.consentAt).not.toBeNull();
     expect(imported.stderr).toMatch(/^line 4: skipped "not-an-address": expected an address/m);
     expect(imported.stderr).toMatch(/^line 5: skipped .*line breaks/m);
 
@@ -65,7 +70,10 @@ describe('digest subscribers and digest send (CLI)', () => {
       status: 'confirmed',
     });
 
-    expect((await digest('subscribers', 'add', 'pending@example.com')).stdout).toMatch(/added .*\(pending\)/);
+    // Without --confirmed, the reader waits for their confirmation mail, queued in the outbox for `digest serve`.
+    expect((await digest('subscribers', 'add', 'pending@example.com')).stdout).toBe(
+      'added pending@example.com (pending, confirmation mail queued)\n',
+    );
     const injected = await digest('subscribers', 'add', 'x@example.com\r\nBcc: y@example.com');
     expect(injected.code).toBe(2);
     expect(injected.stderr).toMatch(/email: .*line breaks/);
@@ -77,7 +85,9 @@ describe('digest subscribers and digest send (CLI)', () => {
     // The export imports back unchanged.
     await writeFile(join(cwd, 'export.csv'), exported.stdout);
     const again = await digest('subscribers', 'import', 'export.csv');
-    expect(again.stdout).toMatch(/0 added, 0 confirmed, 4 unchanged/);
+    expect(again.stdout).toMatch(
+      /0 added and sent a confirmation mail, 0 confirmation mail\(s\) queued, 4 already subscribed, 0 already unsubscribed/,
+    );
 
     const removed = await digest('subscribers', 'remove', 'Pending@Example.com');
     expect(removed).toMatchObject({ code: 0, stdout: 'removed pending@example.com\n' });

@@ -209,6 +209,12 @@ describe('doctor() on mail settings', () => {
         fix: expect.stringMatching(/STARTTLS: use port 465/),
       });
       expect(report.checks.find((entry) => entry.area === 'dkim')).toMatchObject({ status: 'warn' });
+      // Mail is set up, but nothing says who sends it.
+      expect(report.checks.find((entry) => entry.area === 'identity')).toMatchObject({
+        name: 'postalAddress',
+        status: 'warn',
+        fix: expect.stringMatching(/publish\.identity\.postalAddress/),
+      });
       expect(report.dnsRecords).toEqual([
         'example.org TXT "v=spf1 a:127.0.0.1 ~all"   (or your mail provider\'s include:…)',
         '_dmarc.example.org TXT "v=DMARC1; p=none; rua=mailto:dmarc@example.org"',

@@ -36,6 +36,8 @@ describe('digest init', () => {
         'anthropic:claude-haiku-4-5',
         '--smtp',
         `127.0.0.1:${smtp.port}`,
+        '--postal-address',
+        'Agents Weekly, 1 Main Street, Springfield 12345',
       ],
       { cwd, env: { ANTHROPIC_API_KEY: '' } },
     );
@@ -65,6 +67,7 @@ describe('digest init', () => {
       port: smtp.port,
       requireTls: false,
     });
+    expect(config.publish.identity.postalAddress).toBe('Agents Weekly, 1 Main Street, Springfield 12345');
   });
 
   it('writes a private .env with a fresh secret of 48 bytes, and a placeholder for the missing key', () => {

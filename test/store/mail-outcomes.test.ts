@@ -123,8 +123,11 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  // And what came after it: 015's three tables.
+  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes.
   await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs`.execute(db);
+  await sql`DROP INDEX subscriber_preferences_language`.execute(db);
+  await sql`ALTER TABLE subscribers DROP COLUMN consent_by, DROP COLUMN consent_at`.execute(db);
+  await sql`DROP INDEX send_log_due, send_log_first_mail`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name >= '014-complaints'`.execute(db);
   return db;
 }
@@ -146,7 +149,9 @@ for (const { kind, skip } of storeDatabases()) {
       await sql`
         INSERT INTO send_log (edition_date, subscriber_id, state, created_at)
         SELECT ${FIRST}::date, id, 'sent', now() - interval '1 hour' FROM subscribers`.execute(db);
-      expect(await migrate(db)).toEqual({ applied: ['014-complaints', '015-many-instances'] });
+      expect(await migrate(db)).toEqual({
+        applied: ['014-complaints', '015-many-instances', '016-reader-list', '017-send-at-size'],
+      });
       const outcomes = mailOutcomesStore(db);
       expect(await outcomes.forEdition(FIRST)).toMatchObject({ sent: 2, complained: 0, unsubscribed: 1 });
       const bob = await subscribersStore(db).get({ address: 'bob@example.com' });

@@ -16,6 +16,7 @@ interface AnswerFlags {
   smtp?: string;
   smtpUser?: string;
   from?: string;
+  postalAddress?: string;
 }
 
 interface InitOptions extends AnswerFlags {
@@ -49,6 +50,10 @@ export function register(program: Command, context: CliContext): void {
       '--from <address>',
       'sender, e.g. "Digest <news@your-domain>" (default: digest@ the base URL\'s domain; digest@digest.localhost for a local one)',
     )
+    .option(
+      '--postal-address <address>',
+      'your postal address, printed in every mail (CAN-SPAM requires one); lines separated by ", "',
+    )
     .action(async (options: InitOptions) => {
       const answers = options.yes ? fromFlags(options) : await ask(options, context);
       const { initProject } = await import('../../setup/index.js');
@@ -77,6 +82,7 @@ function fromFlags(options: AnswerFlags): InitAnswers {
     smtp: options.smtp?.trim() || null,
     ...(options.smtpUser ? { smtpUser: options.smtpUser } : {}),
     ...(options.from ? { from: options.from } : {}),
+    ...(options.postalAddress?.trim() ? { postalAddress: options.postalAddress.trim() } : {}),
   };
 }
 
@@ -105,6 +111,12 @@ async function ask(options: AnswerFlags, context: CliContext): Promise<InitAnswe
     );
     const smtpUser = smtp ? await question('SMTP user (empty: none)', options.smtpUser) : '';
     const from = await question('Sender address', options.from ?? defaultSender(name, baseUrl));
+    const postalAddress = smtp
+      ? await question(
+          'Your postal address, printed in every mail (empty: add it later)',
+          options.postalAddress,
+        )
+      : '';
     const answers = fromFlags({
       ...options,
       name,
@@ -114,6 +126,7 @@ async function ask(options: AnswerFlags, context: CliContext): Promise<InitAnswe
       smtp,
       from,
       ...(smtpUser ? { smtpUser } : {}),
+      ...(postalAddress ? { postalAddress } : {}),
     });
     return { ...answers, ...(apiKey ? { apiKey } : {}) };
   } finally {

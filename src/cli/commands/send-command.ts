@@ -2,16 +2,12 @@ import type { OpenDigest } from '../../compose/index.js';
 import { FlaggedEditionError } from '../../core/edition-flags.js';
 import { ThinEditionError } from '../../core/edition-thin.js';
 import { NotReadyError, SmtpUnreachableError } from '../../core/errors.js';
-import type { SendOutcome, SendProgress } from '../../subscribers/index.js';
+import type { SendInput, SendOutcome, SendProgress } from '../../subscribers/index.js';
 import { type WeekOptions, weekCommand } from '../options.js';
 
-interface SendCommandOptions extends WeekOptions {
-  dryRun?: boolean;
-  allowFlagged?: boolean;
-  allowThin?: boolean;
-  resendUncertain?: boolean;
-  baseUrl?: string;
-  correction?: boolean;
+interface SendCommandOptions
+  extends WeekOptions,
+    Pick<SendInput, 'dryRun' | 'allowFlagged' | 'allowThin' | 'resendUncertain' | 'baseUrl' | 'correction'> {
   test?: string;
 }
 

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { describeMail, SUBSCRIBER_STATUSES } from '../../subscribers/index.js';
+import { describeImport, describeMail, SUBSCRIBER_STATUSES } from '../../subscribers/index.js';
 import type { CliContext } from '../context.js';
 import { type CommonOptions, withCommandDigest, withStoreOptions } from '../options.js';
 import { declareCommand } from './declarations.js';
@@ -22,6 +23,16 @@ interface ListOptions extends CommonOptions {
 }
 
 type Confirmed = CommonOptions & { confirmed?: boolean };
+
+/** Who asserts consent from the terminal: the operator's account, recorded on each reader confirmed so. */
+function consentBy(options: Confirmed): string | null {
+  if (!options.confirmed) return null;
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return 'cli:operator';
+  }
+}
 
 export function register(program: Command, context: CliContext): void {
   const group = declareCommand(program, 'subscribers');
@@ -81,21 +92,26 @@ function add(group: Command, context: CliContext): void {
     subcommand({
       group,
       name: 'add',
-      description: 'add one address (pending unless --confirmed)',
+      description:
+        'add one address: pending, with a confirmation mail through the outbox (`digest serve` sends it), unless --confirmed',
       argument: ['<email>', 'the address'],
-    }).option('--confirmed', 'the reader has already confirmed (e.g. moved from another list)'),
+    }).option(
+      '--confirmed',
+      'you assert the reader consented (e.g. moved from another list): confirmed at once, recorded with your account and the time',
+    ),
   ).action(async (email: string, options: Confirmed) => {
     await withCommandDigest({
       options,
       context,
       fn: async (digest) => {
-        const result = await digest.subscribers.add({ email, confirmed: options.confirmed ?? false });
+        const result = await digest.subscribers.add({ email, consentBy: consentBy(options) });
         const { address, status } = result.subscriber;
+        const mailed = result.mailed ? ', confirmation mail queued' : '';
         const said = {
-          added: `added ${address} (${status})`,
+          added: `added ${address} (${status}${mailed})`,
           confirmed: `${address} is now confirmed`,
-          unchanged: `${address} is already ${status}`,
-          kept: `${address} is ${status} and stays so: only the reader can subscribe again (through the form)`,
+          subscribed: `${address} is already ${status}${mailed}`,
+          unsubscribed: `${address} is ${status} and stays so: only the reader can subscribe again (through the form)`,
         };
         context.stdout.write(`${said[result.outcome]}\n`);
       },
@@ -129,9 +145,13 @@ function importCsv(group: Command, context: CliContext): void {
     subcommand({
       group,
       name: 'import',
-      description: 'add the addresses of a CSV file with an "email" column (pending unless --confirmed)',
+      description:
+        'add the addresses of a CSV file with an "email" column: each new one pending, with a confirmation mail through the outbox, unless --confirmed',
       argument: ['<file>', 'CSV file, UTF-8, header line first'],
-    }).option('--confirmed', 'mark new and pending addresses confirmed (they opted in elsewhere)'),
+    }).option(
+      '--confirmed',
+      'you assert they consented (opted in elsewhere): new and pending addresses confirmed at once, recorded with your account and the time',
+    ),
   ).action(async (file: string, options: Confirmed) => {
     const path = resolve(context.cwd, file);
     const csv = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -143,14 +163,11 @@ function importCsv(group: Command, context: CliContext): void {
       options,
       context,
       fn: async (digest) => {
-        const report = await digest.subscribers.import({ csv, confirmed: options.confirmed ?? false });
+        const report = await digest.subscribers.import({ csv, consentBy: consentBy(options) });
         for (const bad of report.invalid) {
           context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
         }
-        context.stdout.write(
-          `imported ${path}: ${report.added} added, ${report.confirmed} confirmed, ${report.unchanged} unchanged, ` +
-            `${report.kept} left unsubscribed or bounced, ${report.duplicates} duplicate(s), ${report.invalid.length} invalid line(s)\n`,
-        );
+        context.stdout.write(`imported ${path}: ${describeImport(report)}\n`);
         if (report.invalid.length) context.exitCode = 3;
       },
     });

@@ -29,6 +29,8 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:.35rem;text-align:left;vertical-align:top}
 tr.chosen{background:rgba(11,87,176,.08)}
 caption{text-align:left;color:var(--muted)}
+.readers th,.readers td{overflow-wrap:anywhere}
+.table-scroll{overflow-x:auto;max-width:100%}
 .signals{display:grid;grid-template-columns:auto auto;gap:0 .75rem;margin:0}
 .signals dd{margin:0}
 del{background:rgba(200,40,20,.18)}ins{background:rgba(20,140,60,.18);text-decoration:underline}

@@ -9,12 +9,20 @@ export function csrfField(context: DeskPageContext): Fragment {
   return html`<input type="hidden" name="csrf" value="${context.csrf}">`;
 }
 
+/**
+ * A wide table in a box that scrolls sideways on a phone instead of the page; focusable with a name, so a keyboard
+ * user can scroll it too.
+ */
+export function scrollingTable(label: string, table: Fragment): Fragment {
+  return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+}
+
 export function renderDeskPage(
   context: DeskPageContext,
   options: { title: string; body: Fragment; script?: boolean },
 ): string {
   const nav = context.editor
-    ? html`<nav aria-label="Desk"><a href="/admin">This week</a> <a href="/admin/audit">Audit log</a></nav>
+    ? html`<nav aria-label="Desk"><a href="/admin">This week</a> <a href="/admin/readers">Readers</a> <a href="/admin/audit">Audit log</a></nav>
 <form method="post" action="/admin/logout" class="signout">${csrfField(context)}
 <span>${context.editor}</span> <button type="submit">Sign out</button></form>`
     : null;
