@@ -30,8 +30,7 @@ export const { createReaderPreferences, exportReader } = lazyModule(() => import
 export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.js';
 // `/r/<token>` of `digest serve`: counted links, their counts batched in memory and written every second.
 export const { createLinkRedirect } = lazyModule(() => import('./link-redirect.js'));
-// sendLogCounts: The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain).
-export const { send, sendLogCounts } = lazyModule(() => import('./send.js'));
+export const { send } = lazyModule(() => import('./send.js'));
 // sendTest: a test of the edition's mail to one address ("[Test]", links that count nothing, no send-log row).
 export const { sendTest } = lazyModule(() => import('./send-test.js'));
 
