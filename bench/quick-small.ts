@@ -6,7 +6,8 @@
 // - the whole process tree's peak RSS of the README's commands, run as written (`./digest …`, the clone's link to
 //   bin/digest.js) and through `npx digest …` for comparison (npm's own process counted)
 //   and as `./bin/digest.js …` (no npm process): a build with a model (loopback fake, 300 ms) and `serve` under load;
-// - `serve` idle after 200 requests (the README's `./digest serve`, one process): the tree's RSS then;
+// - `serve` idle after 200 requests (the README's `./digest serve`, one process): the tree's RSS then, and again after
+//   20 scrapes of /metrics (with the operator's token) on top: what a scrape loads or grows stays for good;
 // - a dead local model (ollama on a closed loopback port): calls made (the refused attempt counts) and wall time;
 // - tokens per write call against a real grammar engine (node-llama-cpp, the suite's tiny model) and the bound.
 import { spawn } from 'node:child_process';
@@ -26,6 +27,7 @@ const BIN = join(root, 'bin', 'digest.js');
 const TREE = join(import.meta.dirname, '_tree-rss-report.mjs');
 const WEEK = '2026-05-04';
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 /** Runs per timed command: the median of five, since one neighbour's burst on a shared machine moves one of three. */
 const RUNS = 5;
 
@@ -138,7 +140,11 @@ export async function benchQuickSmall(): Promise<Record<string, number | string>
     figures['load average (1 min) when timed, 2 cores'] = `${round(load, 1)} → ${round(loadavg()[0]!, 1)}`;
 
     Object.assign(figures, await readmeTrees(cwd, data));
-    figures['serve idle RSS MB after 200 requests, `./digest serve` tree'] = await serveIdle(cwd, data);
+    const idle = await serveIdle(cwd, data);
+    figures['serve idle RSS MB after 200 requests, `./digest serve` tree'] = idle.requests;
+    figures['serve idle RSS MB after 200 requests and 20 /metrics scrapes, `./digest serve` tree'] =
+      idle.scrapes;
+    figures['load average (1 min) when serve was measured, 2 cores'] = round(loadavg()[0]!, 1);
     Object.assign(figures, await deadModel(cwd, data));
     Object.assign(figures, await grammarEngine(cwd));
     return figures;
@@ -215,11 +221,14 @@ async function serveTree(command: string[], data: string, cwd: string): Promise<
   return treeSum(treeFile);
 }
 
-/** `./digest serve` (the README's command: one node process) after 200 requests to its pages, then idle. */
-async function serveIdle(cwd: string, data: string): Promise<number> {
+/**
+ * `./digest serve` (the README's command: one node process) idle after 200 requests to its pages, then idle again
+ * after 20 scrapes of /metrics: the tree's RSS each time (MB).
+ */
+async function serveIdle(cwd: string, data: string): Promise<{ requests: number; scrapes: number }> {
   const serve = startChild([BIN, 'serve', '--port', '0', '--out', join(cwd, 'out'), '--data-dir', data], {
     cwd,
-    env: { DIGEST_SECRET: SECRET, DATABASE_URL: '', PORT: '' },
+    env: { DIGEST_SECRET: SECRET, DIGEST_METRICS_TOKEN: METRICS_TOKEN, DATABASE_URL: '', PORT: '' },
   });
   try {
     const base = await serve.url;
@@ -236,7 +245,17 @@ async function serveIdle(cwd: string, data: string): Promise<number> {
     }
     // Idle: what the requests left behind once the server has had a moment with nothing to do.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    return treeRssMb(serve.child.pid!);
+    const requests = treeRssMb(serve.child.pid!);
+    // One after the other, as Prometheus scrapes: each reads every collected gauge from the database.
+    for (let scrape = 0; scrape < 20; scrape++) {
+      const response = await fetch(`${base}metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      if (!response.ok) throw new Error(`/metrics: HTTP ${response.status}`);
+      await response.text();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return { requests, scrapes: treeRssMb(serve.child.pid!) };
   } finally {
     await stop(serve.child);
   }

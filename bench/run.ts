@@ -40,6 +40,7 @@ const BENCHMARKS: Benchmark[] = [
       'build with a model, `./digest` (the README): tree peak MB': ['<=', 250],
       'serve under load, `./digest` (the README): tree peak MB': ['<=', 250],
       'serve idle RSS MB after 200 requests, `./digest serve` tree': ['<=', 200],
+      'serve idle RSS MB after 200 requests and 20 /metrics scrapes, `./digest serve` tree': ['<=', 200],
       'dead local model: LLM calls made': ['<=', 1],
       'dead local model: lines naming the fix': ['<=', 1],
       'dead local model: wall s': ['<=', 5],

@@ -139,8 +139,6 @@ function subscriberUseCases(deps: DigestDeps) {
     sendTest: async (input: subscribers.SendTestInput) => (await subscribersModule()).sendTest(deps, input),
     /** Counted links (`/r/` of `digest serve`): build once per server, it holds the batch of counts. */
     linkRedirect: async () => (await subscribersModule()).createLinkRedirect(deps),
-    /** The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain). */
-    sendLogCounts: async () => (await subscribersModule()).sendLogCounts(deps),
     subscribers: {
       /** Each subscriber with their latest mail when it has not gone out (failed, retrying, uncertain). */
       list: async (input: { status?: SubscriberStatus } = {}) =>

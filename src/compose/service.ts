@@ -41,7 +41,6 @@ export interface ServiceUseCases {
   send(input: subscribers.SendInput): Promise<subscribers.SendOutcome>;
   sendScheduler(send: subscribers.SendSchedulerOptions['send']): Promise<subscribers.SendScheduler>;
   linkRedirect(): Promise<subscribers.LinkRedirect>;
-  sendLogCounts(): Promise<Record<string, number>>;
   stats: NonNullable<ServerUseCases['stats']>;
   clickTotals(): Promise<{ clicks: number; prefetched: number }>;
   scheduledEdition(input: editions.ScheduledEditionInput): Promise<editions.ScheduledEditionOutcome>;
@@ -228,7 +227,8 @@ function serviceMetrics(
 ): DigestMetrics {
   return createDigestMetrics({
     subscribersByStatus: () => deps.store.subscribers.count(),
-    sendLog: () => digest.sendLogCounts(),
+    // The store's own count, not a use case of subscribers/: a scrape must not load what a send runs (the mailer).
+    sendLog: () => deps.store.sendLog.totals(),
     linkClicks: () => digest.clickTotals(),
     complaints: () => deps.store.mailOutcomes.complaints(),
     ...(mailStatus ? { outbox: mailStatus } : {}),

@@ -30,8 +30,7 @@ export const { createReaderPreferences, exportReader } = lazyModule(() => import
 export type { FollowAnswer, FollowRequest, LinkRedirect } from './link-redirect.js';
 // `/r/<token>` of `digest serve`: counted links, their counts batched in memory and written every second.
 export const { createLinkRedirect } = lazyModule(() => import('./link-redirect.js'));
-// sendLogCounts: The send log by state over every edition: the hook for /metrics (mails sent, failed, uncertain).
-export const { send, sendLogCounts } = lazyModule(() => import('./send.js'));
+export const { send } = lazyModule(() => import('./send.js'));
 // "Send at…": a send set for a later time and its cancel; `digest serve`'s scheduler performs it.
 export type { ScheduleSendInput } from './send-schedule.js';
 export type { SendScheduler, SendSchedulerOptions } from './send-scheduler.js';

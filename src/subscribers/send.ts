@@ -8,8 +8,6 @@ import { minItemsFor, refuseThin } from '../core/edition-thin.js';
 import { type Edition, editionRevision } from '../core/types.js';
 import type { SendEvent } from '../mail/send-run.js';
 import { sendSettings } from '../mail/settings.js';
-import type { SendCounts } from '../store/send-log.js';
-import type { Store } from '../store/types.js';
 import type { SendDeps } from './ports.js';
 import { chooseEditionToSend } from './send-choice.js';
 import { sendCorrection } from './send-correction.js';
@@ -66,9 +64,4 @@ async function sendableEdition(deps: Pick<SendDeps, 'store' | 'config'>, input: 
     allowThin: input.allowThin ?? false,
   });
   return edition;
-}
-
-/** The send log over every edition, for /metrics (mails sent, failed; bounced readers come from countSubscribers). */
-export async function sendLogCounts(deps: { store: Pick<Store, 'sendLog'> }): Promise<SendCounts> {
-  return deps.store.sendLog.totals();
 }

@@ -396,6 +396,8 @@ describe('digest doctor after digest init --yes', () => {
       expect(doctor.stdout).toMatch(
         /! config: .*digest\.config\.js with DIGEST_CONFIG_JSON over it is valid; Config: digest\.config\.js \(digest\.config\.json in the same folder is ignored/,
       );
+      // A read-only command needs a data folder that exists (it never creates one).
+      mkdirSync(join(cwd, 'data'), { recursive: true });
       const list = await runDigest(['list', '--week', '2026-05-04'], { cwd, env });
       expect(list.stderr).toMatch(
         /Config: digest\.config\.js \(digest\.config\.json in the same folder is ignored/,

@@ -32,6 +32,8 @@ export interface ServeOptions {
   databaseUrl?: string;
   /** The flag naming the site folder: `--out`, or `--site`, its former name (default --out). */
   siteFlag?: '--out' | '--site';
+  /** More environment for the process (NODE_V8_COVERAGE, to see which modules it loaded). */
+  env?: Record<string, string>;
 }
 
 export function startServe(options: ServeOptions): Promise<Served> {
@@ -40,6 +42,7 @@ export function startServe(options: ServeOptions): Promise<Served> {
     ...process.env,
     DIGEST_SECRET: options.secret ?? TEST_SECRET,
     DIGEST_METRICS_TOKEN: TEST_METRICS_TOKEN,
+    ...options.env,
   };
   delete env.DATABASE_URL;
   delete env.PORT;
