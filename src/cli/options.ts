@@ -1,6 +1,7 @@
 // Flag parsing shared by commands: values are checked while parsing, so a bad one exits 2 before any work.
 import { type Command, InvalidArgumentError } from 'commander';
 import type { OpenDigest, OpenDigestOptions } from '../compose/index.js';
+import { loadConfig } from '../config/index.js';
 import { checkDataDirExists, checkWritableFolder, resolveDataDir, resolveWeek } from '../config/inputs.js';
 import { systemClock } from '../core/clock.js';
 import { isIsoDay } from '../core/dates.js';
@@ -158,7 +159,15 @@ export function weekCommand<O extends WeekOptions>(
       const args = input.slice(0, -2) as string[];
       const options = input.at(-2) as O & { out?: string };
       const week = commandWeek(options, context);
-      if (spec.readOnly) checkDataDirExists(digestOptions(options, context));
+      if (spec.readOnly) {
+        // A bad config is named first, as every command names it; then a data folder that is not there.
+        await loadConfig({
+          ...(options.config ? { file: options.config } : {}),
+          cwd: context.cwd,
+          env: context.env,
+        });
+        checkDataDirExists(digestOptions(options, context));
+      }
       const outDir = spec.out
         ? await checkWritableFolder(options.out ?? spec.out.folder, '--out', context.cwd)
         : '';
