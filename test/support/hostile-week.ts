@@ -72,6 +72,8 @@ export async function hostileWeekFolder(
     },
     // Every minute: the run due now is this week's, and the last one recorded is years old, so it runs at start.
     schedule: { enabled: true, cron: '* * * * *', buildTimeoutSeconds: timeoutSeconds },
+    // Two papers make the week: not thin for this test, which is about reading them.
+    selection: { minItems: 1 },
   };
   await writeFile(join(cwd, 'digest.config.json'), JSON.stringify(config));
   const store = await openStore({ dataDir: join(cwd, 'data') });
@@ -104,7 +106,7 @@ export async function serveFolder(cwd: string, cleanup: Cleanup): Promise<Served
 
 /** The scheduled run's last line: a draft, a degraded draft, or a failure. */
 export function finished(log: string): boolean {
-  return /awaiting approval|built degraded|schedule: the run of/.test(log);
+  return /awaiting approval|built degraded|is thin|schedule: the run of/.test(log);
 }
 
 export interface Answer {
