@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { createDigest, type Digest } from '../../src/compose/create-digest.js';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -13,6 +14,7 @@ import { createHttpClient } from '../../src/net/http-client.js';
 import { nodeFileSystem } from '../../src/publish/write-site.js';
 import { createServerApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 
 export const WEEK = '2026-05-04';
 export const EDITOR = { email: 'ed@example.com', password: 'correct horse battery staple' };
@@ -220,4 +222,33 @@ export function rebuildOffline(
     refresh: false,
     ...flags,
   });
+}
+
+/**
+ * A desk whose mail goes to a loopback SMTP server, made anew for each test of the describe block: call the getters
+ * inside a test. `send` and `languages` are the test's own settings of publish.email.send and the languages.
+ */
+export function useMailingDesk(
+  store: () => Store,
+  options: { send?: Record<string, unknown>; languages?: string[] } = {},
+): { harness: () => DeskHarness; smtp: () => TestSmtpServer } {
+  let smtp: TestSmtpServer;
+  let harness: DeskHarness;
+  beforeEach(async () => {
+    smtp = await startSmtpServer();
+    harness = await createDeskHarness(store(), {
+      email: {
+        from: 'Test Digest <digest@example.org>',
+        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
+        ...(options.send ? { send: options.send } : {}),
+      },
+      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
+      ...(options.languages ? { languages: options.languages } : {}),
+    });
+  });
+  afterEach(async () => {
+    await harness.close();
+    await smtp.close();
+  });
+  return { harness: () => harness, smtp: () => smtp };
 }

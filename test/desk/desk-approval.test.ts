@@ -1,30 +1,16 @@
 // Approving on the desk with SMTP configured: the edition is published, then sent in the background to every
 // confirmed reader through the send log (the subscribers capability's `send`), and the outcome goes to the audit log.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
-import { createDeskHarness, type DeskHarness, signIn, WEEK } from './_desk.js';
+import { signIn, useMailingDesk, WEEK } from './_desk.js';
 
 describe('approving on the desk sends the edition', () => {
   const store = useTestStore();
-  let smtp: TestSmtpServer;
-  let harness: DeskHarness;
-
-  beforeEach(async () => {
-    smtp = await startSmtpServer();
-    harness = await createDeskHarness(store(), {
-      email: {
-        from: 'Test Digest <digest@example.org>',
-        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
-        send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
-      },
-      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
-    });
+  const mailing = useMailingDesk(store, {
+    send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
   });
-  afterEach(async () => {
-    await harness.close();
-    await smtp.close();
-  });
+  const smtp = () => mailing.smtp();
+  const harness = () => mailing.harness();
 
   const auditActions = async () =>
     (await store().desk.listAudit({ week: WEEK })).map((entry) => entry.action);
@@ -32,7 +18,7 @@ describe('approving on the desk sends the edition', () => {
   it('mails each confirmed reader once after approval and records the send in the audit log', async () => {
     await store().subscribers.put('reader@example.org', 'reader@example.org', 'confirmed');
     await store().subscribers.put('pending@example.org', 'pending@example.org', 'pending');
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     const response = await client.post(`/admin/week/${WEEK}/approve`, {});
     expect(response.status).toBe(303);
     // The send runs after the reply: wait until it has settled one way or the other.
@@ -47,6 +33,6 @@ describe('approving on the desk sends the edition', () => {
     expect((await auditActions()).reverse()).toEqual(['approve', 'publish', 'send-started', 'sent']);
     const sent = (await store().desk.listAudit({ week: WEEK })).find((entry) => entry.action === 'sent');
     expect(sent?.detail).toMatchObject({ sent: 1, failed: 0 });
-    expect(smtp.mails.map((mail) => mail.to)).toEqual([['reader@example.org']]);
+    expect(smtp().mails.map((mail) => mail.to)).toEqual([['reader@example.org']]);
   });
 });

@@ -1,33 +1,18 @@
 // "Send at…" on the desk (in-process, app.request()): a published, unsent edition's send set for a time in the
 // editor's zone, shown on the board in that zone and in UTC with Cancel; a time in the past, an unknown zone or an
 // unpublished week refused with why; a cancel until it starts, audited both ways.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
-import { createDeskHarness, type DeskHarness, signIn, WEEK } from './_desk.js';
+import { signIn, useMailingDesk, WEEK } from './_desk.js';
 
 describe('scheduling a send from the desk', () => {
   const store = useTestStore();
-  let smtp: TestSmtpServer;
-  let harness: DeskHarness;
-
-  beforeEach(async () => {
-    smtp = await startSmtpServer();
-    harness = await createDeskHarness(store(), {
-      email: {
-        from: 'Test Digest <digest@example.org>',
-        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
-      },
-      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
-    });
-  });
-  afterEach(async () => {
-    await harness.close();
-    await smtp.close();
-  });
+  const mailing = useMailingDesk(store);
+  const smtp = () => mailing.smtp();
+  const harness = () => mailing.harness();
 
   it('refuses before publication, then schedules in the editor zone, shows it in UTC too, and cancels it', async () => {
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     await store().subscribers.put('ada@example.org', 'ada@example.org', 'confirmed');
     const early = await client.post(`/admin/week/${WEEK}/schedule`, { at: '2099-01-05T08:00', zone: 'UTC' });
     expect(early.status).toBe(409);
@@ -74,11 +59,11 @@ describe('scheduling a send from the desk', () => {
     expect((await client.post(`/admin/week/${WEEK}/unschedule`, {})).status).toBe(409);
     const audit = (await store().desk.listAudit({ week: WEEK })).map((entry) => entry.action);
     expect(audit).toEqual(expect.arrayContaining(['send-scheduled', 'send-unscheduled']));
-    expect(smtp.mails).toHaveLength(0);
+    expect(smtp().mails).toHaveLength(0);
   });
 
   it('refuses a schedule without a valid CSRF token', async () => {
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     expect((await client.post(`/admin/week/${WEEK}/approve`, {})).status).toBe(303);
     const forged = await client.post(`/admin/week/${WEEK}/schedule`, {
       at: '2099-01-05T08:00',

@@ -1,33 +1,17 @@
 // The send's confirmation counts who gets which version: readers per language of their mail (a language no longer
 // offered, or none chosen, is the edition's own) and how many chose topics.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestStore } from '../support/database.js';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
-import { createDeskHarness, type DeskHarness, signIn, WEEK } from './_desk.js';
+import { signIn, useMailingDesk, WEEK } from './_desk.js';
 
 describe("the send's confirmation, by readers' choices", () => {
   const store = useTestStore();
-  let smtp: TestSmtpServer;
-  let harness: DeskHarness;
-
-  beforeEach(async () => {
-    smtp = await startSmtpServer();
-    harness = await createDeskHarness(store(), {
-      email: {
-        from: 'Test Digest <digest@example.org>',
-        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
-      },
-      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
-      languages: ['en', 'de'],
-    });
-  });
-  afterEach(async () => {
-    await harness.close();
-    await smtp.close();
-  });
+  const mailing = useMailingDesk(store, { languages: ['en', 'de'] });
+  const _smtp = () => mailing.smtp();
+  const harness = () => mailing.harness();
 
   it('counts readers per language of their mail and those who chose topics', async () => {
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     expect((await client.post(`/admin/week/${WEEK}/approve`, {})).status).toBe(303);
     const choose = async (address: string, language: string | null, topics: string[]) => {
       const reader = await store().subscribers.put(address, address, 'confirmed');

@@ -1,11 +1,10 @@
 // Sending from the desk: "Send to N readers" on a published, unsent edition (a confirmation with the count, the send
 // in the background through the one send log, its progress and result on the board), then a correction and "Mail the
 // notice to N readers" (the same run as `digest send --correction`): each reader gets each mail once.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Edition } from '../../src/core/types.js';
 import { useTestStore } from '../support/database.js';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
-import { createDeskHarness, type DeskHarness, signIn, WEEK } from './_desk.js';
+import { signIn, useMailingDesk, WEEK } from './_desk.js';
 
 const READERS = ['ada@example.org', 'grace@example.org'];
 
@@ -29,29 +28,16 @@ function correctionFields(edition: Edition): Record<string, string> {
 
 describe('sending from the desk', () => {
   const store = useTestStore();
-  let smtp: TestSmtpServer;
-  let harness: DeskHarness;
-
-  beforeEach(async () => {
-    smtp = await startSmtpServer();
-    harness = await createDeskHarness(store(), {
-      email: {
-        from: 'Test Digest <digest@example.org>',
-        smtp: { host: '127.0.0.1', port: smtp.port, requireTls: false },
-        send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
-      },
-      env: { DIGEST_SECRET: 'a-test-secret-of-at-least-32-bytes-long!' },
-    });
+  const mailing = useMailingDesk(store, {
+    send: { messagesPerSecond: 1000, retryDelayMs: 20, timeoutMs: 2000 },
   });
-  afterEach(async () => {
-    await harness.close();
-    await smtp.close();
-  });
+  const smtp = () => mailing.smtp();
+  const harness = () => mailing.harness();
 
   const audit = async () => (await store().desk.listAudit({ week: WEEK })).map((entry) => entry.action);
 
   it('sends a published edition once per reader, shows the result, then mails the correction notice once', async () => {
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     // Published with nobody to mail yet: approving sends nothing.
     expect((await client.post(`/admin/week/${WEEK}/approve`, {})).status).toBe(303);
     for (const address of READERS) await store().subscribers.put(address, address, 'confirmed');
@@ -66,7 +52,11 @@ describe('sending from the desk', () => {
     expect(sent.status).toBe(303);
     expect(sent.headers.get('location')).toBe(`/admin/week/${WEEK}?done=sending`);
     await vi.waitFor(async () => expect(await audit()).toContain('sent'), { timeout: 20_000, interval: 50 });
-    expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual(READERS);
+    expect(
+      smtp()
+        .mails.map((mail) => mail.to[0])
+        .sort(),
+    ).toEqual(READERS);
     const after = await (await client.get(`/admin/week/${WEEK}`)).text();
     expect(after).toContain('Mail: sent 2 · waiting 0 · failed 0 · uncertain 0 · skipped 0.');
     expect(after).not.toContain('Send to ');
@@ -87,8 +77,8 @@ describe('sending from the desk', () => {
       timeout: 20_000,
       interval: 50,
     });
-    expect(smtp.mails).toHaveLength(4);
-    expect([...smtp.counts.values()]).toEqual([2, 2]);
+    expect(smtp().mails).toHaveLength(4);
+    expect([...smtp().counts.values()]).toEqual([2, 2]);
     const done = await (await client.get(`/admin/week/${WEEK}`)).text();
     expect(done).toContain('Correction notice of revision 2: sent to 2; 0 reader(s)');
     expect(done).not.toContain('Mail the notice to');
@@ -96,13 +86,13 @@ describe('sending from the desk', () => {
   }, 60_000);
 
   it('offers no send before publication, and refuses one', async () => {
-    const client = await signIn(harness.app);
+    const client = await signIn(harness().app);
     await store().subscribers.put('ada@example.org', 'ada@example.org', 'confirmed');
     const board = await (await client.get(`/admin/week/${WEEK}`)).text();
     expect(board).not.toContain(`/admin/week/${WEEK}/send"`);
     expect((await client.get(`/admin/week/${WEEK}/send`)).status).toBe(404);
     expect((await client.post(`/admin/week/${WEEK}/send`, {})).status).toBe(409);
     expect((await client.post(`/admin/week/${WEEK}/notice`, {})).status).toBe(409);
-    expect(smtp.mails).toHaveLength(0);
+    expect(smtp().mails).toHaveLength(0);
   });
 });
