@@ -143,6 +143,8 @@ export async function deskState(store: Store): Promise<string> {
     week: await store.desk.week(WEEK),
     approval: await store.desk.approval(WEEK),
     actions: (await store.desk.listAudit()).map((entry) => entry.action),
+    readers: await store.readers.counts(),
+    scheduledSend: await store.scheduledSends.waiting(WEEK),
   });
 }
 

@@ -39,16 +39,23 @@ const POST_ROUTES = [
   `/admin/week/${WEEK}/test`,
   `/admin/week/${WEEK}/send`,
   `/admin/week/${WEEK}/notice`,
+  `/admin/week/${WEEK}/schedule`,
+  `/admin/week/${WEEK}/unschedule`,
+  '/admin/readers/add',
+  '/admin/readers/import',
+  '/admin/readers/1/remove',
 ];
 
 /** Fields that would change something if the request were let through. */
 const HARMFUL: Record<string, Record<string, string>> = {
   decide: { action: 'skip', key: 'arxiv:2605.10000' },
-  add: { input: 'https://example.com/post' },
   count: { count: '2' },
   edit: { key: '', version: '0', title: 'Hijacked', intro: 'Hijacked intro' },
   revert: { key: '', field: 'title', version: '0' },
   regenerate: { key: 'arxiv:2605.10000', writer: 'extractive' },
+  schedule: { at: '2099-01-05T08:00', zone: 'UTC' },
+  add: { input: 'https://example.com/post', email: 'intruder@example.com', consent: 'on' },
+  remove: { confirm: 'on' },
 };
 
 const fieldsFor = (path: string) => HARMFUL[path.split('/').at(-1)!] ?? {};
