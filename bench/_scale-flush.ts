@@ -6,6 +6,7 @@ import { silentLogger } from '../src/core/ports.js';
 import { openStore } from '../src/store/open-store.js';
 import { createClickCounter } from '../src/subscribers/click-counter.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
+import { watchEventLoop } from './_event-loop.js';
 import { SCALE_EDITIONS } from './_scale-store.js';
 
 export async function flushAtSize(dataDir: string, clicks: number): Promise<Record<string, number>> {
@@ -37,21 +38,12 @@ export async function flushAtSize(dataDir: string, clicks: number): Promise<Reco
         userAgent: 'Mozilla/5.0',
       });
     }
-    let longest = 0;
-    let last = performance.now();
-    let running = true;
-    const spin = () => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = watchEventLoop();
     const started = performance.now();
     // stop(): every reader row too, those still inside their burst window.
     await counter.stop();
     const wall = performance.now() - started;
-    running = false;
+    const longest = loop.stop();
     return {
       'flush of 100k pending clicks (per reader): wall ms': Math.round(wall),
       'flush of 100k pending clicks (per reader): longest event-loop block ms': Number(longest.toFixed(1)),

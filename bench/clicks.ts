@@ -14,6 +14,7 @@ import { openStore } from '../src/store/open-store.js';
 import { createClickCounter } from '../src/subscribers/click-counter.js';
 import { digestClickTokens } from '../src/subscribers/click-tokens.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
+import { watchEventLoop } from './_event-loop.js';
 import { autocannon, BIN, openLoad, REDIRECT_FLOOR, startChild, stop } from './_http.js';
 
 // A full collection before each reading, so the figures are what is kept, not garbage not yet collected.
@@ -122,20 +123,11 @@ async function flushCost(store: Awaited<ReturnType<typeof openStore>>) {
       userAgent: 'Mozilla/5.0',
     });
   const pending = counter.held().tallies;
-  let longest = 0;
-  let last = performance.now();
-  let running = true;
-  const spin = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
+  const loop = watchEventLoop();
   const started = performance.now();
   await counter.flush();
   const wall = performance.now() - started;
-  running = false;
+  const longest = loop.stop();
   await counter.stop();
   return {
     'flush of 100k pending clicks: keys held': pending,
