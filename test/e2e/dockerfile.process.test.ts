@@ -3,7 +3,7 @@
 // ENTRYPOINT + CMD starts `digest serve` as the image's user, its HEALTHCHECK passes and /healthz answers. A renamed
 // file fails this test, not a user's `docker compose up --build`. compose.yaml is held to the image and to itself.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,11 @@ describe('the Dockerfile', () => {
       const args = command
         .slice(1)
         .map((arg) => (arg === '0.0.0.0' ? '127.0.0.1' : mapPaths(image.root, arg)));
-      server = spawn(process.execPath, args, {
+      // The image carries its own Node: the image user may not reach the test's (a clone in a private folder).
+      const node = join(scratch, 'node');
+      copyFileSync(process.execPath, node);
+      chmodSync(node, 0o755);
+      server = spawn(node, args, {
         cwd: hostPath(image.root, image.workdir),
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
