@@ -302,14 +302,17 @@ async function recordBounce(db: Kysely<Database>, id: number, limit: number): Pr
  * A complaint (a spam report through the provider). A pending or confirmed reader leaves: unsubscribed, with the
  * complaint's time as the unsubscribe's — one statement, one now() — so what followed an edition counts it once, as a
  * complaint (store/mail-outcomes.ts). A reader already gone keeps their status; their first complaint is still
- * stamped, a repeated one keeps the earlier time (providers report one complaint more than once).
+ * stamped, a repeated one keeps the earlier time (providers report one complaint more than once). A complaint after
+ * an unsubscribe is stamped after it even within the clock's resolution, so the two never read as one event.
  */
 async function recordComplaint(db: Kysely<Database>, id: number): Promise<Subscriber | null> {
   const leaves = sql<boolean>`status IN ('pending', 'confirmed')`;
   const row = await db
     .updateTable('subscribers')
     .set({
-      complained_at: sql`CASE WHEN ${leaves} OR complained_at IS NULL THEN now() ELSE complained_at END`,
+      complained_at: sql`CASE WHEN ${leaves} THEN now()
+        WHEN complained_at IS NULL THEN greatest(now(), unsubscribed_at + interval '1 millisecond')
+        ELSE complained_at END`,
       unsubscribed_at: sql`CASE WHEN ${leaves} THEN now() ELSE unsubscribed_at END`,
       status: sql`CASE WHEN ${leaves} THEN 'unsubscribed' ELSE status END`,
       updated_at: sql`now()`,
