@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { resetSequences, schemaLevel, type TableShape, tableCounts, tableShapes } from './_catalog.js';
+import { tablePages } from './_table-pages.js';
 
 /** Rows of one table, as plain JSON values (timestamps as ISO text, jsonb as its value). */
 export interface RowBatch {
@@ -37,6 +38,11 @@ export async function readSnapshot<T>(
   fetchOn: Kysely<unknown>,
   options: {
     skip?: string[];
+    /**
+     * Tables read after the snapshot, a page per statement, in their key's order: caches, whose rows need not agree
+     * with the others', so their size never adds to the time writers wait. No other table may refer to them.
+     */
+    unheld?: string[];
     batchRows?: number;
     /** Declare every cursor in one statement (a pg connection: one round trip). */
     oneTrip?: boolean;
@@ -49,7 +55,11 @@ export async function readSnapshot<T>(
   const cursors: string[] = [];
   // The catalog is read before the snapshot, so the transaction that holds the database does no more than declare.
   const schema = (await schemaLevel(db)) ?? '';
-  const tables = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const all = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const unheldNames = new Set(options.unheld ?? []);
+  const held = all.filter((table) => !unheldNames.has(table.name));
+  const unheld = all.filter((table) => unheldNames.has(table.name));
+  const tables = [...held, ...unheld];
   const began = performance.now();
   await db
     .transaction()
@@ -58,7 +68,7 @@ export async function readSnapshot<T>(
     .execute(async (tx) => {
       if (((await schemaLevel(tx)) ?? '') !== schema)
         throw new Error('the store was migrated while the backup began');
-      const declarations = tables.map((table, index) => {
+      const declarations = held.map((table, index) => {
         const cursor = `${prefix}_${index}`;
         cursors.push(cursor);
         const columns = sql.join(table.columns.map((column) => sql.ref(column)));
@@ -73,7 +83,7 @@ export async function readSnapshot<T>(
   const heldMs = Math.round(performance.now() - began);
   const counts: Record<string, number> = Object.fromEntries(tables.map((table) => [table.name, 0]));
   const batches = async function* (): AsyncGenerator<RowBatch> {
-    for (const [index, table] of tables.entries()) {
+    for (const [index, table] of held.entries()) {
       const cursor = cursors[index] as string;
       for (;;) {
         const { rows } = await sql<
@@ -82,6 +92,12 @@ export async function readSnapshot<T>(
         counts[table.name] = (counts[table.name] ?? 0) + rows.length;
         if (rows.length) yield { table: table.name, rows };
         if (rows.length < batchRows) break;
+      }
+    }
+    for (const table of unheld) {
+      for await (const rows of tablePages(fetchOn, table, batchRows)) {
+        counts[table.name] = (counts[table.name] ?? 0) + rows.length;
+        yield { table: table.name, rows };
       }
     }
   };

@@ -15,9 +15,12 @@ export type { BackupLoad, RowBatch, StoreSnapshot } from './_snapshot.js';
 export { jsonValue } from './_snapshot.js';
 
 export interface BackupPort {
-  /** Reads every table (but `skip`) in one snapshot; the snapshot closes when `fn` settles. */
+  /**
+   * Reads every table (but `skip`) in one snapshot, except `unheld` ones (caches), read after it a page at a time;
+   * the snapshot closes when `fn` settles.
+   */
   read<T>(
-    options: { skip?: string[]; batchRows?: number },
+    options: { skip?: string[]; unheld?: string[]; batchRows?: number },
     fn: (snapshot: StoreSnapshot) => Promise<T>,
   ): Promise<T>;
   /** Tables holding any row: a restore writes only into an empty store. */
