@@ -14,9 +14,7 @@ export async function* tablePages(
   const order = sql.join(key.map((column) => sql.ref(column)));
   let after: unknown[] | null = null;
   for (;;) {
-    const from = after
-      ? sql`where (${order}) > (${sql.join(after.map((value) => sql`${value}`))})`
-      : sql``;
+    const from = after ? sql`where (${order}) > (${sql.join(after.map((value) => sql`${value}`))})` : sql``;
     const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(table.name)}
       ${from} order by ${order} limit ${sql.lit(pageRows)}`.execute(db);
     if (rows.length) yield rows;
