@@ -3,6 +3,7 @@
 // materialises them when the short snapshot transaction commits, so a write waits at most for that (PGlite is one
 // session) and never lands half in the backup; the rows are then fetched in batches, each its own statement, while
 // the server's writes go on between them. On a pool the cursors live on one connection, held for the whole read.
+// The cache is read after the snapshot, a page at a time: it need not agree with the rest, so it never adds to a wait.
 import type { Kysely } from 'kysely';
 import { schemaLevel, tableCounts, tableShapes } from './_catalog.js';
 import { type BackupLoad, loadRows, readSnapshot, type StoreSnapshot } from './_snapshot.js';
