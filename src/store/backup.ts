@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { schemaLevel, tableCounts, tableShapes } from './_catalog.js';
 import { type BackupLoad, loadRows, readSnapshot, type StoreSnapshot } from './_snapshot.js';
 import { loadThroughOlderLevel } from './backup-upgrade.js';
+import { scripts } from './database.js';
 import { migrationNames } from './migrate.js';
 import type { Database } from './schema.js';
 
@@ -38,7 +39,7 @@ export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'):
   return {
     read: (options, fn) =>
       session === 'embedded'
-        ? readSnapshot(raw, raw, { ...options, fn })
+        ? readSnapshot(raw, raw, { ...options, script: scripts(db) ?? undefined, fn })
         : raw
             .connection()
             .execute((connection) => readSnapshot(connection, connection, { ...options, oneTrip: true, fn })),
