@@ -1,12 +1,12 @@
 // The short moment a backup holds the database: one REPEATABLE READ READ ONLY transaction that checks the schema's
 // level and declares a WITH HOLD cursor per table; PostgreSQL sets the rows aside when it commits. Each statement
 // sent on its own costs PGlite a turn of its session (and a socket a round trip) while writers wait, so the whole
-// transaction goes as one script where the caller can send one, else the declarations as one statement list.
+// transaction goes as one script: one turn, one trip.
 import { type Kysely, sql } from 'kysely';
 import type { TableShape } from './_catalog.js';
 
-/** Runs a script of several statements (simple protocol) holding the session; each statement's rows, in order. */
-export type RunScript = (script: string) => Promise<Record<string, unknown>[][]>;
+/** Runs a script of several statements (simple protocol) holding the session. */
+export type RunScript = (script: string) => Promise<void>;
 
 export interface HoldInput {
   tables: TableShape[];
@@ -14,12 +14,11 @@ export interface HoldInput {
   prefix: string;
   /** The level the catalog was read at: a store migrated since is refused. */
   schema: string;
-  /** A pg connection: the declarations in one statement list (one round trip). */
-  oneTrip?: boolean | undefined;
+  /** How to send a script; without one, each statement goes on its own. */
   script?: RunScript | undefined;
 }
 
-const LEVEL = sql`select coalesce(max(name), '') as name from kysely_migration`;
+const MIGRATED = 'the store was migrated while the backup began';
 
 /** Declares the cursors in one snapshot and commits it; their names, in `tables` order. */
 export async function holdSnapshot(db: Kysely<unknown>, input: HoldInput): Promise<string[]> {
@@ -30,17 +29,18 @@ export async function holdSnapshot(db: Kysely<unknown>, input: HoldInput): Promi
       select ${columns} from ${sql.table(table.name)}`;
   });
   if (input.script) {
+    // The level is checked inside the snapshot by the database itself, so the script needs no answer back.
+    const guard = sql.raw(`do $digest_backup$ begin
+      if coalesce((select max(name) from kysely_migration), '') <> ${quote(input.schema)} then
+        raise exception '${MIGRATED}';
+      end if;
+    end $digest_backup$`);
     const statements = [
       sql`start transaction isolation level repeatable read read only`,
-      LEVEL,
+      guard,
       ...declarations,
     ];
-    const text = [...statements.map((statement) => statement.compile(db).sql), 'commit'].join(';\n');
-    const results = await input.script(text);
-    if (String(results[1]?.[0]?.name ?? '') !== input.schema) {
-      await closeCursors(db, cursors);
-      throw migratedMeanwhile();
-    }
+    await input.script([...statements.map((statement) => statement.compile(db).sql), 'commit'].join(';\n'));
     return cursors;
   }
   await db
@@ -48,10 +48,10 @@ export async function holdSnapshot(db: Kysely<unknown>, input: HoldInput): Promi
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (tx) => {
-      const { rows } = await LEVEL.$castTo<{ name: string }>().execute(tx);
-      if ((rows[0]?.name ?? '') !== input.schema) throw migratedMeanwhile();
-      if (input.oneTrip) await sql.join(declarations, sql`; `).execute(tx);
-      else for (const declaration of declarations) await declaration.execute(tx);
+      const { rows } = await sql<{ name: string }>`
+        select coalesce(max(name), '') as name from kysely_migration`.execute(tx);
+      if ((rows[0]?.name ?? '') !== input.schema) throw new Error(MIGRATED);
+      for (const declaration of declarations) await declaration.execute(tx);
     });
   return cursors;
 }
@@ -60,6 +60,6 @@ export async function closeCursors(db: Kysely<unknown>, cursors: string[]): Prom
   for (const cursor of cursors) await sql`close ${sql.id(cursor)}`.execute(db).catch(() => {});
 }
 
-function migratedMeanwhile(): Error {
-  return new Error('the store was migrated while the backup began');
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }

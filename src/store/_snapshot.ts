@@ -45,9 +45,7 @@ export async function readSnapshot<T>(
      */
     unheld?: string[];
     batchRows?: number;
-    /** Declare every cursor in one statement (a pg connection: one round trip). */
-    oneTrip?: boolean;
-    /** Send the whole snapshot transaction as one script (an in-process PGlite: one turn of its session). */
+    /** Sends the snapshot's transaction as one script (one turn of PGlite's session, one trip on a connection). */
     script?: RunScript | undefined;
     fn: (snapshot: StoreSnapshot) => Promise<T>;
   },
@@ -67,7 +65,6 @@ export async function readSnapshot<T>(
     tables: held,
     prefix,
     schema,
-    oneTrip: options.oneTrip,
     script: options.script,
   });
   const heldMs = Math.round(performance.now() - began);

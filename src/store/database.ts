@@ -22,14 +22,13 @@ export function pgliteDatabase(pglite: PGliteInterface, options: { ownsDatabase?
  * A runner of multi-statement scripts on the PGlite under `db` (null for any other database), taking the session
  * like every other caller; a script that fails inside its transaction leaves none open behind it.
  */
-export function scripts(db: object): ((script: string) => Promise<Record<string, unknown>[][]>) | null {
+export function scripts(db: object): ((script: string) => Promise<void>) | null {
   const pglite = embedded.get(db);
   if (!pglite) return null;
   return async (script) => {
     const release = await sessionLock(pglite).acquire();
     try {
-      const results = await pglite.exec(script);
-      return results.map((result) => result.rows as Record<string, unknown>[]);
+      await pglite.exec(script);
     } catch (error) {
       if (pglite.isInTransaction()) await pglite.exec('rollback');
       throw error;
