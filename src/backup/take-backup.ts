@@ -22,7 +22,7 @@ export interface BackupOutcome {
   counts: Record<string, number>;
   /** Wall time of the whole backup, in ms. */
   ms: number;
-  /** How long the snapshot held the database: on PGlite, the longest any write waited for the backup, ms. */
+  /** How long the snapshot held the database: on PGlite, the longest a write waits for the backup at once, ms. */
   heldMs: number;
 }
 
