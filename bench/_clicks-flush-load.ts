@@ -59,15 +59,15 @@ export async function redirectDuringFlush(): Promise<Record<string, number | str
       const flooded = await flood;
       const { 302: found = 0, ...others } = paced.statuses;
       figures = {
-        '/r/ p99 ms at 1,000 clicks/s while 100k readers’ clicks are written': paced.p99Ms,
-        '/r/ p50 ms at 1,000 clicks/s while 100k readers’ clicks are written': paced.p50Ms,
-        '/r/ max ms while 100k readers’ clicks are written': paced.maxMs,
+        '/r/ p99 ms at 1,000 clicks/s while 100k reader clicks are written': paced.p99Ms,
+        '/r/ p50 ms at 1,000 clicks/s while 100k reader clicks are written': paced.p50Ms,
+        '/r/ max ms while 100k reader clicks are written': paced.maxMs,
         '/r/ other answers, errors, unanswered (while written)':
           Object.values(others).reduce((sum, count) => sum + count, 0) + paced.errors + paced.unanswered,
         '/r/ generator late max ms (while written, its own share)': paced.generatorLateMaxMs,
-        '100k readers’ clicks: p99 ms of their own redirects (2,000/s)': flooded.p99Ms,
-        '100k readers’ clicks: 302 answers': flooded.statuses[302] ?? 0,
-        'load average (1 min) before the run with 100k readers’ clicks': Number(loadBefore.toFixed(1)),
+        '100k reader clicks: p99 ms of their own redirects (2,000/s)': flooded.p99Ms,
+        '100k reader clicks: 302 answers': flooded.statuses[302] ?? 0,
+        'load average (1 min) before the run with 100k reader clicks': Number(loadBefore.toFixed(1)),
       };
     } finally {
       await stop(serve.child);
@@ -75,7 +75,7 @@ export async function redirectDuringFlush(): Promise<Record<string, number | str
     const rows = await withPglite(dataDir, (pg) =>
       pg.query<{ count: number }>('SELECT count(*)::int AS count FROM reader_clicks'),
     );
-    return { ...figures, '100k readers’ clicks: reader rows stored': rows.rows[0]?.count ?? 0 };
+    return { ...figures, '100k reader clicks: reader rows stored': rows.rows[0]?.count ?? 0 };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
