@@ -8,24 +8,25 @@ export function gathered<In, Out>(runMany: (inputs: In[]) => Promise<Out[]>): (i
   let waiting: { input: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
   let running = false;
   const flush = async () => {
+    if (running || waiting.length === 0) return;
     const calls = waiting;
     waiting = [];
     running = true;
     try {
       const outs = await runMany(calls.map((call) => call.input));
-      calls.forEach((call, index) => call.resolve(outs[index]!));
+      for (const [index, call] of calls.entries()) call.resolve(outs[index]!);
     } catch (error) {
       for (const call of calls) call.reject(error);
     } finally {
       running = false;
-      if (waiting.length > 0) void flush();
+      void flush();
     }
   };
   return (input) =>
     new Promise<Out>((resolve, reject) => {
       waiting.push({ input, resolve, reject });
       // Calls of the same turn of the event loop join the first; later ones wait for the statement in flight.
-      if (!running && waiting.length === 1) setImmediate(() => void (running || waiting.length === 0 ? 0 : flush()));
+      if (waiting.length === 1) setImmediate(() => void flush());
     });
 }
 

@@ -20,7 +20,11 @@ export interface HeldSendRows {
 export function heldRows(rows: HeldSendRow[]): HeldSendRows {
   const first = rows[0]!;
   for (const row of rows) {
-    if (row.edition !== first.edition || (row.notice ?? 0) !== (first.notice ?? 0) || row.worker !== first.worker)
+    if (
+      row.edition !== first.edition ||
+      (row.notice ?? 0) !== (first.notice ?? 0) ||
+      row.worker !== first.worker
+    )
       throw new Error('A batch of send-log rows holds rows of one mail and one worker only.');
   }
   return {
@@ -74,7 +78,9 @@ export async function startSendingMany(
       address: row.address,
       generation: Number(row.generation),
       attempt: Number(row.attempts),
-      preferences: row.has_preferences ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics }) : null,
+      preferences: row.has_preferences
+        ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics })
+        : null,
       hadRevision: row.had_revision === null ? null : Number(row.had_revision),
     });
   }
@@ -122,5 +128,7 @@ export async function recordSentMany(
     FROM unnest(${ids(rows)}, ${sql.val(responses)}::text[], ${sql.val(messageIds)}::text[])
       AS v(subscriber_id, response, message_id)
     WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND l.subscriber_id = ANY(${ids(rows)})
-      AND l.subscriber_id = v.subscriber_id AND l.claimed_by = ${worker} AND l.state IN ('sending', 'uncertain')`.execute(db);
+      AND l.subscriber_id = v.subscriber_id AND l.claimed_by = ${worker} AND l.state IN ('sending', 'uncertain')`.execute(
+    db,
+  );
 }
