@@ -4,9 +4,40 @@
 // answer and changed nowhere. One statement for many rows matters on the embedded database, where each statement
 // costs far more than the rows it touches.
 import { type Kysely, sql } from 'kysely';
+import type { ReaderPreferences } from '../core/types.js';
 import { toPreferences } from './preferences.js';
 import type { Database } from './schema.js';
-import type { HeldSendRow, SendRecipient, SentMailRecord } from './send-log.js';
+
+/** One reader's row of one edition (or of one of its correction notices), as the worker that reserved it holds it. */
+export interface HeldSendRow {
+  edition: string;
+  subscriberId: number;
+  worker: string;
+  /** The correction notice of this revision; absent or 0: the edition itself. */
+  notice?: number | undefined;
+}
+
+export interface SendRecipient {
+  subscriberId: number;
+  address: string;
+  /** The reader's subscription (their links are bound to it). */
+  generation: number;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
+  preferences: ReaderPreferences | null;
+  /**
+   * The latest revision of the edition this reader was sent before this mail (their edition's mail, or an earlier
+   * correction notice; sent or uncertain), null when none: what a correction notice calls "the edition you had".
+   */
+  hadRevision: number | null;
+}
+
+/** The server accepted the mail: its answer and the mail's Message-ID. */
+export interface SentMailRecord {
+  smtpResponse: string;
+  messageId: string;
+}
 
 /** Rows one worker holds of one mail (the edition or one correction notice). */
 export interface HeldSendRows {

@@ -3,16 +3,20 @@
 // conditional statement: two processes (or two workers of one) never send the same row, and a write that lost a
 // race changes nothing. Times are the database's (now()), so processes on different machines agree.
 import { type Kysely, sql, type UpdateObject } from 'kysely';
-import type { ReaderPreferences } from '../core/types.js';
 import { bindQueries } from './_bind.js';
 import type { Database, SendState } from './schema.js';
 import {
+  type HeldSendRow,
   type HeldSendRows,
   handOverMany,
   heldRows,
   recordSentMany,
+  type SendRecipient,
+  type SentMailRecord,
   startSendingMany,
 } from './send-log-batch.js';
+
+export type { HeldSendRow, SendRecipient, SentMailRecord };
 
 /**
  * Which mail of an edition a send concerns: the edition itself (a date alone, or notice 0), or the correction notice
@@ -22,15 +26,6 @@ export type SendKey = string | { edition: string; notice: number };
 
 function keyOf(key: SendKey): { edition: string; notice: number } {
   return typeof key === 'string' ? { edition: key, notice: 0 } : key;
-}
-
-/** One reader's row of one edition (or of one of its correction notices), as the worker that reserved it holds it. */
-export interface HeldSendRow {
-  edition: string;
-  subscriberId: number;
-  worker: string;
-  /** The correction notice of this revision; absent or 0: the edition itself. */
-  notice?: number | undefined;
 }
 
 /** What `worker` asks for when it reserves its next rows. */
@@ -112,22 +107,6 @@ export type SendCounts = Record<SendState, number> & {
   /** Failed rows that will be tried again (a temporary failure with attempts left); included in `failed`. */
   retrying: number;
 };
-
-export interface SendRecipient {
-  subscriberId: number;
-  address: string;
-  /** The reader's subscription (their links are bound to it). */
-  generation: number;
-  /** This attempt's number (1 for the first). */
-  attempt: number;
-  /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
-  preferences: ReaderPreferences | null;
-  /**
-   * The latest revision of the edition this reader was sent before this mail (their edition's mail, or an earlier
-   * correction notice; sent or uncertain), null when none: what a correction notice calls "the edition you had".
-   */
-  hadRevision: number | null;
-}
 
 export interface SendLogEntry {
   subscriberId: number;
@@ -308,12 +287,6 @@ async function startSending(
 ): Promise<SendRecipient | null> {
   const started = await startSendingMany(db, heldRows([row]), row.revision);
   return started.get(row.subscriberId) ?? null;
-}
-
-/** The server accepted the mail: its answer and the mail's Message-ID. */
-export interface SentMailRecord {
-  smtpResponse: string;
-  messageId: string;
 }
 
 /**
