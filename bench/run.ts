@@ -216,6 +216,10 @@ const BENCHMARKS: Benchmark[] = [
       'growth 10,000 → 100,000: send CPU / linear': ['<=', 1.2],
       'growth 10,000 → 100,000: stats wall / linear': ['<=', 1.2],
       'growth 10,000 → 100,000: reader history / linear': ['<=', 1.2],
+      'growth 10,000 → 100,000: readers list / linear': ['<=', 1.2],
+      'growth 10,000 → 100,000: send CPU per mail, largest / smallest': ['<=', 1.2],
+      'readers list 100,000 readers: first answer ms': ['<=', 200],
+      'reader page 100,000 readers: first answer ms': ['<=', 200],
     },
   },
   {
