@@ -101,6 +101,8 @@ export interface OpenLoadResult {
   generatorLateMaxMs: number;
   /** When the slowest answer was scheduled, in seconds into the measured part. */
   worstAtS: number;
+  /** With the `timeline` option: [scheduled at, ms since the epoch; latency ms] of each measured request. */
+  timeline?: [number, number][];
 }
 
 /**
@@ -120,6 +122,7 @@ export function openLoad(
     intervalMs: number;
     seconds: number;
     warmSeconds?: number;
+    timeline?: boolean;
   },
 ): Promise<OpenLoadResult> {
   return new Promise((resolve, reject) => {

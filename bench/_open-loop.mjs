@@ -10,13 +10,14 @@
 // Client i asks for paths[i % paths.length]; with `pathsFile` (one path a line, for lists too long for an argument)
 // and `rotate`, its n-th request asks for paths[(i + n × clients) % paths.length], so every path is asked once in
 // turn. Prints one JSON line: latencies (ms) of the measured requests —
-// p50, p99, max — their statuses, errors, and how late the generator itself fired (its own share of any latency).
+// p50, p99, max — their statuses, errors, and how late the generator itself fired (its own share of any latency);
+// with `timeline`, each request's scheduled time and latency too, so a caller can take the part during some work.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
-const { base, clients, intervalMs, seconds, warmSeconds = 0, rotate = false } = options;
+const { base, clients, intervalMs, seconds, warmSeconds = 0, rotate = false, timeline = false } = options;
 const paths = options.pathsFile
   ? readFileSync(options.pathsFile, 'utf8').split('\n').filter(Boolean)
   : options.paths;
@@ -28,6 +29,8 @@ const started = performance.now() + 100;
 const measureFrom = started + warmSeconds * 1000;
 const end = measureFrom + seconds * 1000;
 const latencies = [];
+/** With `timeline`: each measured request's scheduled time (ms since the epoch, comparable across processes) and latency. */
+const times = [];
 const statuses = {};
 let errors = 0;
 let lateMax = 0;
@@ -61,6 +64,7 @@ function client(index) {
       if (at < measureFrom) return;
       const latency = performance.now() - from;
       latencies.push(latency);
+      if (timeline) times.push([Math.round(performance.timeOrigin + at), Math.round(latency * 10) / 10]);
       if (latency > worst.ms) worst = { ms: latency, atS: (at - measureFrom) / 1000 };
       if (status === null) errors++;
       else statuses[status] = (statuses[status] ?? 0) + 1;
@@ -106,6 +110,8 @@ process.stdout.write(
     unanswered: pending.reduce((sum, open) => sum + open(), 0),
     generatorLateMaxMs: round(lateMax),
     worstAtS: round(worst.atS),
+    ...(timeline ? { timeline: times } : {}),
   })}\n`,
+  // Exit once the line is out: a pipe is written asynchronously, and a long timeline would be cut.
+  () => process.exit(0),
 );
-process.exit(0);
