@@ -134,7 +134,9 @@ function firstClicks(readers: ReaderClick[]): ReaderClick[] {
 
 /**
  * The first click of a reader on an item is kept (repeats, in the batch or stored, are skipped); a reader deleted
- * meanwhile, or who turned counting off, is skipped, not an error.
+ * meanwhile, or who turned counting off, is skipped, not an error. Both are asked row by row (scalar subqueries, an
+ * index look-up each): as joins the planner hashes the whole subscriber and preference tables for every slice,
+ * which at a list's size costs more than the rows written.
  */
 async function addReaders(tx: Db, batch: ReaderClick[]): Promise<void> {
   const readers = firstClicks(batch);
@@ -146,9 +148,8 @@ async function addReaders(tx: Db, batch: ReaderClick[]): Promise<void> {
       ${readers.map((row) => row.itemKey)}::text[], ${readers.map((row) => row.channel)}::text[],
       ${readers.map((row) => row.subscriberId)}::int[], ${readers.map((row) => row.at)}::timestamptz[])
       AS r (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
-    JOIN subscribers ON subscribers.id = r.subscriber_id
-    LEFT JOIN subscriber_preferences ON subscriber_preferences.subscriber_id = r.subscriber_id
-    WHERE coalesce(subscriber_preferences.count_my_clicks, true)
+    WHERE (SELECT true FROM subscribers WHERE subscribers.id = r.subscriber_id)
+      AND coalesce((SELECT p.count_my_clicks FROM subscriber_preferences AS p WHERE p.subscriber_id = r.subscriber_id), true)
     ON CONFLICT DO NOTHING`.execute(tx);
 }
 
