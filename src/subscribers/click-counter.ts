@@ -6,6 +6,7 @@
 // item, channel, day), and past MAX_PENDING keys it is written at once — in slices of FLUSH_SLICE rows with a turn of
 // the event loop between them, so a large write never holds the redirects for long (PGlite runs on this thread).
 
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import type { Timer } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
@@ -70,13 +71,16 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
   });
   const windows = createBurstWindows<Held>();
   // "One mail" of the burst rule, once per link: the redirect hands the same link for the same token, so the window
-  // compares the very same string (no per-fetch string to build and compare character by character).
+  // compares the very same string (no per-fetch string to build and compare character by character). A reader's
+  // link is not remembered: each reader's token is their own, so a list's clicks would fill the WeakMap with an
+  // entry each — entries the garbage collector must trace one by one in every young-generation pass.
   const mails = new WeakMap<ClickLink, string>();
   const mailOf = (link: ClickLink) => {
+    const reader = options.perReader ? link.subscriberId : null;
+    if (reader !== null) return `${link.edition}|${link.revision}|${link.channel}|${reader}`;
     let mail = mails.get(link);
     if (mail === undefined) {
-      const reader = options.perReader ? (link.subscriberId ?? '') : '';
-      mail = `${link.edition}|${link.revision}|${link.channel}|${reader}`;
+      mail = `${link.edition}|${link.revision}|${link.channel}|`;
       mails.set(link, mail);
     }
     return mail;
@@ -135,20 +139,24 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
  * Rows the first write of a flush takes. With PGlite the database runs on the thread that answers /r/, so a write of
  * thousands of rows would hold every redirect behind it: the batch goes in slices, each its own transaction
  * (counts add up, so a slice written before a crash is simply counted), with a turn of the event loop between them.
- * Each next slice is sized from how long the last one took, to hold the thread about SLICE_TARGET_MS: a loaded
- * machine gets small slices, an idle one large ones (one transaction each: a flush of 20,000 keys in slices of 32
- * spent most of its time committing).
+ * Each next slice is sized from how long the last one held the thread — its busy time, not its wall time — to hold
+ * it about SLICE_TARGET_MS: a loaded machine gets small slices, an idle one large ones, and a PostgreSQL server,
+ * whose work is not on this thread, large ones at once (a flush of a whole list in slices sized by their round trips
+ * spent most of its time waiting for them).
  */
 export const FLUSH_SLICE = 32;
-export const FLUSH_SLICE_MAX = 1_000;
+export const FLUSH_SLICE_MAX = 5_000;
 const SLICE_TARGET_MS = 8;
 
 /** The next slice's rows: the last slice's rate over the target time, within FLUSH_SLICE…FLUSH_SLICE_MAX. */
-function nextSliceSize(rows: number, tookMs: number): number {
-  const fitting = Math.floor((rows * SLICE_TARGET_MS) / Math.max(tookMs, 0.5));
+function nextSliceSize(rows: number, heldMs: number): number {
+  const fitting = Math.floor((rows * SLICE_TARGET_MS) / Math.max(heldMs, 0.5));
   // At most double at a time: one quick slice (a warm cache) does not earn a long one.
   return Math.min(FLUSH_SLICE_MAX, rows * 2, Math.max(FLUSH_SLICE, fitting));
 }
+
+/** How long the event loop was busy since `from` (performance.eventLoopUtilization): time spent waiting is not. */
+const busySince = (from: EventLoopUtilization) => performance.eventLoopUtilization(from).active;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -182,13 +190,15 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
     for (let start = 0; start < total; ) {
       if (start > 0) await nextTurn();
       const end = start + size;
-      const began = performance.now();
+      const began = performance.eventLoopUtilization();
+      const wallT = performance.now();
       try {
         await options.store.clicks.add(batch.slice(start, end), rows.slice(start, end));
       } catch (error) {
         return keep(batch.slice(start), rows.slice(start), error);
       }
-      size = nextSliceSize(size, performance.now() - began);
+      size = nextSliceSize(size, busySince(began));
+      if (process.env.FLUSH_DEBUG) console.error('slice', end - start, 'busy', busySince(began).toFixed(1), 'wall', (performance.now() - wallT).toFixed(1));
       start = end;
     }
   };
