@@ -191,14 +191,12 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
       if (start > 0) await nextTurn();
       const end = start + size;
       const began = performance.eventLoopUtilization();
-      const wallT = performance.now();
       try {
         await options.store.clicks.add(batch.slice(start, end), rows.slice(start, end));
       } catch (error) {
         return keep(batch.slice(start), rows.slice(start), error);
       }
       size = nextSliceSize(size, busySince(began));
-      if (process.env.FLUSH_DEBUG) console.error('slice', end - start, 'busy', busySince(began).toFixed(1), 'wall', (performance.now() - wallT).toFixed(1));
       start = end;
     }
   };

@@ -105,7 +105,9 @@ async function editionPage(deps: ClickDeps, date: string, home: string): Promise
 /**
  * Tokens already verified, by their exact text: an HMAC per fetch is most of what the redirect computes, and the same
  * few dozen links are followed over and over. Only good tokens are kept (a forged one is verified each time and
- * never matches a kept one, which is the same text a good signature made); bounded, the oldest dropped first.
+ * never matches a kept one, which is the same text a good signature made); bounded, the oldest dropped first. A
+ * reader's link is not kept: each reader has their own, so a list's clicks would only churn the map, and its item
+ * part, the costly check, is remembered by the tokens themselves (click-tokens.ts).
  */
 function verifiedTokens(tokens: ClickTokens): (token: string) => ClickLink | null {
   const verified = new Map<string, ClickLink>();
@@ -113,7 +115,7 @@ function verifiedTokens(tokens: ClickTokens): (token: string) => ClickLink | nul
     const hit = verified.get(token);
     if (hit) return hit;
     const link = tokens.read(token);
-    if (!link) return null;
+    if (!link || link.subscriberId !== null) return link;
     verified.set(token, Object.freeze(link));
     if (verified.size > VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
     return link;
