@@ -6,9 +6,9 @@
 // figures are the flush's wall time, the longest the event loop was held meanwhile, and /r/ latency of the requests
 // scheduled during it. On PGlite the database runs on this thread; on PostgreSQL (when installed) it does not.
 import pg from 'pg';
+import { parseConfig } from '../src/config/index.js';
 import { systemClock, systemTimer } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/ports.js';
-import { parseConfig } from '../src/config/index.js';
 import { createDigestMetrics, createServerApp } from '../src/server/index.js';
 import { startServer } from '../src/server/start-server.js';
 import { openStore } from '../src/store/open-store.js';
@@ -16,8 +16,8 @@ import type { Store } from '../src/store/types.js';
 import { createClickCounter } from '../src/subscribers/click-counter.js';
 import { digestClickTokens } from '../src/subscribers/click-tokens.js';
 import { createLinkRedirect } from '../src/subscribers/link-redirect.js';
-import { referenceEdition } from '../test/support/reference-edition.js';
 import { postgresBinDir, startPostgresCluster } from '../test/support/postgres.js';
+import { referenceEdition } from '../test/support/reference-edition.js';
 import { watchEventLoop } from './_event-loop.js';
 import { openLoad } from './_http.js';
 import { readersSql, SCALE_EDITIONS, saveScaleEditions } from './_scale-store.js';
@@ -56,7 +56,10 @@ export async function flushOnPostgres(clicks: number): Promise<Record<string, nu
 async function flushFigures(label: string, store: Store, clicks: number) {
   try {
     const redirect = createLinkRedirect({
-      config: parseConfig({ analytics: { mode: 'per-reader', perMinute: 10_000 }, server: { trustProxy: true } }),
+      config: parseConfig({
+        analytics: { mode: 'per-reader', perMinute: 10_000 },
+        server: { trustProxy: true },
+      }),
       env,
       clock: systemClock,
       log: silentLogger,
@@ -93,7 +96,8 @@ async function flushFigures(label: string, store: Store, clicks: number) {
       const longest = loop.stop();
       const during = ((await load).timeline ?? []).filter(([at]) => at >= from && at <= until);
       const latencies = during.map(([, ms]) => ms).sort((a, b) => a - b);
-      const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0;
+      const at = (share: number) =>
+        latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0;
       await redirect.stop();
       return {
         [`flush of 100k pending clicks (${label}): wall ms`]: Math.round(wall),
@@ -142,5 +146,8 @@ function readerLinks(readers: number): string[] {
   const items = referenceEdition().items.map((item) =>
     tokens.item({ edition, revision: 1, channel: 'mail', itemKey: item.key }),
   );
-  return Array.from({ length: readers }, (_, index) => `${items[index % items.length]}${tokens.reader(edition, index + 1)}`);
+  return Array.from(
+    { length: readers },
+    (_, index) => `${items[index % items.length]}${tokens.reader(edition, index + 1)}`,
+  );
 }

@@ -212,6 +212,13 @@ const BENCHMARKS: Benchmark[] = [
       'reader history 100,000 readers: ms': ['<=', 500],
       'flush of 100k pending clicks (per reader): wall ms': ['<=', 1000],
       'flush of 100k pending clicks (per reader): longest event-loop block ms': ['<=', 20],
+      'flush of 100k pending clicks (per reader): /r/ p99 ms at 1,000 clicks/s during it': ['<=', 20],
+      'flush of 100k pending clicks (per reader, PostgreSQL): wall ms': ['<=', 1000],
+      'flush of 100k pending clicks (per reader, PostgreSQL): longest event-loop block ms': ['<=', 20],
+      'flush of 100k pending clicks (per reader, PostgreSQL): /r/ p99 ms at 1,000 clicks/s during it': [
+        '<=',
+        20,
+      ],
       'growth 10,000 → 100,000: send wall / linear': ['<=', 1.2],
       'growth 10,000 → 100,000: send CPU / linear': ['<=', 1.2],
       'growth 10,000 → 100,000: stats wall / linear': ['<=', 1.2],

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { timeReaderPages } from './_scale-desk.js';
 import { killedSends, twoSendersOnPostgres } from './_scale-exactly-once.js';
-import { flushAtSize } from './_scale-flush.js';
+import { flushAtSize, flushOnPostgres } from './_scale-flush.js';
 import { addReadingHistory, timeReaderHistory, timeStats } from './_scale-readers.js';
 import { scaleFolder, timedSend, writeScaleConfig } from './_scale-send.js';
 import { prepareScaleStore } from './_scale-store.js';
@@ -122,9 +122,17 @@ async function oneSize(
   };
 }
 
-/** The kills and reruns, and a flush of 100,000 pending clicks, on the largest list. */
-async function largestOnly(cwd: string, counter: Counter, size: number): Promise<Record<string, number>> {
-  return { ...(await killedSends(cwd, counter, size)), ...(await flushAtSize(join(cwd, 'data'), 100_000)) };
+/** The kills and reruns, and a flush of 100,000 pending clicks, on the largest list (and on PostgreSQL). */
+async function largestOnly(
+  cwd: string,
+  counter: Counter,
+  size: number,
+): Promise<Record<string, number | string>> {
+  return {
+    ...(await killedSends(cwd, counter, size)),
+    ...(await flushAtSize(join(cwd, 'data'), 100_000)),
+    ...(await flushOnPostgres(100_000)),
+  };
 }
 
 /** Largest over smallest scaled linearly: 1 is linear; above 1 each reader costs more as the list grows. */

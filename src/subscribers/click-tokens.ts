@@ -83,9 +83,11 @@ export function createClickTokens(secret: Buffer): ClickTokens {
         string | undefined,
         string | undefined,
       ];
-      if (!itemParts.verified(token.slice(0, itemPartLength(match)), () =>
+      if (
+        !itemParts.verified(token.slice(0, itemPartLength(match)), () =>
           sameBytes(signature, itemMac([day, revision, channel, keyTag])),
-        ))
+        )
+      )
         return null;
       const edition = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
       if (Number.isNaN(Date.parse(`${edition}T00:00:00Z`))) return null;

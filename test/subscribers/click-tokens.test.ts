@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { digestClickTokens } from '../../src/subscribers/click-tokens.js';
 
 const env = { DIGEST_SECRET: 'click-tokens-test-secret-0123456789abcdef' };
-const item = { edition: '2026-05-25', revision: 1, channel: 'mail' as const, itemKey: 'url:https://example.com/a' };
+const item = {
+  edition: '2026-05-25',
+  revision: 1,
+  channel: 'mail' as const,
+  itemKey: 'url:https://example.com/a',
+};
 
 /** The token with one character of its signature (the field at `field`) changed. */
 function altered(token: string, field: number): string {
