@@ -123,8 +123,9 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table.
+  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table, 019's.
   await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs, scheduled_sends`.execute(db);
+  await sql`DROP TABLE reader_status_events`.execute(db);
   await sql`DROP INDEX subscriber_preferences_language`.execute(db);
   await sql`ALTER TABLE subscribers DROP COLUMN consent_by, DROP COLUMN consent_at`.execute(db);
   await sql`DROP INDEX send_log_due, send_log_first_mail`.execute(db);
@@ -156,6 +157,7 @@ for (const { kind, skip } of storeDatabases()) {
           '016-reader-list',
           '017-send-at-size',
           '018-scheduled-sends',
+          '019-reader-status-events',
         ],
       });
       const outcomes = mailOutcomesStore(db);
