@@ -110,7 +110,17 @@ export interface OpenLoadResult {
  */
 export function openLoad(
   base: string,
-  options: { paths: string[]; clients: number; intervalMs: number; seconds: number; warmSeconds?: number },
+  options: {
+    /** The paths, or a file of them one a line (`pathsFile`) when they are too many for an argument. */
+    paths?: string[];
+    pathsFile?: string;
+    /** Each client asks for the next of the paths in turn, not always its own one. */
+    rotate?: boolean;
+    clients: number;
+    intervalMs: number;
+    seconds: number;
+    warmSeconds?: number;
+  },
 ): Promise<OpenLoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [OPEN_LOOP, JSON.stringify({ base, ...options })], {

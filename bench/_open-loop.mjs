@@ -7,13 +7,19 @@
 // reads only with `server.trustProxy: true` — as behind a reverse proxy, where every reader has their own address.
 //
 // Usage: node _open-loop.mjs '<json>' with { base, paths: string[], clients, intervalMs, seconds, warmSeconds }.
-// Client i asks for paths[i % paths.length]. Prints one JSON line: latencies (ms) of the measured requests —
+// Client i asks for paths[i % paths.length]; with `pathsFile` (one path a line, for lists too long for an argument)
+// and `rotate`, its n-th request asks for paths[(i + n × clients) % paths.length], so every path is asked once in
+// turn. Prints one JSON line: latencies (ms) of the measured requests —
 // p50, p99, max — their statuses, errors, and how late the generator itself fired (its own share of any latency).
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
-const { base, paths, clients, intervalMs, seconds, warmSeconds = 0 } = options;
+const { base, clients, intervalMs, seconds, warmSeconds = 0, rotate = false } = options;
+const paths = options.pathsFile
+  ? readFileSync(options.pathsFile, 'utf8').split('\n').filter(Boolean)
+  : options.paths;
 if (!base || !Array.isArray(paths) || paths.length === 0 || !clients || !intervalMs || !seconds)
   throw new Error('usage: _open-loop.mjs {"base","paths","clients","intervalMs","seconds","warmSeconds"}');
 
@@ -32,17 +38,19 @@ function client(index) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // Documentation range (TEST-NET-2 and -3): 100 distinct readers, none a real address.
   const address = `198.51.100.${index + 1}`;
-  const path = `${url.pathname.replace(/\/$/, '')}/${paths[index % paths.length]}`;
+  const prefix = url.pathname.replace(/\/$/, '');
+  const pathOf = (turn) => `${prefix}/${paths[(index + (rotate ? turn * clients : 0)) % paths.length]}`;
   const phase = (index * intervalMs) / clients;
   let next = 0;
   let open = 0;
   const schedule = () => {
-    const at = started + phase + next * intervalMs;
+    const turn = next;
+    const at = started + phase + turn * intervalMs;
     next++;
     if (at >= end) return;
-    setTimeout(() => fire(at), Math.max(0, Math.ceil(at - performance.now())));
+    setTimeout(() => fire(at, turn), Math.max(0, Math.ceil(at - performance.now())));
   };
-  const fire = (at) => {
+  const fire = (at, turn) => {
     lateMax = Math.max(lateMax, at >= measureFrom ? performance.now() - at : 0);
     schedule();
     open++;
@@ -58,7 +66,13 @@ function client(index) {
       else statuses[status] = (statuses[status] ?? 0) + 1;
     };
     const req = request(
-      { host: url.hostname, port: url.port, path, agent, headers: { 'x-forwarded-for': address } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pathOf(turn),
+        agent,
+        headers: { 'x-forwarded-for': address },
+      },
       (res) => {
         res.resume();
         res.once('end', () => done(res.statusCode ?? 0));

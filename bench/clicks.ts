@@ -1,7 +1,8 @@
 // Counted links: the /r/ redirect of the real `digest serve` under 100 readers clicking together at 1,000 clicks/s
 // (bench/_open-loop.mjs: each reader its own address and connection, latency from the scheduled time), the same 100
-// saturated (autocannon), one flush of 100,000 pending clicks (how long it holds the event loop), and 100,000 clicks
-// through the counter into PGlite — the process's memory before and after (no growth).
+// saturated (autocannon), one flush of 100,000 pending clicks (how long it holds the event loop), 100,000 clicks
+// through the counter into PGlite — the process's memory before and after (no growth) — and the paced /r/ while
+// 100,000 readers' clicks are written in per-reader mode (bench/_clicks-flush-load.ts).
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { openStore } from '../src/store/open-store.js';
 import { createClickCounter } from '../src/subscribers/click-counter.js';
 import { digestClickTokens } from '../src/subscribers/click-tokens.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
+import { redirectDuringFlush } from './_clicks-flush-load.js';
 import { watchEventLoop } from './_event-loop.js';
 import { autocannon, BIN, openLoad, REDIRECT_FLOOR, startChild, stop } from './_http.js';
 
@@ -39,7 +41,7 @@ export async function benchClicks(): Promise<Record<string, number | string>> {
     const flushed = await flushCost(store);
     await store.close();
     const redirect = await redirectLoad(dir, tokens);
-    return { ...counted, ...flushed, ...redirect };
+    return { ...counted, ...flushed, ...redirect, ...(await redirectDuringFlush()) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

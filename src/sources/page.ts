@@ -64,9 +64,13 @@ export async function fetchPageMetadata(
 
 /** Metadata of an HTML document fetched from `pageUrl` (its final URL after redirects). */
 export function readPage(html: string, pageUrl: string): PageMetadata {
-  const markup = html.replace(SCRIPT_BLOCKS, ' ').slice(0, MAX_DOM_CHARS);
-  // The DOM is built from markup at most MAX_DOM_DEPTH deep (_flatten-depth.ts); the text still comes from all of it.
-  const shallow = flattenDepth(markup, MAX_DOM_DEPTH);
+  const markup = withoutScripts(html, MAX_DOM_CHARS);
+  // Readability is given no markup longer than MAX_READABLE_CHARS, so past it the DOM only answers for the page's
+  // metadata (head, canonical link, first <time>), and a DOM of its first MAX_READABLE_CHARS is enough: a DOM of a
+  // million characters of tags costs tens of MB. The text still comes from all of `markup`.
+  const readableSize = markup.length <= MAX_READABLE_CHARS;
+  // The DOM is built from markup at most MAX_DOM_DEPTH deep (_flatten-depth.ts).
+  const shallow = flattenDepth(readableSize ? markup : markup.slice(0, MAX_READABLE_CHARS), MAX_DOM_DEPTH);
   const { document } = parseHTML(shallow.markup);
   // One pass over the page's meta elements (not a selector walk over the whole page per key): the first of each name.
   const metas = new Map<string, string>();
@@ -111,9 +115,7 @@ export function readPage(html: string, pageUrl: string): PageMetadata {
   const siteName = meta('og:site_name', 'application-name');
   // Readability rewrites the document it reads, so it runs last; a page too deep or too large for it is not given.
   const article =
-    !shallow.flattened && markup.length <= MAX_READABLE_CHARS && withinReadableSize(document)
-      ? readable(document)
-      : null;
+    !shallow.flattened && readableSize && withinReadableSize(document) ? readable(document) : null;
   const text = collapse(article?.textContent ?? '') || htmlToText(markup) || description;
   return {
     url: base,
@@ -124,6 +126,30 @@ export function readPage(html: string, pageUrl: string): PageMetadata {
     siteName,
     publishedAt: parseFeedDate(published),
   };
+}
+
+/**
+ * The page without script-like blocks, its first `max` characters: built from pieces of the page, so a 12 MB page
+ * is never copied whole (a copy it would then keep alive behind the slice of it that is kept).
+ */
+function withoutScripts(html: string, max: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  let last = 0;
+  const take = (end: number) => {
+    const piece = html.slice(last, Math.min(end, last + max - length));
+    parts.push(piece);
+    length += piece.length;
+  };
+  for (const match of html.matchAll(SCRIPT_BLOCKS)) {
+    take(match.index);
+    if (length >= max) return parts.join('');
+    parts.push(' ');
+    length += 1;
+    last = match.index + match[0].length;
+  }
+  take(html.length);
+  return parts.join('').slice(0, max);
 }
 
 function site(url: string): string {

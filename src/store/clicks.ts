@@ -78,15 +78,6 @@ export function clicksStore(db: Db): ClicksPort {
   });
 }
 
-// Rows a statement at most: well under PostgreSQL's 65,535 parameters.
-const CHUNK = 1000;
-
-function chunks<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += CHUNK) out.push(rows.slice(start, start + CHUNK));
-  return out;
-}
-
 /** One row per key: a statement may not update the same row twice, so a batch's repeats are summed first. */
 function mergeTallies(tallies: ClickTally[]): ClickTally[] {
   const merged = new Map<string, ClickTally>();
@@ -102,66 +93,63 @@ function mergeTallies(tallies: ClickTally[]): ClickTally[] {
   return [...merged.values()];
 }
 
+// Each list goes as one statement whose rows come from arrays (`unnest`), one parameter a column: the database
+// parses seven arrays instead of seven parameters a row, and a batch of any size is one round trip a table.
 async function add(db: Db, tallies: ClickTally[], readers: ReaderClick[]): Promise<void> {
   const rows = mergeTallies(tallies);
   if (rows.length === 0 && readers.length === 0) return;
+  // One statement is its own transaction: a slice of only reader rows (most of a large flush) saves the two round
+  // trips of BEGIN and COMMIT.
+  if (rows.length === 0) return addReaders(db, readers);
+  if (readers.length === 0) return addTallies(db, rows);
   await db.transaction().execute(async (tx) => {
-    for (const chunk of chunks(rows)) {
-      await tx
-        .insertInto('link_clicks')
-        .values(
-          chunk.map((tally) => ({
-            edition_date: tally.edition,
-            revision: tally.revision,
-            item_key: tally.itemKey,
-            channel: tally.channel,
-            day: tally.day,
-            clicks: tally.clicks,
-            prefetched: tally.prefetched,
-          })),
-        )
-        .onConflict((conflict) =>
-          conflict.columns(['edition_date', 'revision', 'item_key', 'channel', 'day']).doUpdateSet({
-            clicks: sql`greatest(0, link_clicks.clicks + excluded.clicks)`,
-            prefetched: sql`greatest(0, link_clicks.prefetched + excluded.prefetched)`,
-          }),
-        )
-        .execute();
-    }
-    for (const chunk of chunks(readers)) await addReaders(tx, chunk);
+    await addTallies(tx, rows);
+    await addReaders(tx, readers);
   });
 }
 
+async function addTallies(tx: Db, rows: ClickTally[]): Promise<void> {
+  await sql`
+    INSERT INTO link_clicks (edition_date, revision, item_key, channel, day, clicks, prefetched)
+    SELECT * FROM unnest(
+      ${rows.map((row) => row.edition)}::date[], ${rows.map((row) => row.revision)}::int[],
+      ${rows.map((row) => row.itemKey)}::text[], ${rows.map((row) => row.channel)}::text[],
+      ${rows.map((row) => row.day)}::date[], ${rows.map((row) => row.clicks)}::int[],
+      ${rows.map((row) => row.prefetched)}::int[])
+    ON CONFLICT (edition_date, revision, item_key, channel, day) DO UPDATE SET
+      clicks = greatest(0, link_clicks.clicks + excluded.clicks),
+      prefetched = greatest(0, link_clicks.prefetched + excluded.prefetched)`.execute(tx);
+}
+
+/** A reader's earliest click on an item of the batch: which of a statement's repeats is inserted is not defined. */
+function firstClicks(readers: ReaderClick[]): ReaderClick[] {
+  const first = new Map<string, ReaderClick>();
+  for (const reader of readers) {
+    const key = `${reader.subscriberId}|${reader.edition}|${reader.revision}|${reader.channel}|${reader.itemKey}`;
+    const seen = first.get(key);
+    if (!seen || Date.parse(reader.at) < Date.parse(seen.at)) first.set(key, reader);
+  }
+  return first.size === readers.length ? readers : [...first.values()];
+}
+
 /**
- * The first click of a reader on an item is kept; a reader deleted meanwhile, or who turned counting off, is
- * skipped, not an error.
+ * The first click of a reader on an item is kept (repeats, in the batch or stored, are skipped); a reader deleted
+ * meanwhile, or who turned counting off, is skipped, not an error.
  */
-async function addReaders(tx: Db, readers: ReaderClick[]): Promise<void> {
-  const ids = [...new Set(readers.map((reader) => reader.subscriberId))];
-  const counted = await tx
-    .selectFrom('subscribers')
-    .leftJoin('subscriber_preferences', 'subscriber_preferences.subscriber_id', 'subscribers.id')
-    .select('subscribers.id')
-    .where('subscribers.id', 'in', ids)
-    .where((eb) => eb.fn.coalesce('subscriber_preferences.count_my_clicks', sql<boolean>`true`), '=', true)
-    .execute();
-  const present = new Set(counted.map((row) => row.id));
-  const rows = readers.filter((reader) => present.has(reader.subscriberId));
-  if (rows.length === 0) return;
-  await tx
-    .insertInto('reader_clicks')
-    .values(
-      rows.map((reader) => ({
-        edition_date: reader.edition,
-        revision: reader.revision,
-        item_key: reader.itemKey,
-        channel: reader.channel,
-        subscriber_id: reader.subscriberId,
-        clicked_at: reader.at,
-      })),
-    )
-    .onConflict((conflict) => conflict.doNothing())
-    .execute();
+async function addReaders(tx: Db, batch: ReaderClick[]): Promise<void> {
+  const readers = firstClicks(batch);
+  await sql`
+    INSERT INTO reader_clicks (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
+    SELECT r.edition_date, r.revision, r.item_key, r.channel, r.subscriber_id, r.clicked_at
+    FROM unnest(
+      ${readers.map((row) => row.edition)}::date[], ${readers.map((row) => row.revision)}::int[],
+      ${readers.map((row) => row.itemKey)}::text[], ${readers.map((row) => row.channel)}::text[],
+      ${readers.map((row) => row.subscriberId)}::int[], ${readers.map((row) => row.at)}::timestamptz[])
+      AS r (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
+    JOIN subscribers ON subscribers.id = r.subscriber_id
+    LEFT JOIN subscriber_preferences ON subscriber_preferences.subscriber_id = r.subscriber_id
+    WHERE coalesce(subscriber_preferences.count_my_clicks, true)
+    ON CONFLICT DO NOTHING`.execute(tx);
 }
 
 async function byItem(db: Db, edition: string): Promise<ItemClicks[]> {

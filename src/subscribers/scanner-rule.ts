@@ -159,8 +159,16 @@ export function createBurstWindows<T>(): BurstWindows<T> {
     },
     release(now, everything = false) {
       const out: WindowFetch<T>[] = [];
+      // Everything goes: no window's item counts to keep up to date (a pass over every fetch's maps, which at a
+      // list's size would hold the event loop at shutdown).
+      if (everything) {
+        for (const window of windows.values())
+          for (const fetch of window.fetches) if (!fetch.prefetched) out.push(fetch);
+        windows.clear();
+        return out;
+      }
       for (const [source, window] of windows) {
-        out.push(...(everything ? forget(window, window.fetches.splice(0)) : expire(window, now)));
+        out.push(...expire(window, now));
         if (window.fetches.length === 0) windows.delete(source);
       }
       return out.filter((seen) => !seen.prefetched);

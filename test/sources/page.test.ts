@@ -31,6 +31,17 @@ describe('readPage on hostile posts: bounded, linear, and still right', () => {
     60_000,
   );
 
+  it('past what Readability is given, still reads the head and the text after a script, and never the script', () => {
+    const filler = '<p>Filler words of a long post.</p>'.repeat(20_000);
+    const html = `<html><head><title>Long</title><meta property="og:description" content="The summary."></head><body>${filler}<script>var secret = "script text";</script><p>After the script.</p>${filler}</body></html>`;
+    const page = read(html);
+    expect(page.title).toBe('Long');
+    expect(page.description).toBe('The summary.');
+    expect(page.text).toContain('Filler words of a long post.');
+    expect(page.text).toContain('After the script.');
+    expect(page.text).not.toContain('script text');
+  });
+
   it('reads posts deeper than Readability can bear by the tokenizer, in linear time', () => {
     const deep = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(1_000)}<p>The text.</p></body></html>`;
     expect(read(deep).text).toBe('The text.');

@@ -140,13 +140,25 @@ for (const { kind, skip } of storeDatabases()) {
         ],
       );
       await store().clicks.add([tally({ clicks: 1 })], [click(ada.id, 'item-a', '2026-11-24T10:00:00.000Z')]);
+      // Repeats within one batch of reader rows only: the earliest is kept, whatever their order.
+      await store().clicks.add(
+        [],
+        [
+          click(bo.id, 'item-b', '2026-11-24T11:30:00.000Z'),
+          click(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
+        ],
+      );
       expect(await store().clicks.byItem('2026-11-23')).toEqual([
         { itemKey: 'item-a', clicks: 4, prefetched: 0, uniqueReaders: 2 },
-        { itemKey: 'item-b', clicks: 1, prefetched: 0, uniqueReaders: 1 },
+        { itemKey: 'item-b', clicks: 1, prefetched: 0, uniqueReaders: 2 },
       ]);
       expect(await store().clicks.forSubscriber(ada.id)).toEqual([
         click(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
         click(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
+      ]);
+      expect(await store().clicks.forSubscriber(bo.id)).toEqual([
+        click(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
+        click(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
       ]);
       expect(await store().clicks.deleteSubscriber(ada.id)).toBe(2);
       expect(await store().clicks.forSubscriber(ada.id)).toEqual([]);

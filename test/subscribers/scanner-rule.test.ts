@@ -35,4 +35,17 @@ describe('burst windows', () => {
     expect(released).toBe(100);
     expect(windows.sources).toBe(0);
   });
+
+  it('releasing everything (a stop) gives every fetch still a click, none of a burst, and empties the windows', () => {
+    const windows = createBurstWindows<string>();
+    // A burst from one address (all twelve items of its mail), a reader's two clicks from another.
+    for (let item = 0; item < 12; item++)
+      windows.add(SOURCE, { mail: 'm1', item: `item-${item}`, at: item, payload: `scan-${item}` }, 12);
+    windows.add('203.0.113.7', { mail: 'm2', item: 'item-0', at: 5, payload: 'reader-0' }, 12);
+    windows.add('203.0.113.7', { mail: 'm2', item: 'item-1', at: 6, payload: 'reader-1' }, 12);
+    const released = windows.release(10, true).map((fetch) => fetch.payload);
+    expect(released).toEqual(['reader-0', 'reader-1']);
+    expect(windows.sources).toBe(0);
+    expect(windows.release(10_000, true)).toEqual([]);
+  });
 });
