@@ -20,7 +20,7 @@ CREATE TABLE reader_status_events (
   how text NOT NULL,
   at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX reader_status_events_reader ON reader_status_events (subscriber_id, at, id);
+CREATE INDEX reader_status_events_reader ON reader_status_events (subscriber_id);
 INSERT INTO reader_status_events (subscriber_id, status, how, at)
 SELECT id, 'pending', 'subscribed${FROM_ROW}', created_at FROM subscribers
   WHERE consent_at IS NULL OR consent_at > created_at
