@@ -4,11 +4,13 @@
 // editions and `digest stats --json` and the ranking's reader history. At the largest size also: three SIGKILLs and
 // a rerun, a flush of 100,000 pending clicks, and two senders sharing one send on PostgreSQL. A growth row per
 // measure compares the largest size with the smallest scaled linearly (1 = linear). Last, a send paced at a
-// configured rate. The machine's load average is printed beside the figures: on a shared machine wall time counts
-// the waiting too, CPU time does not.
+// configured rate. The desk's readers list and one reader's page are timed at each size too (the first answer of a
+// desk just opened on the store). The machine's load average is printed beside the figures: on a shared machine
+// wall time counts the waiting too, CPU time does not.
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { timeReaderPages } from './_scale-desk.js';
 import { killedSends, twoSendersOnPostgres } from './_scale-exactly-once.js';
 import { flushAtSize } from './_scale-flush.js';
 import { addReadingHistory, timeReaderHistory, timeStats } from './_scale-readers.js';
@@ -23,6 +25,15 @@ const RATE = Number(process.env.DIGEST_BENCH_SCALE_RATE ?? 200);
 const PACED = { readers: RATE * 30, concurrency: 8, messagesPerSecond: RATE };
 const CLICKS_PER_READER = 10;
 
+/** What the growth rows compare between the smallest and the largest list. */
+interface Measured {
+  sendS: number;
+  sendCpuS: number;
+  statsS: number;
+  historyMs: number;
+  listMs: number;
+}
+
 const label = (size: number) => size.toLocaleString('en-US');
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
@@ -32,7 +43,7 @@ export async function benchScale(): Promise<Record<string, number | string>> {
   const counter = newCounter();
   const sink = await startSink(counter);
   const figures: Record<string, number | string> = { 'load average at start': round(loadavg()[0]!, 2) };
-  const measured = new Map<number, { sendS: number; sendCpuS: number; statsS: number; historyMs: number }>();
+  const measured = new Map<number, Measured>();
   try {
     for (const size of sizes) {
       const cwd = await scaleFolder();
@@ -65,7 +76,7 @@ async function oneSize(
   counter: Counter,
   port: number,
   size: number,
-  measured: Map<number, { sendS: number; sendCpuS: number; statsS: number; historyMs: number }>,
+  measured: Map<number, Measured>,
 ): Promise<Record<string, number>> {
   const dataDir = join(cwd, 'data');
   await prepareScaleStore(dataDir, size);
@@ -78,11 +89,20 @@ async function oneSize(
   const idle = await runDigest(cwd, ['subscribers', 'list', '--status', 'bounced']);
   const statsS = await timeStats(cwd);
   const historyMs = await timeReaderHistory(dataDir);
-  measured.set(size, { sendS: send.wallS, sendCpuS: send.cpuS, statsS, historyMs });
+  // A reader from the middle of the list: their rows sit among everyone else's.
+  const pages = await timeReaderPages(dataDir, Math.ceil(size / 2));
+  measured.set(size, {
+    sendS: send.wallS,
+    sendCpuS: send.cpuS,
+    statsS,
+    historyMs,
+    listMs: pages.listFirstMs,
+  });
   const at = label(size);
   return {
     [`send ${at}: wall s`]: round(send.wallS),
     [`send ${at}: CPU s`]: round(send.cpuS),
+    [`send ${at}: CPU ms per mail`]: round((send.cpuS * 1000) / size, 2),
     [`send ${at}: mails/s`]: Math.round(size / send.wallS),
     [`send ${at}: peak RSS MB (the process tree: one process)`]: Math.round(send.peakMb),
     ...(send.rssAt10kMb === null
@@ -95,6 +115,10 @@ async function oneSize(
     [`stats ${at} readers, ${label(size * CLICKS_PER_READER)} clicks: wall s`]: round(statsS, 2),
     [`stats ${at}: an idle digest command wall s (the floor)`]: round(idle.wallS, 2),
     [`reader history ${at} readers: ms`]: Math.round(historyMs),
+    [`readers list ${at} readers: first answer ms`]: Math.round(pages.listFirstMs),
+    [`readers list ${at} readers: later answers ms (median of 5)`]: Math.round(pages.listMs),
+    [`reader page ${at} readers: first answer ms`]: Math.round(pages.readerFirstMs),
+    [`reader page ${at} readers: later answers ms (median of 5)`]: Math.round(pages.readerMs),
   };
 }
 
@@ -104,9 +128,7 @@ async function largestOnly(cwd: string, counter: Counter, size: number): Promise
 }
 
 /** Largest over smallest scaled linearly: 1 is linear; above 1 each reader costs more as the list grows. */
-function growthRows(
-  measured: Map<number, { sendS: number; sendCpuS: number; statsS: number; historyMs: number }>,
-): Record<string, number> {
+function growthRows(measured: Map<number, Measured>): Record<string, number> {
   const sizes = [...measured.keys()].sort((a, b) => a - b);
   if (sizes.length < 2) return {};
   const small = measured.get(sizes[0]!)!;
@@ -118,6 +140,12 @@ function growthRows(
     [`growth ${span}: send CPU / linear`]: round(large.sendCpuS / (small.sendCpuS * scale), 2),
     [`growth ${span}: stats wall / linear`]: round(large.statsS / (small.statsS * scale), 2),
     [`growth ${span}: reader history / linear`]: round(large.historyMs / (small.historyMs * scale), 2),
+    [`growth ${span}: readers list / linear`]: round(large.listMs / (small.listMs * scale), 2),
+    // 1 is flat: each mail costs the same whatever the list's length.
+    [`growth ${span}: send CPU per mail, largest / smallest`]: round(
+      large.sendCpuS / scale / small.sendCpuS,
+      2,
+    ),
   };
 }
 

@@ -22,16 +22,18 @@ export interface BackupOutcome {
   counts: Record<string, number>;
   /** Wall time of the whole backup, in ms. */
   ms: number;
-  /** How long the snapshot held the database: on PGlite, the longest any write waited for the backup, ms. */
+  /** How long the snapshot held the database: on PGlite, the longest a write waits for the backup at once, ms. */
   heldMs: number;
 }
 
 export async function takeBackup(deps: BackupDeps, input: BackupInput): Promise<BackupOutcome> {
   const started = deps.clock.now();
   const file = resolve(input.file ?? backupFileName(started));
-  const skip = input.cache === false ? CACHE_TABLES : [];
+  const cache = input.cache !== false;
+  // The cache need not agree with the readers' rows: read after the snapshot, it never makes a writer wait.
+  const options = cache ? { unheld: CACHE_TABLES } : { skip: CACHE_TABLES };
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const { schema, counts, bytes, heldMs } = await deps.store.backup.read({ skip }, async (snapshot) => ({
+  const { schema, counts, bytes, heldMs } = await deps.store.backup.read(options, async (snapshot) => ({
     schema: snapshot.schema,
     counts: snapshot.counts,
     heldMs: snapshot.heldMs,

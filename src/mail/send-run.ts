@@ -6,6 +6,7 @@ import type { HeldSendRow, SendKey, SendRecipient } from '../store/send-log.js';
 import type { Store } from '../store/types.js';
 import { InvalidRecipientError, type OutgoingMail } from './edition-mail.js';
 import type { PersonalMails } from './personal-mail.js';
+import { type SendMoves, sendMoves } from './send-moves.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from './smtp-sender.js';
 
 export type SendEvent =
@@ -65,13 +66,21 @@ export class FatalSendError extends Error {
 /** One run's shared state: its options, the stop switch, and the first fatal failure (which stops the run). */
 interface Run {
   options: SendRunOptions;
+  moves: SendMoves;
   stop: AbortController;
   fatal: FatalSendError | null;
 }
 
 export async function runSendWorker(options: SendRunOptions): Promise<void> {
   const { signal } = options;
-  const run: Run = { options, stop: new AbortController(), fatal: null };
+  const { mail, claim } = options;
+  const moves = sendMoves(options.store.sendLog, {
+    edition: mail.edition,
+    notice: mail.notice,
+    worker: claim.worker,
+    revision: mail.revision,
+  });
+  const run: Run = { options, moves, stop: new AbortController(), fatal: null };
   const onAbort = () => run.stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -140,10 +149,9 @@ async function reserveAndSend(run: Run): Promise<void> {
 
 /** One reader's mail: the row becomes "sending" (or skipped: the reader left), then is settled by the answer. */
 async function sendToReader(run: Run, subscriberId: number): Promise<void> {
-  const { store, mail, onEvent } = run.options;
+  const { onEvent } = run.options;
   if (run.stop.signal.aborted) return;
-  const row = heldRow(run, subscriberId);
-  const recipient = await store.sendLog.start({ ...row, revision: mail.revision });
+  const recipient = await run.moves.start(subscriberId);
   if (!recipient) {
     onEvent?.({ kind: 'skipped', subscriberId });
     return;
@@ -151,8 +159,8 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
   const outgoing = await composeFor(run, recipient);
   if (!outgoing) return;
   try {
-    const sent = await run.options.sender.send(outgoing, () => store.sendLog.handOver(row));
-    await store.sendLog.recordSent(row, { smtpResponse: sent.response, messageId: sent.messageId });
+    const sent = await run.options.sender.send(outgoing, () => run.moves.handOver(subscriberId));
+    await run.moves.recordSent(subscriberId, { smtpResponse: sent.response, messageId: sent.messageId });
     onEvent?.({ kind: 'sent', address: recipient.address });
   } catch (error) {
     await settleFailure(run, recipient, error);

@@ -8,6 +8,12 @@ export interface TableShape {
   columns: string[];
 }
 
+/**
+ * Tables the database keeps itself from other tables' rows (triggers, migration 020): a restore's rows rebuild them,
+ * so a backup neither reads nor writes them.
+ */
+const DERIVED_TABLES = ['send_log_sent'];
+
 /** The application's tables, parents before children (foreign keys), each with its stored columns. */
 export async function tableShapes(db: Kysely<unknown>): Promise<TableShape[]> {
   const { rows } = await sql<{ table: string; column: string }>`
@@ -19,7 +25,10 @@ export async function tableShapes(db: Kysely<unknown>): Promise<TableShape[]> {
       and a.attgenerated = ''
     order by c.relname, a.attnum`.execute(db);
   const columns = new Map<string, string[]>();
-  for (const row of rows) columns.set(row.table, [...(columns.get(row.table) ?? []), row.column]);
+  for (const row of rows) {
+    if (!DERIVED_TABLES.includes(row.table))
+      columns.set(row.table, [...(columns.get(row.table) ?? []), row.column]);
+  }
   const { rows: links } = await sql<{ child: string; parent: string }>`
     select child.relname as child, parent.relname as parent
     from pg_constraint k

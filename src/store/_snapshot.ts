@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { resetSequences, schemaLevel, type TableShape, tableCounts, tableShapes } from './_catalog.js';
+import { closeCursors, holdSnapshot, type RunScript } from './_snapshot-hold.js';
+import { tablePages } from './_table-pages.js';
 
 /** Rows of one table, as plain JSON values (timestamps as ISO text, jsonb as its value). */
 export interface RowBatch {
@@ -37,43 +39,38 @@ export async function readSnapshot<T>(
   fetchOn: Kysely<unknown>,
   options: {
     skip?: string[];
+    /**
+     * Tables read after the snapshot, a page per statement, in their key's order: caches, whose rows need not agree
+     * with the others', so their size never adds to the time writers wait. No other table may refer to them.
+     */
+    unheld?: string[];
     batchRows?: number;
-    /** Declare every cursor in one statement (a pg connection: one round trip). */
-    oneTrip?: boolean;
+    /** Sends the snapshot's transaction as one script (one turn of PGlite's session, one trip on a connection). */
+    script?: RunScript | undefined;
     fn: (snapshot: StoreSnapshot) => Promise<T>;
   },
 ): Promise<T> {
   const skip = new Set(options.skip ?? []);
   const batchRows = options.batchRows ?? 500;
   const prefix = `digest_backup_${randomUUID().replaceAll('-', '')}`;
-  const cursors: string[] = [];
   // The catalog is read before the snapshot, so the transaction that holds the database does no more than declare.
   const schema = (await schemaLevel(db)) ?? '';
-  const tables = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const all = (await tableShapes(db)).filter((table) => !skip.has(table.name));
+  const unheldNames = new Set(options.unheld ?? []);
+  const held = all.filter((table) => !unheldNames.has(table.name));
+  const unheld = all.filter((table) => unheldNames.has(table.name));
+  const tables = [...held, ...unheld];
   const began = performance.now();
-  await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (tx) => {
-      if (((await schemaLevel(tx)) ?? '') !== schema)
-        throw new Error('the store was migrated while the backup began');
-      const declarations = tables.map((table, index) => {
-        const cursor = `${prefix}_${index}`;
-        cursors.push(cursor);
-        const columns = sql.join(table.columns.map((column) => sql.ref(column)));
-        return sql`declare ${sql.id(cursor)} no scroll cursor with hold for
-          select ${columns} from ${sql.table(table.name)}`;
-      });
-      // Over a connection each statement is a round trip while the database is held: one trip for all of them
-      // (no parameters, so the simple protocol takes several statements). PGlite in-process takes one at a time.
-      if (options.oneTrip) await sql.join(declarations, sql`; `).execute(tx);
-      else for (const declaration of declarations) await declaration.execute(tx);
-    });
+  const cursors = await holdSnapshot(db, {
+    tables: held,
+    prefix,
+    schema,
+    script: options.script,
+  });
   const heldMs = Math.round(performance.now() - began);
   const counts: Record<string, number> = Object.fromEntries(tables.map((table) => [table.name, 0]));
   const batches = async function* (): AsyncGenerator<RowBatch> {
-    for (const [index, table] of tables.entries()) {
+    for (const [index, table] of held.entries()) {
       const cursor = cursors[index] as string;
       for (;;) {
         const { rows } = await sql<
@@ -84,11 +81,17 @@ export async function readSnapshot<T>(
         if (rows.length < batchRows) break;
       }
     }
+    for (const table of unheld) {
+      for await (const rows of tablePages(fetchOn, table, batchRows)) {
+        counts[table.name] = (counts[table.name] ?? 0) + rows.length;
+        yield { table: table.name, rows };
+      }
+    }
   };
   try {
     return await options.fn({ schema, tables, counts, heldMs, batches });
   } finally {
-    for (const cursor of cursors) await sql`close ${sql.id(cursor)}`.execute(fetchOn).catch(() => {});
+    await closeCursors(fetchOn, cursors);
   }
 }
 

@@ -3,10 +3,13 @@
 // materialises them when the short snapshot transaction commits, so a write waits at most for that (PGlite is one
 // session) and never lands half in the backup; the rows are then fetched in batches, each its own statement, while
 // the server's writes go on between them. On a pool the cursors live on one connection, held for the whole read.
-import type { Kysely } from 'kysely';
+// The cache is read after the snapshot, a page at a time: it need not agree with the rest, so it never adds to a wait.
+import { type Kysely, sql } from 'kysely';
 import { schemaLevel, tableCounts, tableShapes } from './_catalog.js';
 import { type BackupLoad, loadRows, readSnapshot, type StoreSnapshot } from './_snapshot.js';
+import type { RunScript } from './_snapshot-hold.js';
 import { loadThroughOlderLevel } from './backup-upgrade.js';
+import { scripts } from './database.js';
 import { migrationNames } from './migrate.js';
 import type { Database } from './schema.js';
 
@@ -15,9 +18,12 @@ export type { BackupLoad, RowBatch, StoreSnapshot } from './_snapshot.js';
 export { jsonValue } from './_snapshot.js';
 
 export interface BackupPort {
-  /** Reads every table (but `skip`) in one snapshot; the snapshot closes when `fn` settles. */
+  /**
+   * Reads every table (but `skip`) in one snapshot, except `unheld` ones (caches), read after it a page at a time;
+   * the snapshot closes when `fn` settles.
+   */
   read<T>(
-    options: { skip?: string[]; batchRows?: number },
+    options: { skip?: string[]; unheld?: string[]; batchRows?: number },
     fn: (snapshot: StoreSnapshot) => Promise<T>,
   ): Promise<T>;
   /** Tables holding any row: a restore writes only into an empty store. */
@@ -34,10 +40,12 @@ export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'):
   return {
     read: (options, fn) =>
       session === 'embedded'
-        ? readSnapshot(raw, raw, { ...options, fn })
+        ? readSnapshot(raw, raw, { ...options, script: scripts(db) ?? undefined, fn })
         : raw
             .connection()
-            .execute((connection) => readSnapshot(connection, connection, { ...options, oneTrip: true, fn })),
+            .execute((connection) =>
+              readSnapshot(connection, connection, { ...options, script: simpleQuery(connection), fn }),
+            ),
     async nonEmptyTables() {
       const tables = await tableShapes(raw);
       const counts = await tableCounts(
@@ -52,5 +60,18 @@ export function backupStore(db: Kysely<Database>, session: 'embedded' | 'pool'):
       return loadThroughOlderLevel(input, (upgraded) => loadRows(raw, upgraded));
     },
     migrations: async () => migrationNames(),
+  };
+}
+
+/** A script over a pg connection: with no parameters pg sends it as one simple query, several statements in one trip. */
+function simpleQuery(connection: Kysely<unknown>): RunScript {
+  return async (script) => {
+    try {
+      await sql.raw(script).execute(connection);
+    } catch (error) {
+      // A statement that failed inside the script's transaction leaves it open and aborted on this connection.
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
   };
 }

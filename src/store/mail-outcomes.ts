@@ -1,4 +1,5 @@
-// What followed an edition's mail, from what the store records today: mails sent (the send log), bounces (a
+// What followed an edition's mail, from what the store records today: mails sent (the send log's count of them,
+// kept with its rows: migration 020), bounces (a
 // permanent failure when it was sent, or its reader marked bounced later), complaints and unsubscribes of its
 // readers, between its first mail and the next mailed edition's first mail. A complaint unsubscribes its reader at
 // the complaint's own time (subscribers.complained_at, migration 014), so it counts once, as a complaint, and not
@@ -56,8 +57,7 @@ async function mailOutcomes(db: Kysely<Database>, edition: string): Promise<Mail
       WHERE s.status IN ('bounced', 'unsubscribed') OR s.complained_at IS NOT NULL
     )
     SELECT
-      (SELECT count(*) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0 AND state = 'sent')::int
-        AS sent,
+      coalesce((SELECT sent FROM send_log_sent WHERE edition_date = ${edition}::date AND notice = 0), 0) AS sent,
       ((SELECT count(*) FROM send_log WHERE edition_date = ${edition}::date AND notice = 0 AND state = 'failed'
           AND failure = 'permanent')
        + (SELECT count(*) FROM gone r WHERE r.status = 'bounced' AND r.updated_at >= w.starts

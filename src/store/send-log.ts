@@ -3,10 +3,20 @@
 // conditional statement: two processes (or two workers of one) never send the same row, and a write that lost a
 // race changes nothing. Times are the database's (now()), so processes on different machines agree.
 import { type Kysely, sql, type UpdateObject } from 'kysely';
-import type { ReaderPreferences } from '../core/types.js';
 import { bindQueries } from './_bind.js';
-import { toPreferences } from './preferences.js';
 import type { Database, SendState } from './schema.js';
+import {
+  type HeldSendRow,
+  type HeldSendRows,
+  handOverMany,
+  heldRows,
+  recordSentMany,
+  type SendRecipient,
+  type SentMailRecord,
+  startSendingMany,
+} from './send-log-batch.js';
+
+export type { HeldSendRow, SendRecipient, SentMailRecord };
 
 /**
  * Which mail of an edition a send concerns: the edition itself (a date alone, or notice 0), or the correction notice
@@ -16,15 +26,6 @@ export type SendKey = string | { edition: string; notice: number };
 
 function keyOf(key: SendKey): { edition: string; notice: number } {
   return typeof key === 'string' ? { edition: key, notice: 0 } : key;
-}
-
-/** One reader's row of one edition (or of one of its correction notices), as the worker that reserved it holds it. */
-export interface HeldSendRow {
-  edition: string;
-  subscriberId: number;
-  worker: string;
-  /** The correction notice of this revision; absent or 0: the edition itself. */
-  notice?: number | undefined;
 }
 
 /** What `worker` asks for when it reserves its next rows. */
@@ -62,6 +63,10 @@ export interface SendLogPort {
   start(row: HeldSendRow & { revision?: number | undefined }): Promise<SendRecipient | null>;
   handOver(row: HeldSendRow): Promise<boolean>;
   recordSent(row: HeldSendRow, sent: SentMailRecord): Promise<void>;
+  /** The three moves above for many rows of one worker, one statement each (store/send-log-batch.ts). */
+  startMany(rows: HeldSendRows, revision?: number): Promise<Map<number, SendRecipient>>;
+  handOverMany(rows: HeldSendRows): Promise<Set<number>>;
+  recordSentMany(rows: HeldSendRows, sent: readonly SentMailRecord[]): Promise<void>;
   recordFailed(row: HeldSendRow, failed: SendFailure): Promise<void>;
   /** One edition's rows by state, and when its next retry is due. */
   counts(key: SendKey): Promise<SendCounts & { nextRetryInMs: number | null }>;
@@ -85,8 +90,11 @@ export function sendLogStore(db: Kysely<Database>): SendLogPort {
     requeueUncertain,
     reserveBatch: reserveSendBatch,
     start: startSending,
+    startMany: startSendingMany,
     handOver,
+    handOverMany,
     recordSent,
+    recordSentMany,
     recordFailed,
     counts: sendCounts,
     totals: sendLogCounts,
@@ -99,22 +107,6 @@ export type SendCounts = Record<SendState, number> & {
   /** Failed rows that will be tried again (a temporary failure with attempts left); included in `failed`. */
   retrying: number;
 };
-
-export interface SendRecipient {
-  subscriberId: number;
-  address: string;
-  /** The reader's subscription (their links are bound to it). */
-  generation: number;
-  /** This attempt's number (1 for the first). */
-  attempt: number;
-  /** The reader's choices as they are when their mail starts (a change later counts from the next edition). */
-  preferences: ReaderPreferences | null;
-  /**
-   * The latest revision of the edition this reader was sent before this mail (their edition's mail, or an earlier
-   * correction notice; sent or uncertain), null when none: what a correction notice calls "the edition you had".
-   */
-  hadRevision: number | null;
-}
 
 export interface SendLogEntry {
   subscriberId: number;
@@ -162,6 +154,7 @@ async function enqueueSend(
       AND l.state IN ('sent', 'uncertain') AND s.status = 'confirmed'
     ON CONFLICT DO NOTHING`
   ).execute(db);
+  if (Number(added.numAffectedRows ?? 0) >= ANALYZE_AFTER_ADDING) await analyzeSendLog(db);
   const skipped = await sql`
     UPDATE send_log AS l SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
     FROM subscribers AS s
@@ -173,6 +166,20 @@ async function enqueueSend(
     skipped: Number(skipped.numAffectedRows ?? 0),
     retried: Number(retried.numUpdatedRows),
   };
+}
+
+/** Rows added at once after which the planner's picture of the send log is renewed. */
+const ANALYZE_AFTER_ADDING = 1000;
+
+/**
+ * The planner's statistics renewed once a send has written its rows. They were taken when the edition had none (the
+ * embedded database never renews them by itself; PostgreSQL's autovacuum only after a while): believing the
+ * edition holds a row or two, the planner would read each mail's row by walking the edition's whole range of the
+ * index, and each mail would cost more the longer the list. Without the right to analyse the table, the send goes
+ * on as before.
+ */
+async function analyzeSendLog(db: Kysely<Database>): Promise<void> {
+  await sql`ANALYZE send_log`.execute(db).catch(() => undefined);
 }
 
 /** Who holds rows of this edition (queued reservations or mails in flight), for the caller to judge alive or not. */
@@ -227,17 +234,9 @@ function heldRow(db: Kysely<Database>, { edition, subscriberId, worker, notice =
     .where('claimed_by', '=', worker);
 }
 
-/**
- * The last step before the server may accept the mail: recorded before the terminating dot is written. False when
- * the row is no longer this worker's (another process judged it abandoned and queued it again): the mail must
- * then not be finished.
- */
+/** handOverMany for one row: false when the row is no longer this worker's (the mail must not be finished). */
 async function handOver(db: Kysely<Database>, row: HeldSendRow): Promise<boolean> {
-  const result = await heldRow(db, row)
-    .set({ handed_over_at: sql`now()`, updated_at: sql`now()` })
-    .where('state', '=', 'sending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (await handOverMany(db, heldRows([row]))).has(row.subscriberId);
 }
 
 /** `--resend-uncertain`: uncertain rows are queued again (their readers may get the mail twice). */
@@ -281,60 +280,13 @@ async function reserveSendBatch(
   return result.rows.map((row) => Number(row.subscriber_id)).sort((a, b) => a - b);
 }
 
-/**
- * Right before the SMTP transaction: the reserved row becomes "sending" only if its reader is still confirmed.
- * Returns the address to send to, or null (the reader left: the row is marked skipped).
- */
+/** startSendingMany for one row: the reader's recipient, or null (the reader left: the row is marked skipped). */
 async function startSending(
   db: Kysely<Database>,
-  { edition, subscriberId, worker, notice = 0, revision }: HeldSendRow & { revision?: number | undefined },
+  row: HeldSendRow & { revision?: number | undefined },
 ): Promise<SendRecipient | null> {
-  const result = await sql<{
-    address: string;
-    generation: number;
-    attempts: number;
-    has_preferences: boolean;
-    language: string | null;
-    topics: unknown;
-    levels: unknown;
-    only_my_topics: boolean | null;
-    had_revision: number | null;
-  }>`
-    UPDATE send_log AS l SET state = 'sending', attempts = l.attempts + 1, handed_over_at = NULL, claimed_at = now(),
-      updated_at = now(), revision = coalesce(${revision ?? null}::integer, l.revision)
-    FROM subscribers AS s LEFT JOIN subscriber_preferences AS p ON p.subscriber_id = s.id
-    WHERE l.edition_date = ${edition}::date AND l.notice = ${notice} AND l.subscriber_id = ${subscriberId}
-      AND l.claimed_by = ${worker}
-      AND l.state IN ('queued', 'failed') AND s.id = l.subscriber_id AND s.status = 'confirmed'
-    RETURNING s.address, s.generation, l.attempts, p.subscriber_id IS NOT NULL AS has_preferences, p.language, p.topics, p.levels,
-      p.only_my_topics,
-      (SELECT max(e.revision) FROM send_log AS e
-       WHERE e.edition_date = l.edition_date AND e.subscriber_id = l.subscriber_id AND e.notice <> l.notice
-         AND e.state IN ('sent', 'uncertain')) AS had_revision`.execute(db);
-  const row = result.rows[0];
-  if (row) {
-    return {
-      subscriberId,
-      address: row.address,
-      generation: Number(row.generation),
-      attempt: Number(row.attempts),
-      preferences: row.has_preferences
-        ? toPreferences({ ...row, only_my_topics: !!row.only_my_topics })
-        : null,
-      hadRevision: row.had_revision === null ? null : Number(row.had_revision),
-    };
-  }
-  await sql`
-    UPDATE send_log SET state = 'skipped', claimed_by = NULL, next_attempt_at = NULL, updated_at = now()
-    WHERE edition_date = ${edition}::date AND notice = ${notice} AND subscriber_id = ${subscriberId}
-      AND claimed_by = ${worker} AND state IN ('queued', 'failed')`.execute(db);
-  return null;
-}
-
-/** The server accepted the mail: its answer and the mail's Message-ID. */
-export interface SentMailRecord {
-  smtpResponse: string;
-  messageId: string;
+  const started = await startSendingMany(db, heldRows([row]), row.revision);
+  return started.get(row.subscriberId) ?? null;
 }
 
 /**
@@ -363,12 +315,7 @@ async function settleHeld(
 }
 
 async function recordSent(db: Kysely<Database>, row: HeldSendRow, sent: SentMailRecord): Promise<void> {
-  await settleHeld(db, row, {
-    state: 'sent',
-    smtp_response: sent.smtpResponse.slice(0, 1000),
-    message_id: sent.messageId.slice(0, 300),
-    next_attempt_at: null,
-  });
+  await recordSentMany(db, heldRows([row]), [sent]);
 }
 
 /** The mail failed (see SendFailure); the reservation is released. */
