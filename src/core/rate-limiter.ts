@@ -38,6 +38,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   // A Map iterates in insertion order: re-inserting on use makes the first key the least recently used.
   const buckets = new Map<string, Bucket>();
   const full = capacity * refillMs;
+  // When the least recently used bucket is full again, so the earliest a sweep can drop one: reaching the map's
+  // first entry walks past every slot deleted since V8 last rebuilt it (thousands, under a flood of addresses), so
+  // it is not done on each take for nothing.
+  let sweepAt = Number.NEGATIVE_INFINITY;
   const creditOf = (key: string, time: number) => {
     const bucket = buckets.get(key);
     return bucket ? Math.min(full, bucket.credit + Math.max(0, time - bucket.updatedAt)) : full;
@@ -57,7 +61,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       // A full bucket is the same as no bucket: only keys that are actually limited take memory.
       if (next.credit < full) buckets.set(key, next);
       while (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
-      expireIdle(buckets, time - full);
+      // None left: a bucket made from now on is touched now or later.
+      if (time >= sweepAt) sweepAt = (expireIdle(buckets, time - full) ?? time) + full;
       return decide(credit, price);
     },
     peek(key, cost = 1) {
@@ -110,11 +115,13 @@ export function memoryRateLimitStore(now?: () => number): RateLimitStore {
 
 /**
  * Drops the buckets untouched since `before`: full again by now, the same as none. The first in the map is the
- * least recently used, so this stops at the first one still in use — a few steps per call, never a scan.
+ * least recently used, so this stops at the first one still in use — a few steps per call, never a scan. Says when
+ * the first bucket left was last touched, null when none is left.
  */
-function expireIdle(buckets: Map<string, Bucket>, before: number): void {
+function expireIdle(buckets: Map<string, Bucket>, before: number): number | null {
   for (const [key, bucket] of buckets) {
-    if (bucket.updatedAt > before) return;
+    if (bucket.updatedAt > before) return bucket.updatedAt;
     buckets.delete(key);
   }
+  return null;
 }

@@ -43,4 +43,27 @@ describe('createRateLimiter', () => {
     limiter.take('192.0.2.1');
     expect(limiter.size).toBe(1);
   });
+
+  it('forgets each idle key as soon as its bucket is full again, between takes of other keys', () => {
+    let time = 0;
+    const limiter = createRateLimiter({ capacity: 5, refillMs: 12_000, now: () => time });
+    limiter.take('10.2.0.1');
+    time = 30_000;
+    limiter.take('10.2.0.2');
+    time = 59_999;
+    limiter.take('10.2.0.3');
+    expect(limiter.size).toBe(3);
+    time = 60_000;
+    limiter.take('10.2.0.3');
+    expect(limiter.size).toBe(2);
+    time = 89_999;
+    limiter.take('10.2.0.3');
+    expect(limiter.size).toBe(2);
+    time = 90_000;
+    limiter.take('10.2.0.3');
+    expect(limiter.size).toBe(1);
+    time = 500_000;
+    limiter.take('10.2.0.4');
+    expect(limiter.size).toBe(1);
+  });
 });
