@@ -75,7 +75,7 @@ async function flushFigures(label: string, store: Store, clicks: number) {
     });
     const server = await startServer(app, { host: '127.0.0.1', port: 0 });
     try {
-      const counter = pendingClicks(store, clicks);
+      const { counter, release } = pendingClicks(store, clicks);
       // 100 readers (the first 100: their rows are among the 100,000) clicking together, 1,000 clicks a second.
       const load = openLoad(`${server.url}r/`, {
         paths: readerLinks(100),
@@ -89,6 +89,7 @@ async function flushFigures(label: string, store: Store, clicks: number) {
       const loop = watchEventLoop();
       const from = Date.now();
       const started = performance.now();
+      release();
       // stop(): every reader row too, those still inside their burst window.
       await counter.stop();
       const wall = performance.now() - started;
@@ -114,10 +115,21 @@ async function flushFigures(label: string, store: Store, clicks: number) {
   }
 }
 
-/** A counter holding `clicks` clicks of distinct readers (1…clicks) on the newest edition, none written yet. */
+/**
+ * A counter holding `clicks` clicks of distinct readers (1…clicks) on the newest edition, none written until
+ * `release()`: past 20,000 the counter starts writing at once, and those writes would run before the measurement.
+ */
 function pendingClicks(store: Store, clicks: number) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const add: Store['clicks']['add'] = async (tallies, readers) => {
+    await released;
+    return store.clicks.add(tallies, readers);
+  };
   const counter = createClickCounter({
-    store,
+    store: { clicks: { ...store.clicks, add } },
     perReader: true,
     perMinute: 1_000_000,
     timer: systemTimer,
@@ -136,7 +148,7 @@ function pendingClicks(store: Store, clicks: number) {
       userAgent: 'Mozilla/5.0',
     });
   }
-  return counter;
+  return { counter, release };
 }
 
 /** One link a reader: reader n follows item n of the newest edition's mail. */

@@ -141,11 +141,12 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
  * (counts add up, so a slice written before a crash is simply counted), with a turn of the event loop between them.
  * Each next slice is sized from how long the last one held the thread — its busy time, not its wall time — to hold
  * it about SLICE_TARGET_MS: a loaded machine gets small slices, an idle one large ones, and a PostgreSQL server,
- * whose work is not on this thread, large ones at once (a flush of a whole list in slices sized by their round trips
- * spent most of its time waiting for them).
+ * whose work is not on this thread, the largest at once (sized by their round trips, a flush of a whole list spent
+ * most of its time waiting for them). The largest stays at FLUSH_SLICE_MAX even so: a slice's rows are still
+ * gathered and encoded on this thread.
  */
 export const FLUSH_SLICE = 32;
-export const FLUSH_SLICE_MAX = 5_000;
+export const FLUSH_SLICE_MAX = 1_000;
 const SLICE_TARGET_MS = 8;
 
 /** The next slice's rows: the last slice's rate over the target time, within FLUSH_SLICE…FLUSH_SLICE_MAX. */
