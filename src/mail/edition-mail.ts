@@ -15,6 +15,7 @@ import type { ImageMap } from '../publish/item-images.js';
 import type { SenderOptions } from '../publish/sender-identity.js';
 import { longDateIn } from '../publish/ui-text.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
+import { base64Part, fillable } from './mail-parts.js';
 
 export interface EditionMailOptions extends SenderOptions {
   from: string;
@@ -118,8 +119,8 @@ export async function prepareEditionMail(
       const raw = [
         headers.join('\r\n'),
         '',
-        part(boundary, 'text/plain', filled.text),
-        part(boundary, 'text/html', filled.html),
+        base64Part(boundary, 'text/plain', filled.text),
+        base64Part(boundary, 'text/html', filled.html),
         `--${boundary}--`,
         '',
       ].join('\r\n');
@@ -186,46 +187,6 @@ async function cutTemplates(edition: Edition, options: EditionMailOptions) {
       return { html: htmlTemplate(filled), text: textTemplate(filled) };
     },
   };
-}
-
-/**
- * A rendered part cut at its placeholders, so each reader's copy is a join rather than a search: returns a function
- * that puts `values[i]` where `slots[i]` was. Every slot must appear (a template that lost a link is a bug).
- */
-function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => string {
-  const pattern = new RegExp(slots.join('|'), 'g');
-  const pieces: string[] = [];
-  const holes: number[] = [];
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    pieces.push(text.slice(last, match.index));
-    holes.push(slots.indexOf(match[0]));
-    last = match.index + match[0].length;
-  }
-  pieces.push(text.slice(last));
-  for (let slot = 0; slot < slots.length; slot++) {
-    if (!holes.includes(slot))
-      throw new Error(`the email template lost a link (${slot ? 'preferences' : 'unsubscribe'})`);
-  }
-  return (values) => {
-    let out = pieces[0]!;
-    for (let index = 0; index < holes.length; index++) out += values[holes[index]!]! + pieces[index + 1]!;
-    return out;
-  };
-}
-
-/** One base64 part (76-character lines): native encoding, safe for any content and line length. */
-function part(boundary: string, type: string, content: string): string {
-  const encoded = Buffer.from(content.replace(/\r?\n/g, '\r\n'), 'utf8').toString('base64');
-  const lines: string[] = [];
-  for (let at = 0; at < encoded.length; at += 76) lines.push(encoded.slice(at, at + 76));
-  return [
-    `--${boundary}`,
-    `Content-Type: ${type}; charset=utf-8`,
-    'Content-Transfer-Encoding: base64',
-    '',
-    lines.join('\r\n'),
-  ].join('\r\n');
 }
 
 /** `Name <address>` with the name as an encoded word when it is not plain ASCII. */
