@@ -15,7 +15,7 @@ import type { ImageMap } from '../publish/item-images.js';
 import type { SenderOptions } from '../publish/sender-identity.js';
 import { longDateIn } from '../publish/ui-text.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
-import { base64Part, fillable } from './mail-parts.js';
+import { fillable, multipartMessage } from './mail-parts.js';
 
 export interface EditionMailOptions extends SenderOptions {
   from: string;
@@ -65,6 +65,11 @@ export interface EditionMail {
 export interface OutgoingMail {
   messageId: string;
   raw: string;
+  /**
+   * The same message as UTF-8 bytes, when it was built as bytes (a send's personal mails): sent as they are, with
+   * no string of the whole message made per reader.
+   */
+  bytes?: Buffer;
   envelope: { from: string; to: string[] };
 }
 
@@ -116,15 +121,18 @@ export async function prepareEditionMail(
         `List-Unsubscribe-Post: ${unsubscribe['List-Unsubscribe-Post']}`,
       ];
       const filled = fill([token, preferencesToken, clickTag]);
-      const raw = [
-        headers.join('\r\n'),
-        '',
-        base64Part(boundary, 'text/plain', filled.text),
-        base64Part(boundary, 'text/html', filled.html),
-        `--${boundary}--`,
-        '',
-      ].join('\r\n');
-      return { messageId, raw, envelope: { from: sender.address, to: [address] } };
+      const bytes = multipartMessage(headers.join('\r\n'), boundary, [
+        { type: 'text/plain', content: filled.text },
+        { type: 'text/html', content: filled.html },
+      ]);
+      return {
+        messageId,
+        bytes,
+        get raw() {
+          return bytes.toString('utf8');
+        },
+        envelope: { from: sender.address, to: [address] },
+      };
     },
   };
 }

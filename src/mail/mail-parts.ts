@@ -1,16 +1,18 @@
-// A mail's body parts as bytes: each rendered part cut at its placeholders once, and each reader's copy joined and
-// base64-encoded from those pieces. A send makes one copy per reader, so the copy is built from prepared bytes with
-// one string at the end: the intermediate strings of a search-and-replace (a rendered part holds typographic
-// characters, so V8 keeps it two bytes a character) were most of what a send allocated, and the garbage of a long
-// send is what the process's memory grows with.
+// A mail as bytes: each rendered part cut at its placeholders once, and each reader's copy written from those
+// pieces straight into the one buffer the connection sends. A send makes one copy per reader; the strings of a
+// search-and-replace and its re-encodings (a rendered part holds typographic characters, so V8 keeps it two bytes a
+// character) were most of what a long send allocated, and its memory grew with that garbage.
+
+/** One reader's copy of a part: UTF-8 pieces, in order. */
+export type FilledPart = readonly Buffer[];
 
 /**
  * A rendered part cut at its placeholders, so each reader's copy is a join rather than a search: returns a function
- * that puts `values[i]` where `slots[i]` was and answers the UTF-8 bytes with CRLF line ends. Every slot must appear
- * (a template that lost a link is a bug). Line ends are made CRLF piece by piece: a value holds no line break and
- * every slot sits inside a link, so this is the same as converting the joined text.
+ * that puts `values[i]` where `slots[i]` was, as UTF-8 pieces with CRLF line ends. Every slot must appear (a
+ * template that lost a link is a bug). Line ends are made CRLF piece by piece: a value holds no line break and every
+ * slot sits inside a link, so this is the same as converting the joined text.
  */
-export function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => Buffer {
+export function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => FilledPart {
   const pattern = new RegExp(slots.join('|'), 'g');
   const pieces: Buffer[] = [];
   const holes: number[] = [];
@@ -31,31 +33,65 @@ export function fillable(text: string, slots: readonly string[]): (values: reado
     const parts: Buffer[] = [pieces[0]!];
     for (let index = 0; index < holes.length; index++)
       parts.push(Buffer.from(values[holes[index]!]!, 'utf8'), pieces[index + 1]!);
-    return Buffer.concat(parts);
+    return parts;
   };
 }
 
-/** One base64 part (76-character lines). */
-export function base64Part(boundary: string, type: string, content: Buffer): string {
-  return [
-    `--${boundary}`,
-    `Content-Type: ${type}; charset=utf-8`,
-    'Content-Transfer-Encoding: base64',
-    '',
-    base64Lines(content),
-  ].join('\r\n');
+/**
+ * The whole message: the header block, then each part base64-encoded (76-character lines) under its boundary, then
+ * the closing boundary — one buffer, the only one of the mail's size a reader's copy allocates.
+ */
+export function multipartMessage(
+  headers: string,
+  boundary: string,
+  parts: readonly { type: string; content: FilledPart }[],
+): Buffer {
+  const head = Buffer.from(`${headers}\r\n\r\n`, 'utf8');
+  const closing = Buffer.from(`--${boundary}--\r\n`, 'latin1');
+  const sized = parts.map(({ type, content }) => {
+    const header = Buffer.from(
+      `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n`,
+      'latin1',
+    );
+    const length = content.reduce((sum, piece) => sum + piece.length, 0);
+    return { header, content, length };
+  });
+  const total = sized.reduce((sum, part) => sum + part.header.length + base64Length(part.length) + 2, 0);
+  const out = Buffer.allocUnsafe(head.length + total + closing.length);
+  let at = head.copy(out, 0);
+  for (const part of sized) {
+    at += part.header.copy(out, at);
+    at = writeBase64Lines(joined(part.content, part.length), out, at);
+    at = out.write('\r\n', at, 'latin1') + at;
+  }
+  closing.copy(out, at);
+  return out;
 }
 
-const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 'latin1');
 /** 19 groups of 3 bytes make one 76-character line. */
 const GROUPS_PER_LINE = 19;
+const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 'latin1');
 
-/** `content` in base64, lines of 76 characters joined by CRLF: written into one buffer, read out as one string. */
-export function base64Lines(content: Buffer): string {
-  const groups = Math.ceil(content.length / 3);
-  const lines = Math.ceil(groups / GROUPS_PER_LINE);
-  const out = Buffer.allocUnsafe(groups * 4 + Math.max(0, lines - 1) * 2);
+/** Characters of `bytes` bytes in base64, lines of 76 joined by CRLF. */
+function base64Length(bytes: number): number {
+  const groups = Math.ceil(bytes / 3);
+  return groups * 4 + Math.max(0, Math.ceil(groups / GROUPS_PER_LINE) - 1) * 2;
+}
+
+/** One buffer reused for every copy's joined part: it is read at once, before the next copy is made. */
+let scratch = Buffer.alloc(0);
+
+function joined(pieces: FilledPart, length: number): Buffer {
+  if (scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, scratch.length * 2));
   let at = 0;
+  for (const piece of pieces) at += piece.copy(scratch, at);
+  return scratch.subarray(0, length);
+}
+
+/** `content` in base64, 76-character lines joined by CRLF, written into `out` at `at`; answers where it ended. */
+function writeBase64Lines(content: Buffer, out: Buffer, start: number): number {
+  const groups = Math.ceil(content.length / 3);
+  let at = start;
   for (let group = 0; group < groups; group++) {
     if (group > 0 && group % GROUPS_PER_LINE === 0) {
       out[at++] = 13;
@@ -63,11 +99,14 @@ export function base64Lines(content: Buffer): string {
     }
     const index = group * 3;
     const left = content.length - index;
-    const triple = (content[index]! << 16) | ((left > 1 ? content[index + 1]! : 0) << 8) | (left > 2 ? content[index + 2]! : 0);
+    const triple =
+      (content[index]! << 16) |
+      ((left > 1 ? content[index + 1]! : 0) << 8) |
+      (left > 2 ? content[index + 2]! : 0);
     out[at++] = ALPHABET[triple >>> 18]!;
     out[at++] = ALPHABET[(triple >>> 12) & 63]!;
     out[at++] = left > 1 ? ALPHABET[(triple >>> 6) & 63]! : 61;
     out[at++] = left > 2 ? ALPHABET[triple & 63]! : 61;
   }
-  return out.toString('latin1');
+  return at;
 }
