@@ -70,6 +70,11 @@ export interface OutgoingMail {
    * no string of the whole message made per reader.
    */
   bytes?: Buffer;
+  /**
+   * Gives `bytes` back for a later mail: called once the server has accepted the whole message, after which neither
+   * `bytes` nor `raw` is read again. A mail never released is simply collected.
+   */
+  release?: () => void;
   envelope: { from: string; to: string[] };
 }
 
@@ -121,13 +126,14 @@ export async function prepareEditionMail(
         `List-Unsubscribe-Post: ${unsubscribe['List-Unsubscribe-Post']}`,
       ];
       const filled = fill([token, preferencesToken, clickTag]);
-      const bytes = multipartMessage(headers.join('\r\n'), boundary, [
+      const { bytes, release } = multipartMessage(headers.join('\r\n'), boundary, [
         { type: 'text/plain', content: filled.text },
         { type: 'text/html', content: filled.html },
       ]);
       return {
         messageId,
         bytes,
+        release,
         get raw() {
           return bytes.toString('utf8');
         },

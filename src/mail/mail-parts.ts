@@ -37,15 +37,22 @@ export function fillable(text: string, slots: readonly string[]): (values: reado
   };
 }
 
+/** A written message: its bytes, and the way to give them back for a later message once the server has them all. */
+export interface WrittenMessage {
+  bytes: Buffer;
+  /** After this the bytes may hold another message: call it only once nothing will read them again. */
+  release(): void;
+}
+
 /**
  * The whole message: the header block, then each part base64-encoded (76-character lines) under its boundary, then
- * the closing boundary — one buffer, the only one of the mail's size a reader's copy allocates.
+ * the closing boundary — written into one buffer, a released one when one is large enough.
  */
 export function multipartMessage(
   headers: string,
   boundary: string,
   parts: readonly { type: string; content: FilledPart }[],
-): Buffer {
+): WrittenMessage {
   const head = Buffer.from(`${headers}\r\n\r\n`, 'utf8');
   const closing = Buffer.from(`--${boundary}--\r\n`, 'latin1');
   const sized = parts.map(({ type, content }) => {
@@ -57,7 +64,9 @@ export function multipartMessage(
     return { header, content, length };
   });
   const total = sized.reduce((sum, part) => sum + part.header.length + base64Length(part.length) + 2, 0);
-  const out = Buffer.allocUnsafe(head.length + total + closing.length);
+  const size = head.length + total + closing.length;
+  const whole = lease(size);
+  const out = whole.subarray(0, size);
   let at = head.copy(out, 0);
   for (const part of sized) {
     at += part.header.copy(out, at);
@@ -65,7 +74,32 @@ export function multipartMessage(
     at = out.write('\r\n', at, 'latin1') + at;
   }
   closing.copy(out, at);
-  return out;
+  let released = false;
+  return {
+    bytes: out,
+    release() {
+      if (released) return;
+      released = true;
+      if (spare.length < MAX_SPARE) spare.push(whole);
+    },
+  };
+}
+
+/**
+ * Buffers given back by sent messages. A send writes a message of about the same size per reader; reusing their
+ * buffers keeps the memory outside V8's heap from piling up between its collections, which come late for buffers
+ * that lived through a whole SMTP transaction. A few more than the mails in flight are kept.
+ */
+const spare: Buffer[] = [];
+const MAX_SPARE = 64;
+/** Buffers are made in steps of this size, so a message a little longer than the last still finds one. */
+const STEP = 16 * 1024;
+
+function lease(size: number): Buffer {
+  for (let index = spare.length - 1; index >= 0; index--) {
+    if (spare[index]!.length >= size) return spare.splice(index, 1)[0]!;
+  }
+  return Buffer.allocUnsafeSlow(Math.ceil(size / STEP) * STEP);
 }
 
 /** 19 groups of 3 bytes make one 76-character line. */

@@ -37,7 +37,7 @@ describe('a mail written as bytes', () => {
       const message = multipartMessage('Subject: x\r\nTo: a@example.org', 'B', [
         { type: 'text/plain', content: [Buffer.from(text)] },
         { type: 'text/html', content: [Buffer.from('<p>'), Buffer.from(text), Buffer.from('</p>\r\n')] },
-      ]).toString('utf8');
+      ]).bytes.toString('utf8');
       expect(message).toBe(
         expected('Subject: x\r\nTo: a@example.org', 'B', [
           { type: 'text/plain', text },
@@ -50,6 +50,25 @@ describe('a mail written as bytes', () => {
 
   it('keeps an address header in UTF-8', () => {
     const message = multipartMessage('To: jörg@example.org', 'B', []);
-    expect(message.toString('utf8')).toBe('To: jörg@example.org\r\n\r\n--B--\r\n');
+    expect(message.bytes.toString('utf8')).toBe('To: jörg@example.org\r\n\r\n--B--\r\n');
+  });
+
+  it('reuses a buffer only once it was given back, and never while a mail still holds it', () => {
+    const write = (to: string) =>
+      multipartMessage(`To: ${to}`, 'B', [{ type: 'text/plain', content: [Buffer.from(`for ${to}`)] }]);
+    const first = write('a@example.org');
+    const second = write('b@example.org');
+    expect(second.bytes.buffer).not.toBe(first.bytes.buffer);
+    expect(first.bytes.toString('utf8')).toContain('To: a@example.org');
+    first.release();
+    first.release();
+    const third = write('c@example.org');
+    const fourth = write('d@example.org');
+    expect(third.bytes.buffer).toBe(first.bytes.buffer);
+    expect(fourth.bytes.buffer).not.toBe(first.bytes.buffer);
+    expect(third.bytes.toString('utf8')).toBe(
+      expected('To: c@example.org', 'B', [{ type: 'text/plain', text: 'for c@example.org' }]),
+    );
+    expect(second.bytes.toString('utf8')).toContain('To: b@example.org');
   });
 });
