@@ -13,6 +13,20 @@ export type FilledPart = readonly Buffer[];
  * slot sits inside a link, so this is the same as converting the joined text.
  */
 export function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => FilledPart {
+  const { pieces, holes } = cutAt(text, slots);
+  return (values) => {
+    const parts: Buffer[] = [pieces[0]!];
+    for (let index = 0; index < holes.length; index++)
+      parts.push(Buffer.from(values[holes[index]!]!, 'utf8'), pieces[index + 1]!);
+    return parts;
+  };
+}
+
+/**
+ * The pieces between the slots and which slot each hole is. Apart from the filling function, so that what a
+ * variant keeps for the whole send is its pieces, not the rendered text they were cut from.
+ */
+function cutAt(text: string, slots: readonly string[]): { pieces: Buffer[]; holes: number[] } {
   const pattern = new RegExp(slots.join('|'), 'g');
   const pieces: Buffer[] = [];
   const holes: number[] = [];
@@ -29,12 +43,7 @@ export function fillable(text: string, slots: readonly string[]): (values: reado
     if (!holes.includes(slot))
       throw new Error(`the email template lost a link (${slot ? 'preferences' : 'unsubscribe'})`);
   }
-  return (values) => {
-    const parts: Buffer[] = [pieces[0]!];
-    for (let index = 0; index < holes.length; index++)
-      parts.push(Buffer.from(values[holes[index]!]!, 'utf8'), pieces[index + 1]!);
-    return parts;
-  };
+  return { pieces, holes };
 }
 
 /** A written message: its bytes, and the way to give them back for a later message once the server has them all. */
