@@ -30,6 +30,7 @@ const entries = sources.filter(
   (file) =>
     file === join('cli', 'main.ts') ||
     file === join('store', '_prepare-data-dir-child.ts') ||
+    file === join('sources', '_feed-worker.ts') ||
     file === join('store', 'database.ts') ||
     file === join('store', 'migrate.ts') ||
     /^store\/migrations\/(index|\d{3}-[a-z0-9-]+)\.ts$/.test(file) ||

@@ -144,10 +144,10 @@ function subscriberUseCases(deps: DigestDeps) {
       list: async (input: { status?: SubscriberStatus } = {}) =>
         (await subscribersModule()).listSubscribers(deps, input.status),
       /** `consentBy`: who asserts the reader's consent (confirmed at once); null: a confirmation mail goes out. */
-      add: async (input: { email: string; consentBy: string | null }) =>
+      add: async (input: { email: string; consentBy: string | null; by?: string }) =>
         (await subscribersModule()).addSubscriber(deps, input),
       remove: async (input: { email: string }) => (await subscribersModule()).removeSubscriber(deps, input),
-      import: async (input: { csv: string; consentBy: string | null }) =>
+      import: async (input: { csv: string; consentBy: string | null; by?: string }) =>
         (await subscribersModule()).importSubscribers(deps, input),
       export: async (input: { status?: SubscriberStatus } = {}) =>
         (await subscribersModule()).exportSubscribers(deps, input),

@@ -115,7 +115,7 @@ export async function composeService(
   const app = createServerApp({
     site: {
       dir: options.siteDir,
-      contentSecurityPolicy: siteContentSecurityPolicy(),
+      contentSecurityPolicy: siteContentSecurityPolicy(config.publish.identity),
       ...(readiness.transformHtml ? { transformHtml: readiness.transformHtml } : {}),
     },
     health: {

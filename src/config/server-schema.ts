@@ -24,6 +24,11 @@ export const outboxSchema = z
     pollMs: z.number().int().min(10).max(600_000).default(5_000),
     /** A mail left "sending" this long by a worker that stopped is taken over (or marked uncertain after its dot). */
     leaseSeconds: z.number().int().min(1).max(86_400).default(300),
+    /**
+     * Mails started per second at most, so an import of thousands of addresses trickles out at the provider's pace.
+     * Unset: publish.email.send.messagesPerSecond (the same SMTP provider's limit).
+     */
+    messagesPerSecond: z.number().min(0.1).max(10_000).optional(),
   })
   .strict()
   .prefault({});

@@ -109,7 +109,11 @@ function readerChanges(desk: DeskContext) {
     async addReader(session: DeskSession, form: Form): Promise<DeskReply> {
       const by = consentBy(session, form);
       try {
-        const result = await addSubscriber(deps, { email: form.email ?? '', consentBy: by });
+        const result = await addSubscriber(deps, {
+          email: form.email ?? '',
+          consentBy: by,
+          by: session.editor.email,
+        });
         await audit(session, 'reader-added', {
           subscriberId: result.subscriber.id,
           outcome: result.outcome,
@@ -129,7 +133,7 @@ function readerChanges(desk: DeskContext) {
         return messagePage(desk.context(session), { title: 'Nothing imported', message, back: LIST }, 400);
       }
       try {
-        const report = await importSubscribers(deps, { csv, consentBy: by });
+        const report = await importSubscribers(deps, { csv, consentBy: by, by: session.editor.email });
         const { invalid, ...counts } = report;
         await audit(session, 'readers-imported', {
           ...counts,

@@ -118,9 +118,11 @@ export async function publishEdition(input: PublishEditionInput): Promise<Publis
       ...(settings.feedLimit ? { feedLimit: settings.feedLimit } : {}),
       ...(input.fetchImages ? { fetchImages: input.fetchImages } : {}),
       ...(settings.subscribeForm !== undefined ? { subscribeForm: settings.subscribeForm } : {}),
-      ...(languages.length ? { languages } : {}),
-      ...(translated.size ? { translated } : {}),
+      ...(languages.length
+        ? { languages: { configured: languages, ...(translated.size ? { translated } : {}) } }
+        : {}),
       countedLink: settings.countedLink,
+      look: input.sender,
     });
     const revisions = await writeRevisionPages(into, editions);
     const email = await writeEmails({ input: into, edition, translated, images: site.images });
@@ -157,6 +159,7 @@ async function writeRevisionPages(input: PublishEditionInput, editions: Edition[
     ...(input.site.siteName ? { siteName: input.site.siteName } : {}),
     // analytics.site: an earlier revision's items through /r/ too, each token naming that revision.
     countedLink: input.site.countedLink,
+    look: input.sender,
   };
   for (const edition of editions) {
     for (const correction of edition.corrections ?? []) {

@@ -1,8 +1,7 @@
 // The document shell every site page shares: head metadata, the security policy and the header/footer.
 import type { AnalyticsMode } from '../config/analytics-schema.js';
-import { SITE_CSS } from './_styles.js';
 import { preferenceFields } from './preference-fields.js';
-import { styleSourceHash } from './site-policy.js';
+import { imageSources, type SiteLook, siteLogo, siteStyle, styleSourceHash } from './site-policy.js';
 import { type Fragment, html, join, markupLength, raw } from './template.js';
 
 /** A "D" on a blue tile: inline in every page (no extra request), also written as favicon.svg for feeds. */
@@ -17,13 +16,13 @@ export const FAVICON = `data:image/svg+xml,${FAVICON_SVG.replace(/"/g, "'").repl
  * 'unsafe-inline', so even an injected style attribute or <style> would be inert. Pages that run the search script
  * pass `scripts: true`, which allows same-origin script and fetch only.
  */
-export function contentSecurityPolicy(scripts = false): string {
+export function contentSecurityPolicy(scripts = false, look: SiteLook = {}): string {
   const parts = [
     "default-src 'none'",
-    // Item images are published with the site, so no reader's browser calls an image host; data: is the inline
-    // favicon (an image, which cannot run script).
-    "img-src 'self' data:",
-    `style-src ${styleSourceHash()}`,
+    // Item images are published with the site, so no reader's browser calls an image host but the logo's, which the
+    // editor chose; data: is the inline favicon (an image, which cannot run script).
+    `img-src ${imageSources(look)}`,
+    `style-src ${styleSourceHash(look)}`,
     "base-uri 'none'",
     "form-action 'self'",
   ];
@@ -56,6 +55,8 @@ export interface PageSite {
    * marker (SUBSCRIBE_SLOT) that `digest serve` fills when it can take subscriptions, so a static copy shows none.
    */
   subscribe?: SubscribeMode | undefined;
+  /** publish.identity's accent colour and logo. */
+  look?: SiteLook | undefined;
 }
 
 /** What search engines and link previews read: the canonical address and the Open Graph card. */
@@ -80,14 +81,15 @@ export interface PageLocale {
 
 export function renderPage(options: PageOptions): string {
   const { title, description } = options;
-  const { name: siteName, root, fullSite } = options.site;
+  const { name: siteName, root, fullSite, look } = options.site;
   const { canonical, ogImage, ogType } = options.share ?? {};
   const locale = options.locale ?? {};
   const meta = [
     html`<meta charset="utf-8">`,
     html`<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    // The policy and the favicon are this module's constants, with no '"' to close their attribute: kept as written.
-    html`<meta http-equiv="Content-Security-Policy" content="${raw(contentSecurityPolicy(!!options.scripts?.length))}">`,
+    // The policy (constants, and a logo address encoded by site-policy.ts) and the favicon hold no '"' or '&' to end
+    // their attribute: kept as written.
+    html`<meta http-equiv="Content-Security-Policy" content="${raw(contentSecurityPolicy(!!options.scripts?.length, look))}">`,
     html`<meta name="referrer" content="strict-origin-when-cross-origin">`,
     html`<meta name="color-scheme" content="light dark">`,
     html`<title>${documentTitle(title, options.titleSuffix)}</title>`,
@@ -109,7 +111,7 @@ export function renderPage(options: PageOptions): string {
     ogImage ? html`<meta property="og:image" content="${ogImage}">` : null,
     html`<meta name="twitter:card" content="${ogImage ? 'summary_large_image' : 'summary'}">`,
     // X/Twitter reads title, description and image from the Open Graph tags; only the card type is its own.
-    html`<style>${raw(SITE_CSS)}</style>`,
+    html`<style>${raw(siteStyle(look))}</style>`,
     ...(options.scripts ?? []).map((src) => html`<script src="${root}${src}" defer></script>`),
   ].filter((line): line is Fragment => line !== null);
   const nav = fullSite
@@ -124,7 +126,7 @@ ${join(meta, '\n')}
 <a class="skip" href="#main">Skip to content</a>
 <div class="wrap">
 <header class="site">
-<a class="site-name" href="${root}index.html">${siteName}</a>
+${siteNameLink(siteName, root, look)}
 <nav aria-label="Site"><a href="${root}index.html#archive">Archive</a>${nav}</nav>
 </header>
 <main id="main">
@@ -150,6 +152,13 @@ export function documentTitle(title: string, suffix?: string): string {
   const characters = Array.from(title);
   while (characters.length > 1 && !fits(`${characters.join('')}…`)) characters.pop();
   return `${characters.join('').trimEnd()}…`;
+}
+
+/** The site's name, after the logo when one is set: the logo's text is the name, so it is read out once. */
+function siteNameLink(siteName: string, root: string, look: SiteLook | undefined): Fragment {
+  const logo = siteLogo(look);
+  if (!logo) return html`<a class="site-name" href="${root}index.html">${siteName}</a>`;
+  return html`<a class="site-name" href="${root}index.html"><img class="logo" src="${logo}" alt="${siteName}" height="32"><span aria-hidden="true">${siteName}</span></a>`;
 }
 
 function feedLinks(siteName: string, root: string): Fragment[] {

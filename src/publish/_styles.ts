@@ -18,6 +18,7 @@ a:focus-visible{outline:3px solid var(--link);outline-offset:2px}
 .site{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:baseline;justify-content:space-between;
 border-bottom:1px solid var(--line);padding-bottom:.75rem;margin-bottom:1.5rem}
 .site-name{font-weight:700;font-size:1.05rem;text-decoration:none;color:var(--text)}
+.site-name .logo{height:2rem;width:auto;vertical-align:middle;margin-right:.5rem}
 .site nav a{margin-left:1rem;font-size:.95rem}
 .site nav a:first-child{margin-left:0}
 h1{font-size:clamp(1.6rem,5vw,2.3rem);line-height:1.2;margin:0 0 .4rem}

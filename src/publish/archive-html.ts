@@ -25,7 +25,13 @@ ${renderArchiveList(newestFirst)}`;
     ...(latest ? { titleSuffix: latest.title } : {}),
     description: latest?.intro ?? `Every edition of ${siteName}.`,
     body,
-    site: { name: siteName, root: '', fullSite: options.fullSite, subscribe: options.subscribe },
+    site: {
+      name: siteName,
+      root: '',
+      fullSite: options.fullSite,
+      subscribe: options.subscribe,
+      look: options.look,
+    },
     share: {
       canonical: absoluteUrl(options.baseUrl, ''),
       ogImage: latest ? leadImage(latest, options.images, absoluteUrl(options.baseUrl, '')) : null,

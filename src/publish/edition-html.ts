@@ -5,7 +5,7 @@ import { MAX_AUTHORS } from './_html.js';
 import { renderPage } from './_layout.js';
 import { type ItemView, leadImage, type SectionLink, toEditionView } from './item-view.js';
 import { type Fragment, html, join } from './template.js';
-import { DEFAULT_SITE_NAME, pageLanguage, type SiteOptions } from './types.js';
+import { DEFAULT_SITE_NAME, type EditionPageOptions, pageLanguage } from './types.js';
 import { longDateIn, uiText } from './ui-text.js';
 
 /** The page budget (HTML + CSS, images excluded). */
@@ -13,7 +13,7 @@ export const PAGE_BUDGET_BYTES = 40 * 1024;
 /** Author caps tried in turn until the page fits its budget: full lists (as the reference) first. */
 const AUTHOR_CAPS = [MAX_AUTHORS, 20, 8];
 
-export function renderEditionHtml(edition: Edition, options: SiteOptions = {}): string {
+export function renderEditionHtml(edition: Edition, options: EditionPageOptions = {}): string {
   let page = '';
   for (const cap of AUTHOR_CAPS) {
     page = renderWithAuthorCap(edition, options, cap);
@@ -22,7 +22,7 @@ export function renderEditionHtml(edition: Edition, options: SiteOptions = {}): 
   return page;
 }
 
-function renderWithAuthorCap(edition: Edition, options: SiteOptions, maxAuthors: number): string {
+function renderWithAuthorCap(edition: Edition, options: EditionPageOptions, maxAuthors: number): string {
   const view = toEditionView(edition, {
     maxAuthors,
     ...(options.images ? { images: options.images } : {}),
@@ -45,7 +45,13 @@ ${join(view.items.map(renderCard), '\n')}
     titleSuffix: siteName,
     description: view.intro,
     body,
-    site: { name: siteName, root: '../', fullSite: options.fullSite, subscribe: options.subscribe },
+    site: {
+      name: siteName,
+      root: '../',
+      fullSite: options.fullSite,
+      subscribe: options.subscribe,
+      look: options.look,
+    },
     share: {
       canonical: absoluteUrl(options.baseUrl, `${edition.date}/`),
       ogType: 'article',
@@ -56,7 +62,7 @@ ${join(view.items.map(renderCard), '\n')}
 }
 
 /** On an earlier revision's page: what it is, and a link to the revision readers should read now. */
-function supersededBanner(edition: Edition, options: SiteOptions): Fragment | null {
+function supersededBanner(edition: Edition, options: EditionPageOptions): Fragment | null {
   const superseded = options.supersededBy;
   if (!superseded) return null;
   return html`<p class="superseded" role="note"><strong>An earlier revision.</strong> This is revision ${superseded.revision} of this edition, as readers had it; it has since been corrected. <a href="../${edition.date}/">Read the current revision (${superseded.current})</a>.</p>

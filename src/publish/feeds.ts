@@ -18,6 +18,8 @@ export interface FeedOptions {
   limit?: number;
   /** Item images published with the site; feeds show them from the site's absolute URL. */
   images?: ImageMap;
+  /** publish.identity.logoUrl: the feeds' own image (RSS image, Atom logo, JSON Feed icon). */
+  logoUrl?: string | undefined;
 }
 
 export interface RenderedFeeds {
@@ -72,6 +74,7 @@ export function renderFeeds(editions: Edition[], options: FeedOptions): Rendered
     siteName,
     description: plainText(options.description ?? `${siteName}: a weekly edition of AI papers and posts.`),
     updated: feedUpdated(entries),
+    logoUrl: options.logoUrl,
   };
   return {
     rss: rssFeed(feed, entries),
@@ -87,6 +90,7 @@ interface FeedHead {
   description: string;
   /** The newest entry's date (a fixed epoch with none): reruns give the same bytes. */
   updated: Date;
+  logoUrl: string | undefined;
 }
 
 /** The newest editions, each with its page URL, its date and its content as an HTML fragment. */
@@ -116,6 +120,7 @@ function rssFeed(feed: FeedHead, entries: Entry[]): string {
     description: feed.description,
     language: 'en',
     lastBuildDate: feed.updated,
+    ...(feed.logoUrl ? { image: { url: feed.logoUrl, title: feed.siteName, link: feed.home } } : {}),
     atom: { links: [{ href: `${feed.home}${FEED_FILES.rss}`, rel: 'self', type: 'application/rss+xml' }] },
     // RSS readers render an item's title and description as HTML (whatever the spec says of titles), and
     // feedsmith puts text with markup characters in CDATA as it is: so both go in as escaped HTML, like the pages.
@@ -136,6 +141,7 @@ function atomFeed(feed: FeedHead, entries: Entry[]): string {
     title: { value: feed.siteName, type: 'text' },
     subtitle: { value: feed.description, type: 'text' },
     updated: feed.updated,
+    ...(feed.logoUrl ? { logo: feed.logoUrl } : {}),
     links: [
       { href: feed.home, rel: 'alternate', type: 'text/html' },
       { href: `${feed.home}${FEED_FILES.atom}`, rel: 'self', type: 'application/atom+xml' },
@@ -160,6 +166,7 @@ function jsonFeed(feed: FeedHead, entries: Entry[], images: ImageMap | undefined
     feed_url: `${feed.home}${FEED_FILES.json}`,
     description: feed.description,
     favicon: `${feed.home}favicon.svg`,
+    ...(feed.logoUrl ? { icon: feed.logoUrl } : {}),
     language: 'en',
     authors: [{ name: feed.siteName }],
     items: entries.map(({ edition, url, date, content }) => ({

@@ -14,6 +14,7 @@ import { type FetchImagesOptions, fetchItemImages, type ImageMap } from './item-
 import { renderEditionMarkdown } from './markdown.js';
 import { renderSearchHtml, renderSearchIndex, SEARCH_FILES, SEARCH_SCRIPT } from './search-page.js';
 import { renderNotFoundHtml, renderRobots, renderSitemap } from './site-files.js';
+import { type SiteLook, siteLogo } from './site-policy.js';
 import { DEFAULT_SITE_NAME, type SiteCountedLink, type SiteOptions } from './types.js';
 import { assertEditionDate, type SiteFiles, summaryOf, writeFiles } from './write-site.js';
 
@@ -33,10 +34,17 @@ export interface PublishSiteInput {
    * SMTP configured).
    */
   subscribeForm?: boolean | WrittenForm;
+  /** The site's languages and the editions in each translated one. */
+  languages?: SiteLanguages;
+  /** publish.identity's accent colour and logo on every page, the logo as the feeds' image. */
+  look?: SiteLook | undefined;
+}
+
+export interface SiteLanguages {
   /** Configured languages, the written one first (`<html lang>`, the subscribe form's choice). */
-  languages?: readonly string[];
+  configured: readonly string[];
   /** The published editions in each other language (translations laid over), by language: a section each. */
-  translated?: ReadonlyMap<string, Edition[]>;
+  translated?: ReadonlyMap<string, Edition[]> | undefined;
 }
 
 /** publishSite: the render input (its images fetched here, not passed) and where the files go. */
@@ -71,11 +79,11 @@ export function siteFiles(input: PublishSiteInput, countedLink?: SiteCountedLink
   const newestFirst = (list: Edition[]) => [...list].sort((a, b) => compareText(b.date, a.date));
   const editions = newestFirst(input.editions);
   const siteName = input.siteName ?? editions[0]?.name ?? DEFAULT_SITE_NAME;
-  const languages = input.languages ?? [];
+  const languages = input.languages?.configured ?? [];
   // The written language at the root, every translated one in its own section (/de/2026-05-04/).
   const sections = [
     { language: languages[0], prefix: '', editions },
-    ...[...(input.translated ?? [])]
+    ...[...(input.languages?.translated ?? [])]
       .filter(([, list]) => list.length > 0)
       .map(([language, list]) => ({ language, prefix: `${language}/`, editions: newestFirst(list) })),
   ];
@@ -101,6 +109,7 @@ export function siteFiles(input: PublishSiteInput, countedLink?: SiteCountedLink
       subscribe: input.subscribeForm ?? 'slot',
       ...(countedLink ? { countedLink } : {}),
       ...(input.images ? { images: input.images } : {}),
+      ...(input.look ? { look: input.look } : {}),
       locale: {
         ...(section.language ? { language: section.language } : {}),
         ...(languages.length > 1 ? { languages } : {}),
@@ -151,6 +160,7 @@ function sectionFiles(
     siteName: options.siteName!,
     ...(input.feedLimit ? { limit: input.feedLimit } : {}),
     ...(input.images ? { images: input.images } : {}),
+    logoUrl: siteLogo(options.look) ?? undefined,
   });
   files.set(FEED_FILES.rss, feeds.rss);
   files.set(FEED_FILES.atom, feeds.atom);

@@ -54,7 +54,7 @@ export function renderSearchHtml(options: SiteOptions = {}): string {
     title: 'Search',
     titleSuffix: siteName,
     description: `Search every edition of ${siteName}.`,
-    site: { name: siteName, root: '../', fullSite: true, subscribe: options.subscribe },
+    site: { name: siteName, root: '../', fullSite: true, subscribe: options.subscribe, look: options.look },
     locale: pageLanguage(options, 'search/'),
     body,
     scripts: [SEARCH_FILES.script],

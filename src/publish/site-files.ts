@@ -54,7 +54,13 @@ export function renderNotFoundHtml(options: SiteOptions = {}): string {
     title: 'Page not found',
     titleSuffix: siteName,
     description: `This page of ${siteName} does not exist.`,
-    site: { name: siteName, root, fullSite: options.fullSite, subscribe: options.subscribe },
+    site: {
+      name: siteName,
+      root,
+      fullSite: options.fullSite,
+      subscribe: options.subscribe,
+      look: options.look,
+    },
     body: html`<h1>Page not found</h1>
 <p>There is no page at this address. Every edition is listed in the <a href="${root}index.html#archive">archive</a>${options.fullSite ? html`, and you can <a href="${root}search/index.html">search</a> them` : null}.</p>`,
   });

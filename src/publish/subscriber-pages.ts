@@ -61,7 +61,7 @@ export function renderSubscriberPage(page: SubscriberPage, options: SubscriberPa
     title,
     titleSuffix: siteName,
     description: `${title} — ${siteName}`,
-    site: { name: siteName, root },
+    site: { name: siteName, root, look: options.sender },
     body: html`<h1>${title}</h1>
 ${body(page, siteName, options)}
 ${senderHtml(options.sender, null)}`,

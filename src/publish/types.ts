@@ -3,6 +3,7 @@
 import type { Edition } from '../core/types.js';
 import type { PageLocale, SubscribeMode } from './_layout.js';
 import type { ImageMap } from './item-images.js';
+import type { SiteLook } from './site-policy.js';
 
 /** Counted links on the site (analytics.site): an item's link of an edition through the service's /r/ redirect. */
 export type SiteCountedLink = (edition: Edition, itemKey: string) => string;
@@ -22,6 +23,12 @@ export interface SiteOptions {
   locale?: SiteLocale;
   /** Counted links (analytics.site): the edition pages' item links through /r/; unset: the items' own links. */
   countedLink?: SiteCountedLink | undefined;
+  /** publish.identity's accent colour and logo on every page. */
+  look?: SiteLook | undefined;
+}
+
+/** An edition page's options: the site's, and for an earlier revision's page which one it is. */
+export interface EditionPageOptions extends SiteOptions {
   /** An earlier revision's page (`<date>-r<n>/`): which revision it is and the current one, for its banner. */
   supersededBy?: { revision: number; current: number };
 }

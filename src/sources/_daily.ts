@@ -78,7 +78,7 @@ export async function fetchDays<T>({
   days: string[];
   urlFor: (day: string) => string;
   accept: string;
-  read: (response: HttpResponse, day: string) => T;
+  read: (response: HttpResponse, day: string) => T | Promise<T>;
 }): Promise<{ results: DayResult<T>[]; state: SourceState }> {
   const state: SourceState = { ...context.state };
   const results: DayResult<T>[] = new Array(days.length);
@@ -91,7 +91,7 @@ export async function fetchDays<T>({
     try {
       const response = await conditionalGet(context, url, accept);
       if (response.notModified) return { day, url, kind: 'not-modified' };
-      const value = read(response, day);
+      const value = await read(response, day);
       keepValidators({ state, url, response, window: context.window });
       return { day, url, kind: 'ok', value };
     } catch (error) {

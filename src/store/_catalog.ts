@@ -12,7 +12,7 @@ export interface TableShape {
  * Tables the database keeps itself from other tables' rows (triggers, migration 020): a restore's rows rebuild them,
  * so a backup neither reads nor writes them.
  */
-const DERIVED_TABLES = ['send_log_sent'];
+export const DERIVED_TABLES: readonly string[] = ['send_log_sent'];
 
 /** The application's tables, parents before children (foreign keys), each with its stored columns. */
 export async function tableShapes(db: Kysely<unknown>): Promise<TableShape[]> {

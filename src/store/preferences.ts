@@ -1,11 +1,13 @@
 // What a reader chose (language, topics, levels), one row beside their subscriber row and deleted with it; and
 // everything stored about one reader, for `digest subscribers export <email>`.
+
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';
 import { bindQueries } from './_bind.js';
 import { json } from './_values.js';
 import { type ReaderClick, readerClicks, readerCounting } from './clicks.js';
+import { type StatusEvent, statusHistory } from './reader-events.js';
 import type { Database, OutboxKind, OutboxState, SendState } from './schema.js';
 import { getSubscriber, type Subscriber } from './subscribers.js';
 
@@ -99,6 +101,8 @@ async function setPreferences(
 
 export interface SubscriberExport {
   subscriber: Subscriber;
+  /** Each change of the reader's status, how and when, oldest first (migration 019). */
+  statusHistory: StatusEvent[];
   preferences: ReaderPreferences | null;
   /** The reader's "count my clicks" choice (per-reader analytics): true until they turn it off. */
   countMyClicks: boolean;
@@ -134,7 +138,8 @@ export interface SubscriberExport {
 async function exportSubscriber(db: Kysely<Database>, address: string): Promise<SubscriberExport | null> {
   const subscriber = await getSubscriber(db, { address });
   if (!subscriber) return null;
-  const [preferences, countMyClicks, rows, mails, clicks] = await Promise.all([
+  const [history, preferences, countMyClicks, rows, mails, clicks] = await Promise.all([
+    statusHistory(db, subscriber.id),
     getPreferences(db, subscriber.id),
     readerCounting(db, subscriber.id),
     db
@@ -163,6 +168,7 @@ async function exportSubscriber(db: Kysely<Database>, address: string): Promise<
   ]);
   return {
     subscriber,
+    statusHistory: history,
     preferences,
     countMyClicks,
     sendLog: rows.map((row) => ({

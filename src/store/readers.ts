@@ -3,6 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import { bindQueries } from './_bind.js';
 import { queueConfirmations } from './outbox.js';
+import { recordStatusEvents } from './reader-events.js';
 import type { Database, SubscriberStatus } from './schema.js';
 import { COLUMNS, type Row, type Subscriber, toSubscriber } from './subscribers.js';
 
@@ -37,6 +38,15 @@ export interface ImportBatchOptions {
   consentBy: string | null;
   /** One confirmation mail per inbox within this window (the subscribe form's rule). */
   windowSeconds: number;
+  /** What the history says happened: an import or one reader added, and by whom ("desk:ada", "cli:ops"). */
+  source?: { kind: 'import' | 'add'; by: string | null };
+}
+
+/** The history's words for readers an import or add changed: pending, or confirmed on asserted consent. */
+function importHow(options: ImportBatchOptions): string {
+  const { kind, by } = options.source ?? { kind: 'import', by: null };
+  if (options.consentBy) return `${kind}, consent asserted by ${options.consentBy}`;
+  return by ? `${kind} by ${by}` : kind;
 }
 
 export interface ReadersPort {
@@ -138,14 +148,18 @@ async function importBatch(
           .returning('id')
           .execute()
       : [];
+    let confirmed: { id: number }[] = [];
     if (toConfirm.length) {
-      await tx
+      confirmed = await tx
         .updateTable('subscribers')
         .set({ status: 'confirmed', updated_at: sql`now()`, ...consent })
         .where('id', 'in', toConfirm)
         .where('status', '=', 'pending')
+        .returning('id')
         .execute();
     }
+    const changed = [...inserted, ...confirmed].map((row) => Number(row.id));
+    await recordStatusEvents(tx, changed, { status, how: importHow(options) });
     if (options.consentBy) return { outcomes, queued: 0 };
     const ids = [...inserted.map((row) => Number(row.id)), ...pending];
     return { outcomes, queued: await queueConfirmations(tx, ids, options.windowSeconds) };

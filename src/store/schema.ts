@@ -102,6 +102,15 @@ export interface SubscribersTable {
   consent_at: ColumnType<Date | null, string | Date | null | undefined, string | Date | null>;
 }
 
+/** One change of a reader's status, how it happened and when (migration 019); deleted with the reader. */
+export interface ReaderStatusEventsTable {
+  id: Generated<number>;
+  subscriber_id: number;
+  status: SubscriberStatus;
+  how: string;
+  at: DefaultTimestamp;
+}
+
 export type OutboxKind = 'confirmation' | 'welcome';
 export type OutboxState = 'queued' | 'sending' | 'sent' | 'failed' | 'uncertain' | 'skipped';
 
@@ -354,4 +363,5 @@ export interface Database {
   rate_limit_buckets: RateLimitBucketsTable;
   scheduled_runs: ScheduledRunsTable;
   scheduled_sends: ScheduledSendsTable;
+  reader_status_events: ReaderStatusEventsTable;
 }

@@ -2,6 +2,7 @@
 // server and a CLI command, or two servers on PostgreSQL) never step on each other's change.
 import { type Kysely, sql } from 'kysely';
 import { bindQueries } from './_bind.js';
+import { inTransaction, recordStatusEvents, STATUS_HOW } from './reader-events.js';
 import type { Database, SubscriberStatus } from './schema.js';
 
 export interface Subscriber {
@@ -143,6 +144,19 @@ export async function requestSubscriptions(
   requests: readonly { address: string; mailbox: string }[],
 ): Promise<RequestedSubscriber[]> {
   if (requests.length === 0) return [];
+  return inTransaction(db, async (tx) => {
+    const requested = await storeRequests(tx, requests);
+    // A subscription begun (new, or back after leaving): pending through the form, in the history.
+    const begun = new Set(requested.filter((row) => row.fresh).map((row) => row.id));
+    await recordStatusEvents(tx, [...begun], { status: 'pending', how: STATUS_HOW.subscribeForm });
+    return requested;
+  });
+}
+
+async function storeRequests(
+  db: Kysely<Database>,
+  requests: readonly { address: string; mailbox: string }[],
+): Promise<RequestedSubscriber[]> {
   const rowAddress = await addressesByMailbox(db, requests);
   const before = new Map([...rowAddress.values()].map((row) => [row.address, row.status]));
   const targets = new Map<string, string>();
@@ -209,15 +223,25 @@ async function putSubscriber(
   status: SubscriberStatus,
 ): Promise<Subscriber> {
   const stamp = status === 'confirmed' ? { confirmed_at: sql<Date>`now()` } : {};
-  const row = await db
-    .insertInto('subscribers')
-    .values({ address, mailbox, status, ...stamp })
-    .onConflict((conflict) =>
-      conflict.column('address').doUpdateSet({ status, updated_at: sql`now()`, ...stamp }),
-    )
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
-  return toSubscriber(row as Row);
+  return inTransaction(db, async (tx) => {
+    const before = await tx
+      .selectFrom('subscribers')
+      .select('status')
+      .where('address', '=', address)
+      .executeTakeFirst();
+    const row = await tx
+      .insertInto('subscribers')
+      .values({ address, mailbox, status, ...stamp })
+      .onConflict((conflict) =>
+        conflict.column('address').doUpdateSet({ status, updated_at: sql`now()`, ...stamp }),
+      )
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    if (before?.status !== status) {
+      await recordStatusEvents(tx, [Number(row.id)], { status, how: STATUS_HOW.operator });
+    }
+    return toSubscriber(row as Row);
+  });
 }
 
 /** A reader by row, by address, or by mailbox (the one still subscribed, else the latest, when several share it). */
@@ -273,29 +297,56 @@ export async function setSubscriberStatus(
       : status === 'unsubscribed'
         ? { unsubscribed_at: sql<Date>`now()` }
         : {};
-  const row = await db
-    .updateTable('subscribers')
-    .set({ status, updated_at: sql`now()`, ...stamp })
-    .where('id', '=', id)
-    .where('status', 'in', [...from])
-    .returning(COLUMNS)
-    .executeTakeFirst();
-  return row ? toSubscriber(row as Row) : null;
+  return inTransaction(db, async (tx) => {
+    const row = await tx
+      .updateTable('subscribers')
+      .set({ status, updated_at: sql`now()`, ...stamp })
+      .where('id', '=', id)
+      .where('status', 'in', [...from])
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    if (row) await recordStatusEvents(tx, [id], { status, how: STATUS_HOW_BY_STATUS[status] });
+    return row ? toSubscriber(row as Row) : null;
+  });
 }
+
+/** A status a reader's own link sets (confirm, unsubscribe); any other is the operator's. */
+const STATUS_HOW_BY_STATUS: Record<SubscriberStatus, string> = {
+  pending: STATUS_HOW.operator,
+  confirmed: STATUS_HOW.confirmLink,
+  unsubscribed: STATUS_HOW.unsubscribeLink,
+  bounced: STATUS_HOW.operator,
+};
 
 /** Counts a permanent delivery failure; at `limit` the address is marked bounced. Returns the row as it is now. */
 async function recordBounce(db: Kysely<Database>, id: number, limit: number): Promise<Subscriber | null> {
-  const row = await db
-    .updateTable('subscribers')
-    .set({
-      bounces: sql`bounces + 1`,
-      status: sql`CASE WHEN bounces + 1 >= ${limit} THEN 'bounced' ELSE status END`,
-      updated_at: sql`now()`,
-    })
+  return inTransaction(db, async (tx) => {
+    const before = await statusForUpdate(tx, id);
+    const row = await tx
+      .updateTable('subscribers')
+      .set({
+        bounces: sql`bounces + 1`,
+        status: sql`CASE WHEN bounces + 1 >= ${limit} THEN 'bounced' ELSE status END`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    if (row && row.status !== before?.status) {
+      await recordStatusEvents(tx, [id], { status: row.status, how: STATUS_HOW.bounce });
+    }
+    return row ? toSubscriber(row as Row) : null;
+  });
+}
+
+/** The reader's status and complaint time, the row locked until the transaction ends. */
+function statusForUpdate(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('subscribers')
+    .select(['status', 'complained_at'])
     .where('id', '=', id)
-    .returning(COLUMNS)
+    .forUpdate()
     .executeTakeFirst();
-  return row ? toSubscriber(row as Row) : null;
 }
 
 /**
@@ -306,8 +357,20 @@ async function recordBounce(db: Kysely<Database>, id: number, limit: number): Pr
  * an unsubscribe is stamped after it even within the clock's resolution, so the two never read as one event.
  */
 async function recordComplaint(db: Kysely<Database>, id: number): Promise<Subscriber | null> {
+  return inTransaction(db, async (tx) => {
+    const before = await statusForUpdate(tx, id);
+    const row = await stampComplaint(tx, id);
+    const stamped = row?.complained_at?.getTime() !== before?.complained_at?.getTime();
+    if (row && (stamped || row.status !== before?.status)) {
+      await recordStatusEvents(tx, [id], { status: row.status, how: STATUS_HOW.complaint });
+    }
+    return row ? toSubscriber(row as Row) : null;
+  });
+}
+
+async function stampComplaint(db: Kysely<Database>, id: number) {
   const leaves = sql<boolean>`status IN ('pending', 'confirmed')`;
-  const row = await db
+  return db
     .updateTable('subscribers')
     .set({
       complained_at: sql`CASE WHEN ${leaves} THEN now()
@@ -320,7 +383,6 @@ async function recordComplaint(db: Kysely<Database>, id: number): Promise<Subscr
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
-  return row ? toSubscriber(row as Row) : null;
 }
 
 /** Deletes the person's data: their row and (cascade) their send-log rows. True when there was one. */

@@ -41,10 +41,13 @@ const COUNTED: Record<ImportOutcome, 'added' | 'confirmed' | 'alreadySubscribed'
   unsubscribed: 'alreadyUnsubscribed',
 };
 
-/** A CSV with an `email` column (other columns ignored). `consentBy`: who asserts consent; null to mail each. */
+/**
+ * A CSV with an `email` column (other columns ignored). `consentBy`: who asserts consent; null to mail each. `by`:
+ * who imports (the readers' status history names them).
+ */
 export async function importSubscribers(
   deps: AddReadersDeps,
-  input: { csv: string; consentBy: string | null },
+  input: { csv: string; consentBy: string | null; by?: string | undefined },
 ): Promise<ImportReport> {
   if (!input.consentBy) requireConfirmationMail(deps.config);
   const { rows, column } = emailColumn(input.csv);
@@ -64,6 +67,7 @@ export async function importSubscribers(
     const { outcomes, queued } = await deps.store.readers.importBatch(batch, {
       consentBy: input.consentBy,
       windowSeconds: CONFIRMATION_WINDOW_SECONDS,
+      source: { kind: 'import', by: input.by ?? null },
     });
     for (const outcome of outcomes) report[COUNTED[outcome]] += 1;
     report.mailed += queued;

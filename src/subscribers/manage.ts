@@ -91,17 +91,19 @@ export function operatorAddress(email: string): { address: string; mailbox: stri
 
 /**
  * Adds one address as an import of one line: pending with a confirmation mail queued, or — with `consentBy`, who
- * asserts the reader's consent — confirmed at once and recorded so. Someone who left or bounced stays so.
+ * asserts the reader's consent — confirmed at once and recorded so. Someone who left or bounced stays so. `by`: who
+ * adds them (their status history names them).
  */
 export async function addSubscriber(
   deps: AddReadersDeps,
-  input: { email: string; consentBy: string | null },
+  input: { email: string; consentBy: string | null; by?: string | undefined },
 ): Promise<AddResult> {
   const { address, mailbox } = operatorAddress(input.email);
   if (!input.consentBy) requireConfirmationMail(deps.config);
   const { outcomes, queued } = await deps.store.readers.importBatch([{ address, mailbox }], {
     consentBy: input.consentBy,
     windowSeconds: CONFIRMATION_WINDOW_SECONDS,
+    source: { kind: 'add', by: input.by ?? null },
   });
   const subscriber =
     (await deps.store.subscribers.get({ address })) ?? (await deps.store.subscribers.get({ mailbox }));

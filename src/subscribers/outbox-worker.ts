@@ -3,17 +3,20 @@
 // timeout, refused login) is tried again after a doubling wait, also after a restart (the time is in the row); a
 // permanent one (5xx) is given up with the server's answer as the reason, and so is one that failed `maxAttempts`
 // times. The terminating dot waits for the row's hand-over stamp, so a worker killed mid-mail leaves a row that is
-// either certainly not delivered (sent again) or possibly delivered (`uncertain`, never sent twice).
+// either certainly not delivered (sent again) or possibly delivered (`uncertain`, never sent twice). Mails go out
+// at most `messagesPerSecond`, evenly spaced (mail-pace.ts), and the worker claims only about a second's worth.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import type { OutboxConfig } from '../config/server-schema.js';
 import type { Logger } from '../core/ports.js';
 import type { OutgoingMail } from '../mail/edition-mail.js';
 import { HandOverRefusedError, judgeFailure, type MailSender } from '../mail/smtp-sender.js';
 import type { OutboxMail, OutboxOutcome } from '../store/outbox.js';
 import type { Store } from '../store/types.js';
+import { claimSize, createMailPace } from './mail-pace.js';
 import { createPollLoop } from './poll-loop.js';
 
-/** Mails claimed per statement, and sent at once at most. */
+/** Mails claimed per statement at most, and sent at once at most. */
 const CLAIM_BATCH = 20;
 const CONCURRENCY = 2;
 /** A mail given up within this window keeps /healthz "degraded". */
@@ -28,12 +31,15 @@ export type OutboxEvent = {
 /** A mail to send, or why it no longer applies (the reader confirmed, left, or subscribed anew). */
 export type Composed = { mail: OutgoingMail } | { skip: string };
 
+/** server.outbox, its rate resolved (unset there: publish.email.send's). */
+export type OutboxSettings = OutboxConfig & { messagesPerSecond: number };
+
 export interface OutboxWorkerDeps {
   store: Pick<Store, 'outbox'>;
   /** Made on the first mail: a server nobody subscribes to opens no SMTP connection. */
   sender: () => MailSender;
   compose(mail: OutboxMail): Promise<Composed>;
-  settings: OutboxConfig;
+  settings: OutboxSettings;
   log: Logger;
   /** Milliseconds since the epoch (the process clock: only for the "degraded" window). */
   now: () => number;
@@ -58,7 +64,7 @@ export interface OutboxWorker {
 }
 
 /** The wait before attempt `attempts + 1`: retryDelayMs, doubled for each attempt after the first, capped. */
-export function retryDelay(settings: OutboxConfig, attempts: number): number {
+export function retryDelay(settings: OutboxSettings, attempts: number): number {
   return Math.min(settings.maxRetryDelayMs, settings.retryDelayMs * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -67,13 +73,17 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const worker = `outbox-${process.pid}-${randomUUID().slice(0, 8)}`;
   const sender = lazySender(deps.sender);
   const health = createHealthTracker(deps.now);
+  const pace = createMailPace(settings.messagesPerSecond);
+  const by = { worker, sender: sender.get, paced: () => wait(pace.take()) };
+  // Cuts short the wait for the next turn when the worker stops (renewed after, as wake() may start it again).
+  let stopping = new AbortController();
   let onEvent: (event: OutboxEvent) => void = () => {};
   let chain: Promise<number> = Promise.resolve(0);
 
   async function handle(mail: OutboxMail): Promise<void> {
     let outcome: OutboxOutcome | null;
     try {
-      outcome = await deliver(deps, { worker, sender: sender.get }, mail);
+      outcome = await deliver(deps, by, mail);
     } catch (error) {
       // Composing failed (the database went away): tried again later like a temporary SMTP failure.
       const message = error instanceof Error ? error.message : String(error);
@@ -87,7 +97,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 
   /** One claim and its mails; the number of mails claimed. */
   async function pass(): Promise<number> {
-    const mails = await store.outbox.claim(worker, CLAIM_BATCH, settings.leaseSeconds);
+    // Wait for the next turn before claiming, so no claimed mail sits waiting for its turn.
+    const due = pace.due();
+    if (due > 0 && !(await wait(due, true, { signal: stopping.signal }).catch(() => false))) return 0;
+    const claim = claimSize(settings.messagesPerSecond, CLAIM_BATCH);
+    const mails = await store.outbox.claim(worker, claim, settings.leaseSeconds);
     const queue = [...mails];
     const lanes = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let mail = queue.shift(); mail; mail = queue.shift()) await handle(mail);
@@ -113,8 +127,10 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       while ((await runPass()) > 0) {}
     },
     async stop() {
+      stopping.abort();
       await loop.stop();
       await chain.catch(() => 0);
+      stopping = new AbortController();
       sender.close();
     },
     health: (retrying) => health.health(retrying),
@@ -124,12 +140,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 /** Sends one claimed mail; what became of it, or null when another worker took the row over before the dot. */
 async function deliver(
   deps: Pick<OutboxWorkerDeps, 'compose' | 'store' | 'settings'>,
-  by: { worker: string; sender: () => MailSender },
+  by: { worker: string; sender: () => MailSender; paced: () => Promise<unknown> },
   mail: OutboxMail,
 ): Promise<OutboxOutcome | null> {
   const { settings } = deps;
   const composed = await deps.compose(mail);
   if ('skip' in composed) return { state: 'skipped', reason: composed.skip };
+  // Only a mail that goes out takes a turn: one that no longer applies costs the provider nothing.
+  await by.paced();
   const sender = by.sender();
   try {
     const handOver = () => deps.store.outbox.handOver(mail.id, by.worker);

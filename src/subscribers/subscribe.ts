@@ -80,7 +80,11 @@ export function createSubscriptions(
     store,
     sender: outboxSender(deps, options.sender),
     compose: outboxComposer({ config, store, clock: deps.clock, tokens, site }),
-    settings: config.server.outbox,
+    settings: {
+      ...config.server.outbox,
+      messagesPerSecond:
+        config.server.outbox.messagesPerSecond ?? config.publish.email.send.messagesPerSecond,
+    },
     log,
     now,
   });

@@ -50,6 +50,12 @@ describe('the readers on the desk', () => {
       });
       const page = await (await client.get('/admin/readers?done=added-confirmed')).text();
       expect(page).toContain('Added as confirmed, with your consent assertion recorded.');
+      // Each reader's page shows the recorded history: how they came, and by whom.
+      const adaPage = await (await client.get(`/admin/readers/${ada!.id}`)).text();
+      expect(adaPage).toContain(`<td>pending</td><td>add by ${EDITOR.email}</td>`);
+      const bob = await store().subscribers.get({ address: 'bob@example.com' });
+      const bobPage = await (await client.get(`/admin/readers/${bob!.id}`)).text();
+      expect(bobPage).toContain(`<td>confirmed</td><td>add, consent asserted by ${EDITOR.email}</td>`);
       const audit = await store().desk.listAudit();
       expect(audit.map((entry) => entry.action)).toContain('reader-added');
       expect(JSON.stringify(audit)).not.toContain('ada@example.com');

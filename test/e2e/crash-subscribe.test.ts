@@ -38,7 +38,13 @@ describe('SIGKILL during a burst of subscribes (real process, loopback)', () => 
           baseUrl: BASE,
           subscribePerMinute: 100_000,
           // A mail a killed worker left mid-way is taken over after a second (default five minutes).
-          outbox: { retryDelayMs: 100, maxRetryDelayMs: 400, pollMs: 50, leaseSeconds: 1 },
+          outbox: {
+            retryDelayMs: 100,
+            maxRetryDelayMs: 400,
+            pollMs: 50,
+            leaseSeconds: 1,
+            messagesPerSecond: 10_000,
+          },
         },
         publish: {
           baseUrl: BASE,

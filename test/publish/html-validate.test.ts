@@ -24,6 +24,8 @@ describe('html-validate', () => {
     editions,
     baseUrl: 'https://digest.example.org/',
     images: publishedImages(editions),
+    // publish.identity's look: the accent in the stylesheet, the logo in every page's header.
+    look: { accentColor: '#8a2be2', logoUrl: 'https://cdn.example.net/logo.png?v=1&w=64' },
   });
   const pages = [
     '2026-05-04/index.html',

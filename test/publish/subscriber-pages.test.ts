@@ -68,8 +68,7 @@ describe('the subscribe form on the site', () => {
     const site = siteFiles({
       editions: [edition!],
       baseUrl: 'https://digest.example.org/',
-      languages: ['en', 'de'],
-      translated: new Map([['de', [edition!]]]),
+      languages: { configured: ['en', 'de'], translated: new Map([['de', [edition!]]]) },
     });
     for (const [path, action] of [
       ['index.html', 'subscribe'],

@@ -63,8 +63,7 @@ describe('a translated edition of papers read in full', () => {
     const files = siteFiles({
       editions: [edition],
       baseUrl: BASE_URL,
-      languages: ['en', 'de'],
-      translated: new Map([['de', [translated]]]),
+      languages: { configured: ['en', 'de'], translated: new Map([['de', [translated]]]) },
     });
     const page = files.get(`de/${edition.date}/index.html`) as string;
     expect(page).toContain('<html lang="de">');

@@ -1,11 +1,14 @@
 // The guards the routes that take input stand behind, on a small Hono app; then the one 429 every route family of
 // the composed server answers, counted on the digest's clock.
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { memoryRateLimitStore } from '../../src/core/rate-limiter.js';
+import { textGuard } from '../../src/server/guards.js';
 import { allowedOrigins, bodyLimit, originCheck, rateLimit } from '../../src/server/index.js';
 import { createTestStore } from '../support/database.js';
 import { composedApp } from '../support/root.js';
@@ -82,6 +85,40 @@ describe('bodyLimit', () => {
       headers: { origin: ORIGIN },
     });
     expect(await small.json()).toEqual({ received: 1000 });
+  });
+
+  it('on a Node listener the same: 413 announced or streamed, a small body read, text checked', async () => {
+    const { app } = guardedApp();
+    app.use('/checked', bodyLimit(1024), textGuard);
+    app.post('/checked', async (c) => c.json({ received: await c.req.json() }));
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          body,
+          headers: { origin: ORIGIN, ...headers },
+          duplex: 'half',
+        } as RequestInit);
+      expect((await post('/subscribe', 'x'.repeat(4096))).status).toBe(413);
+      const chunks = new ReadableStream({
+        start(controller) {
+          for (let index = 0; index < 8; index++)
+            controller.enqueue(new TextEncoder().encode('x'.repeat(512)));
+          controller.close();
+        },
+      });
+      expect((await post('/subscribe', chunks)).status).toBe(413);
+      expect(await (await post('/subscribe', 'x'.repeat(1000))).json()).toEqual({ received: 1000 });
+      const json = { 'content-type': 'application/json' };
+      const checked = await post('/checked', '{"email":"reader@example.org"}', json);
+      expect(await checked.json()).toEqual({ received: { email: 'reader@example.org' } });
+      expect((await post('/checked', '{"email":"a\u0000"}', json)).status).toBe(400);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -45,6 +45,9 @@ describe('server config', () => {
     expect(() => parseConfig({ server: { deskWritesPerMinute: 2.5 } })).toThrow(
       /server\.deskWritesPerMinute/,
     );
+    expect(() => parseConfig({ server: { outbox: { messagesPerSecond: 0 } } })).toThrow(
+      /server\.outbox\.messagesPerSecond/,
+    );
     expect(() => parseConfig({ server: { hots: 'x' } })).toThrow(/server: unknown field\(s\) "hots"/);
     // The operator's listener is loopback only: its endpoints answer there without a token.
     for (const metricsListen of ['0.0.0.0:9464', '203.0.113.9:9464', '9464', '127.0.0.1:99999']) {

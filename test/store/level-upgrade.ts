@@ -39,6 +39,11 @@ export async function expectLevelKept(
     for (const status of ['pending', 'confirmed', 'unsubscribed', 'bounced'] as const)
       expect(statuses[status], status).toBeGreaterThan(0);
     expect((await store.subscribers.get({ address: 'confirmed@example.com' }))?.status).toBe('confirmed');
+    // The reader who left has a status history: recorded from 019 on, read from the times on their row before.
+    const left = await store.preferences.exportSubscriber('left@example.com');
+    expect(new Set(left?.statusHistory.map((event) => event.status))).toEqual(
+      new Set(['pending', 'confirmed', 'unsubscribed']),
+    );
   }
   expect(await store.editions.list()).toContainEqual(
     expect.objectContaining({ date: '2026-04-27', title: 'Published edition' }),

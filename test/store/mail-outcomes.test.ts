@@ -123,9 +123,10 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   }
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
-  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table, 020's
-  // index, count table and its triggers.
+  // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table, 019's,
+  // 020's index, count table and its triggers.
   await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs, scheduled_sends`.execute(db);
+  await sql`DROP TABLE reader_status_events`.execute(db);
   await sql`DROP INDEX subscriber_preferences_language`.execute(db);
   await sql`ALTER TABLE subscribers DROP COLUMN consent_by, DROP COLUMN consent_at`.execute(db);
   await sql`DROP INDEX send_log_due, send_log_first_mail, send_log_reader`.execute(db);
@@ -159,6 +160,7 @@ for (const { kind, skip } of storeDatabases()) {
           '016-reader-list',
           '017-send-at-size',
           '018-scheduled-sends',
+          '019-reader-status-events',
           '020-readers-at-size',
         ],
       });

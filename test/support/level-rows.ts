@@ -73,6 +73,11 @@ INSERT INTO subscribers (address, mailbox, status, confirmed_at, unsubscribed_at
 INSERT INTO scheduled_sends (edition, send_at, time_zone, created_by, state, outcome) VALUES
   ('2026-04-27', '2026-04-27T07:00:00Z', 'UTC', 'cli', 'done', '{"sent":2,"complete":true}'),
   ('2026-05-04', '2026-05-11T06:00:00Z', 'Europe/Berlin', 'editor@example.com', 'scheduled', 'null');`,
+  '019-reader-status-events': `
+INSERT INTO reader_status_events (subscriber_id, status, how, at)
+SELECT id, 'pending', 'subscribe form', '2026-03-31T08:00:00Z'::timestamptz FROM subscribers WHERE address = 'left@example.com'
+UNION ALL SELECT id, 'confirmed', 'confirm link', '2026-04-01T08:00:00Z' FROM subscribers WHERE address = 'left@example.com'
+UNION ALL SELECT id, 'unsubscribed', 'unsubscribe link', '2026-04-20T08:00:00Z' FROM subscribers WHERE address = 'left@example.com';`,
 };
 
 /** The levels that have rows, in order (every migration has some). */

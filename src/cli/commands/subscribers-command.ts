@@ -24,14 +24,18 @@ interface ListOptions extends CommonOptions {
 
 type Confirmed = CommonOptions & { confirmed?: boolean };
 
-/** Who asserts consent from the terminal: the operator's account, recorded on each reader confirmed so. */
-function consentBy(options: Confirmed): string | null {
-  if (!options.confirmed) return null;
+/** Who adds or imports from the terminal: the operator's account, in each changed reader's status history. */
+function operatorAccount(): string {
   try {
     return `cli:${userInfo().username}`;
   } catch {
     return 'cli:operator';
   }
+}
+
+/** Who asserts consent from the terminal: the operator's account, recorded on each reader confirmed so. */
+function consentBy(options: Confirmed): string | null {
+  return options.confirmed ? operatorAccount() : null;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -104,7 +108,11 @@ function add(group: Command, context: CliContext): void {
       options,
       context,
       fn: async (digest) => {
-        const result = await digest.subscribers.add({ email, consentBy: consentBy(options) });
+        const result = await digest.subscribers.add({
+          email,
+          consentBy: consentBy(options),
+          by: operatorAccount(),
+        });
         const { address, status } = result.subscriber;
         const mailed = result.mailed ? ', confirmation mail queued' : '';
         const said = {
@@ -163,7 +171,11 @@ function importCsv(group: Command, context: CliContext): void {
       options,
       context,
       fn: async (digest) => {
-        const report = await digest.subscribers.import({ csv, consentBy: consentBy(options) });
+        const report = await digest.subscribers.import({
+          csv,
+          consentBy: consentBy(options),
+          by: operatorAccount(),
+        });
         for (const bad of report.invalid) {
           context.stderr.write(`line ${bad.line}: skipped ${JSON.stringify(bad.value)}: ${bad.problem}\n`);
         }

@@ -1,5 +1,5 @@
-// One reader on the desk: their status history (from the times stored on their row: added, confirmation mailed,
-// confirmed or consent asserted, complained, unsubscribed), their edition choices, each mail they were sent with its
+// One reader on the desk: their status history (each change recorded with how it happened: the form, a link, an
+// import or add by whom, a bounce or complaint), their edition choices, each mail they were sent with its
 // revision, their confirmation and welcome mails, and — in per-reader mode — the items they clicked. "Export" is the
 // JSON of `digest subscribers export <email>`; "Remove" deletes the reader with everything stored about them.
 
@@ -7,24 +7,6 @@ import { type Fragment, html, join } from '../../publish/template.js';
 import type { SubscriberExport } from '../../store/preferences.js';
 import { csrfField, renderDeskPage, scrollingTable } from './layout.js';
 import type { DeskPageContext } from './view-model.js';
-
-/** The row's stamps as events, oldest first. */
-export function statusHistory(subscriber: SubscriberExport['subscriber']): { at: string; what: string }[] {
-  const events: { at: string | null; what: string }[] = [
-    { at: subscriber.createdAt, what: 'Added (pending or confirmed as below)' },
-    { at: subscriber.confirmationSentAt, what: 'Confirmation mail queued' },
-    {
-      at: subscriber.consentAt,
-      what: `Confirmed on consent asserted by ${subscriber.consentBy ?? 'an operator'}`,
-    },
-    { at: subscriber.consentAt ? null : subscriber.confirmedAt, what: 'Confirmed' },
-    { at: subscriber.complainedAt, what: 'Complained (a spam report through their mail provider)' },
-    { at: subscriber.unsubscribedAt, what: 'Unsubscribed' },
-  ];
-  return events
-    .filter((event): event is { at: string; what: string } => event.at !== null)
-    .sort((a, b) => a.at.localeCompare(b.at));
-}
 
 function table(caption: string, headings: string[], rows: Fragment[]): Fragment {
   if (rows.length === 0) return html`<p>${caption}: none.</p>`;
@@ -51,8 +33,8 @@ function preferencesList(preferences: SubscriberExport['preferences']): Fragment
 
 export function renderReaderRecord(context: DeskPageContext, data: SubscriberExport): string {
   const { subscriber } = data;
-  const history = statusHistory(subscriber).map(
-    (event) => html`<tr><td>${event.at}</td><td>${event.what}</td></tr>`,
+  const history = data.statusHistory.map(
+    (event) => html`<tr><td>${event.at}</td><td>${event.status}</td><td>${event.how}</td></tr>`,
   );
   const mails = data.sendLog.map(
     (mail) => html`<tr><td>${mail.edition}</td><td>${mail.revision}</td>\
@@ -71,7 +53,7 @@ export function renderReaderRecord(context: DeskPageContext, data: SubscriberExp
     body: html`<h1>Reader <span class="item-key">${subscriber.address}</span></h1>
 <p>Status: <strong>${subscriber.status}</strong>; bounces: ${subscriber.bounces}.</p>
 <section aria-labelledby="history-heading"><h2 id="history-heading">Status history</h2>
-${table('Status history, oldest first', ['When', 'What'], history)}</section>
+${table('Status history, oldest first', ['When', 'Status', 'How'], history)}</section>
 <section aria-labelledby="choices-heading"><h2 id="choices-heading">Edition choices</h2>
 ${preferencesList(data.preferences)}</section>
 <section aria-labelledby="mails-heading"><h2 id="mails-heading">Mails</h2>
