@@ -15,6 +15,7 @@ import type { ImageMap } from '../publish/item-images.js';
 import type { SenderOptions } from '../publish/sender-identity.js';
 import { longDateIn } from '../publish/ui-text.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from './list-unsubscribe.js';
+import { fillable, multipartMessage } from './mail-parts.js';
 
 export interface EditionMailOptions extends SenderOptions {
   from: string;
@@ -64,6 +65,16 @@ export interface EditionMail {
 export interface OutgoingMail {
   messageId: string;
   raw: string;
+  /**
+   * The same message as UTF-8 bytes, when it was built as bytes (a send's personal mails): sent as they are, with
+   * no string of the whole message made per reader.
+   */
+  bytes?: Buffer;
+  /**
+   * Gives `bytes` back for a later mail: called once the server has accepted the whole message, after which neither
+   * `bytes` nor `raw` is read again. A mail never released is simply collected.
+   */
+  release?: () => void;
   envelope: { from: string; to: string[] };
 }
 
@@ -115,15 +126,19 @@ export async function prepareEditionMail(
         `List-Unsubscribe-Post: ${unsubscribe['List-Unsubscribe-Post']}`,
       ];
       const filled = fill([token, preferencesToken, clickTag]);
-      const raw = [
-        headers.join('\r\n'),
-        '',
-        part(boundary, 'text/plain', filled.text),
-        part(boundary, 'text/html', filled.html),
-        `--${boundary}--`,
-        '',
-      ].join('\r\n');
-      return { messageId, raw, envelope: { from: sender.address, to: [address] } };
+      const { bytes, release } = multipartMessage(headers.join('\r\n'), boundary, [
+        { type: 'text/plain', content: filled.text },
+        { type: 'text/html', content: filled.html },
+      ]);
+      return {
+        messageId,
+        bytes,
+        release,
+        get raw() {
+          return bytes.toString('utf8');
+        },
+        envelope: { from: sender.address, to: [address] },
+      };
     },
   };
 }
@@ -186,46 +201,6 @@ async function cutTemplates(edition: Edition, options: EditionMailOptions) {
       return { html: htmlTemplate(filled), text: textTemplate(filled) };
     },
   };
-}
-
-/**
- * A rendered part cut at its placeholders, so each reader's copy is a join rather than a search: returns a function
- * that puts `values[i]` where `slots[i]` was. Every slot must appear (a template that lost a link is a bug).
- */
-function fillable(text: string, slots: readonly string[]): (values: readonly string[]) => string {
-  const pattern = new RegExp(slots.join('|'), 'g');
-  const pieces: string[] = [];
-  const holes: number[] = [];
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    pieces.push(text.slice(last, match.index));
-    holes.push(slots.indexOf(match[0]));
-    last = match.index + match[0].length;
-  }
-  pieces.push(text.slice(last));
-  for (let slot = 0; slot < slots.length; slot++) {
-    if (!holes.includes(slot))
-      throw new Error(`the email template lost a link (${slot ? 'preferences' : 'unsubscribe'})`);
-  }
-  return (values) => {
-    let out = pieces[0]!;
-    for (let index = 0; index < holes.length; index++) out += values[holes[index]!]! + pieces[index + 1]!;
-    return out;
-  };
-}
-
-/** One base64 part (76-character lines): native encoding, safe for any content and line length. */
-function part(boundary: string, type: string, content: string): string {
-  const encoded = Buffer.from(content.replace(/\r?\n/g, '\r\n'), 'utf8').toString('base64');
-  const lines: string[] = [];
-  for (let at = 0; at < encoded.length; at += 76) lines.push(encoded.slice(at, at + 76));
-  return [
-    `--${boundary}`,
-    `Content-Type: ${type}; charset=utf-8`,
-    'Content-Transfer-Encoding: base64',
-    '',
-    lines.join('\r\n'),
-  ].join('\r\n');
 }
 
 /** `Name <address>` with the name as an encoded word when it is not plain ASCII. */

@@ -160,6 +160,8 @@ async function sendToReader(run: Run, subscriberId: number): Promise<void> {
   if (!outgoing) return;
   try {
     const sent = await run.options.sender.send(outgoing, () => run.moves.handOver(subscriberId));
+    // The server answered after the whole message: its buffer may carry the next reader's mail.
+    outgoing.release?.();
     await run.moves.recordSent(subscriberId, { smtpResponse: sent.response, messageId: sent.messageId });
     onEvent?.({ kind: 'sent', address: recipient.address });
   } catch (error) {

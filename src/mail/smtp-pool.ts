@@ -34,7 +34,8 @@ export interface SmtpPoolSettings {
 
 export interface PooledMail {
   envelope: { from: string; to: string[] };
-  raw: string;
+  /** The whole message; bytes are sent (and signed) as they are. */
+  raw: string | Buffer;
 }
 
 /** Another process took the row over before the dot: the mail was not finished, nothing was delivered. */
@@ -198,7 +199,12 @@ export function createSmtpPool(settings: SmtpPoolSettings): SmtpPool {
 
   return {
     async send(mail, handOver) {
-      const bytes = settings.dkim ? await signed(mail.raw, settings.dkim) : Buffer.from(mail.raw);
+      const { raw } = mail;
+      const bytes = settings.dkim
+        ? await signed(raw, settings.dkim)
+        : typeof raw === 'string'
+          ? Buffer.from(raw)
+          : raw;
       for (let attempt = 0; ; attempt++) {
         const { connection, reused } = await acquire();
         const message = new GatedMessage(bytes, handOver);
@@ -228,7 +234,7 @@ function isServerAnswer(error: unknown): boolean {
 }
 
 /** DKIM-signed before sending, so the signature covers exactly the bytes the connection writes. */
-async function signed(raw: string, dkim: NonNullable<SmtpPoolSettings['dkim']>): Promise<Buffer> {
+async function signed(raw: string | Buffer, dkim: NonNullable<SmtpPoolSettings['dkim']>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of new DKIM(dkim).sign(raw)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

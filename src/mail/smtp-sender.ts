@@ -45,7 +45,8 @@ export function createSmtpSender(settings: SmtpSenderSettings): MailSender {
   });
   return {
     async send(mail, handOver) {
-      const raw = replyTo ? withReplyTo(mail.raw, replyTo) : mail.raw;
+      // A mail built as bytes goes as it is; the string is made only to add a Reply-To.
+      const raw = replyTo ? withReplyTo(mail.raw, replyTo) : (mail.bytes ?? mail.raw);
       const { response, rejected } = await pool.send({ envelope: mail.envelope, raw }, handOver);
       return { response, messageId: mail.messageId, rejected };
     },
