@@ -9,8 +9,8 @@ import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/core/ports.js';
 import { createHttpClient } from '../src/net/http-client.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
-import { createServerApp } from '../src/server/app.js';
 import { openStore } from '../src/store/open-store.js';
+import { signedInDesk } from './_desk-app.js';
 
 export interface ReaderPageTimes {
   listFirstMs: number;
@@ -33,28 +33,8 @@ export async function timeReaderPages(dataDir: string, reader: number): Promise<
       fs: nodeFileSystem,
       env: {},
     });
-    const desk = await digest.desk({ siteDir: dir, draftDir: dir });
-    await digest.editors.add({ email: 'bench@example.com', password: 'a long bench password' });
-    const signedIn = await desk.auth.signIn({
-      email: 'bench@example.com',
-      password: 'a long bench password',
-      clientAddress: 'bench',
-    });
-    if (!signedIn.ok) throw new Error('bench sign-in failed');
-    const app = createServerApp({
-      site: { dir },
-      health: { checkDatabase: async () => {} },
-      useCases: { desk },
-      log: () => {},
-    });
-    const headers = { authorization: `Bearer ${signedIn.token}` };
-    const time = async (path: string) => {
-      const started = performance.now();
-      const response = await app.request(path, { headers });
-      await response.text();
-      if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-      return performance.now() - started;
-    };
+    const answer = await signedInDesk(digest, dir);
+    const time = async (path: string) => (await answer(path)).ms;
     const listFirstMs = await time('/admin/readers');
     const readerFirstMs = await time(`/admin/readers/${reader}`);
     const list: number[] = [];

@@ -9,7 +9,7 @@ import { editionWindow } from '../src/core/dates.js';
 import { silentLogger } from '../src/core/ports.js';
 import { createHttpClient } from '../src/net/http-client.js';
 import { nodeFileSystem } from '../src/publish/write-site.js';
-import { createServerApp } from '../src/server/app.js';
+import { signedInDesk } from './_desk-app.js';
 import { replicatedWeek, seedWeekItems } from './_seed-week.js';
 import { withPreparedStore } from './_store.js';
 
@@ -42,31 +42,7 @@ export async function benchDesk(): Promise<Record<string, number | string>> {
         check: false,
         refresh: false,
       });
-      const desk = await digest.desk({ siteDir: dir, draftDir: dir });
-      const signedIn = await digest.editors
-        .add({ email: 'bench@example.com', password: 'a long bench password' })
-        .then(() =>
-          desk.auth.signIn({
-            email: 'bench@example.com',
-            password: 'a long bench password',
-            clientAddress: 'bench',
-          }),
-        );
-      if (!signedIn.ok) throw new Error('bench sign-in failed');
-      const app = createServerApp({
-        site: { dir },
-        health: { checkDatabase: async () => {} },
-        useCases: { desk },
-        log: () => {},
-      });
-      const headers = { authorization: `Bearer ${signedIn.token}` };
-      const time = async (path: string) => {
-        const started = performance.now();
-        const response = await app.request(path, { headers });
-        const body = await response.text();
-        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-        return { ms: performance.now() - started, bytes: Buffer.byteLength(body) };
-      };
+      const time = await signedInDesk(digest, dir);
       // The first view ranks the week (the `list` plan, ~1 s for 2,000 candidates); later views reuse it.
       const first = await time(`/admin/week/${WEEK}`);
       const board: number[] = [];
