@@ -28,9 +28,14 @@ export async function saveScaleEditions(store: Store): Promise<void> {
     await store.editions.save({ ...referenceEdition(), date });
     await store.editions.markPublished(date, `${date}T08:00:00.000Z`);
   }
+  await saveGermanTranslation(store, SCALE_EDITIONS.at(-1)!);
+}
+
+/** A German translation of the reference edition saved for `date`, so German readers' mails are their own renders. */
+export async function saveGermanTranslation(store: Store, date: string): Promise<void> {
   const edition = referenceEdition();
   await store.translations.save(
-    SCALE_EDITIONS.at(-1)!,
+    date,
     {
       language: 'de',
       title: `[de] ${edition.title}`,

@@ -4,12 +4,14 @@
 // and a rerun, then every reader's mails are counted: duplicates, missing, and uncertain rows (see README). Last, a
 // third edition goes to the same 10,000 readers with mixed preferences (languages, topics, levels, "only"): personal
 // mails, each distinct variant rendered once, beside the identical ones.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
 import { referenceEdition } from '../test/support/reference-edition.js';
+import { writeScaleConfig } from './_scale-send.js';
+import { saveGermanTranslation } from './_scale-store.js';
 import { type Counter, runDigest, startSink } from './_smtp-sink.js';
 
 const READERS = 10_000;
@@ -19,21 +21,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
   const counter: Counter = { counts: new Map(), total: 0 };
   const sink = await startSink(counter);
   try {
-    await writeFile(
-      join(cwd, 'digest.config.json'),
-      JSON.stringify({
-        languages: ['en', 'de'],
-        enrich: { enabled: false },
-        publish: {
-          baseUrl: 'https://digest.example.org/',
-          email: {
-            from: 'LLM News Digest <digest@example.org>',
-            smtp: { host: '127.0.0.1', port: sink.port, requireTls: false },
-            send: { concurrency: 8, messagesPerSecond: 2000, unsubscribeMailto: 'unsubscribe@example.org' },
-          },
-        },
-      }),
-    );
+    await writeScaleConfig(cwd, sink.port, { concurrency: 8, messagesPerSecond: 2000 });
     const store = await openStore({ dataDir: join(cwd, 'data') });
     try {
       for (const date of ['2026-05-04', '2026-05-11', PERSONAL_EDITION]) {
@@ -41,26 +29,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
         await store.editions.markPublished(date, `${date}T08:00:00.000Z`);
       }
       // The personal edition has a German translation, so German readers' mails are their own renders.
-      const edition = referenceEdition();
-      await store.translations.save(
-        PERSONAL_EDITION,
-        {
-          language: 'de',
-          title: `[de] ${edition.title}`,
-          intro: `[de] ${edition.intro}`,
-          items: Object.fromEntries(
-            edition.items.map((item) => [
-              item.key,
-              {
-                summary: `[de] ${item.summary}`,
-                takeaways: item.takeaways.map((line) => `[de] ${line}`) as [string, string, string],
-              },
-            ]),
-          ),
-          writer: 'bench',
-        },
-        [],
-      );
+      await saveGermanTranslation(store, PERSONAL_EDITION);
       for (let index = 0; index < READERS; index++) {
         const address = `reader${String(index).padStart(5, '0')}@example.com`;
         await store.subscribers.put(address, address, 'confirmed');
@@ -98,7 +67,7 @@ export async function benchSend(): Promise<Record<string, number | string>> {
     counter.total = 0;
     const personal = await runDigest(cwd, ['send', '--week', PERSONAL_EDITION]);
     if (counter.total !== READERS) throw new Error(`the personal run delivered ${counter.total} mails`);
-    const variants = Number(/(\d+) personal variant/.exec(personal.stderr)?.[1] ?? 1);
+    const variants = Number(/got (\d+) versions of the edition/.exec(personal.stderr)?.[1] ?? Number.NaN);
     return {
       'wall s (10,000 mails)': round(clean.wallS),
       'personal wall s (10,000 mails, mixed preferences)': round(personal.wallS),
