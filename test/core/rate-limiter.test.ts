@@ -50,20 +50,18 @@ describe('createRateLimiter', () => {
     limiter.take('10.2.0.1');
     time = 30_000;
     limiter.take('10.2.0.2');
-    time = 59_999;
-    limiter.take('10.2.0.3');
-    expect(limiter.size).toBe(3);
-    time = 60_000;
-    limiter.take('10.2.0.3');
-    expect(limiter.size).toBe(2);
-    time = 89_999;
-    limiter.take('10.2.0.3');
-    expect(limiter.size).toBe(2);
-    time = 90_000;
-    limiter.take('10.2.0.3');
-    expect(limiter.size).toBe(1);
-    time = 500_000;
-    limiter.take('10.2.0.4');
-    expect(limiter.size).toBe(1);
+    // [time, key taken then, keys held after]: the first key is full again at 60 s, the second at 90 s.
+    const steps: [number, string, number][] = [
+      [59_999, '10.2.0.3', 3],
+      [60_000, '10.2.0.3', 2],
+      [89_999, '10.2.0.3', 2],
+      [90_000, '10.2.0.3', 1],
+      [500_000, '10.2.0.4', 1],
+    ];
+    for (const [at, key, held] of steps) {
+      time = at;
+      limiter.take(key);
+      expect(limiter.size, `at ${at} ms`).toBe(held);
+    }
   });
 });
