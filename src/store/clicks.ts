@@ -1,12 +1,15 @@
 // Counted links (tables link_clicks and reader_clicks, migration 012). Counts add up in the database
 // (`clicks = clicks + excluded.clicks`), so several `digest serve` instances flushing their batches into one
 // PostgreSQL never overwrite each other. The aggregate table names no reader; reader rows exist only in per-reader
-// mode, one per reader and item (the first click), and go with the reader.
+// mode, one per reader and item (the first click), and go with the reader. They are written to
+// reader_clicks_incoming and folded into reader_clicks later (store/reader-clicks-incoming.ts); every read here
+// reads both.
 import { type Kysely, sql } from 'kysely';
 import { compareText } from '../core/text.js';
 import { bindQueries } from './_bind.js';
 import { isoTimestamp } from './_values.js';
-import type { Database } from './schema.js';
+import { type FoldSlice, incomingClicksFold } from './reader-clicks-incoming.js';
+import type { Database, ReaderClicksTable } from './schema.js';
 
 type Db = Kysely<Database>;
 
@@ -46,8 +49,13 @@ export interface EditionClicks {
   prefetched: number;
 }
 export interface ClicksPort {
-  /** One transaction; counts add up (INSERT … ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks), safe from several `digest serve` instances. */
+  /**
+   * One transaction; counts add up (INSERT … ON CONFLICT DO UPDATE SET clicks = clicks + excluded.clicks), safe from
+   * several `digest serve` instances. Reader rows go to the incoming table, read at once, folded by `fold`.
+   */
   add(tallies: ClickTally[], readers: ReaderClick[]): Promise<void>;
+  /** Moves up to `limit` incoming reader rows into reader_clicks (one slice of the fold). */
+  fold(limit: number): Promise<FoldSlice>;
   /** Summed over revisions, channels and days. */
   byItem(edition: string): Promise<ItemClicks[]>;
   /** Newest edition first. */
@@ -58,7 +66,7 @@ export interface ClicksPort {
    */
   itemTotals(editions: readonly string[]): Promise<{ edition: string; itemKey: string; clicks: number }[]>;
   forSubscriber(subscriberId: number): Promise<ReaderClick[]>;
-  deleteSubscriber(subscriberId: number): Promise<number>;
+  deleteSubscriber(subscriberId: number): Promise<void>;
   /** Whether per-reader counting is on for this reader (true unless they turned it off). */
   readerCounting(subscriberId: number): Promise<boolean>;
   /** The reader's own switch; false when the subscriber is gone. Turning it off deletes their clicks. */
@@ -66,16 +74,19 @@ export interface ClicksPort {
 }
 
 export function clicksStore(db: Db): ClicksPort {
-  return bindQueries(db, {
-    add,
-    byItem,
-    byEdition,
-    itemTotals,
-    forSubscriber: readerClicks,
-    deleteSubscriber,
-    readerCounting,
-    setReaderCounting,
-  });
+  return {
+    ...bindQueries(db, {
+      add,
+      byItem,
+      byEdition,
+      itemTotals,
+      forSubscriber: readerClicks,
+      deleteSubscriber,
+      readerCounting,
+      setReaderCounting,
+    }),
+    fold: incomingClicksFold(db),
+  };
 }
 
 /** One row per key: a statement may not update the same row twice, so a batch's repeats are summed first. */
@@ -121,36 +132,19 @@ async function addTallies(tx: Db, rows: ClickTally[]): Promise<void> {
       prefetched = greatest(0, link_clicks.prefetched + excluded.prefetched)`.execute(tx);
 }
 
-/** A reader's earliest click on an item of the batch: which of a statement's repeats is inserted is not defined. */
-function firstClicks(readers: ReaderClick[]): ReaderClick[] {
-  const first = new Map<string, ReaderClick>();
-  for (const reader of readers) {
-    const key = `${reader.subscriberId}|${reader.edition}|${reader.revision}|${reader.channel}|${reader.itemKey}`;
-    const seen = first.get(key);
-    if (!seen || Date.parse(reader.at) < Date.parse(seen.at)) first.set(key, reader);
-  }
-  return first.size === readers.length ? readers : [...first.values()];
-}
-
 /**
- * The first click of a reader on an item is kept (repeats, in the batch or stored, are skipped); a reader deleted
- * meanwhile, or who turned counting off, is skipped, not an error. Both are asked row by row (scalar subqueries, an
- * index look-up each): as joins the planner hashes the whole subscriber and preference tables for every slice,
- * which at a list's size costs more than the rows written.
+ * Rows only, no checks: which click is a reader's first, and whether the reader is still there and counted, is the
+ * fold's to find (store/reader-clicks-incoming.ts), so a list's burst is written at the cost of its rows.
  */
-async function addReaders(tx: Db, batch: ReaderClick[]): Promise<void> {
-  const readers = firstClicks(batch);
+async function addReaders(tx: Db, readers: ReaderClick[]): Promise<void> {
   await sql`
-    INSERT INTO reader_clicks (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
-    SELECT r.edition_date, r.revision, r.item_key, r.channel, r.subscriber_id, r.clicked_at
-    FROM unnest(
+    INSERT INTO reader_clicks_incoming (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
+    SELECT * FROM unnest(
       ${readers.map((row) => row.edition)}::date[], ${readers.map((row) => row.revision)}::int[],
       ${readers.map((row) => row.itemKey)}::text[], ${readers.map((row) => row.channel)}::text[],
-      ${readers.map((row) => row.subscriberId)}::int[], ${readers.map((row) => row.at)}::timestamptz[])
-      AS r (edition_date, revision, item_key, channel, subscriber_id, clicked_at)
-    WHERE (SELECT true FROM subscribers WHERE subscribers.id = r.subscriber_id)
-      AND coalesce((SELECT p.count_my_clicks FROM subscriber_preferences AS p WHERE p.subscriber_id = r.subscriber_id), true)
-    ON CONFLICT DO NOTHING`.execute(tx);
+      ${readers.map((row) => row.subscriberId)}::int[], ${readers.map((row) => row.at)}::timestamptz[])`.execute(
+    tx,
+  );
 }
 
 async function byItem(db: Db, edition: string): Promise<ItemClicks[]> {
@@ -165,12 +159,15 @@ async function byItem(db: Db, edition: string): Promise<ItemClicks[]> {
       .where('edition_date', '=', edition)
       .groupBy('item_key')
       .execute(),
-    db
-      .selectFrom('reader_clicks')
-      .select((eb) => ['item_key', eb.fn.count<string | number>('subscriber_id').distinct().as('readers')])
-      .where('edition_date', '=', edition)
-      .groupBy('item_key')
-      .execute(),
+    sql<{ item_key: string; readers: string | number }>`
+      SELECT item_key, count(DISTINCT subscriber_id) AS readers FROM (
+        SELECT item_key, subscriber_id FROM reader_clicks WHERE edition_date = ${edition}
+        UNION ALL
+        SELECT item_key, subscriber_id FROM reader_clicks_incoming AS i
+        WHERE edition_date = ${edition} AND ${incomingCounted}) AS rows
+      GROUP BY item_key`
+      .execute(db)
+      .then((result) => result.rows),
   ]);
   const unique = new Map(readers.map((row) => [row.item_key, Number(row.readers)]));
   const perReader = readers.length > 0;
@@ -221,16 +218,23 @@ async function itemTotals(
   }));
 }
 
-/** One reader's clicks (per-reader mode), oldest first: also part of their export (store/preferences.ts). */
+/**
+ * One reader's clicks (per-reader mode), oldest first: also part of their export (store/preferences.ts). Incoming
+ * rows the fold would keep are theirs already: those on an item with no stored click, the earliest of them.
+ */
 export async function readerClicks(db: Db, subscriberId: number): Promise<ReaderClick[]> {
-  const rows = await db
-    .selectFrom('reader_clicks')
-    .selectAll()
-    .where('subscriber_id', '=', subscriberId)
-    .orderBy('clicked_at')
-    .orderBy('item_key')
-    .execute();
-  return rows.map((row) => ({
+  const result = await sql<ReaderClicksTable>`
+    SELECT * FROM reader_clicks WHERE subscriber_id = ${subscriberId}
+    UNION ALL
+    SELECT * FROM (
+      SELECT DISTINCT ON (edition_date, revision, item_key, channel) * FROM reader_clicks_incoming AS i
+      WHERE subscriber_id = ${subscriberId} AND ${incomingCounted}
+        AND NOT EXISTS (SELECT 1 FROM reader_clicks AS c
+          WHERE (c.edition_date, c.revision, c.item_key, c.channel, c.subscriber_id)
+              = (i.edition_date, i.revision, i.item_key, i.channel, i.subscriber_id))
+      ORDER BY edition_date, revision, item_key, channel, clicked_at) AS incoming
+    ORDER BY clicked_at, item_key`.execute(db);
+  return result.rows.map((row) => ({
     edition: row.edition_date,
     revision: row.revision,
     itemKey: row.item_key,
@@ -240,12 +244,13 @@ export async function readerClicks(db: Db, subscriberId: number): Promise<Reader
   }));
 }
 
-async function deleteSubscriber(db: Db, subscriberId: number): Promise<number> {
-  const result = await db
-    .deleteFrom('reader_clicks')
-    .where('subscriber_id', '=', subscriberId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** An incoming row (alias `i`) the fold would keep: its reader is still there and counted. */
+const incomingCounted = sql`EXISTS (SELECT 1 FROM subscribers AS s WHERE s.id = i.subscriber_id)
+  AND coalesce((SELECT p.count_my_clicks FROM subscriber_preferences AS p WHERE p.subscriber_id = i.subscriber_id), true)`;
+
+async function deleteSubscriber(db: Db, subscriberId: number): Promise<void> {
+  await db.deleteFrom('reader_clicks').where('subscriber_id', '=', subscriberId).execute();
+  await db.deleteFrom('reader_clicks_incoming').where('subscriber_id', '=', subscriberId).execute();
 }
 
 export async function readerCounting(db: Db, subscriberId: number): Promise<boolean> {

@@ -359,6 +359,7 @@ export interface Database {
   paper_texts: PaperTextsTable;
   link_clicks: LinkClicksTable;
   reader_clicks: ReaderClicksTable;
+  reader_clicks_incoming: ReaderClicksTable;
   site_generations: SiteGenerationsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   scheduled_runs: ScheduledRunsTable;

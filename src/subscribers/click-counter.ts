@@ -5,6 +5,9 @@
 // window (5 s). The batch is bounded: it is summed per (edition, revision,
 // item, channel, day), and past MAX_PENDING keys it is written at once — in slices of FLUSH_SLICE rows with a turn of
 // the event loop between them, so a large write never holds the redirects for long (PGlite runs on this thread).
+// Reader rows are written as they came (the store's incoming table) and folded into the reader table after each
+// write, in slices of their own (store/reader-clicks-incoming.ts): a list's burst is durable in the time its rows
+// take to write, and the dearer work of keeping each reader's first click follows at the same gentle pace.
 
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import type { Timer } from '../core/clock.js';
@@ -38,14 +41,19 @@ export interface ClickCounter {
   record(fetch: CountedFetch): FetchVerdict;
   /** Writes the batch now, with the reader rows past their burst window (the timer does it every second). */
   flush(): Promise<void>;
-  /** Stops the timer and writes everything still held, reader rows in their window too. */
+  /**
+   * Stops the timer and writes everything still held, reader rows in their window too. Rows not yet folded stay in
+   * the incoming table; the next counter on this store folds them when it starts.
+   */
   stop(): Promise<void>;
+  /** Resolves once the reader rows written so far are folded (or a fold failed; the next write tries again). */
+  folded(): Promise<void>;
   /** Keys held in memory (batch, reader rows, sources in the burst window, rate-limited sources). */
   held(): { tallies: number; readers: number; sources: number; limited: number };
 }
 
 export interface ClickCounterOptions {
-  store: Pick<Store, 'clicks'>;
+  store: { clicks: Pick<Store['clicks'], 'add' | 'fold'> };
   /** Per-reader mode: keep which reader clicked (their tokens name them). */
   perReader: boolean;
   /** Counted fetches per client address per minute (analytics.perMinute). */
@@ -85,7 +93,8 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     }
     return mail;
   };
-  const batch = clickBatch(options);
+  const batch = clickBatch(options, () => fold.start());
+  const fold = incomingFold(options, batch.written);
   let stopped = false;
   const flush = () => {
     batch.settle(windows.release(timer.now()));
@@ -99,6 +108,8 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     void flush();
   };
   let cancel = timer.after(FLUSH_EVERY_MS, tick);
+  // What an earlier counter on this store (a crash, a stop, per-reader mode turned off since) left to fold.
+  fold.start();
 
   return {
     record(fetch) {
@@ -128,9 +139,11 @@ export function createClickCounter(options: ClickCounterOptions): ClickCounter {
     async stop() {
       stopped = true;
       cancel();
+      await fold.stop();
       batch.settle(windows.release(timer.now(), true));
       await batch.flush();
     },
+    folded: () => batch.written().then(fold.settled),
     held: () => ({ ...batch.held(), sources: windows.sources, limited: limiter.size }),
   };
 }
@@ -149,9 +162,15 @@ export const FLUSH_SLICE = 32;
 export const FLUSH_SLICE_MAX = 1_000;
 const SLICE_TARGET_MS = 8;
 
+/**
+ * A fold's slice holds the thread for less: a row's cost there swings more (each reads the reader table's indexes,
+ * some pages of them not cached), and a slice three times its target must still be a short hold.
+ */
+const FOLD_TARGET_MS = 4;
+
 /** The next slice's rows: the last slice's rate over the target time, within FLUSH_SLICE…FLUSH_SLICE_MAX. */
-function nextSliceSize(rows: number, heldMs: number): number {
-  const fitting = Math.floor((rows * SLICE_TARGET_MS) / Math.max(heldMs, 0.5));
+function nextSliceSize(rows: number, heldMs: number, targetMs = SLICE_TARGET_MS): number {
+  const fitting = Math.floor((rows * targetMs) / Math.max(heldMs, 0.5));
   // At most double at a time: one quick slice (a warm cache) does not earn a long one.
   return Math.min(FLUSH_SLICE_MAX, rows * 2, Math.max(FLUSH_SLICE, fitting));
 }
@@ -166,7 +185,7 @@ const tallyKey = (tally: Held['tally']) =>
   `${tally.day}|${tally.edition}|${tally.revision}|${tally.channel}|${tally.itemKey}`;
 
 /** The counts and reader rows waiting for the next write, summed per key; written one batch at a time. */
-function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
+function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>, readersWritten: () => void) {
   let tallies = new Map<string, ClickTally>();
   let readers: ReaderClick[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -200,6 +219,7 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
       size = nextSliceSize(size, busySince(began));
       start = end;
     }
+    if (rows.length > 0) readersWritten();
   };
   // The write waiting for its turn, if any: a flush asked meanwhile (the timer, or every count past MAX_PENDING
   // while a long write runs) joins it instead of queueing one more, since it takes the whole batch when it starts.
@@ -226,5 +246,57 @@ function clickBatch(options: Pick<ClickCounterOptions, 'store' | 'log'>) {
       for (const fetch of fetches) if (fetch.payload.reader) readers.push(fetch.payload.reader);
     },
     held: () => ({ tallies: tallies.size, readers: readers.length }),
+    /** Resolves when the writes asked so far have ended. */
+    written: () => writing,
+  };
+}
+
+/**
+ * Folds the store's incoming reader rows, a slice at a time with a turn of the event loop between slices (sized as
+ * the write's are), until none are left. A write of the batch goes first: each slice waits for the one under way,
+ * so counts wait for no fold. Asked while it runs, it goes round once more rather than starting a second loop: rows
+ * written just as it found none are not left for the next write.
+ */
+function incomingFold(options: Pick<ClickCounterOptions, 'store' | 'log'>, written: () => Promise<void>) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const loop = async () => {
+    let size = FLUSH_SLICE;
+    while (!stopped) {
+      await written();
+      const began = performance.eventLoopUtilization();
+      let left: boolean;
+      try {
+        ({ left } = await options.store.clicks.fold(size));
+      } catch (error) {
+        options.log.warn(`clicks: reader rows left to fold after the next write: ${errorMessage(error)}`);
+        return;
+      }
+      if (!left) {
+        if (!again) return;
+        again = false;
+      } else size = nextSliceSize(size, busySince(began), FOLD_TARGET_MS);
+      await nextTurn();
+    }
+  };
+  return {
+    start() {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = loop().finally(() => {
+        running = null;
+      });
+    },
+    settled: async () => {
+      await running;
+    },
+    async stop() {
+      stopped = true;
+      await running;
+    },
   };
 }

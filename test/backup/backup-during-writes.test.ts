@@ -50,7 +50,11 @@ async function figures(db: Kysely<unknown>) {
     readers: await count(db, sql`select count(*)::text as n from subscribers`),
     mails: await count(db, sql`select count(*)::text as n from send_log`),
     clicks: await count(db, sql`select coalesce(sum(clicks), 0)::text as n from link_clicks`),
-    readerClicks: await count(db, sql`select count(*)::text as n from reader_clicks`),
+    // Reader rows as written: still incoming (nothing folds them here) or stored.
+    readerClicks: await count(
+      db,
+      sql`select ((select count(*) from reader_clicks) + (select count(*) from reader_clicks_incoming))::text as n`,
+    ),
   };
 }
 

@@ -121,56 +121,142 @@ for (const { kind, skip } of storeDatabases()) {
     it('per-reader rows: first click kept, unique readers counted, exported and deleted with the reader', async () => {
       const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
       const bo = await store().subscribers.put('bo@example.com', 'bo@example.com', 'confirmed');
-      const click = (subscriberId: number, itemKey: string, at: string): ReaderClick => ({
-        edition: '2026-11-23',
-        revision: 1,
-        itemKey,
-        channel: 'mail',
-        subscriberId,
-        at,
-      });
       await store().clicks.add(
         [tally({ clicks: 3 }), tally({ itemKey: 'item-b', clicks: 1 })],
         [
-          click(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
-          click(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
-          click(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
+          readerClick(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
+          readerClick(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
+          readerClick(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
           // A reader gone before the batch was written: skipped, the batch still lands.
-          click(bo.id + 1000, 'item-a', '2026-11-24T09:00:00.000Z'),
+          readerClick(bo.id + 1000, 'item-a', '2026-11-24T09:00:00.000Z'),
         ],
       );
-      await store().clicks.add([tally({ clicks: 1 })], [click(ada.id, 'item-a', '2026-11-24T10:00:00.000Z')]);
+      await store().clicks.add(
+        [tally({ clicks: 1 })],
+        [readerClick(ada.id, 'item-a', '2026-11-24T10:00:00.000Z')],
+      );
       // Repeats within one batch of reader rows only: the earliest is kept, whatever their order.
       await store().clicks.add(
         [],
         [
-          click(bo.id, 'item-b', '2026-11-24T11:30:00.000Z'),
-          click(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
+          readerClick(bo.id, 'item-b', '2026-11-24T11:30:00.000Z'),
+          readerClick(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
         ],
       );
-      expect(await store().clicks.byItem('2026-11-23')).toEqual([
-        { itemKey: 'item-a', clicks: 4, prefetched: 0, uniqueReaders: 2 },
-        { itemKey: 'item-b', clicks: 1, prefetched: 0, uniqueReaders: 2 },
-      ]);
-      expect(await store().clicks.forSubscriber(ada.id)).toEqual([
-        click(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
-        click(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
-      ]);
-      expect(await store().clicks.forSubscriber(bo.id)).toEqual([
-        click(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
-        click(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
-      ]);
-      expect(await store().clicks.deleteSubscriber(ada.id)).toBe(2);
+      // The same answers while the rows wait in the incoming table and once they are folded.
+      for (const folded of [false, true]) {
+        if (folded) await foldAll(store());
+        expect(await store().clicks.byItem('2026-11-23')).toEqual([
+          { itemKey: 'item-a', clicks: 4, prefetched: 0, uniqueReaders: 2 },
+          { itemKey: 'item-b', clicks: 1, prefetched: 0, uniqueReaders: 2 },
+        ]);
+        expect(await store().clicks.forSubscriber(ada.id)).toEqual([
+          readerClick(ada.id, 'item-a', '2026-11-24T08:00:00.000Z'),
+          readerClick(ada.id, 'item-b', '2026-11-24T08:01:00.000Z'),
+        ]);
+        expect(await store().clicks.forSubscriber(bo.id)).toEqual([
+          readerClick(bo.id, 'item-a', '2026-11-24T09:00:00.000Z'),
+          readerClick(bo.id, 'item-b', '2026-11-24T11:00:00.000Z'),
+        ]);
+      }
+      // A later click on an item already stored changes nothing, folded or not.
+      await store().clicks.add([], [readerClick(ada.id, 'item-a', '2026-11-24T07:00:00.000Z')]);
+      expect((await store().clicks.forSubscriber(ada.id))[0]?.at).toBe('2026-11-24T08:00:00.000Z');
+      await store().clicks.deleteSubscriber(ada.id);
       expect(await store().clicks.forSubscriber(ada.id)).toEqual([]);
-      // Deleting the subscriber row removes the rest (ON DELETE CASCADE); the counts stay, naming nobody.
+      // Deleting the subscriber row removes the rest, stored (ON DELETE CASCADE) and incoming (a trigger); the
+      // counts stay, naming nobody.
+      await store().clicks.add([], [readerClick(bo.id, 'item-c', '2026-11-24T12:00:00.000Z')]);
       await store().subscribers.remove('bo@example.com');
       expect(await store().clicks.forSubscriber(bo.id)).toEqual([]);
+      expect(await foldAll(store())).toBe(0);
       expect((await store().clicks.byItem('2026-11-23'))[0]).toMatchObject({
         clicks: 4,
         uniqueReaders: null,
       });
     });
+
+    it('the fold moves every incoming row once, slice by slice, skipping readers who turned counting off', async () => {
+      const ada = await store().subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+      const bo = await store().subscribers.put('bo@example.com', 'bo@example.com', 'confirmed');
+      await store().clicks.setReaderCounting(bo.id, false);
+      const items = Array.from({ length: 250 }, (_, index) => `item-${index}`);
+      for (let start = 0; start < items.length; start += 100)
+        await store().clicks.add(
+          [],
+          items
+            .slice(start, start + 100)
+            .flatMap((item) => [readerClick(ada.id, item, AT), readerClick(bo.id, item, AT)]),
+        );
+      // 500 rows in slices of 64: each slice takes at most 64, until a sweep finds none left.
+      const taken: number[] = [];
+      for (let slice = await store().clicks.fold(64); slice.left; slice = await store().clicks.fold(64))
+        taken.push(slice.taken);
+      expect(Math.max(...taken)).toBe(64);
+      expect(taken.reduce((sum, slice) => sum + slice, 0)).toBe(500);
+      const kept = await store().clicks.forSubscriber(ada.id);
+      expect(kept.map((row) => row.itemKey).sort()).toEqual([...items].sort());
+      expect(await store().clicks.forSubscriber(bo.id)).toEqual([]);
+      // Rows written after the fold reached the table's end are found by the next one.
+      await store().clicks.add([], [readerClick(ada.id, 'item-late', AT)]);
+      expect(await foldAll(store())).toBe(1);
+      expect(await store().clicks.byItem('2026-11-23')).toEqual([]);
+      expect(await store().clicks.forSubscriber(ada.id)).toHaveLength(251);
+    });
+
+    it('an emptied incoming table gives its pages back once it has held many rows', async () => {
+      await withRawDatabase(kind, async ({ first, query }) => {
+        const ada = await first.subscribers.put('ada@example.com', 'ada@example.com', 'confirmed');
+        const size = async () =>
+          Number((await query(`SELECT pg_relation_size('reader_clicks_incoming') AS bytes`))[0]!.bytes);
+        for (let round = 0; round < 3; round++)
+          await first.clicks.add(
+            [],
+            Array.from({ length: 5_000 }, (_, index) => readerClick(ada.id, `item-${round}-${index}`, AT)),
+          );
+        expect(await size()).toBeGreaterThan(500_000);
+        await foldAll(first);
+        expect(await size()).toBe(0);
+        expect(await first.clicks.forSubscriber(ada.id)).toHaveLength(15_000);
+      });
+    });
+
+    it('two stores on one database folding at once move each row once', async () => {
+      await withRawDatabase(kind, async ({ first, second, query }) => {
+        const readers = await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            first.subscribers.put(`r${index}@example.com`, `r${index}@example.com`, 'confirmed'),
+          ),
+        );
+        await first.clicks.add(
+          [],
+          readers.flatMap((reader) =>
+            Array.from({ length: 50 }, (_, index) => readerClick(reader.id, `item-${index}`, AT)),
+          ),
+        );
+        const [one, two] = await Promise.all([foldAll(first, 40), foldAll(second, 40)]);
+        expect(one + two).toBe(1_000);
+        expect(await query('SELECT count(*)::int AS n FROM reader_clicks')).toEqual([{ n: 1_000 }]);
+        expect(await query('SELECT count(*)::int AS n FROM reader_clicks_incoming')).toEqual([{ n: 0 }]);
+      });
+    });
   });
+}
+
+const AT = '2026-11-24T08:00:00.000Z';
+
+function readerClick(subscriberId: number, itemKey: string, at: string): ReaderClick {
+  return { edition: '2026-11-23', revision: 1, itemKey, channel: 'mail', subscriberId, at };
+}
+
+/** Folds until a sweep finds nothing left; the rows taken. */
+async function foldAll(store: Store, limit = 1_000): Promise<number> {
+  let taken = 0;
+  for (;;) {
+    const slice = await store.clicks.fold(limit);
+    taken += slice.taken;
+    if (!slice.left) return taken;
+  }
 }
 
 interface RawDatabase {

@@ -124,7 +124,7 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   cleanups.push(() => db.destroy());
   await sql`ALTER TABLE subscribers DROP COLUMN complained_at`.execute(db);
   // And what came after it: 015's three tables, 016's consent columns and index, 017's indexes, 018's table, 019's,
-  // 020's index, count table and its triggers.
+  // 020's index, count table and its triggers, 021's table and trigger.
   await sql`DROP TABLE site_generations, rate_limit_buckets, scheduled_runs, scheduled_sends`.execute(db);
   await sql`DROP TABLE reader_status_events`.execute(db);
   await sql`DROP INDEX subscriber_preferences_language`.execute(db);
@@ -132,6 +132,8 @@ async function databaseBefore014(kind: DatabaseKind): Promise<Db> {
   await sql`DROP INDEX send_log_due, send_log_first_mail, send_log_reader`.execute(db);
   await sql`DROP TABLE send_log_sent`.execute(db);
   await sql`DROP FUNCTION send_log_count_sent CASCADE`.execute(db);
+  await sql`DROP TABLE reader_clicks_incoming`.execute(db);
+  await sql`DROP FUNCTION reader_clicks_incoming_forget CASCADE`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name >= '014-complaints'`.execute(db);
   return db;
 }
@@ -162,6 +164,7 @@ for (const { kind, skip } of storeDatabases()) {
           '018-scheduled-sends',
           '019-reader-status-events',
           '020-readers-at-size',
+          '021-reader-clicks-incoming',
         ],
       });
       const outcomes = mailOutcomesStore(db);

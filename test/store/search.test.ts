@@ -160,7 +160,7 @@ describe('migration 004-search', () => {
       // recorded (and their changes undone: 005 and 006 each add a send_log column, 007 the outbox and a subscriber
       // column, 008 a table, 009 two tables, 011 one, 012 two, 013 two send_log columns and its key, 014 a
       // subscriber column, 015 three tables, 016 two subscriber columns and indexes, 017 two send_log indexes, 018 a
-      // table, 019 a table, 020 a send_log index, a count table and its triggers), so the
+      // table, 019 a table, 020 a send_log index, a count table and its triggers, 021 a table and a trigger), so the
       // migrator applies 004 and what follows in order.
       await pglite.exec(
         `DROP TABLE search_items; ALTER TABLE send_log DROP COLUMN failure;
@@ -178,6 +178,7 @@ describe('migration 004-search', () => {
          DROP INDEX IF EXISTS send_log_due; DROP INDEX IF EXISTS send_log_first_mail;
          DROP INDEX IF EXISTS send_log_reader; DROP TABLE IF EXISTS send_log_sent;
          DROP FUNCTION IF EXISTS send_log_count_sent CASCADE;
+         DROP TABLE reader_clicks_incoming; DROP FUNCTION reader_clicks_incoming_forget CASCADE;
          DELETE FROM kysely_migration WHERE name >= '004-search'`,
       );
       const after = await openStoreFromPglite(pglite, { closeDatabase: false });

@@ -249,4 +249,66 @@ describe('click counter', () => {
     expect((await counts())[items[1]!]).toEqual([5, 0, null]);
     await counter.stop();
   });
+
+  it('folds the reader rows it wrote in slices, the event loop turning between them; a new counter folds what was left', async () => {
+    const readers = await Promise.all(
+      Array.from({ length: 300 }, (_, index) =>
+        store().subscribers.put(`r${index}@example.com`, `r${index}@example.com`, 'confirmed'),
+      ),
+    );
+    const real = store().clicks;
+    const folds: number[] = [];
+    const watched = {
+      clicks: {
+        ...real,
+        fold: (limit: number) => {
+          folds.push(limit);
+          return real.fold(limit);
+        },
+      },
+    };
+    const timer = manualTimer();
+    const options = {
+      store: watched,
+      perReader: true,
+      perMinute: 1_000,
+      timer,
+      today: () => ({ day: '2026-11-24', at: '2026-11-24T08:00:00.000Z' }),
+      log: silentLogger,
+    };
+    // A stopped counter leaves its last rows incoming.
+    const first = createClickCounter(options);
+    await first.folded();
+    for (const [index, reader] of readers.entries())
+      first.record(fetchOf(index % 12, { subscriberId: reader.id, source: `10.1.${index}.1` }));
+    await first.stop();
+    expect(await store().clicks.forSubscriber(readers[0]!.id)).toHaveLength(1);
+    folds.length = 0;
+    const second = createClickCounter(options);
+    let turns = 0;
+    let folding = true;
+    const spin = () => {
+      turns++;
+      if (folding) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await second.folded();
+    folding = false;
+    // Slices from FLUSH_SLICE up, the last finding none left; the event loop turned between them.
+    expect(folds[0]).toBe(FLUSH_SLICE);
+    expect(folds.length).toBeGreaterThan(2);
+    expect(turns).toBeGreaterThanOrEqual(folds.length - 1);
+    expect(await real.fold(1_000)).toEqual({ taken: 0, left: false });
+    // Written by the second counter, folded after its write.
+    second.record(fetchOf(0, { subscriberId: readers[1]!.id, source: '10.2.0.1' }));
+    timer.advance(10_000);
+    await second.flush();
+    await second.folded();
+    expect(await real.fold(1_000)).toEqual({ taken: 0, left: false });
+    expect(await store().clicks.forSubscriber(readers[1]!.id)).toHaveLength(2);
+    expect(
+      (await store().clicks.byItem(EDITION)).reduce((sum, row) => sum + (row.uniqueReaders ?? 0), 0),
+    ).toBe(301);
+    await second.stop();
+  });
 });

@@ -78,6 +78,8 @@ INSERT INTO reader_status_events (subscriber_id, status, how, at)
 SELECT id, 'pending', 'subscribe form', '2026-03-31T08:00:00Z'::timestamptz FROM subscribers WHERE address = 'left@example.com'
 UNION ALL SELECT id, 'confirmed', 'confirm link', '2026-04-01T08:00:00Z' FROM subscribers WHERE address = 'left@example.com'
 UNION ALL SELECT id, 'unsubscribed', 'unsubscribe link', '2026-04-20T08:00:00Z' FROM subscribers WHERE address = 'left@example.com';`,
+  '021-reader-clicks-incoming': `
+INSERT INTO reader_clicks_incoming (edition_date, revision, item_key, channel, subscriber_id, clicked_at) SELECT '2026-04-27', 1, 'arxiv:2604.00002', 'mail', id, '2026-04-28T09:00:00Z' FROM subscribers WHERE status = 'confirmed';`,
 };
 
 /** The levels that have rows, in order (every migration has some). */
