@@ -181,6 +181,10 @@ function subscriptionUseCases(deps: DigestDeps) {
     stopOutbox: async () => {
       if (subscriptions) await (await subscriptions).stopOutbox();
     },
+    /** Only a started worker has anything to wake (a desk without `digest serve`'s outbox sends at no poll). */
+    wakeOutbox: () => {
+      void subscriptions?.then((started) => started.wakeOutbox());
+    },
     /** For /healthz: "degraded" while mails wait for a retry or one was given up lately. */
     mailStatus: async () => (await subscriptionsFor()).mailStatus(),
   };

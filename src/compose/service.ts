@@ -34,6 +34,7 @@ export interface ServiceUseCases {
     mailStatus(): Promise<subscribers.MailStatus>;
     startOutbox(onEvent?: (event: subscribers.OutboxEvent) => void): Promise<void>;
     stopOutbox(): Promise<void>;
+    wakeOutbox(): void;
   };
   readerPreferences: SubscriberUseCases['preferences'];
   archive(): Archive | Promise<Archive>;
@@ -203,7 +204,11 @@ async function serverUseCases({
       : {}),
     archive: { archive: await digest.archive(), publicUrl: deps.config.publish.baseUrl },
     // The desk's actions that build or regenerate run in their own process, like the scheduled build.
-    desk: await digest.desk({ siteDir: options.siteDir, jobs: deskJobs }),
+    desk: await digest.desk({
+      siteDir: options.siteDir,
+      jobs: deskJobs,
+      mailsQueued: () => digest.subscriptions.wakeOutbox(),
+    }),
     stats: digest.stats,
   };
 }

@@ -31,6 +31,11 @@ export interface DeskOptions {
    * memory limit); default here.
    */
   jobs?: DeskJobRunner;
+  /**
+   * A change queued confirmation mails (an add, an import): `digest serve` wakes its outbox, so they go now rather
+   * than at its next poll.
+   */
+  mailsQueued?: () => void;
 }
 
 export interface DeskContext {
@@ -49,6 +54,8 @@ export interface DeskContext {
   runJob(job: DeskJob): Promise<DeskJobOutcome>;
   /** Test mails each editor may still send (desk-test-send.ts). */
   testMails: RateLimiter;
+  /** Tells the outbox of mails just queued (DeskOptions.mailsQueued). */
+  mailsQueued(): void;
 }
 
 const PLAN_TTL_MS = 60_000;
@@ -80,6 +87,7 @@ export function createDeskContext(deps: DigestDeps, options: DeskOptions): DeskC
     deps: deskDeps,
     runJob,
     testMails: testMailLimiter(() => deps.clock.now().getTime()),
+    mailsQueued: options.mailsQueued ?? (() => {}),
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
     loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),

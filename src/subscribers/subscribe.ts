@@ -50,6 +50,8 @@ export interface Subscriptions extends SubscriberLinks, DeliveryEvents {
   startOutbox(onEvent?: (event: OutboxEvent) => void): void;
   /** Stops the worker after the mails it is sending (the rest wait in the outbox for the next start). */
   stopOutbox(): Promise<void>;
+  /** Mails were queued elsewhere in this process (the desk's add or import): the worker looks now, not at its poll. */
+  wakeOutbox(): void;
   mailStatus(): Promise<MailStatus>;
 }
 
@@ -100,6 +102,7 @@ export function createSubscriptions(
     },
     startOutbox: (onEvent) => outbox.start(onEvent),
     stopOutbox: () => outbox.stop(),
+    wakeOutbox: () => outbox.wake(),
     async mailStatus() {
       const waitingMails = await store.outbox.health();
       return { ...outbox.health(waitingMails.retrying), ...waitingMails };

@@ -57,6 +57,9 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
           },
         },
         enrich: { enabled: false },
+        // The outbox looks by itself once at start and then only every 10 minutes: a confirmation mail that
+        // arrives sooner was woken by the change that queued it.
+        server: { outbox: { pollMs: 600_000 } },
       }),
     );
     const added = await runDigest(['editors', 'add', EDITOR.email], {
@@ -288,4 +291,20 @@ describe.skipIf(!chromiumPath())("editor's desk in Chromium against digest serve
     ]);
     await fresh.context.close();
   }, 90_000);
+
+  it("adds a reader on the desk: their confirmation mail goes out at once, not at the outbox's next poll", async () => {
+    const fresh = await signedInPage({ bypassCSP: true });
+    const { page } = fresh;
+    await page.goto(`${served.url}/admin/readers`);
+    await page.fill('#add-email', 'new.reader@example.org');
+    const before = smtp.received.length;
+    await Promise.all([
+      page.waitForURL(/done=added-mailed/),
+      page.getByRole('button', { name: 'Add', exact: true }).click(),
+    ]);
+    const confirmation = await smtp.next(before + 1);
+    expect(confirmation.to).toEqual(['new.reader@example.org']);
+    expect(confirmation.parsed.text).toContain('https://digest.example/confirm?token=');
+    await fresh.context.close();
+  }, 30_000);
 });
