@@ -17,8 +17,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const main = join(root, 'dist', 'cli', 'main.js');
 
 // PGlite's WebAssembly runs on V8's baseline tier unless DIGEST_WASM_OPTIMIZE=1 (src/store/pglite-options.ts sets the
-// same flag again before it compiles); set first, so every run compiles, and caches, under the same flags.
-if (process.env.DIGEST_WASM_OPTIMIZE !== '1') setFlagsFromString('--liftoff-only');
+// same flags again before it compiles: BASELINE_WASM_FLAGS, why three); set first, so every run compiles, and caches,
+// under the same flags.
+if (process.env.DIGEST_WASM_OPTIMIZE !== '1')
+  setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
 // Stack traces name the TypeScript source (dist/ has its source maps), when asked for.
 if (process.env.DIGEST_DEBUG) process.setSourceMapsEnabled(true);
 

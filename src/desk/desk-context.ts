@@ -54,8 +54,6 @@ export interface DeskContext {
   runJob(job: DeskJob): Promise<DeskJobOutcome>;
   /** Test mails each editor may still send (desk-test-send.ts). */
   testMails: RateLimiter;
-  /** Tells the outbox of mails just queued (DeskOptions.mailsQueued). */
-  mailsQueued(): void;
 }
 
 const PLAN_TTL_MS = 60_000;
@@ -82,12 +80,12 @@ export function createDeskContext(deps: DigestDeps, options: DeskOptions): DeskC
     }
   };
   const rebuildDraft = (context: DeskActionContext) => runJob({ kind: 'rebuild', context, form: {} });
-  const deskDeps: DeskDeps = { ...deps, runs: { ...deskRuns(deps), rebuildDraft } };
+  const wakeOutbox = options.mailsQueued ?? (() => {});
+  const deskDeps: DeskDeps = { ...deps, runs: { ...deskRuns(deps), rebuildDraft, wakeOutbox } };
   return {
     deps: deskDeps,
     runJob,
     testMails: testMailLimiter(() => deps.clock.now().getTime()),
-    mailsQueued: options.mailsQueued ?? (() => {}),
     siteDir: options.siteDir,
     context: (session) => ({ editor: session.editor.email, csrf: session.csrf, siteName }),
     loginContext: (formToken) => ({ editor: null, csrf: formToken, siteName }),
@@ -108,7 +106,7 @@ export function createDeskContext(deps: DigestDeps, options: DeskOptions): DeskC
 }
 
 /** The other capabilities' use cases the desk's actions run, with the full deps. */
-function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft'> {
+function deskRuns(deps: DigestDeps): Omit<DeskRuns, 'rebuildDraft' | 'wakeOutbox'> {
   return {
     build: (input) => build(deps, input),
     add: (input) => add(deps, input),

@@ -114,7 +114,7 @@ function readerChanges(desk: DeskContext) {
           consentBy: by,
           by: session.editor.email,
         });
-        if (result.mailed) desk.mailsQueued();
+        if (result.mailed) deps.runs.wakeOutbox();
         await audit(session, 'reader-added', {
           subscriberId: result.subscriber.id,
           outcome: result.outcome,
@@ -135,7 +135,7 @@ function readerChanges(desk: DeskContext) {
       }
       try {
         const report = await importSubscribers(deps, { csv, consentBy: by, by: session.editor.email });
-        if (report.mailed > 0) desk.mailsQueued();
+        if (report.mailed > 0) deps.runs.wakeOutbox();
         const { invalid, ...counts } = report;
         await audit(session, 'readers-imported', {
           ...counts,

@@ -44,6 +44,8 @@ export interface DeskRuns {
   cancelScheduledSend(input: { week?: string | undefined }): Promise<ScheduledSend | null>;
   /** The desk's own rebuild of the draft, as a job (desk-jobs.ts: its own process in `digest serve`). */
   rebuildDraft(context: DeskActionContext): Promise<DeskOutcome>;
+  /** A change queued confirmation mails: `digest serve`'s outbox sends them now (DeskOptions.mailsQueued). */
+  wakeOutbox(): void;
 }
 
 /** The use cases of other capabilities an action runs, by name. */

@@ -5,13 +5,18 @@
 //
 // WebAssembly tiers: by default V8 compiles PGlite's 9 MB module twice, Liftoff (baseline) at once and TurboFan in
 // the background. The optimized copy costs ~70 MB of RSS and a core for the first seconds, and a weekly build or
-// an idle `digest serve` never runs long enough to gain from it. So PGlite runs on baseline code only. The flag is read when a module is compiled, so it is set
-// before PGlite loads; DIGEST_WASM_OPTIMIZE=1 (read by the composition root, handed in as `optimizeWasm`) keeps V8's
+// an idle `digest serve` never runs long enough to gain from it. So PGlite runs on baseline code only. The flags are
+// read when a module is compiled, so they are set before PGlite loads: `--liftoff-only`, which newer V8 reads only
+// from the command line (Node 24 and 26 ignore it set at run time), and tier-up turned off, dynamic and eager both,
+// which they do honour. DIGEST_WASM_OPTIMIZE=1 (read by the composition root, handed in as `optimizeWasm`) keeps V8's
 // default (a store under sustained heavy load). The one-shot initdb child always runs on baseline code.
 import { setFlagsFromString } from 'node:v8';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 
 export const SHARED_BUFFERS = '16MB';
+
+/** V8's flags for baseline WebAssembly only, as `setFlagsFromString` takes them on Node 20 to 26. */
+export const BASELINE_WASM_FLAGS = '--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering';
 
 let tiersChosen = false;
 
@@ -22,7 +27,7 @@ let tiersChosen = false;
 export function chooseWasmTiers(optimize: boolean): void {
   if (tiersChosen) return;
   tiersChosen = true;
-  if (!optimize) setFlagsFromString('--liftoff-only');
+  if (!optimize) setFlagsFromString(BASELINE_WASM_FLAGS);
 }
 
 export function pgliteOptions(
