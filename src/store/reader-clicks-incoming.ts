@@ -31,8 +31,8 @@ export interface FoldSlice {
 /** The fold of one store: each call folds one slice of at most `limit` rows. */
 export function incomingClicksFold(db: Db): (limit: number) => Promise<FoldSlice> {
   let from = FIRST_ROW;
+  // Rows the sweep under way found: every sweep starts at the table's start.
   let sweepFound = 0;
-  let sweepFromStart = true;
   let sinceTruncate = 0;
   return async (limit) => {
     const untilPage = pageOf(from) + PAGES_PER_SLICE;
@@ -45,10 +45,9 @@ export function incomingClicksFold(db: Db): (limit: number) => Promise<FoldSlice
     }
     from = `(${untilPage},0)`;
     if (untilPage < slice.pages) return { taken: slice.taken, left: true };
-    // The table's end: empty only if this sweep began at its start and found nothing.
-    const empty = sweepFromStart && sweepFound === 0;
+    // The table's end: empty only if this whole sweep found nothing; else one more sweep, from the start.
+    const empty = sweepFound === 0;
     from = FIRST_ROW;
-    sweepFromStart = true;
     sweepFound = 0;
     if (!empty) return { taken: slice.taken, left: true };
     if (sinceTruncate >= TRUNCATE_AFTER_ROWS && (await truncateIfEmpty(db))) sinceTruncate = 0;
