@@ -1,9 +1,7 @@
 // Exactly once at a list's size: one send with three SIGKILLs at random points and a rerun (PGlite), then two
 // `digest send` processes sharing one send on PostgreSQL; each reader's mails counted at the sink.
-import pg from 'pg';
-import { openStore } from '../src/store/open-store.js';
 import { postgresBinDir, startPostgresCluster } from '../test/support/postgres.js';
-import { readersSql, SCALE_EDITIONS, saveScaleEditions } from './_scale-store.js';
+import { prepareScalePostgres, SCALE_EDITIONS } from './_scale-store.js';
 import { type Counter, runDigest } from './_smtp-sink.js';
 
 function tally(counter: Counter, readers: number) {
@@ -45,19 +43,7 @@ export async function twoSendersOnPostgres(cwd: string, counter: Counter, reader
   const cluster = await startPostgresCluster(binDir);
   try {
     const env = { DATABASE_URL: cluster.url };
-    const store = await openStore({ databaseUrl: cluster.url });
-    try {
-      await saveScaleEditions(store);
-    } finally {
-      await store.close();
-    }
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    try {
-      await client.query(readersSql(readers));
-    } finally {
-      await client.end();
-    }
+    await prepareScalePostgres(cluster.url, readers);
     counter.counts.clear();
     counter.total = 0;
     const started = performance.now();

@@ -7,7 +7,6 @@
 // meanwhile, and /r/ latency of the requests scheduled during it; then the same for the fold that follows, which
 // moves the reader rows into the reader table. On PGlite the database runs on this thread; on PostgreSQL (when
 // installed) it does not.
-import pg from 'pg';
 import { parseConfig } from '../src/config/index.js';
 import { systemClock, systemTimer } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/ports.js';
@@ -22,7 +21,7 @@ import { postgresBinDir, startPostgresCluster } from '../test/support/postgres.j
 import { referenceEdition } from '../test/support/reference-edition.js';
 import { watchEventLoop } from './_event-loop.js';
 import { openLoad } from './_http.js';
-import { readersSql, SCALE_EDITIONS, saveScaleEditions } from './_scale-store.js';
+import { prepareScalePostgres, SCALE_EDITIONS } from './_scale-store.js';
 
 const env = { DIGEST_SECRET: 'bench-secret-bench-secret-bench-secret!!' };
 const WARM_S = 2;
@@ -42,16 +41,12 @@ export async function flushOnPostgres(clicks: number): Promise<Record<string, nu
   if (!binDir) return { 'flush of 100k pending clicks on PostgreSQL: skipped (no server installed)': 1 };
   const cluster = await startPostgresCluster(binDir);
   try {
-    const store = await openStore({ databaseUrl: cluster.url });
-    await saveScaleEditions(store);
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    try {
-      await client.query(readersSql(clicks));
-    } finally {
-      await client.end();
-    }
-    return await flushFigures('per reader, PostgreSQL', store, clicks);
+    await prepareScalePostgres(cluster.url, clicks);
+    return await flushFigures(
+      'per reader, PostgreSQL',
+      await openStore({ databaseUrl: cluster.url }),
+      clicks,
+    );
   } finally {
     await cluster.stop();
   }

@@ -3,6 +3,7 @@
 // set-based statements so a list of 100,000 is ready in seconds, not the minutes one insert a reader would take.
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { TOPIC_NAMES } from '../src/select/topic-match.js';
 import { openStore } from '../src/store/open-store.js';
 import { pgliteOptions } from '../src/store/pglite-options.js';
@@ -21,6 +22,23 @@ export async function prepareScaleStore(dataDir: string, readers: number): Promi
     await store.close();
   }
   await withPglite(dataDir, (pg) => pg.exec(readersSql(readers)));
+}
+
+/** The same editions and `readers` readers in a PostgreSQL database (migrated by opening it). */
+export async function prepareScalePostgres(databaseUrl: string, readers: number): Promise<void> {
+  const store = await openStore({ databaseUrl });
+  try {
+    await saveScaleEditions(store);
+  } finally {
+    await store.close();
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(readersSql(readers));
+  } finally {
+    await client.end();
+  }
 }
 
 export async function saveScaleEditions(store: Store): Promise<void> {

@@ -1,6 +1,5 @@
 // What a reader chose (language, topics, levels), one row beside their subscriber row and deleted with it; and
 // everything stored about one reader, for `digest subscribers export <email>`.
-
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { LEVELS, type Level, type ReaderPreferences } from '../core/types.js';

@@ -9,6 +9,7 @@
 // the table empty only after a sweep that found nothing. An emptied table that has held many rows is truncated,
 // since PGlite has no autovacuum to reclaim them. On PostgreSQL several instances fold at once: each slice skips rows
 // another has locked.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -102,7 +103,7 @@ async function truncateIfEmpty(db: Db): Promise<boolean> {
       const size = await sql<{ pages: number }>`SELECT ${PAGES_SQL} AS pages`.execute(tx);
       const pages = size.rows[0]?.pages ?? 0;
       for (let page = 0; page < pages; page += PAGES_PER_SLICE) {
-        if (page > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (page > 0) await nextTurn();
         const left = await sql`
           SELECT 1 FROM reader_clicks_incoming
           WHERE ctid > ${`(${page},0)`}::tid AND ctid < ${`(${page + PAGES_PER_SLICE},0)`}::tid LIMIT 1`.execute(

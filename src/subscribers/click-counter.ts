@@ -10,6 +10,7 @@
 // take to write, and the dearer work of keeping each reader's first click follows at the same gentle pace.
 
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Timer } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
@@ -177,8 +178,6 @@ function nextSliceSize(rows: number, heldMs: number, targetMs = SLICE_TARGET_MS)
 
 /** How long the event loop was busy since `from` (performance.eventLoopUtilization): time spent waiting is not. */
 const busySince = (from: EventLoopUtilization) => performance.eventLoopUtilization(from).active;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One key per (edition, revision, item, channel, day); the item key, the only free text, last. */
 const tallyKey = (tally: Held['tally']) =>

@@ -1,7 +1,7 @@
 // Per-reader clicks arrive in `reader_clicks_incoming` first: no key, no index, no foreign key, so writing a burst
-// of readers' clicks costs only the rows themselves (a list's worth after a send — 100,000 rows — is durable in a
-// few hundred milliseconds on PGlite, where each row of reader_clicks, with its two indexes, its key to subscribers
-// and its check against earlier clicks, costs ten times more). `digest serve`'s click counter then folds them into
+// of readers' clicks (a list's worth after a send) costs only the rows themselves, where each row of reader_clicks,
+// with its two indexes, its key to subscribers and its check against earlier clicks, costs many times more; on
+// PGlite that work holds the thread that answers the redirects. `digest serve`'s click counter then folds them into
 // reader_clicks in short slices (store/reader-clicks-incoming.ts): the reader's first click kept, a removed reader's
 // or one who turned counting off skipped. Until then every read of reader rows reads both tables.
 //
